@@ -1,0 +1,13 @@
+import type { D1Migration } from 'cloudflare:test';
+
+declare global {
+  namespace Cloudflare {
+    interface GlobalProps {
+      mainModule: typeof import('../../worker/index');
+    }
+    interface Env {
+      TEST_MIGRATIONS: D1Migration[];
+      ADMIN_PASSWORD?: string;
+    }
+  }
+}

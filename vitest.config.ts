@@ -1,0 +1,53 @@
+import path from 'node:path';
+import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
+import react from '@vitejs/plugin-react';
+import { defineConfig } from 'vitest/config';
+
+const root = import.meta.dirname;
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations(path.join(root, 'migrations'));
+  return {
+    test: {
+      projects: [
+        {
+          // Runs inside workerd with the real D1 and R2 bindings from wrangler.toml.
+          plugins: [
+            cloudflareTest({
+              wrangler: { configPath: './wrangler.toml' },
+              miniflare: {
+                bindings: { TEST_MIGRATIONS: migrations, ADMIN_PASSWORD: 'test-admin-password' },
+              },
+            }),
+          ],
+          test: {
+            name: 'worker',
+            include: ['test/worker/**/*.test.ts'],
+            setupFiles: ['test/worker/apply-migrations.ts'],
+          },
+        },
+        {
+          plugins: [react()],
+          test: {
+            name: 'web',
+            include: ['test/web/**/*.test.{ts,tsx}'],
+            environment: 'happy-dom',
+            setupFiles: ['test/web/setup.ts'],
+          },
+        },
+        {
+          test: {
+            name: 'e2e',
+            include: ['test/e2e/**/*.test.ts'],
+            environment: 'node',
+            globalSetup: ['test/e2e/global-setup.ts'],
+            testTimeout: 60_000,
+            hookTimeout: 240_000,
+            // One Worker and one browser serve every e2e file.
+            fileParallelism: false,
+          },
+        },
+      ],
+    },
+  };
+});

@@ -1,0 +1,395 @@
+/**
+ * The whole study's D1 schema. Every table a later feature needs is here so features only add
+ * queries and routes. Times are ISO-8601 UTC strings written by the Worker (one clock for the
+ * whole study; D1's CURRENT_TIMESTAMP lacks the `T`/`Z` that browsers parse reliably).
+ *
+ * Idempotency lives in UNIQUE constraints: every write a participant's browser may retry
+ * (answers, consent, surveys) targets a natural key, so a repeat becomes "already stored".
+ */
+import { sql } from 'drizzle-orm';
+import {
+  check,
+  index,
+  integer,
+  primaryKey,
+  real,
+  sqliteTable,
+  text,
+  uniqueIndex,
+} from 'drizzle-orm/sqlite-core';
+import { DATASET_TYPES, LANGUAGES } from '../schemas/study';
+
+const datasetTypeColumn = () => text('dataset_type', { enum: DATASET_TYPES }).notNull();
+
+const timestamps = {
+  createdAt: text('created_at').notNull(),
+};
+
+/**
+ * One anonymous participant. `id` is the numeric user id the spec's payloads call `user_id`:
+ * assigned by SQLite, so two participants can never share it (the original hashed the ID into
+ * 1..999999, which collides).
+ */
+export const participants = sqliteTable(
+  'participants',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    /** The 8-character participant ID (or a legacy `session_…` id) shown to and typed by the person. */
+    participantCode: text('participant_code').notNull(),
+    displayName: text('display_name'),
+    /** `participant` for real people, `admin_synthetic` for rows the admin registration tools create. */
+    origin: text('origin', { enum: ['participant', 'admin_synthetic'] })
+      .notNull()
+      .default('participant'),
+    language: text('language', { enum: LANGUAGES }).notNull().default('ja'),
+    isActive: integer('is_active', { mode: 'boolean' }).notNull().default(true),
+    prolificPid: text('prolific_pid'),
+    prolificStudyId: text('prolific_study_id'),
+    prolificSessionId: text('prolific_session_id'),
+    ...timestamps,
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    // Entry, resume and every per-participant call look participants up by the typed code.
+    uniqueIndex('participants_code_uq').on(t.participantCode),
+    // Admin lists are newest first.
+    index('participants_created_idx').on(t.createdAt),
+  ],
+);
+
+/**
+ * Which dataset a participant ID is bound to. Created before the session exists (the entry page
+ * asks for it while the ID is still only generated), hence keyed by the session id string.
+ */
+export const datasetAssignments = sqliteTable(
+  'dataset_assignments',
+  {
+    sessionId: text('session_id').primaryKey(),
+    datasetType: datasetTypeColumn(),
+    createdBy: text('created_by', {
+      enum: ['user_query_parameter', 'user_query_parameter_on_reload', 'system', 'balanced', 'admin'],
+    }).notNull(),
+    isConfirmed: integer('is_confirmed', { mode: 'boolean' }).notNull().default(false),
+    ...timestamps,
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    // Balanced assignment counts assignments per dataset on every new participant.
+    index('dataset_assignments_dataset_idx').on(t.datasetType),
+  ],
+);
+
+/** An experiment session of one participant; its phase timestamps drive resume. */
+export const sessions = sqliteTable(
+  'sessions',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    sessionId: text('session_id').notNull(),
+    participantId: integer('participant_id')
+      .notNull()
+      .references(() => participants.id, { onDelete: 'cascade' }),
+    datasetType: datasetTypeColumn(),
+    currentPhase: text('current_phase', {
+      enum: ['consent', 'pre_experiment', 'main_experiment', 'post_survey', 'completed'],
+    })
+      .notNull()
+      .default('consent'),
+    language: text('language', { enum: LANGUAGES }).notNull().default('ja'),
+    consentedAt: text('consented_at'),
+    preCompletedAt: text('pre_completed_at'),
+    mainStartedAt: text('main_started_at'),
+    mainCompletedAt: text('main_completed_at'),
+    postSurveyCompletedAt: text('post_survey_completed_at'),
+    ...timestamps,
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [
+    // Every participant call resolves the session by its string id.
+    uniqueIndex('sessions_session_id_uq').on(t.sessionId),
+    // Resume and admin deletion walk a participant's sessions.
+    index('sessions_participant_idx').on(t.participantId),
+  ],
+);
+
+/** One signed consent: the seven items exactly as ticked, with the study version they refer to. */
+export const consentRecords = sqliteTable(
+  'consent_records',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    participantId: integer('participant_id')
+      .notNull()
+      .references(() => participants.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id').notNull(),
+    studyVersion: text('study_version').notNull(),
+    /** JSON object of the seven item ids to booleans. */
+    consentItems: text('consent_items', { mode: 'json' }).$type<Record<string, boolean>>().notNull(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    consentedAt: text('consented_at').notNull(),
+  },
+  (t) => [
+    // A re-sent consent for the same version is the same consent.
+    uniqueIndex('consent_session_version_uq').on(t.sessionId, t.studyVersion),
+    index('consent_participant_idx').on(t.participantId),
+    index('consent_consented_idx').on(t.consentedAt),
+  ],
+);
+
+/**
+ * Experiment cases, generated from the held-out split of each dataset at set-up and seeded by the
+ * seed step. `features` holds only the spec's feature fields: no names, birth dates or case numbers.
+ */
+export const cases = sqliteTable(
+  'cases',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    caseId: text('case_id').notNull(),
+    datasetType: datasetTypeColumn(),
+    pool: text('pool', { enum: ['tutorial', 'pre_experiment', 'main_experiment'] }).notNull(),
+    caseNumber: integer('case_number').notNull(),
+    features: text('features', { mode: 'json' }).$type<Record<string, string | number | null>>().notNull(),
+    groundTruth: integer('ground_truth').notNull(),
+    /** Row index in the held-out split it came from; lets a researcher trace a case without PII. */
+    sourceRow: integer('source_row'),
+    ...timestamps,
+  },
+  (t) => [
+    uniqueIndex('cases_case_id_uq').on(t.caseId),
+    // Case sets are drawn per dataset and pool in case-number order.
+    index('cases_pool_idx').on(t.datasetType, t.pool, t.caseNumber),
+    check('cases_ground_truth_ck', sql`${t.groundTruth} in (0, 1)`),
+  ],
+);
+
+/** The ordered cases of one session and phase; stored so the order survives resume. */
+export const caseSetItems = sqliteTable(
+  'case_set_items',
+  {
+    sessionId: text('session_id').notNull(),
+    phase: text('phase', { enum: ['pre_experiment', 'main_experiment'] }).notNull(),
+    position: integer('position').notNull(),
+    caseId: text('case_id').notNull(),
+    /** Main phase only: the alignment alpha fixed for this case when the set was drawn. */
+    alignmentAlpha: real('alignment_alpha'),
+    ...timestamps,
+  },
+  (t) => [
+    primaryKey({ columns: [t.sessionId, t.phase, t.position] }),
+    uniqueIndex('case_set_items_case_uq').on(t.sessionId, t.phase, t.caseId),
+  ],
+);
+
+/** One pre-experiment judgement: the participant alone, prediction plus confidence. */
+export const preExperimentResponses = sqliteTable(
+  'pre_experiment_responses',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    participantId: integer('participant_id')
+      .notNull()
+      .references(() => participants.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id').notNull(),
+    datasetType: datasetTypeColumn(),
+    caseId: text('case_id').notNull(),
+    caseNumber: integer('case_number').notNull(),
+    prediction: integer('prediction').notNull(),
+    confidence: integer('confidence').notNull(),
+    responseTimeMs: integer('response_time_ms').notNull(),
+    reasoning: text('reasoning'),
+    groundTruth: integer('ground_truth').notNull(),
+    caseData: text('case_data', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    // The phase is the table: session + case is the spec's per-phase uniqueness, so retries of the
+    // per-case send and the final full send never store an answer twice.
+    uniqueIndex('pre_responses_session_case_uq').on(t.sessionId, t.caseId),
+    index('pre_responses_participant_idx').on(t.participantId),
+    index('pre_responses_created_idx').on(t.createdAt),
+    check('pre_prediction_ck', sql`${t.prediction} in (0, 1)`),
+    check('pre_confidence_ck', sql`${t.confidence} between 1 and 5`),
+  ],
+);
+
+/**
+ * One main-experiment case: initial judgement, the AI explanation shown, final judgement and the
+ * five-item survey (part 2 §3 "integrated case response"). Step saves may fill it progressively;
+ * `completedAt` marks the integrated response, which is what counts towards the 50.
+ */
+export const mainExperimentResponses = sqliteTable(
+  'main_experiment_responses',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    participantId: integer('participant_id')
+      .notNull()
+      .references(() => participants.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id').notNull(),
+    datasetType: datasetTypeColumn(),
+    caseId: text('case_id').notNull(),
+    caseNumber: integer('case_number').notNull(),
+    groundTruth: integer('ground_truth').notNull(),
+    initialPrediction: integer('initial_prediction'),
+    initialConfidence: integer('initial_confidence'),
+    initialResponseTimeMs: integer('initial_response_time_ms'),
+    initialReasoning: text('initial_reasoning'),
+    finalPrediction: integer('final_prediction'),
+    finalConfidence: integer('final_confidence'),
+    finalResponseTimeMs: integer('final_response_time_ms'),
+    finalReasoning: text('final_reasoning'),
+    aiPrediction: integer('ai_prediction'),
+    alignmentAlpha: real('alignment_alpha'),
+    aiModelPrediction: integer('ai_model_prediction'),
+    userModelPrediction: integer('user_model_prediction'),
+    aiFeatureImportance: text('ai_feature_importance', { mode: 'json' }).$type<unknown[]>(),
+    userFeatureImportance: text('user_feature_importance', { mode: 'json' }).$type<unknown[]>(),
+    comprehensibility: integer('comprehensibility'),
+    transparency: integer('transparency'),
+    satisfaction: integer('satisfaction'),
+    trust: integer('trust'),
+    alignment: integer('alignment'),
+    caseData: text('case_data', { mode: 'json' }).$type<Record<string, unknown>>(),
+    explanationViewingTimeMs: integer('explanation_viewing_time_ms'),
+    totalTaskTimeMs: integer('total_task_time_ms'),
+    ...timestamps,
+    updatedAt: text('updated_at').notNull(),
+    completedAt: text('completed_at'),
+  },
+  (t) => [
+    uniqueIndex('main_responses_session_case_uq').on(t.sessionId, t.caseId),
+    index('main_responses_participant_idx').on(t.participantId),
+    index('main_responses_created_idx').on(t.createdAt),
+    check('main_initial_prediction_ck', sql`${t.initialPrediction} is null or ${t.initialPrediction} in (0, 1)`),
+    check('main_final_prediction_ck', sql`${t.finalPrediction} is null or ${t.finalPrediction} in (0, 1)`),
+  ],
+);
+
+/** The post-survey of one session; sections are validated JSON objects keyed by question name. */
+export const postSurveys = sqliteTable(
+  'post_surveys',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    participantId: integer('participant_id')
+      .notNull()
+      .references(() => participants.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id').notNull(),
+    demographics: text('demographics', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    benevolent: text('benevolent', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    bigfive: text('bigfive', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    locus: text('locus', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    cognition: text('cognition', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    experimentRating: integer('experiment_rating'),
+    overallFeedback: text('overall_feedback'),
+    ...timestamps,
+  },
+  (t) => [
+    // One post-survey per session: a second submit is the spec's 409 "already answered".
+    uniqueIndex('post_surveys_session_uq').on(t.sessionId),
+    index('post_surveys_participant_idx').on(t.participantId),
+  ],
+);
+
+/** A participant's own model, fitted on their pre-experiment answers; the file lives in R2. */
+export const userModels = sqliteTable(
+  'user_models',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    participantId: integer('participant_id')
+      .notNull()
+      .references(() => participants.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id').notNull(),
+    datasetType: datasetTypeColumn(),
+    status: text('status', { enum: ['trained', 'training_failed'] }).notNull(),
+    r2Key: text('r2_key'),
+    modelIdentifier: text('model_identifier').notNull(),
+    formatVersion: integer('format_version'),
+    trainingSamples: integer('training_samples').notNull(),
+    numTrees: integer('num_trees'),
+    numLeaves: integer('num_leaves'),
+    maxDepth: integer('max_depth'),
+    learningRate: real('learning_rate'),
+    dataSizeCategory: text('data_size_category'),
+    trainAccuracy: real('train_accuracy'),
+    trainingDurationMs: real('training_duration_ms'),
+    fileSizeBytes: integer('file_size_bytes'),
+    failureReason: text('failure_reason'),
+    trainedAt: text('trained_at').notNull(),
+  },
+  (t) => [
+    // One current model per session; retraining replaces it.
+    uniqueIndex('user_models_session_uq').on(t.sessionId),
+    index('user_models_participant_idx').on(t.participantId),
+    index('user_models_dataset_idx').on(t.datasetType),
+  ],
+);
+
+/** An AI model trained at set-up (or retrained by an admin); the active one serves predictions. */
+export const aiModels = sqliteTable(
+  'ai_models',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    datasetType: datasetTypeColumn(),
+    modelIdentifier: text('model_identifier').notNull(),
+    status: text('status', { enum: ['active', 'retired'] }).notNull(),
+    r2Key: text('r2_key').notNull(),
+    formatVersion: integer('format_version').notNull(),
+    fileSizeBytes: integer('file_size_bytes').notNull(),
+    /** Test accuracy, precision, recall, F1, CV score and sample counts (part 2 §3 "AI model status"). */
+    metrics: text('metrics', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /** Samples, positives, negatives, balance ratio, feature count. */
+    datasetInfo: text('dataset_info', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    params: text('params', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    trainingTimeSeconds: real('training_time_seconds').notNull(),
+    trainedAt: text('trained_at').notNull(),
+  },
+  (t) => [
+    uniqueIndex('ai_models_identifier_uq').on(t.modelIdentifier),
+    // Every explanation looks up the active model of a dataset.
+    index('ai_models_dataset_status_idx').on(t.datasetType, t.status),
+  ],
+);
+
+/** Server-side admin sessions: the browser holds only an opaque token; its SHA-256 is stored. */
+export const adminSessions = sqliteTable(
+  'admin_sessions',
+  {
+    tokenHash: text('token_hash').primaryKey(),
+    ipAddress: text('ip_address'),
+    userAgent: text('user_agent'),
+    ...timestamps,
+    expiresAt: text('expires_at').notNull(),
+    revokedAt: text('revoked_at'),
+  },
+  (t) => [index('admin_sessions_expires_idx').on(t.expiresAt)],
+);
+
+/** Who deleted or exported what and when; kept when the data it describes is gone. */
+export const auditLog = sqliteTable(
+  'audit_log',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    actor: text('actor').notNull(),
+    action: text('action').notNull(),
+    targetType: text('target_type'),
+    targetId: text('target_id'),
+    details: text('details', { mode: 'json' }).$type<Record<string, unknown>>(),
+    ipAddress: text('ip_address'),
+    ...timestamps,
+  },
+  (t) => [index('audit_log_created_idx').on(t.createdAt), index('audit_log_action_idx').on(t.action)],
+);
+
+/**
+ * Fixed-window request counters (e.g. participant-ID lookups per client), so IDs cannot be
+ * enumerated. Rows expire with their window and are pruned opportunistically.
+ */
+export const rateLimitBuckets = sqliteTable(
+  'rate_limit_buckets',
+  {
+    bucketKey: text('bucket_key').notNull(),
+    windowStart: integer('window_start').notNull(),
+    count: integer('count').notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.bucketKey, t.windowStart] }),
+    index('rate_limit_window_idx').on(t.windowStart),
+  ],
+);

@@ -1,0 +1,5 @@
+import app from './app';
+
+export default {
+  fetch: app.fetch,
+} satisfies ExportedHandler<Env>;
