@@ -1,0 +1,74 @@
+/**
+ * Runs wrangler the only way this project allows: no metrics, no banner, no Cloudflare API
+ * lookups, so a local run never waits on the network.
+ */
+import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import path from 'node:path';
+
+export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
+export const D1_DATABASE = 'xai-decision-lab';
+
+const bin = (name: string) => path.join(projectRoot, 'node_modules', '.bin', name);
+
+export function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
+  return {
+    ...process.env,
+    // Put the project's Node 22 first for every child, whatever started us.
+    PATH: `${path.join(projectRoot, 'node_modules', '.bin')}${path.delimiter}${process.env.PATH ?? ''}`,
+    WRANGLER_SEND_METRICS: 'false',
+    WRANGLER_HIDE_BANNER: 'true',
+    CLOUDFLARE_CF_FETCH_ENABLED: 'false',
+    DO_NOT_TRACK: '1',
+    ...extra,
+  };
+}
+
+export function spawnTool(name: string, args: string[], options: SpawnOptions = {}): ChildProcess {
+  return spawn(bin(name), args, { cwd: projectRoot, env: offlineEnv(), stdio: 'inherit', ...options });
+}
+
+/** Runs a project tool to completion; rejects with its exit code. */
+export function runTool(name: string, args: string[], options: SpawnOptions = {}): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawnTool(name, args, options);
+    child.on('error', reject);
+    child.on('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`${name} ${args.join(' ')} failed (${signal ?? `exit ${code}`})`)),
+    );
+  });
+}
+
+export const buildSpa = (options: SpawnOptions = {}) => runTool('vite', ['build', '--logLevel', 'warn'], options);
+
+export const applyLocalMigrations = (persistTo?: string, options: SpawnOptions = {}) =>
+  runTool(
+    'wrangler',
+    ['d1', 'migrations', 'apply', D1_DATABASE, '--local', ...(persistTo ? ['--persist-to', persistTo] : [])],
+    { ...options, env: offlineEnv({ CI: 'true' }) },
+  );
+
+/** Starts `wrangler dev` on loopback; resolves once the Worker answers /api/status. */
+export async function startLocalWorker(input: {
+  port: number;
+  persistTo?: string;
+  vars?: Record<string, string>;
+  stdio?: SpawnOptions['stdio'];
+}): Promise<ChildProcess> {
+  const args = ['dev', '--ip', '127.0.0.1', '--port', String(input.port), '--local', '--show-interactive-dev-session=false'];
+  if (input.persistTo) args.push('--persist-to', input.persistTo);
+  for (const [key, value] of Object.entries(input.vars ?? {})) args.push('--var', `${key}:${value}`);
+  const child = spawnTool('wrangler', args, { stdio: input.stdio ?? 'inherit', detached: false });
+  const deadline = Date.now() + 120_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
+    try {
+      const res = await fetch(`http://127.0.0.1:${input.port}/api/status`);
+      if (res.ok) return child;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  child.kill('SIGTERM');
+  throw new Error('wrangler dev did not start within 120 s');
+}

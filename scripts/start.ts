@@ -1,0 +1,26 @@
+/**
+ * `npm start`: builds the SPA, applies the local D1 migrations, prepares datasets and models,
+ * makes sure the local admin secret exists, then serves everything with `wrangler dev` on
+ * 127.0.0.1:8787 using wrangler's embedded local D1 and R2.
+ */
+import { ensureDevSecrets, devVarsPath } from './lib/dev-secrets';
+import { applyLocalMigrations, buildSpa, spawnTool } from './lib/wrangler';
+
+const PORT = Number(process.env.PORT ?? 8787);
+
+const secrets = ensureDevSecrets();
+if (secrets.created) {
+  console.log(`\nCreated ${devVarsPath} with a new admin password (shown only this once):\n\n  ${secrets.password}\n`);
+} else {
+  console.log(`Admin password: see ADMIN_PASSWORD in ${devVarsPath}`);
+}
+
+console.log('Building the web app…');
+await buildSpa();
+console.log('Applying local D1 migrations…');
+await applyLocalMigrations();
+
+console.log(`\nXAI Decision Lab: http://127.0.0.1:${PORT}/  (status: http://127.0.0.1:${PORT}/status)\n`);
+const dev = spawnTool('wrangler', ['dev', '--ip', '127.0.0.1', '--port', String(PORT), '--local']);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => dev.kill(signal));
+dev.on('exit', (code) => process.exit(code ?? 0));

@@ -1,0 +1,36 @@
+import { useEffect } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link, Outlet, useLocation } from 'react-router';
+import { LanguageToggle } from '../components/ui/language-toggle';
+
+/** The spec scrolls to the top on every route change. */
+function ScrollToTop() {
+  const { pathname } = useLocation();
+  useEffect(() => {
+    window.scrollTo(0, 0);
+  }, [pathname]);
+  return null;
+}
+
+export function Layout() {
+  const { t } = useTranslation();
+  return (
+    <div className="app">
+      <ScrollToTop />
+      <a className="skip-link" href="#main">
+        {t('app.skipToContent')}
+      </a>
+      <header className="app-header">
+        <Link to="/" className="app-title">
+          {t('app.title')}
+        </Link>
+        <span className="app-tagline">{t('app.tagline')}</span>
+        <LanguageToggle />
+      </header>
+      <main id="main" className="app-main">
+        <Outlet />
+      </main>
+      <footer className="app-footer">{t('app.footer')}</footer>
+    </div>
+  );
+}

@@ -1,0 +1,97 @@
+/**
+ * The SPA's one way to reach the Worker: a typed `hc<AppType>` client whose fetch retries network
+ * failures only (up to 3 retries after 1, 2 and 4 s; part 1 §9) and never an HTTP error.
+ */
+import { hc, type ClientResponse } from 'hono/client';
+import type { AppType } from '../../worker/app';
+import { errorBodySchema, type ErrorBody } from '../../worker/schemas/api';
+import { studyConfig } from '../../worker/schemas/study';
+
+/** The configured backend address; empty means the SPA's own origin (the usual deployment). */
+export const configuredApiBase: string = import.meta.env.VITE_API_BASE ?? '';
+
+/** Resolves a call path against the backend address: full URLs pass through, a leading slash is added. */
+export function resolveApiUrl(path: string, base: string = configuredApiBase): string {
+  if (/^https?:\/\//i.test(path)) return path;
+  const origin = base || window.location.origin;
+  return `${origin.replace(/\/+$/, '')}${path.startsWith('/') ? path : `/${path}`}`;
+}
+
+/** The request never got an HTTP answer (offline, DNS, connection reset) after every retry. */
+export class NetworkError extends Error {
+  override readonly name = 'NetworkError';
+  constructor(readonly causeError: unknown) {
+    super(causeError instanceof Error ? causeError.message : String(causeError));
+  }
+}
+
+/** The server answered with an error status; `message` is its `detail`, else `HTTP {status}: {text}`. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  constructor(
+    readonly status: number,
+    readonly detail: ErrorBody['detail'] | null,
+    readonly code: string | null,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/**
+ * fetch with the spec's retry policy. An aborted request is the caller's decision and is not
+ * retried.
+ */
+export function createRetryingFetch(
+  options: { fetch?: typeof fetch; sleep?: (ms: number) => Promise<void>; backoffMs?: readonly number[] } = {},
+): typeof fetch {
+  const backoff = options.backoffMs ?? studyConfig.apiRetry.backoffMs;
+  const sleep = options.sleep ?? sleepReal;
+  return async (input, init) => {
+    for (let attempt = 0; ; attempt++) {
+      try {
+        return await (options.fetch ?? globalThis.fetch)(input, init);
+      } catch (err) {
+        if (err instanceof DOMException && err.name === 'AbortError') throw err;
+        const delay = backoff[attempt];
+        if (delay === undefined) throw new NetworkError(err);
+        await sleep(delay);
+      }
+    }
+  };
+}
+
+export const api = hc<AppType>(resolveApiUrl('/'), {
+  fetch: createRetryingFetch(),
+  init: { credentials: 'same-origin' },
+});
+
+function detailMessage(detail: ErrorBody['detail']): string {
+  return typeof detail === 'string' ? detail : detail.map((issue) => issue.msg).join('\n');
+}
+
+/** Builds the ApiError for a non-OK response, reading the body's `detail` when it has one. */
+export async function errorFromResponse(
+  res: Pick<Response, 'status' | 'statusText' | 'text'>,
+): Promise<ApiError> {
+  const text = await res.text().catch(() => '');
+  let json: unknown = null;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    // Not JSON: a proxy page or an empty body.
+  }
+  const parsed = errorBodySchema.safeParse(json);
+  if (parsed.success) {
+    return new ApiError(res.status, parsed.data.detail, parsed.data.code, detailMessage(parsed.data.detail));
+  }
+  return new ApiError(res.status, null, null, `HTTP ${res.status}: ${text || res.statusText}`);
+}
+
+/** The JSON body of a successful response, typed from the route; throws ApiError otherwise. */
+export async function unwrap<T>(res: ClientResponse<T>): Promise<T> {
+  if (!res.ok) throw await errorFromResponse(res);
+  return (await res.json()) as T;
+}

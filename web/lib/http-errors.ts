@@ -1,0 +1,19 @@
+/**
+ * The spec's mapping from a failed call to the text a participant sees (part 1 §8, part 2 §8).
+ * Returns i18n keys and values so the page renders them in the current language.
+ */
+import { ApiError, NetworkError } from './api';
+
+export type UserErrorText = { key: string; values?: Record<string, string> };
+
+export function userErrorText(error: unknown): UserErrorText {
+  if (error instanceof NetworkError) return { key: 'errors.http.network' };
+  if (error instanceof ApiError) {
+    if (error.status === 400) return { key: 'errors.http.badRequest' };
+    if (error.status === 404) return { key: 'errors.http.notFound' };
+    if (error.status === 500) return { key: 'errors.http.server' };
+    return { key: 'errors.http.other', values: { message: error.message } };
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  return { key: 'errors.http.unexpected', values: { message } };
+}

@@ -1,0 +1,5 @@
+import { StatusPage } from '../features/status/status-page';
+
+export default function StatusRoute() {
+  return <StatusPage />;
+}
