@@ -1,14 +1,7 @@
 import type { Db } from './db/client';
 
-/** Secrets are not in wrangler.toml, so `wrangler types` cannot see them. */
-type Secrets = {
-  /** Admin password; locally from .dev.vars, in production from `wrangler secret put`. */
-  ADMIN_PASSWORD?: string;
-};
-
-export type Bindings = Env & Secrets;
-
+/** Env comes from `wrangler types` (bindings, vars, and the secret names in secrets.env.example). */
 export type AppEnv = {
-  Bindings: Bindings;
+  Bindings: Env;
   Variables: { db: Db };
 };

@@ -7,7 +7,6 @@ declare global {
     }
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
-      ADMIN_PASSWORD?: string;
     }
   }
 }

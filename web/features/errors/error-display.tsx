@@ -89,7 +89,7 @@ export function ErrorDisplay({
       </section>
 
       <form className="resume-by-id" onSubmit={resumeById}>
-        <TextField value={participantId} onChange={(v) => setParticipantId(normaliseParticipantId(v))} maxLength={8}>
+        <TextField value={participantId} onChange={(v) => setParticipantId(normaliseParticipantId(v))}>
           <Label>{t('errors.display.resumeById')}</Label>
           <Input placeholder={t('errors.display.resumeIdPlaceholder')} autoComplete="off" spellCheck={false} />
         </TextField>

@@ -1,0 +1,94 @@
+/**
+ * `npm test`: type-checks, then runs each vitest project (worker inside workerd, web components,
+ * e2e in Debian Chromium against a locally started Worker) and prints a closing
+ * `N passed, N failed` line for each runner and for the whole run.
+ */
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureChromium } from './lib/chromium';
+import { runTool } from './lib/wrangler';
+
+type Counts = { passed: number; failed: number; skipped: number };
+const results: { name: string; counts: Counts | null }[] = [];
+const only = process.argv.slice(2);
+const wanted = (name: string) => only.length === 0 || only.includes(name);
+
+async function typecheck(): Promise<Counts> {
+  let failed = 0;
+  const checks: [string, string[]][] = [
+    ['wrangler', ['types', '--check', 'worker/worker-configuration.d.ts', '--env-file', 'worker/secrets.env.example']],
+    ['tsc', ['-p', 'tsconfig.worker.json']],
+    ['tsc', ['-p', 'tsconfig.web.json']],
+    ['tsc', ['-p', 'tsconfig.node.json']],
+  ];
+  for (const [tool, args] of checks) {
+    try {
+      await runTool(tool, args);
+    } catch (err) {
+      console.error(String(err));
+      failed++;
+    }
+  }
+  return { passed: checks.length - failed, failed, skipped: 0 };
+}
+
+async function vitestProject(project: string): Promise<Counts> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'xdl-vitest-'));
+  const report = path.join(dir, 'report.json');
+  try {
+    await runTool('vitest', ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]).catch(
+      () => undefined,
+    );
+    if (!existsSync(report)) return { passed: 0, failed: 1, skipped: 0 };
+    const json = JSON.parse(readFileSync(report, 'utf8')) as {
+      numPassedTests: number;
+      numFailedTests: number;
+      numPendingTests: number;
+      numTodoTests: number;
+      numFailedTestSuites: number;
+    };
+    // A file that failed to load counts as a failure even when it ran no test.
+    return {
+      passed: json.numPassedTests,
+      failed: json.numFailedTests + json.numFailedTestSuites,
+      skipped: json.numPendingTests + json.numTodoTests,
+    };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const runners: [string, () => Promise<Counts>][] = [
+  ['typecheck', typecheck],
+  ['worker', () => vitestProject('worker')],
+  ['web', () => vitestProject('web')],
+  [
+    'e2e',
+    () => {
+      ensureChromium();
+      return vitestProject('e2e');
+    },
+  ],
+];
+
+for (const [name, run] of runners) {
+  if (!wanted(name)) continue;
+  console.log(`\n── ${name} ──`);
+  const counts = await run();
+  results.push({ name, counts });
+  console.log(`${name}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
+}
+
+const total = results.reduce(
+  (sum, r) => ({
+    passed: sum.passed + (r.counts?.passed ?? 0),
+    failed: sum.failed + (r.counts?.failed ?? 1),
+    skipped: sum.skipped + (r.counts?.skipped ?? 0),
+  }),
+  { passed: 0, failed: 0, skipped: 0 },
+);
+console.log('');
+for (const r of results) console.log(`${r.name}: ${r.counts?.passed ?? 0} passed, ${r.counts?.failed ?? 1} failed`);
+console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
+process.exit(total.failed === 0 && total.passed > 0 ? 0 : 1);

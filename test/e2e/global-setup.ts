@@ -1,0 +1,48 @@
+/**
+ * Builds the SPA and starts the real Worker with `wrangler dev` on a free loopback port, with
+ * throw-away local D1/R2 state, for every e2e file. Tests reach it through `inject('baseUrl')`.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { createServer } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import type { TestProject } from 'vitest/node';
+import { applyLocalMigrations, buildSpa, startLocalWorker } from '../../scripts/lib/wrangler';
+
+export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
+
+declare module 'vitest' {
+  export interface ProvidedContext {
+    baseUrl: string;
+  }
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
+
+export default async function setup(project: TestProject) {
+  const persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-e2e-'));
+  await buildSpa({ stdio: 'ignore' });
+  await applyLocalMigrations(persistTo, { stdio: 'ignore' });
+  const port = await freePort();
+  const worker = await startLocalWorker({
+    port,
+    persistTo,
+    vars: { ADMIN_PASSWORD: E2E_ADMIN_PASSWORD },
+    stdio: process.env.E2E_VERBOSE ? 'inherit' : 'ignore',
+  });
+  project.provide('baseUrl', `http://127.0.0.1:${port}`);
+  return async () => {
+    worker.kill('SIGTERM');
+    await new Promise((r) => worker.once('exit', r).once('error', r));
+    rmSync(persistTo, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,85 @@
+import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { describe, expect, it, vi } from 'vitest';
+import { LanguageToggle } from '../../web/components/ui/language-toggle';
+import { badgeTone, StatusBadge } from '../../web/components/ui/status-badge';
+import { ErrorDisplay } from '../../web/features/errors/error-display';
+import en from '../../web/i18n/en.json';
+import ja from '../../web/i18n/ja.json';
+import { renderScreen } from './render';
+
+describe('StatusBadge', () => {
+  it.each([
+    ['ready', 'green'],
+    ['connected', 'green'],
+    ['available', 'green'],
+    ['healthy', 'green'],
+    ['warning', 'amber'],
+    ['error', 'red'],
+    ['disconnected', 'red'],
+    ['not_used', 'grey'],
+    ['checking', 'grey'],
+  ])('colours %s %s', (state, tone) => {
+    expect(badgeTone(state)).toBe(tone);
+  });
+
+  it('renders its label with the tone class', () => {
+    renderScreen(<StatusBadge state="disconnected" label="切断" />);
+    expect(screen.getByText('切断').className).toContain('badge-red');
+  });
+});
+
+describe('LanguageToggle', () => {
+  it('switches to English and saves the choice under the product key', async () => {
+    const { i18n } = renderScreen(<LanguageToggle />);
+    expect(i18n.language).toBe('ja');
+    fireEvent.click(screen.getByRole('radio', { name: 'English' }));
+    await waitFor(() => expect(i18n.language).toBe('en'));
+    expect(window.localStorage.getItem('xai-decision-lab-language')).toBe('en');
+    expect(document.documentElement.lang).toBe('en');
+  });
+});
+
+describe('ErrorDisplay', () => {
+  it('shows the kind title, message and tips in Japanese', () => {
+    renderScreen(<ErrorDisplay kind="session" />);
+    expect(screen.getByRole('heading', { level: 1 }).textContent).toBe(ja.errors.display.kinds.session.title);
+    expect(screen.getByText(ja.errors.display.kinds.session.message)).toBeTruthy();
+    for (const tip of ja.errors.display.tips.session) expect(screen.getByText(tip)).toBeTruthy();
+  });
+
+  it('shows the pre-experiment subtitle in English', () => {
+    renderScreen(<ErrorDisplay kind="dataset_error_pre" />, { lng: 'en' });
+    expect(screen.getByText(en.errors.display.kinds.dataset_error_pre.subtitle)).toBeTruthy();
+    expect(screen.getByText(en.errors.display.kinds.dataset_error_pre.message)).toBeTruthy();
+  });
+
+  it('labels retry as resuming when there is something to resume', () => {
+    const onRetry = vi.fn();
+    renderScreen(<ErrorDisplay kind="network" onRetry={onRetry} resume={{ participantId: 'AB12CD34', preCount: 57, mainCount: 0 }} />);
+    expect(screen.getByText(ja.errors.display.resumeInfo.title)).toBeTruthy();
+    expect(screen.getByText('参加者ID: AB12CD34')).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: ja.errors.display.retryResume }));
+    expect(onRetry).toHaveBeenCalledTimes(1);
+  });
+
+  it('labels retry plainly without resume data and hides retry without a handler', () => {
+    const { unmount } = renderScreen(<ErrorDisplay kind="network" onRetry={() => {}} />);
+    expect(screen.getByRole('button', { name: ja.errors.display.retry })).toBeTruthy();
+    unmount();
+    renderScreen(<ErrorDisplay kind="network" />);
+    expect(screen.queryByRole('button', { name: ja.errors.display.retry })).toBeNull();
+  });
+
+  it('alerts when resuming with an empty ID and navigates with a normalised one', async () => {
+    const alert = vi.fn();
+    vi.stubGlobal('alert', alert);
+    const { router } = renderScreen(<ErrorDisplay kind="general" />, { path: '/error-test' });
+    fireEvent.click(screen.getByRole('button', { name: ja.errors.display.resumeButton }));
+    expect(alert).toHaveBeenCalledWith(ja.errors.display.enterParticipantId);
+    fireEvent.change(screen.getByLabelText(ja.errors.display.resumeById), { target: { value: 'ab12-cd34' } });
+    fireEvent.click(screen.getByRole('button', { name: ja.errors.display.resumeButton }));
+    await waitFor(() => expect(router.state.location.pathname).toBe('/resume'));
+    expect(router.state.location.search).toBe('?participant_id=AB12CD34');
+    vi.unstubAllGlobals();
+  });
+});

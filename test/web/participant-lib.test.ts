@@ -1,0 +1,91 @@
+import { describe, expect, it, vi } from 'vitest';
+import { datasetFromCaseId, datasetFromFeatures, DatasetTypeError, resolveDatasetType } from '../../web/lib/dataset-type';
+import { INVALID_SESSION_ID, installDebugHelpers } from '../../web/lib/debug-helpers';
+import { generateParticipantId, isValidSessionId, readStoredSessionId } from '../../web/lib/session-id';
+import { storageKeys } from '../../web/lib/storage-keys';
+
+describe('session IDs', () => {
+  it.each([
+    ['AB', true],
+    ['AB12CD34', true],
+    ['A', false],
+    ['AB12CD345', false],
+    ['ab12cd34', false],
+    ['session_abc-12', true],
+    ['session_a', false],
+    [`session_${'x'.repeat(192)}`, true],
+    [`session_${'x'.repeat(193)}`, false],
+    [INVALID_SESSION_ID, false],
+  ])('%s valid: %s', (id, valid) => {
+    expect(isValidSessionId(id)).toBe(valid);
+  });
+
+  it('generates 8 uppercase alphanumerics without modulo bias', () => {
+    const ids = Array.from({ length: 200 }, () => generateParticipantId());
+    for (const id of ids) expect(id).toMatch(/^[A-Z0-9]{8}$/);
+    expect(new Set(ids).size).toBe(200);
+    // Bytes 252..255 are skipped, never mapped onto the first characters.
+    const skewed = generateParticipantId((b) => b.fill(253).fill(0, 8));
+    expect(skewed).toBe('AAAAAAAA');
+  });
+
+  it('treats an invalid stored ID as absent and reports it', () => {
+    const onInvalid = vi.fn();
+    expect(readStoredSessionId(() => INVALID_SESSION_ID, 'k', onInvalid)).toBeNull();
+    expect(onInvalid).toHaveBeenCalledWith(INVALID_SESSION_ID);
+    expect(readStoredSessionId(() => 'AB12CD34', 'k', onInvalid)).toBe('AB12CD34');
+  });
+});
+
+describe('dataset type resolution', () => {
+  it('infers from case IDs', () => {
+    expect(datasetFromCaseId('pre_compas_017')).toBe('compas');
+    expect(datasetFromCaseId('tutorial_speed')).toBe('speed_dating');
+    expect(datasetFromCaseId('tutorial_2')).toBe('adult_income');
+    expect(datasetFromCaseId('main_case_007')).toBe('adult_income');
+    expect(datasetFromCaseId('xyz')).toBeNull();
+  });
+
+  it('infers from feature fields: COMPAS needs 2, the others 3 and a majority', () => {
+    expect(datasetFromFeatures({ priors_count: 1, juv_fel_count: 0 })).toBe('compas');
+    expect(datasetFromFeatures({ priors_count: 1 })).toBeNull();
+    expect(
+      datasetFromFeatures(Object.fromEntries(['field_cd', 'income', 'career_c', 'pf_o_att', 'pf_o_sin', 'pf_o_int', 'pf_o_fun', 'attr_o'].map((k) => [k, 1]))),
+    ).toBe('speed_dating');
+    expect(datasetFromFeatures({ workclass: 'x', fnlwgt: 1, education: 'y' })).toBeNull();
+  });
+
+  it('prefers the stored value, then session ID, then case data, then the default', () => {
+    expect(resolveDatasetType({ stored: 'compas', sessionId: 'session_speed_dating_x' })).toEqual({ datasetType: 'compas', source: 'stored' });
+    expect(resolveDatasetType({ stored: 'bogus', sessionId: 'session_speed_dating_x' })).toEqual({ datasetType: 'speed_dating', source: 'session_id' });
+    expect(resolveDatasetType({ caseData: { case_id: 'tutorial_compas' } })).toEqual({ datasetType: 'compas', source: 'case_data' });
+    expect(resolveDatasetType({})).toEqual({ datasetType: 'adult_income', source: 'default' });
+  });
+});
+
+describe('browser debug helpers', () => {
+  it('forces and clears a dataset-type error', () => {
+    const debug = installDebugHelpers(window);
+    expect(window.xaiDebug).toBe(debug);
+    debug.forceDatasetError();
+    expect(() => resolveDatasetType({ stored: 'compas' })).toThrow(DatasetTypeError);
+    debug.clearDatasetError();
+    expect(resolveDatasetType({ stored: 'compas' }).datasetType).toBe('compas');
+  });
+
+  it('resets experiment keys but keeps the language and unrelated keys', () => {
+    const debug = installDebugHelpers(window);
+    localStorage.setItem(storageKeys.sessionId, 'AB12CD34');
+    localStorage.setItem(`${storageKeys.preResponsesPrefix}AB12CD34`, '[]');
+    localStorage.setItem(storageKeys.language, 'en');
+    localStorage.setItem('unrelated', '1');
+    expect(debug.resetLocalStorage().sort()).toEqual([`${storageKeys.preResponsesPrefix}AB12CD34`, storageKeys.sessionId].sort());
+    expect(localStorage.getItem(storageKeys.language)).toBe('en');
+    expect(localStorage.getItem('unrelated')).toBe('1');
+  });
+
+  it('plants a session ID that fails validation', () => {
+    installDebugHelpers(window).setInvalidSession();
+    expect(isValidSessionId(localStorage.getItem(storageKeys.sessionId)!)).toBe(false);
+  });
+});
