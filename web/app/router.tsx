@@ -1,16 +1,18 @@
-import { createBrowserRouter } from 'react-router';
-import ErrorTestRoute from '../routes/error-test';
+import { createBrowserRouter, type RouteObject } from 'react-router';
 import NotFoundRoute from '../routes/not-found';
-import StatusRoute from '../routes/status';
 import { Layout } from './layout';
 import { paths } from './paths';
 
-export const routes = [
+/** Screens participants never open are split into their own chunks to keep the first load small. */
+const lazyRoute = (load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] =>
+  async () => ({ Component: (await load()).default });
+
+export const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: [
-      { path: paths.status, element: <StatusRoute /> },
-      { path: paths.errorTest, element: <ErrorTestRoute /> },
+      { path: paths.status, lazy: lazyRoute(() => import('../routes/status')) },
+      { path: paths.errorTest, lazy: lazyRoute(() => import('../routes/error-test')) },
       { path: '*', element: <NotFoundRoute /> },
     ],
   },
