@@ -1,4 +1,4 @@
-import { fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { LanguageToggle } from '../../web/components/ui/language-toggle';
 import { badgeTone, StatusBadge } from '../../web/components/ui/status-badge';
@@ -81,5 +81,24 @@ describe('ErrorDisplay', () => {
     await waitFor(() => expect(router.state.location.pathname).toBe('/resume'));
     expect(router.state.location.search).toBe('?participant_id=AB12CD34');
     vi.unstubAllGlobals();
+  });
+});
+
+describe('CriticalErrorBanner', () => {
+  it('appears when a critical error is logged and can be dismissed', async () => {
+    const { errorLog } = await import('../../web/lib/error-log');
+    const { CriticalErrorBanner } = await import('../../web/components/ui/critical-error-banner');
+    renderScreen(<CriticalErrorBanner />);
+    expect(screen.queryByRole('alert')).toBeNull();
+    act(() => {
+      errorLog.report('save', 'answer could not be stored', {}, 'high');
+    });
+    expect(screen.queryByRole('alert')).toBeNull();
+    act(() => {
+      errorLog.report('save', 'answer could not be stored', {}, 'critical');
+    });
+    expect(screen.getByRole('alert').textContent).toContain(ja.app.criticalError);
+    fireEvent.click(screen.getByRole('button', { name: ja.common.dismiss }));
+    expect(screen.queryByRole('alert')).toBeNull();
   });
 });

@@ -1,6 +1,7 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation } from 'react-router';
+import { CriticalErrorBanner } from '../components/ui/critical-error-banner';
 import { LanguageToggle } from '../components/ui/language-toggle';
 
 /** The spec scrolls to the top on every route change. */
@@ -28,6 +29,7 @@ export function Layout() {
         <LanguageToggle />
       </header>
       <main id="main" className="app-main">
+        <CriticalErrorBanner />
         <Outlet />
       </main>
       <footer className="app-footer">{t('app.footer')}</footer>

@@ -1,0 +1,32 @@
+import { bodyLimit } from 'hono/body-limit';
+import { createMiddleware } from 'hono/factory';
+import type { AppEnv } from '../env';
+import { AppError } from '../errors';
+
+/** No participant or admin payload comes near this; larger bodies are refused before parsing. */
+export const MAX_BODY_BYTES = 1024 * 1024;
+
+export const limitBody = bodyLimit({
+  maxSize: MAX_BODY_BYTES,
+  onError: () => {
+    throw new AppError(413, 'payload_too_large', `Request body exceeds ${MAX_BODY_BYTES} bytes`);
+  },
+});
+
+/**
+ * Every route answers a malformed JSON body with 400, including routes that take no body, so a
+ * client bug never passes silently. Hono caches the text, so validators do not read it twice.
+ */
+export const rejectMalformedJson = createMiddleware<AppEnv>(async (c, next) => {
+  if (c.req.method !== 'GET' && c.req.method !== 'HEAD' && /\bjson\b/i.test(c.req.header('Content-Type') ?? '')) {
+    const text = await c.req.text();
+    if (text.trim() !== '') {
+      try {
+        JSON.parse(text);
+      } catch {
+        throw new AppError(400, 'malformed_json', 'Malformed JSON in request body');
+      }
+    }
+  }
+  await next();
+});
