@@ -27,6 +27,15 @@ export default defineConfig(async () => {
           },
         },
         {
+          // Pure TypeScript ML core and set-up scripts, in Node.
+          test: {
+            name: 'ml',
+            include: ['test/ml/**/*.test.ts'],
+            environment: 'node',
+            testTimeout: 120_000,
+          },
+        },
+        {
           plugins: [react()],
           test: {
             name: 'web',

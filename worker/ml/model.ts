@@ -1,0 +1,221 @@
+/**
+ * The platform's serialized tree-ensemble format (`xdl-gbdt`, version 1) and its compiled,
+ * typed-array form used by prediction and TreeSHAP.
+ *
+ * Trees follow LightGBM's layout: internal nodes are numbered 0..n-2, leaves 0..n-1, and a child
+ * index `c < 0` names leaf `~c`. Counts are training rows reaching each node, which path-dependent
+ * TreeSHAP uses as cover (as LightGBM's `pred_contrib` does).
+ */
+import { z } from 'zod';
+
+export const MODEL_FORMAT = 'xdl-gbdt';
+export const MODEL_FORMAT_VERSION = 1;
+
+/** How a numeric split treats missing values (LightGBM's `missing_type`). */
+export const MissingType = { None: 0, Zero: 1, NaN: 2 } as const;
+/** `decision_type`: numeric `<=` or categorical `==` (membership in a category set). */
+export const DecisionType = { Numeric: 0, Categorical: 1 } as const;
+
+/** Thresholds at or above this stand for +∞ (LightGBM's dump clamps infinity to 1e300). */
+export const INFINITE_THRESHOLD = 1e300;
+
+const intArray = z.array(z.number().int());
+
+export const treeSchema = z
+  .object({
+    num_leaves: z.number().int().min(1),
+    split_feature: intArray,
+    threshold: z.array(z.number()),
+    decision_type: z.array(z.union([z.literal(0), z.literal(1)])),
+    default_left: z.array(z.union([z.literal(0), z.literal(1)])),
+    missing_type: z.array(z.union([z.literal(0), z.literal(1), z.literal(2)])),
+    left_child: intArray,
+    right_child: intArray,
+    internal_count: z.array(z.number().nonnegative()),
+    /** Category codes that go left, for categorical node `i` at `cat_sets[threshold[i]]`. */
+    cat_sets: z.array(intArray),
+    leaf_value: z.array(z.number()),
+    leaf_count: z.array(z.number().nonnegative()),
+  })
+  .superRefine((t, ctx) => {
+    const internal = t.num_leaves - 1;
+    const lengths = [
+      t.split_feature,
+      t.threshold,
+      t.decision_type,
+      t.default_left,
+      t.missing_type,
+      t.left_child,
+      t.right_child,
+      t.internal_count,
+    ].map((a) => a.length);
+    if (lengths.some((n) => n !== internal)) {
+      ctx.addIssue({ code: 'custom', message: `every internal-node array must have ${internal} entries` });
+    }
+    if (t.leaf_value.length !== t.num_leaves || t.leaf_count.length !== t.num_leaves) {
+      ctx.addIssue({ code: 'custom', message: `leaf arrays must have ${t.num_leaves} entries` });
+    }
+    for (const child of [...t.left_child, ...t.right_child]) {
+      if (child >= internal || ~child >= t.num_leaves) {
+        ctx.addIssue({ code: 'custom', message: `child index ${child} is out of range` });
+        break;
+      }
+    }
+    t.decision_type.forEach((d, i) => {
+      if (d === DecisionType.Categorical && !(Number.isInteger(t.threshold[i]) && t.threshold[i]! < t.cat_sets.length)) {
+        ctx.addIssue({ code: 'custom', message: `categorical node ${i} names no category set` });
+      }
+    });
+  });
+export type SerializedTree = z.infer<typeof treeSchema>;
+
+export const gbdtModelSchema = z
+  .object({
+    format: z.literal(MODEL_FORMAT),
+    version: z.literal(MODEL_FORMAT_VERSION),
+    objective: z.literal('binary'),
+    feature_names: z.array(z.string().min(1)).min(1),
+    /** Features whose raw values are category strings (or integer codes) rather than numbers. */
+    categorical_features: z.array(z.string()),
+    /** Per categorical feature: raw (trimmed) value → integer code. Features without an entry use the value itself as the code. */
+    category_codes: z.record(z.string(), z.record(z.string(), z.number().int())),
+    trees: z.array(treeSchema).min(1),
+    /** Where the model came from and how it was made (trainer params, metrics, source). */
+    metadata: z.record(z.string(), z.unknown()).default({}),
+  })
+  .superRefine((m, ctx) => {
+    const features = m.feature_names.length;
+    m.trees.forEach((t, i) => {
+      if (t.split_feature.some((f) => f < 0 || f >= features)) {
+        ctx.addIssue({ code: 'custom', message: `tree ${i} splits on a feature outside 0..${features - 1}` });
+      }
+    });
+    for (const name of m.categorical_features) {
+      if (!m.feature_names.includes(name)) {
+        ctx.addIssue({ code: 'custom', message: `categorical feature ${name} is not a model feature` });
+      }
+    }
+  });
+export type GbdtModel = z.infer<typeof gbdtModelSchema>;
+
+/** One tree in flat typed arrays; categorical sets as sorted code lists. */
+export type CompiledTree = {
+  numLeaves: number;
+  splitFeature: Int32Array;
+  threshold: Float64Array;
+  isCategorical: Uint8Array;
+  defaultLeft: Uint8Array;
+  missingType: Uint8Array;
+  left: Int32Array;
+  right: Int32Array;
+  internalCount: Float64Array;
+  catSets: Int32Array[];
+  leafValue: Float64Array;
+  leafCount: Float64Array;
+  /** Longest root-to-leaf path in splits; sizes TreeSHAP's path buffer. */
+  maxDepth: number;
+  /** Count-weighted mean leaf value: this tree's share of the SHAP base value. */
+  expectedValue: number;
+};
+
+export type CompiledModel = {
+  featureNames: readonly string[];
+  numFeatures: number;
+  trees: CompiledTree[];
+  maxDepth: number;
+  /** Σ over trees of their expected values: the SHAP base value. */
+  baseValue: number;
+  source: GbdtModel;
+};
+
+function treeDepth(left: Int32Array, right: Int32Array, numLeaves: number): number {
+  if (numLeaves <= 1) return 0;
+  let max = 0;
+  const stack: [number, number][] = [[0, 0]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    for (const child of [left[node]!, right[node]!]) {
+      if (child < 0) max = Math.max(max, depth + 1);
+      else stack.push([child, depth + 1]);
+    }
+  }
+  return max;
+}
+
+/** LightGBM's `Tree::ExpectedValue`: Σ leaf_count / root count · leaf_value. */
+function expectedValue(leafValue: Float64Array, leafCount: Float64Array, rootCount: number, numLeaves: number): number {
+  if (numLeaves === 1) return leafValue[0]!;
+  let value = 0;
+  for (let i = 0; i < numLeaves; i++) value += (leafCount[i]! / rootCount) * leafValue[i]!;
+  return value;
+}
+
+export function compileTree(t: SerializedTree): CompiledTree {
+  const left = Int32Array.from(t.left_child);
+  const right = Int32Array.from(t.right_child);
+  const leafValue = Float64Array.from(t.leaf_value);
+  const leafCount = Float64Array.from(t.leaf_count);
+  const internalCount = Float64Array.from(t.internal_count);
+  const rootCount = t.num_leaves > 1 ? internalCount[0]! : leafCount[0]!;
+  return {
+    numLeaves: t.num_leaves,
+    splitFeature: Int32Array.from(t.split_feature),
+    threshold: Float64Array.from(t.threshold, (v, i) =>
+      t.decision_type[i] === DecisionType.Numeric && v >= INFINITE_THRESHOLD ? Infinity : v,
+    ),
+    isCategorical: Uint8Array.from(t.decision_type),
+    defaultLeft: Uint8Array.from(t.default_left),
+    missingType: Uint8Array.from(t.missing_type),
+    left,
+    right,
+    internalCount,
+    catSets: t.cat_sets.map((s) => Int32Array.from([...s].sort((a, b) => a - b))),
+    leafValue,
+    leafCount,
+    maxDepth: treeDepth(left, right, t.num_leaves),
+    expectedValue: expectedValue(leafValue, leafCount, rootCount, t.num_leaves),
+  };
+}
+
+/** Validates (when given unknown JSON) and compiles a model for prediction and TreeSHAP. */
+export function compileModel(input: GbdtModel | unknown): CompiledModel {
+  const model = gbdtModelSchema.parse(input);
+  const trees = model.trees.map(compileTree);
+  let baseValue = 0;
+  for (const tree of trees) baseValue += tree.expectedValue;
+  return {
+    featureNames: model.feature_names,
+    numFeatures: model.feature_names.length,
+    trees,
+    maxDepth: trees.reduce((m, t) => Math.max(m, t.maxDepth), 0),
+    baseValue,
+    source: model,
+  };
+}
+
+export type RawValue = string | number | null | undefined;
+
+/**
+ * Encodes one raw row (feature name → value as in the source data) into the model's float input:
+ * missing (null, undefined, empty) is NaN; a categorical feature with a code table takes its
+ * code (unknown categories become NaN, which every split sends to its missing/right side); any
+ * other value is parsed as a decimal number.
+ */
+export function encodeRow(model: GbdtModel, row: Record<string, RawValue>): Float64Array {
+  const x = new Float64Array(model.feature_names.length);
+  model.feature_names.forEach((name, i) => {
+    const value = row[name];
+    if (value === null || value === undefined || (typeof value === 'string' && value.trim() === '')) {
+      x[i] = NaN;
+      return;
+    }
+    const codes = model.category_codes[name];
+    if (codes) {
+      const code = codes[String(value).trim()];
+      x[i] = code ?? NaN;
+      return;
+    }
+    x[i] = typeof value === 'number' ? value : Number(value.trim());
+  });
+  return x;
+}
