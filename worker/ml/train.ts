@@ -1,0 +1,482 @@
+/**
+ * Histogram-based gradient-boosted decision trees for binary log-loss, grown leaf-wise (best
+ * first) as LightGBM does (Ke et al., "LightGBM: A Highly Efficient Gradient Boosting Decision
+ * Tree", NeurIPS 2017). Numeric splits learn where missing values go; categorical splits follow
+ * LightGBM's many-vs-many search (categories ordered by G/(H + cat_smooth), scanned from both
+ * ends, with cat_l2 regularisation) and one-vs-rest for few categories. The initial score is the
+ * log-odds of the label mean, folded into the first tree. Fully deterministic: no sampling.
+ *
+ * Node counts are training rows (unweighted), the cover TreeSHAP uses; gradients and hessians
+ * carry the optional sample weights.
+ */
+import { z } from 'zod';
+import {
+  defaultBinning,
+  findCategoricalBins,
+  findNumericBins,
+  valueToBin,
+  type FeatureBins,
+} from './binning';
+import { DecisionType, MODEL_FORMAT, MODEL_FORMAT_VERSION, MissingType, gbdtModelSchema, type GbdtModel, type SerializedTree } from './model';
+
+export const trainParamsSchema = z.object({
+  numTrees: z.number().int().min(1).max(5000).default(100),
+  learningRate: z.number().positive().max(1).default(0.1),
+  numLeaves: z.number().int().min(2).max(1024).default(31),
+  /** -1: unlimited. */
+  maxDepth: z.number().int().min(-1).max(64).default(-1),
+  minDataInLeaf: z.number().int().min(1).default(20),
+  minSumHessianInLeaf: z.number().nonnegative().default(1e-3),
+  lambdaL2: z.number().nonnegative().default(0),
+  minGainToSplit: z.number().nonnegative().default(0),
+  maxBin: z.number().int().min(2).max(255).default(255),
+  minDataInBin: z.number().int().min(1).default(3),
+  maxCatToOnehot: z.number().int().min(1).default(4),
+  maxCatThreshold: z.number().int().min(1).default(32),
+  catSmooth: z.number().nonnegative().default(10),
+  catL2: z.number().nonnegative().default(10),
+  minDataPerGroup: z.number().int().min(1).default(100),
+});
+export type TrainParams = z.infer<typeof trainParamsSchema>;
+export type TrainParamsInput = z.input<typeof trainParamsSchema>;
+
+/** Column-major training data: encoded values (NaN = missing), 0/1 labels, optional weights. */
+export type TrainingData = {
+  featureNames: readonly string[];
+  categorical: readonly boolean[];
+  columns: readonly Float64Array[];
+  labels: ArrayLike<number>;
+  weights?: ArrayLike<number>;
+};
+
+/** What the model needs to encode raw rows later (category string → code tables). */
+export type EncodingInfo = { categoryCodes: Record<string, Record<string, number>> };
+
+type Split = {
+  gain: number;
+  feature: number;
+  /** Numeric: last bin on the left. */
+  thresholdBin: number;
+  defaultLeft: boolean;
+  /** Categorical: bins on the left. */
+  leftBins: number[] | null;
+  leftG: number;
+  leftH: number;
+  leftCount: number;
+  leftOutput: number;
+  rightOutput: number;
+};
+
+type Leaf = {
+  start: number;
+  count: number;
+  sumG: number;
+  sumH: number;
+  depth: number;
+  output: number;
+  hist: Float64Array;
+  best: Split | null;
+};
+
+const leafOutput = (g: number, h: number, l2: number) => -g / (h + l2);
+const leafGain = (g: number, h: number, l2: number) => (g * g) / (h + l2);
+
+class HistogramLayout {
+  readonly offsets: Int32Array;
+  readonly totalBins: number;
+  constructor(readonly bins: FeatureBins[]) {
+    this.offsets = new Int32Array(bins.length);
+    let total = 0;
+    bins.forEach((b, f) => {
+      this.offsets[f] = total;
+      total += b.numBins;
+    });
+    this.totalBins = total;
+  }
+}
+
+/**
+ * Grows one tree on the current gradients. Rows of each leaf are a contiguous range of
+ * `order`; the smaller child's histogram is built and the larger one's is the parent's minus it.
+ */
+class TreeGrower {
+  private readonly order: Int32Array;
+  private readonly scratch: Int32Array;
+
+  constructor(
+    private readonly binned: readonly (Uint8Array | Uint16Array)[],
+    private readonly layout: HistogramLayout,
+    private readonly params: TrainParams,
+    private readonly numRows: number,
+  ) {
+    this.order = new Int32Array(numRows);
+    this.scratch = new Int32Array(numRows);
+  }
+
+  private buildHistogram(start: number, count: number, grad: Float64Array, hess: Float64Array): Float64Array {
+    const hist = new Float64Array(this.layout.totalBins * 3);
+    const order = this.order;
+    for (let f = 0; f < this.binned.length; f++) {
+      const column = this.binned[f]!;
+      const base = this.layout.offsets[f]! * 3;
+      for (let i = start, end = start + count; i < end; i++) {
+        const row = order[i]!;
+        const at = base + column[row]! * 3;
+        hist[at] += grad[row]!;
+        hist[at + 1] += hess[row]!;
+        hist[at + 2] += 1;
+      }
+    }
+    return hist;
+  }
+
+  private canSplit(leaf: Leaf): boolean {
+    const p = this.params;
+    if (p.maxDepth >= 0 && leaf.depth >= p.maxDepth) return false;
+    return leaf.count >= 2 * p.minDataInLeaf;
+  }
+
+  private findBestSplit(leaf: Leaf): Split | null {
+    if (!this.canSplit(leaf)) return null;
+    let best: Split | null = null;
+    for (let f = 0; f < this.layout.bins.length; f++) {
+      const bins = this.layout.bins[f]!;
+      const candidate =
+        bins.kind === 'numeric' ? this.bestNumeric(leaf, f, bins.numBins, bins.nanBin) : this.bestCategorical(leaf, f, bins.numBins);
+      if (candidate && (!best || candidate.gain > best.gain)) best = candidate;
+    }
+    return best;
+  }
+
+  private valid(leftCount: number, leftH: number, rightCount: number, rightH: number): boolean {
+    const p = this.params;
+    return leftCount >= p.minDataInLeaf && rightCount >= p.minDataInLeaf && leftH >= p.minSumHessianInLeaf && rightH >= p.minSumHessianInLeaf;
+  }
+
+  private bestNumeric(leaf: Leaf, f: number, numBins: number, nanBin: number): Split | null {
+    const p = this.params;
+    const hist = leaf.hist;
+    const base = this.layout.offsets[f]! * 3;
+    const valueBins = nanBin >= 0 ? numBins - 1 : numBins;
+    if (valueBins < 2 && nanBin < 0) return null;
+    const nanG = nanBin >= 0 ? hist[base + nanBin * 3]! : 0;
+    const nanH = nanBin >= 0 ? hist[base + nanBin * 3 + 1]! : 0;
+    const nanC = nanBin >= 0 ? hist[base + nanBin * 3 + 2]! : 0;
+    const shift = leafGain(leaf.sumG, leaf.sumH, p.lambdaL2) + p.minGainToSplit;
+    let best: Split | null = null;
+    for (const defaultLeft of nanC > 0 ? [false, true] : [false]) {
+      let lG = defaultLeft ? nanG : 0;
+      let lH = defaultLeft ? nanH : 0;
+      let lC = defaultLeft ? nanC : 0;
+      // With missing values present, "all values left, missing right" is a split too.
+      const lastThreshold = nanC > 0 && !defaultLeft ? valueBins - 1 : valueBins - 2;
+      for (let t = 0; t <= lastThreshold; t++) {
+        lG += hist[base + t * 3]!;
+        lH += hist[base + t * 3 + 1]!;
+        lC += hist[base + t * 3 + 2]!;
+        const rC = leaf.count - lC;
+        const rH = leaf.sumH - lH;
+        if (!this.valid(lC, lH, rC, rH)) continue;
+        const rG = leaf.sumG - lG;
+        const gain = leafGain(lG, lH, p.lambdaL2) + leafGain(rG, rH, p.lambdaL2) - shift;
+        if (gain > 0 && (!best || gain > best.gain)) {
+          best = {
+            gain,
+            feature: f,
+            thresholdBin: t,
+            defaultLeft,
+            leftBins: null,
+            leftG: lG,
+            leftH: lH,
+            leftCount: lC,
+            leftOutput: leafOutput(lG, lH, p.lambdaL2),
+            rightOutput: leafOutput(rG, rH, p.lambdaL2),
+          };
+        }
+      }
+    }
+    return best;
+  }
+
+  private bestCategorical(leaf: Leaf, f: number, numBins: number): Split | null {
+    const p = this.params;
+    const hist = leaf.hist;
+    const base = this.layout.offsets[f]! * 3;
+    const categories = numBins - 1;
+    const shift = leafGain(leaf.sumG, leaf.sumH, p.lambdaL2) + p.minGainToSplit;
+    const g = (b: number) => hist[base + b * 3]!;
+    const h = (b: number) => hist[base + b * 3 + 1]!;
+    const c = (b: number) => hist[base + b * 3 + 2]!;
+    let best: Split | null = null;
+    const consider = (leftBins: number[], lG: number, lH: number, lC: number, l2: number) => {
+      const rG = leaf.sumG - lG;
+      const rH = leaf.sumH - lH;
+      const gain = leafGain(lG, lH, l2) + leafGain(rG, rH, l2) - shift;
+      if (gain > 0 && (!best || gain > best.gain)) {
+        best = {
+          gain,
+          feature: f,
+          thresholdBin: -1,
+          defaultLeft: false,
+          leftBins,
+          leftG: lG,
+          leftH: lH,
+          leftCount: lC,
+          leftOutput: leafOutput(lG, lH, l2),
+          rightOutput: leafOutput(rG, rH, l2),
+        };
+      }
+    };
+
+    if (categories <= p.maxCatToOnehot) {
+      for (let b = 0; b < categories; b++) {
+        if (this.valid(c(b), h(b), leaf.count - c(b), leaf.sumH - h(b))) consider([b], g(b), h(b), c(b), p.lambdaL2);
+      }
+      return best;
+    }
+
+    // Many-vs-many: categories with enough data, ordered by their smoothed mean gradient.
+    const used: number[] = [];
+    for (let b = 0; b < categories; b++) if (c(b) >= p.catSmooth) used.push(b);
+    const ctr = (b: number) => g(b) / (h(b) + p.catSmooth);
+    used.sort((a, b2) => ctr(a) - ctr(b2) || a - b2);
+    const l2 = p.lambdaL2 + p.catL2;
+    const maxNumCat = Math.min(p.maxCatThreshold, Math.floor((used.length + 1) / 2));
+    for (const direction of [1, -1]) {
+      let position = direction === 1 ? 0 : used.length - 1;
+      let lG = 0;
+      let lH = 0;
+      let lC = 0;
+      let groupCount = 0;
+      const left: number[] = [];
+      for (let i = 0; i < used.length && i < maxNumCat; i++) {
+        const b = used[position]!;
+        position += direction;
+        left.push(b);
+        lG += g(b);
+        lH += h(b);
+        lC += c(b);
+        groupCount += c(b);
+        if (lC < p.minDataInLeaf || lH < p.minSumHessianInLeaf) continue;
+        const rC = leaf.count - lC;
+        if (rC < p.minDataInLeaf || rC < p.minDataPerGroup) break;
+        if (leaf.sumH - lH < p.minSumHessianInLeaf) break;
+        if (groupCount < p.minDataPerGroup) continue;
+        groupCount = 0;
+        consider([...left], lG, lH, lC, l2);
+      }
+    }
+    return best;
+  }
+
+  /** Moves the leaf's rows so the left child's come first; returns the left count. */
+  private partition(leaf: Leaf, split: Split, bins: FeatureBins): number {
+    const column = this.binned[split.feature]!;
+    const order = this.order;
+    const scratch = this.scratch;
+    let leftCount = 0;
+    let rightCount = 0;
+    const leftSet = split.leftBins ? new Set(split.leftBins) : null;
+    const nanBin = bins.kind === 'numeric' ? bins.nanBin : -1;
+    for (let i = leaf.start, end = leaf.start + leaf.count; i < end; i++) {
+      const row = order[i]!;
+      const bin = column[row]!;
+      const goesLeft = leftSet ? leftSet.has(bin) : bin === nanBin ? split.defaultLeft : bin <= split.thresholdBin;
+      if (goesLeft) order[leaf.start + leftCount++] = row;
+      else scratch[rightCount++] = row;
+    }
+    order.set(scratch.subarray(0, rightCount), leaf.start + leftCount);
+    return leftCount;
+  }
+
+  /** Grows one tree; returns it (outputs not yet scaled) and each row's leaf. */
+  grow(grad: Float64Array, hess: Float64Array): { tree: SerializedTree; rowLeaf: Int32Array } {
+    const p = this.params;
+    for (let i = 0; i < this.numRows; i++) this.order[i] = i;
+    let sumG = 0;
+    let sumH = 0;
+    for (let i = 0; i < this.numRows; i++) {
+      sumG += grad[i]!;
+      sumH += hess[i]!;
+    }
+    const root: Leaf = {
+      start: 0,
+      count: this.numRows,
+      sumG,
+      sumH,
+      depth: 0,
+      output: leafOutput(sumG, sumH, p.lambdaL2),
+      hist: this.buildHistogram(0, this.numRows, grad, hess),
+      best: null,
+    };
+    root.best = this.findBestSplit(root);
+    const leaves: Leaf[] = [root];
+    const nodes: {
+      feature: number;
+      threshold: number;
+      categorical: boolean;
+      defaultLeft: boolean;
+      missingType: 0 | 1 | 2;
+      catSet: number[];
+      count: number;
+      left: number;
+      right: number;
+    }[] = [];
+    // Where each leaf hangs: [node, side]; the root leaf hangs nowhere.
+    const leafParent: [number, 'left' | 'right'][] = [[-1, 'left']];
+
+    while (leaves.length < p.numLeaves) {
+      let chosen = -1;
+      for (let i = 0; i < leaves.length; i++) {
+        const b = leaves[i]!.best;
+        if (b && (chosen < 0 || b.gain > leaves[chosen]!.best!.gain)) chosen = i;
+      }
+      if (chosen < 0) break;
+      const leaf = leaves[chosen]!;
+      const split = leaf.best!;
+      const bins = this.layout.bins[split.feature]!;
+      const leftCount = this.partition(leaf, split, bins);
+
+      const nodeIndex = nodes.length;
+      const numericBins = bins.kind === 'numeric' ? bins : null;
+      nodes.push({
+        feature: split.feature,
+        threshold: numericBins ? numericBins.upperBounds[split.thresholdBin]! : 0,
+        categorical: bins.kind === 'categorical',
+        defaultLeft: split.defaultLeft,
+        missingType: numericBins && numericBins.nanBin >= 0 ? MissingType.NaN : MissingType.None,
+        catSet: bins.kind === 'categorical' ? split.leftBins!.map((b) => bins.categories[b]!).sort((a, b) => a - b) : [],
+        count: leaf.count,
+        left: ~chosen,
+        right: ~leaves.length,
+      });
+      const [parent, side] = leafParent[chosen]!;
+      if (parent >= 0) nodes[parent]![side] = nodeIndex;
+      leafParent[chosen] = [nodeIndex, 'left'];
+      leafParent.push([nodeIndex, 'right']);
+
+      const left: Leaf = {
+        start: leaf.start,
+        count: leftCount,
+        sumG: split.leftG,
+        sumH: split.leftH,
+        depth: leaf.depth + 1,
+        output: split.leftOutput,
+        hist: leaf.hist,
+        best: null,
+      };
+      const right: Leaf = {
+        start: leaf.start + leftCount,
+        count: leaf.count - leftCount,
+        sumG: leaf.sumG - split.leftG,
+        sumH: leaf.sumH - split.leftH,
+        depth: leaf.depth + 1,
+        output: split.rightOutput,
+        hist: leaf.hist,
+        best: null,
+      };
+      const [small, large] = left.count <= right.count ? [left, right] : [right, left];
+      small.hist = this.buildHistogram(small.start, small.count, grad, hess);
+      const parentHist = leaf.hist;
+      for (let i = 0; i < parentHist.length; i++) parentHist[i]! -= small.hist[i]!;
+      large.hist = parentHist;
+      left.best = this.findBestSplit(left);
+      right.best = this.findBestSplit(right);
+      leaves[chosen] = left;
+      leaves.push(right);
+    }
+
+    const rowLeaf = new Int32Array(this.numRows);
+    leaves.forEach((leaf, index) => {
+      for (let i = leaf.start; i < leaf.start + leaf.count; i++) rowLeaf[this.order[i]!] = index;
+    });
+    const catSets: number[][] = [];
+    const tree: SerializedTree = {
+      num_leaves: leaves.length,
+      split_feature: nodes.map((n) => n.feature),
+      threshold: nodes.map((n) => (n.categorical ? catSets.push(n.catSet) - 1 : n.threshold === Infinity ? 1e300 : n.threshold)),
+      decision_type: nodes.map((n) => (n.categorical ? DecisionType.Categorical : DecisionType.Numeric)),
+      default_left: nodes.map((n) => (n.defaultLeft ? 1 : 0)),
+      missing_type: nodes.map((n) => (n.categorical ? MissingType.None : n.missingType)),
+      left_child: nodes.map((n) => n.left),
+      right_child: nodes.map((n) => n.right),
+      internal_count: nodes.map((n) => n.count),
+      cat_sets: catSets,
+      leaf_value: leaves.map((l) => l.output),
+      leaf_count: leaves.map((l) => l.count),
+    };
+    return { tree, rowLeaf };
+  }
+}
+
+/** Bins every feature and stores each column's bins compactly. */
+export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin' | 'minDataInBin'>) {
+  const options = { ...defaultBinning, maxBin: params.maxBin, minDataInBin: params.minDataInBin };
+  const bins = data.columns.map((column, f) =>
+    data.categorical[f] ? findCategoricalBins(column, options) : findNumericBins(column, options),
+  );
+  const binned = data.columns.map((column, f) => {
+    const featureBins = bins[f]!;
+    const out = featureBins.numBins <= 256 ? new Uint8Array(column.length) : new Uint16Array(column.length);
+    for (let i = 0; i < column.length; i++) out[i] = valueToBin(featureBins, column[i]!);
+    return out;
+  });
+  return { bins, binned };
+}
+
+const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+
+/**
+ * Trains a binary GBDT. Returns a validated `xdl-gbdt` model whose first tree carries the
+ * initial score, so predictions are Σ leaf values exactly like an imported LightGBM model.
+ */
+export function trainGbdt(data: TrainingData, paramsInput: TrainParamsInput, encoding: EncodingInfo = { categoryCodes: {} }): GbdtModel {
+  const params = trainParamsSchema.parse(paramsInput);
+  const numRows = data.labels.length;
+  if (numRows === 0) throw new Error('cannot train on zero rows');
+  if (data.columns.some((c) => c.length !== numRows)) throw new Error('every column must have one value per label');
+  const weights = data.weights ?? null;
+
+  const { bins, binned } = binDataset(data, params);
+  const layout = new HistogramLayout(bins);
+  const grower = new TreeGrower(binned, layout, params, numRows);
+
+  let sumW = 0;
+  let sumWY = 0;
+  for (let i = 0; i < numRows; i++) {
+    const w = weights ? weights[i]! : 1;
+    sumW += w;
+    sumWY += w * data.labels[i]!;
+  }
+  const mean = sumWY / sumW;
+  const initScore = mean > 0 && mean < 1 ? Math.log(mean / (1 - mean)) : 0;
+
+  const scores = new Float64Array(numRows).fill(initScore);
+  const grad = new Float64Array(numRows);
+  const hess = new Float64Array(numRows);
+  const trees: SerializedTree[] = [];
+  for (let t = 0; t < params.numTrees; t++) {
+    for (let i = 0; i < numRows; i++) {
+      const prob = sigmoid(scores[i]!);
+      const w = weights ? weights[i]! : 1;
+      grad[i] = (prob - data.labels[i]!) * w;
+      hess[i] = prob * (1 - prob) * w;
+    }
+    const { tree, rowLeaf } = grower.grow(grad, hess);
+    tree.leaf_value = tree.leaf_value.map((v) => v * params.learningRate);
+    for (let i = 0; i < numRows; i++) scores[i]! += tree.leaf_value[rowLeaf[i]!]!;
+    if (t === 0) tree.leaf_value = tree.leaf_value.map((v) => v + initScore);
+    trees.push(tree);
+  }
+
+  return gbdtModelSchema.parse({
+    format: MODEL_FORMAT,
+    version: MODEL_FORMAT_VERSION,
+    objective: 'binary',
+    feature_names: [...data.featureNames],
+    categorical_features: data.featureNames.filter((_, f) => data.categorical[f]),
+    category_codes: encoding.categoryCodes,
+    trees,
+    metadata: { source: 'xdl-trainer', params, init_score: initScore, training_rows: numRows },
+  });
+}
