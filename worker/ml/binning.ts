@@ -1,8 +1,9 @@
 /**
- * Feature discretisation for histogram-based GBDT, after LightGBM's `BinMapper`:
- * numeric features get at most `maxBin` bins whose upper bounds lie midway between distinct
- * values (small-count values merge into their neighbours; with many distinct values, bins hold
- * roughly equal counts and frequent values keep a bin of their own); NaN gets a bin of its own.
+ * Feature discretisation for histogram-based GBDT, after LightGBM 4.6's `BinMapper`:
+ * numeric features get at most `maxBin` bins whose upper bounds lie just above midpoints between
+ * distinct values (small-count values merge into their neighbours; with many distinct values,
+ * bins hold roughly equal counts and frequent values keep a bin of their own); zero always has a
+ * bin of its own and NaN gets the last bin.
  * Categorical features get one bin per category seen, most frequent first; NaN, negative and
  * rare categories share the last bin, which never joins a split's left set.
  */
@@ -50,52 +51,130 @@ function distinctWithCounts(values: Float64Array): { distinct: number[]; counts:
   return { distinct, counts, nanCount };
 }
 
-/** Upper bounds between distinct values, greedily filling bins to about total / maxBin rows. */
-function greedyUpperBounds(distinct: number[], counts: number[], maxBin: number, minDataInBin: number): number[] {
+/** LightGBM's kZeroThreshold (the float 1e-35f): |x| at or below it is zero. */
+const ZERO = Math.fround(1e-35);
+
+/** The next double above `x` (C's nextafter(x, +∞)), so a bound sits just above a midpoint. */
+function nextUp(x: number): number {
+  if (Number.isNaN(x) || x === Infinity) return x;
+  if (x === 0) return Number.MIN_VALUE;
+  const buffer = new DataView(new ArrayBuffer(8));
+  buffer.setFloat64(0, x);
+  const bits = buffer.getBigUint64(0);
+  buffer.setBigUint64(0, x > 0 ? bits + 1n : bits - 1n);
+  return buffer.getFloat64(0);
+}
+
+const pushBound = (bounds: number[], value: number) => {
+  // Skip a bound equal to (or within one ulp above) the previous one.
+  if (bounds.length === 0 || value > nextUp(bounds[bounds.length - 1]!)) bounds.push(value);
+};
+
+/**
+ * LightGBM's `GreedyFindBin`: with few distinct values, a bound between neighbours once a bin
+ * holds `minDataInBin` rows; with many, bins of about equal count in which frequent values keep a
+ * bin of their own. The last bound is +∞.
+ */
+function greedyFindBin(
+  distinct: readonly number[],
+  counts: readonly number[],
+  maxBinInput: number,
+  totalCount: number,
+  minDataInBin: number,
+): number[] {
   const bounds: number[] = [];
   const n = distinct.length;
-  if (n === 0) return bounds;
-  const total = counts.reduce((a, b) => a + b, 0);
-  if (n <= maxBin) {
+  if (n <= maxBinInput) {
     let inBin = 0;
     for (let i = 0; i < n - 1; i++) {
       inBin += counts[i]!;
       if (inBin >= minDataInBin) {
-        bounds.push((distinct[i]! + distinct[i + 1]!) / 2);
-        inBin = 0;
+        const before = bounds.length;
+        pushBound(bounds, nextUp((distinct[i]! + distinct[i + 1]!) / 2));
+        if (bounds.length > before) inBin = 0;
       }
     }
+    bounds.push(Infinity);
     return bounds;
   }
-  // Frequent values keep their own bin; the rest share the remaining bins evenly.
-  const meanBinSize = total / maxBin;
+  const maxBin = Math.max(1, minDataInBin > 0 ? Math.min(maxBinInput, Math.floor(totalCount / minDataInBin)) : maxBinInput);
+  let meanBinSize = totalCount / maxBin;
+  let restBins = maxBin;
+  let restCount = totalCount;
   const isBig = counts.map((c) => c >= meanBinSize);
-  let bigCount = 0;
-  let rest = total;
   isBig.forEach((big, i) => {
     if (big) {
-      bigCount++;
-      rest -= counts[i]!;
+      restBins--;
+      restCount -= counts[i]!;
     }
   });
-  const restBins = Math.max(1, maxBin - bigCount);
-  const restBinSize = rest / restBins;
+  meanBinSize = restCount / restBins;
+  const upper: number[] = [];
+  const lower: number[] = [distinct[0]!];
   let inBin = 0;
   for (let i = 0; i < n - 1; i++) {
+    if (!isBig[i]) restCount -= counts[i]!;
     inBin += counts[i]!;
-    const closeHere = isBig[i] || isBig[i + 1] || inBin >= Math.max(restBinSize, minDataInBin);
-    if (closeHere && inBin >= minDataInBin && bounds.length < maxBin - 1) {
-      bounds.push((distinct[i]! + distinct[i + 1]!) / 2);
+    if (isBig[i] || inBin >= meanBinSize || (isBig[i + 1] && inBin >= Math.max(1, meanBinSize * 0.5))) {
+      upper.push(distinct[i]!);
+      lower.push(distinct[i + 1]!);
+      if (upper.length >= maxBin - 1) break;
       inBin = 0;
+      if (!isBig[i]) {
+        restBins--;
+        meanBinSize = restCount / restBins;
+      }
     }
+  }
+  for (let i = 0; i < upper.length; i++) pushBound(bounds, nextUp((upper[i]! + lower[i + 1]!) / 2));
+  bounds.push(Infinity);
+  return bounds;
+}
+
+/**
+ * LightGBM's `FindBinWithZeroAsOneBin`: negative and positive values are binned separately and
+ * zero (|x| ≤ 1e-35) always gets a bin of its own.
+ */
+function zeroAsOneBin(distinct: readonly number[], counts: readonly number[], maxBin: number, totalCount: number, minDataInBin: number): number[] {
+  let leftData = 0;
+  let zeroData = 0;
+  let rightData = 0;
+  distinct.forEach((v, i) => {
+    if (v <= -ZERO) leftData += counts[i]!;
+    else if (v > ZERO) rightData += counts[i]!;
+    else zeroData += counts[i]!;
+  });
+  let leftCount = distinct.findIndex((v) => v > -ZERO);
+  if (leftCount < 0) leftCount = distinct.length;
+  let bounds: number[] = [];
+  if (leftCount > 0 && maxBin > 1) {
+    const leftMaxBin = Math.max(1, Math.floor((leftData / (totalCount - zeroData)) * (maxBin - 1)));
+    bounds = greedyFindBin(distinct.slice(0, leftCount), counts.slice(0, leftCount), leftMaxBin, leftData, minDataInBin);
+    if (bounds.length > 0) bounds[bounds.length - 1] = -ZERO;
+  }
+  let rightStart = -1;
+  for (let i = leftCount; i < distinct.length; i++) {
+    if (distinct[i]! > ZERO) {
+      rightStart = i;
+      break;
+    }
+  }
+  const rightMaxBin = maxBin - 1 - bounds.length;
+  if (rightStart >= 0 && rightMaxBin > 0) {
+    const right = greedyFindBin(distinct.slice(rightStart), counts.slice(rightStart), rightMaxBin, rightData, minDataInBin);
+    bounds.push(ZERO, ...right);
+  } else {
+    bounds.push(Infinity);
   }
   return bounds;
 }
 
 export function findNumericBins(values: Float64Array, options: BinningOptions = defaultBinning): NumericBins {
   const { distinct, counts, nanCount } = distinctWithCounts(values);
-  const bounds = greedyUpperBounds(distinct, counts, nanCount > 0 ? options.maxBin - 1 : options.maxBin, options.minDataInBin);
-  bounds.push(Infinity);
+  const bounds =
+    distinct.length === 0
+      ? [Infinity]
+      : zeroAsOneBin(distinct, counts, nanCount > 0 ? options.maxBin - 1 : options.maxBin, values.length - nanCount, options.minDataInBin);
   const valueBins = bounds.length;
   return {
     kind: 'numeric',

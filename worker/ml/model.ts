@@ -201,7 +201,7 @@ export type RawValue = string | number | null | undefined;
  * code (unknown categories become NaN, which every split sends to its missing/right side); any
  * other value is parsed as a decimal number.
  */
-export function encodeRow(model: GbdtModel, row: Record<string, RawValue>): Float64Array {
+export function encodeRow(model: Pick<GbdtModel, 'feature_names' | 'category_codes'>, row: Record<string, RawValue>): Float64Array {
   const x = new Float64Array(model.feature_names.length);
   model.feature_names.forEach((name, i) => {
     const value = row[name];

@@ -159,40 +159,52 @@ class TreeGrower {
     const base = this.layout.offsets[f]! * 3;
     const valueBins = nanBin >= 0 ? numBins - 1 : numBins;
     if (valueBins < 2 && nanBin < 0) return null;
-    const nanG = nanBin >= 0 ? hist[base + nanBin * 3]! : 0;
-    const nanH = nanBin >= 0 ? hist[base + nanBin * 3 + 1]! : 0;
     const nanC = nanBin >= 0 ? hist[base + nanBin * 3 + 2]! : 0;
     const shift = leafGain(leaf.sumG, leaf.sumH, p.lambdaL2) + p.minGainToSplit;
     let best: Split | null = null;
-    for (const defaultLeft of nanC > 0 ? [false, true] : [false]) {
-      let lG = defaultLeft ? nanG : 0;
-      let lH = defaultLeft ? nanH : 0;
-      let lC = defaultLeft ? nanC : 0;
-      // With missing values present, "all values left, missing right" is a split too.
-      const lastThreshold = nanC > 0 && !defaultLeft ? valueBins - 1 : valueBins - 2;
-      for (let t = 0; t <= lastThreshold; t++) {
+    const consider = (t: number, lG: number, lH: number, lC: number, defaultLeft: boolean) => {
+      const rC = leaf.count - lC;
+      const rH = leaf.sumH - lH;
+      if (!this.valid(lC, lH, rC, rH)) return;
+      const rG = leaf.sumG - lG;
+      const gain = leafGain(lG, lH, p.lambdaL2) + leafGain(rG, rH, p.lambdaL2) - shift;
+      // Strictly greater: among equal gains the first one scanned wins, as in LightGBM.
+      if (gain > 0 && (!best || gain > best.gain)) {
+        best = {
+          gain,
+          feature: f,
+          thresholdBin: t,
+          defaultLeft,
+          leftBins: null,
+          leftG: lG,
+          leftH: lH,
+          leftCount: lC,
+          leftOutput: leafOutput(lG, lH, p.lambdaL2),
+          rightOutput: leafOutput(rG, rH, p.lambdaL2),
+        };
+      }
+    };
+    // Right to left, missing values (if any) on the left: among ties the highest threshold wins,
+    // so a split sits next to the data on its right, as LightGBM places it.
+    let rG = 0;
+    let rH = 0;
+    let rC = 0;
+    for (let t = valueBins - 1; t >= 1; t--) {
+      rG += hist[base + t * 3]!;
+      rH += hist[base + t * 3 + 1]!;
+      rC += hist[base + t * 3 + 2]!;
+      consider(t - 1, leaf.sumG - rG, leaf.sumH - rH, leaf.count - rC, true);
+    }
+    if (nanC > 0) {
+      // Left to right with missing values on the right, up to "every value left".
+      let lG = 0;
+      let lH = 0;
+      let lC = 0;
+      for (let t = 0; t <= valueBins - 1; t++) {
         lG += hist[base + t * 3]!;
         lH += hist[base + t * 3 + 1]!;
         lC += hist[base + t * 3 + 2]!;
-        const rC = leaf.count - lC;
-        const rH = leaf.sumH - lH;
-        if (!this.valid(lC, lH, rC, rH)) continue;
-        const rG = leaf.sumG - lG;
-        const gain = leafGain(lG, lH, p.lambdaL2) + leafGain(rG, rH, p.lambdaL2) - shift;
-        if (gain > 0 && (!best || gain > best.gain)) {
-          best = {
-            gain,
-            feature: f,
-            thresholdBin: t,
-            defaultLeft,
-            leftBins: null,
-            leftG: lG,
-            leftH: lH,
-            leftCount: lC,
-            leftOutput: leafOutput(lG, lH, p.lambdaL2),
-            rightOutput: leafOutput(rG, rH, p.lambdaL2),
-          };
-        }
+        consider(t, lG, lH, lC, false);
       }
     }
     return best;
