@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import react from '@vitejs/plugin-react';
@@ -7,6 +8,10 @@ const root = import.meta.dirname;
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(root, 'migrations'));
+  // The LightGBM user-model fixture, handed to workerd to prove the ML core is exact there too.
+  const fixtureDir = path.join(process.env.XDL_FIXTURES_DIR ?? path.join(root, '..', 'shared', 'fixtures', 'lightgbm'), 'adult_income', 'user_model');
+  const readFixture = (name: string) => JSON.parse(readFileSync(path.join(fixtureDir, name), 'utf8')) as unknown;
+  const mlFixture = { model: readFixture('model.json'), encoding: readFixture('encoding.json'), expected: readFixture('expected.json') };
   return {
     test: {
       projects: [
@@ -16,7 +21,7 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, ADMIN_PASSWORD: 'test-admin-password' },
+                bindings: { TEST_MIGRATIONS: migrations, ADMIN_PASSWORD: 'test-admin-password', ML_FIXTURE: mlFixture },
               },
             }),
           ],

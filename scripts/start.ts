@@ -1,8 +1,11 @@
 /**
- * `npm start`: builds the SPA, applies the local D1 migrations, prepares datasets and models,
- * makes sure the local admin secret exists, then serves everything with `wrangler dev` on
+ * `npm start`: makes sure the local admin secret exists, builds the SPA, applies the local D1
+ * migrations, prepares datasets, case pools and AI models (skipped when up to date), seeds them
+ * into the local D1 and R2, then serves everything with `wrangler dev` on
  * 127.0.0.1:8787 using wrangler's embedded local D1 and R2.
  */
+import { prepareAll } from '../ml-assets/lib/prepare';
+import { seedLocal } from '../ml-assets/lib/seed';
 import { ensureDevSecrets, devVarsPath } from './lib/dev-secrets';
 import { applyLocalMigrations, buildSpa, spawnTool } from './lib/wrangler';
 
@@ -19,6 +22,10 @@ console.log('Building the web app…');
 await buildSpa();
 console.log('Applying local D1 migrations…');
 await applyLocalMigrations();
+console.log('Preparing datasets, case pools and AI models…');
+prepareAll({ log: (line) => console.log(`  ${line}`) });
+console.log('Seeding cases and AI models into the local D1 and R2…');
+await seedLocal();
 
 console.log(`\nXAI Decision Lab: http://127.0.0.1:${PORT}/  (status: http://127.0.0.1:${PORT}/status)\n`);
 const dev = spawnTool('wrangler', ['dev', '--ip', '127.0.0.1', '--port', String(PORT), '--local']);

@@ -1,6 +1,6 @@
 /**
- * `npm test`: type-checks, then runs each vitest project (worker inside workerd, web components,
- * e2e in Debian Chromium against a locally started Worker) and prints a closing
+ * `npm test`: type-checks, then runs each vitest project (worker inside workerd, the ML core and
+ * set-up scripts in Node, web components, e2e in Debian Chromium against a locally started Worker) and prints a closing
  * `N passed, N failed` line for each runner and for the whole run.
  */
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -62,6 +62,7 @@ async function vitestProject(project: string): Promise<Counts> {
 const runners: [string, () => Promise<Counts>][] = [
   ['typecheck', typecheck],
   ['worker', () => vitestProject('worker')],
+  ['ml', () => vitestProject('ml')],
   ['web', () => vitestProject('web')],
   [
     'e2e',

@@ -1,12 +1,14 @@
 /**
- * Builds the SPA and starts the real Worker with `wrangler dev` on a free loopback port, with
- * throw-away local D1/R2 state, for every e2e file. Tests reach it through `inject('baseUrl')`.
+ * Builds the SPA, prepares and seeds the datasets and AI models, and starts the real Worker with
+ * `wrangler dev` on a free loopback port, with throw-away local D1/R2 state, for every e2e file. Tests reach it through `inject('baseUrl')`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
+import { prepareAll } from '../../ml-assets/lib/prepare';
+import { seedLocal } from '../../ml-assets/lib/seed';
 import { applyLocalMigrations, buildSpa, startLocalWorker } from '../../scripts/lib/wrangler';
 
 export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
@@ -32,6 +34,8 @@ export default async function setup(project: TestProject) {
   const persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-e2e-'));
   await buildSpa({ stdio: 'ignore' });
   await applyLocalMigrations(persistTo, { stdio: 'ignore' });
+  prepareAll();
+  await seedLocal({ persistTo });
   const port = await freePort();
   const worker = await startLocalWorker({
     port,

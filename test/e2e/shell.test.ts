@@ -19,7 +19,7 @@ async function visibleTextWithoutToggle(page: import('playwright-core').Page) {
 }
 
 describe('/status', () => {
-  it('shows the database and storage connected from the live Worker', async () => {
+  it('shows the database, storage and the seeded AI models ready from the live Worker', async () => {
     const page = await session.newPage();
     await page.goto(`${session.baseUrl()}/status`);
     await page.getByRole('heading', { name: ja.status.title }).waitFor();
@@ -31,6 +31,9 @@ describe('/status', () => {
     expect(await database.innerText()).toBe(ja.status.states.connected);
     const cache = page.locator(`[data-component="${ja.status.components.cache}"] .badge`);
     expect(await cache.getAttribute('data-tone')).toBe('grey');
+    const ml = page.locator(`[data-component="${ja.status.components.mlPipeline}"] .badge`);
+    expect(await ml.getAttribute('data-state')).toBe('ready');
+    expect(await page.locator(`[data-component="${ja.status.datasets.compas}"] .badge`).getAttribute('data-state')).toBe('ready');
     expect(await page.locator('.environment-card code').innerText()).toBe(`${session.baseUrl()}/api/status`);
     await page.context().close();
   });

@@ -146,6 +146,8 @@ export const cases = sqliteTable(
     caseId: text('case_id').notNull(),
     datasetType: datasetTypeColumn(),
     pool: text('pool', { enum: ['tutorial', 'pre_experiment', 'main_experiment'] }).notNull(),
+    /** Main-experiment pools are lettered (a, b, …) so sessions can be given different fixed sets. */
+    poolVariant: text('pool_variant'),
     caseNumber: integer('case_number').notNull(),
     features: text('features', { mode: 'json' }).$type<Record<string, string | number | null>>().notNull(),
     groundTruth: integer('ground_truth').notNull(),
@@ -155,8 +157,8 @@ export const cases = sqliteTable(
   },
   (t) => [
     uniqueIndex('cases_case_id_uq').on(t.caseId),
-    // Case sets are drawn per dataset and pool in case-number order.
-    index('cases_pool_idx').on(t.datasetType, t.pool, t.caseNumber),
+    // Case sets are drawn per dataset and pool (and variant) in case-number order.
+    index('cases_pool_idx').on(t.datasetType, t.pool, t.poolVariant, t.caseNumber),
     check('cases_ground_truth_ck', sql`${t.groundTruth} in (0, 1)`),
   ],
 );

@@ -1,0 +1,110 @@
+/**
+ * Seeds the generated assets into the local D1 and R2 that `wrangler dev` uses: cases (inserted
+ * once, never changed: answers refer to them), AI model files in R2, and their metadata rows, the
+ * newest model of each dataset becoming the active one. Idempotent: running it again changes
+ * nothing. Never part of a migration.
+ */
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import type { SpawnOptions } from 'node:child_process';
+import { gbdtModelSchema } from '../../worker/ml/model';
+import { DATASET_TYPES, type DatasetType } from '../../worker/schemas/study';
+import { r2Keys } from '../../worker/storage/r2';
+import { D1_DATABASE, runTool } from '../../scripts/lib/wrangler';
+import { readAssets, type DatasetAssets } from './prepare';
+
+const MODELS_BUCKET = 'xai-decision-lab-models';
+
+/** SQL string literal: single quotes doubled; SQLite has no other escapes. */
+const literal = (value: string | number | null): string => {
+  if (value === null) return 'NULL';
+  if (typeof value === 'number') {
+    if (!Number.isFinite(value)) throw new Error(`cannot store ${value} in SQL`);
+    return String(value);
+  }
+  return `'${value.replace(/'/g, "''")}'`;
+};
+
+export const aiModelIdentifier = (dataset: DatasetType, modelJson: string) =>
+  `ai_${dataset}_${createHash('sha256').update(modelJson).digest('hex').slice(0, 12)}`;
+
+/** Statements for one dataset: its cases and its AI model row (the file goes to R2 separately). */
+export function seedStatements(dataset: DatasetType, assets: DatasetAssets, modelJson: string, now: string): string[] {
+  const statements = assets.cases.map(
+    (c) =>
+      `INSERT INTO cases (case_id, dataset_type, pool, pool_variant, case_number, features, ground_truth, source_row, created_at) VALUES (` +
+      [c.case_id, c.dataset_type, c.pool, c.pool_variant, c.case_number, JSON.stringify(c.features), c.ground_truth, c.source_row, now]
+        .map(literal)
+        .join(', ') +
+      `) ON CONFLICT (case_id) DO NOTHING;`,
+  );
+  const model = gbdtModelSchema.parse(JSON.parse(modelJson));
+  const identifier = aiModelIdentifier(dataset, modelJson);
+  const r = assets.report;
+  const metrics = {
+    test_accuracy: r.test.accuracy,
+    test_precision: r.test.precision,
+    test_recall: r.test.recall,
+    test_f1_score: r.test.f1,
+    test_logloss: r.test.logloss,
+    train_accuracy: r.train.accuracy,
+    cross_validation_score: r.cross_validation_score,
+    cv_accuracy: r.cv_accuracy,
+    cv_folds: r.cv_folds,
+    training_samples: r.training_samples,
+    validation_samples: r.validation_samples,
+    test_samples: r.test_samples,
+  };
+  statements.push(
+    `INSERT INTO ai_models (dataset_type, model_identifier, status, r2_key, format_version, file_size_bytes, metrics, dataset_info, params, training_time_seconds, trained_at) VALUES (` +
+      [
+        dataset,
+        identifier,
+        'active',
+        r2Keys.aiModel(dataset, identifier),
+        model.version,
+        Buffer.byteLength(modelJson),
+        JSON.stringify(metrics),
+        JSON.stringify(r.dataset_info),
+        JSON.stringify(r.params),
+        r.training_time_seconds,
+        now,
+      ]
+        .map(literal)
+        .join(', ') +
+      `) ON CONFLICT (model_identifier) DO NOTHING;`,
+    `UPDATE ai_models SET status = CASE WHEN model_identifier = ${literal(identifier)} THEN 'active' ELSE 'retired' END WHERE dataset_type = ${literal(dataset)};`,
+  );
+  return statements;
+}
+
+/** Seeds every dataset's assets into local D1/R2 (the default state, or `persistTo`). */
+export async function seedLocal(options: { persistTo?: string; stdio?: SpawnOptions['stdio'] } = {}): Promise<void> {
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'xdl-seed-'));
+  const persist = options.persistTo ? ['--persist-to', options.persistTo] : [];
+  const stdio = options.stdio ?? 'ignore';
+  try {
+    const now = new Date().toISOString();
+    const statements: string[] = [];
+    for (const dataset of DATASET_TYPES) {
+      const assets = readAssets(dataset);
+      const modelJson = JSON.stringify(assets.model);
+      const identifier = aiModelIdentifier(dataset, modelJson);
+      const modelFile = path.join(dir, `${identifier}.json`);
+      writeFileSync(modelFile, modelJson);
+      await runTool(
+        'wrangler',
+        ['r2', 'object', 'put', `${MODELS_BUCKET}/${r2Keys.aiModel(dataset, identifier)}`, '--file', modelFile, '--content-type', 'application/json', '--local', ...persist],
+        { stdio },
+      );
+      statements.push(...seedStatements(dataset, assets, modelJson, now));
+    }
+    const sqlFile = path.join(dir, 'seed.sql');
+    writeFileSync(sqlFile, statements.join('\n'));
+    await runTool('wrangler', ['d1', 'execute', D1_DATABASE, '--local', '--file', sqlFile, ...persist], { stdio });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

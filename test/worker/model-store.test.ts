@@ -1,0 +1,73 @@
+import { env } from 'cloudflare:workers';
+import { beforeEach, describe, expect, it } from 'vitest';
+import { createDb } from '../../worker/db/client';
+import { aiModels } from '../../worker/db/schema';
+import { trainGbdt } from '../../worker/ml/train';
+import { clearModelCache, loadActiveAiModel, loadImmutableModel, loadMutableModel, ModelFileError } from '../../worker/services/model-store';
+import { r2Keys } from '../../worker/storage/r2';
+import { syntheticParticipantData } from '../helpers/factories';
+
+const smallModel = (seed: number) =>
+  JSON.stringify(trainGbdt(syntheticParticipantData(120, seed), { numTrees: 5, numLeaves: 4, minDataInLeaf: 5 }));
+
+beforeEach(() => clearModelCache());
+
+describe('model store', () => {
+  it('loads, validates and caches an immutable model by key', async () => {
+    const key = r2Keys.aiModel('compas', `ai_compas_${crypto.randomUUID()}`);
+    await env.MODELS.put(key, smallModel(1));
+    const first = await loadImmutableModel(env.MODELS, key);
+    expect(first?.trees).toHaveLength(5);
+    await env.MODELS.delete(key);
+    // Immutable keys are served from the isolate cache once loaded.
+    expect(await loadImmutableModel(env.MODELS, key)).toBe(first);
+  });
+
+  it('returns null for a missing model', async () => {
+    expect(await loadImmutableModel(env.MODELS, 'ai-models/compas/none.json')).toBeNull();
+    expect(await loadMutableModel(env.MODELS, 'user-models/compas/none.json')).toBeNull();
+  });
+
+  it('reloads a mutable model when its file is rewritten', async () => {
+    const key = r2Keys.userModel('adult_income', `S${crypto.randomUUID().slice(0, 7)}`);
+    await env.MODELS.put(key, smallModel(2));
+    const first = await loadMutableModel(env.MODELS, key);
+    expect(await loadMutableModel(env.MODELS, key)).toBe(first);
+    await env.MODELS.put(key, smallModel(3));
+    const second = await loadMutableModel(env.MODELS, key);
+    expect(second).not.toBe(first);
+    expect(second?.source.trees[0]).not.toEqual(first?.source.trees[0]);
+  });
+
+  it('rejects a file that is not a valid model', async () => {
+    const key = r2Keys.aiModel('compas', `ai_compas_${crypto.randomUUID()}`);
+    await env.MODELS.put(key, JSON.stringify({ format: 'xdl-gbdt', version: 1, trees: [] }));
+    await expect(loadImmutableModel(env.MODELS, key)).rejects.toBeInstanceOf(ModelFileError);
+    await env.MODELS.put(`${key}.txt`, 'not json');
+    await expect(loadImmutableModel(env.MODELS, `${key}.txt`)).rejects.toThrow(/not JSON/);
+  });
+
+  it('finds the active AI model of a dataset through D1', async () => {
+    const db = createDb(env.DB);
+    const identifier = `ai_speed_dating_${crypto.randomUUID().slice(0, 8)}`;
+    const key = r2Keys.aiModel('speed_dating', identifier);
+    await env.MODELS.put(key, smallModel(4));
+    await db.insert(aiModels).values({
+      datasetType: 'speed_dating',
+      modelIdentifier: identifier,
+      status: 'active',
+      r2Key: key,
+      formatVersion: 1,
+      fileSizeBytes: 1,
+      metrics: {},
+      datasetInfo: {},
+      params: {},
+      trainingTimeSeconds: 0.1,
+      trainedAt: new Date().toISOString(),
+    });
+    const active = await loadActiveAiModel(db, env.MODELS, 'speed_dating');
+    expect(active?.identifier).toBe(identifier);
+    expect(active?.model.numFeatures).toBe(5);
+    expect(await loadActiveAiModel(db, env.MODELS, 'compas')).toBeNull();
+  });
+});

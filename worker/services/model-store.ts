@@ -1,0 +1,86 @@
+/**
+ * Loads serialized models from R2, validates them with the format's zod schema, compiles them to
+ * typed arrays, and caches the compiled form per isolate. AI model keys carry a content hash and
+ * never change, so they are cached by key; user models are rewritten on retraining, so they are
+ * cached by key and ETag.
+ */
+import { and, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { aiModels } from '../db/schema';
+import { compileModel, type CompiledModel } from '../ml/model';
+import type { DatasetType } from '../schemas/study';
+
+/** Compiled models kept per isolate; small enough (a few hundred KB each) to bound by count. */
+const MAX_CACHED = 64;
+const cache = new Map<string, Promise<CompiledModel>>();
+
+export class ModelFileError extends Error {
+  override readonly name = 'ModelFileError';
+}
+
+function remember(cacheKey: string, load: () => Promise<CompiledModel>): Promise<CompiledModel> {
+  const hit = cache.get(cacheKey);
+  if (hit) {
+    // Refresh recency: Map iteration order is insertion order.
+    cache.delete(cacheKey);
+    cache.set(cacheKey, hit);
+    return hit;
+  }
+  const pending = load().catch((err: unknown) => {
+    cache.delete(cacheKey);
+    throw err;
+  });
+  cache.set(cacheKey, pending);
+  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
+  return pending;
+}
+
+async function readCompiled(object: R2ObjectBody, key: string): Promise<CompiledModel> {
+  let json: unknown;
+  try {
+    json = await object.json();
+  } catch {
+    throw new ModelFileError(`model file ${key} is not JSON`);
+  }
+  try {
+    return compileModel(json);
+  } catch (err) {
+    throw new ModelFileError(`model file ${key} is not a valid xdl-gbdt model: ${err instanceof Error ? err.message.slice(0, 300) : String(err)}`);
+  }
+}
+
+/** A model whose key never changes content (AI models). Null when the object is missing. */
+export async function loadImmutableModel(bucket: R2Bucket, key: string): Promise<CompiledModel | null> {
+  if (!cache.has(key) && !(await bucket.head(key))) return null;
+  return remember(key, async () => {
+    const object = await bucket.get(key);
+    if (!object) throw new ModelFileError(`model file ${key} disappeared`);
+    return readCompiled(object, key);
+  });
+}
+
+/** A model that may be rewritten (user models): revalidated by ETag on every call. */
+export async function loadMutableModel(bucket: R2Bucket, key: string): Promise<CompiledModel | null> {
+  const head = await bucket.head(key);
+  if (!head) return null;
+  return remember(`${key}@${head.etag}`, async () => {
+    const object = await bucket.get(key, { onlyIf: { etagMatches: head.etag } });
+    if (!object || !('body' in object)) throw new ModelFileError(`model file ${key} changed while loading`);
+    return readCompiled(object, key);
+  });
+}
+
+/** The active AI model of a dataset with its identifier, or null when none is registered. */
+export async function loadActiveAiModel(db: Db, bucket: R2Bucket, dataset: DatasetType) {
+  const row = await db
+    .select({ identifier: aiModels.modelIdentifier, r2Key: aiModels.r2Key })
+    .from(aiModels)
+    .where(and(eq(aiModels.datasetType, dataset), eq(aiModels.status, 'active')))
+    .get();
+  if (!row) return null;
+  const model = await loadImmutableModel(bucket, row.r2Key);
+  return model ? { identifier: row.identifier, model } : null;
+}
+
+/** For tests: forget every cached model. */
+export const clearModelCache = () => cache.clear();
