@@ -10,7 +10,7 @@ export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(root, 'migrations'));
   // The LightGBM user-model fixture, handed to workerd to prove the ML core is exact there too.
   const fixtureDir = path.join(process.env.XDL_FIXTURES_DIR ?? path.join(root, '..', 'shared', 'fixtures', 'lightgbm'), 'adult_income', 'user_model');
-  const readFixture = (name: string) => JSON.parse(readFileSync(path.join(fixtureDir, name), 'utf8')) as unknown;
+  const readFixture = (name: string): Record<string, never> => JSON.parse(readFileSync(path.join(fixtureDir, name), 'utf8'));
   const mlFixture = { model: readFixture('model.json'), encoding: readFixture('encoding.json'), expected: readFixture('expected.json') };
   return {
     test: {
