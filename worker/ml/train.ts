@@ -102,6 +102,8 @@ class HistogramLayout {
 class TreeGrower {
   private readonly order: Int32Array;
   private readonly scratch: Int32Array;
+  /** Histogram buffers reused across trees: allocation and GC dominated small trainings. */
+  private readonly freeHistograms: Float64Array[] = [];
 
   constructor(
     private readonly binned: readonly (Uint8Array | Uint16Array)[],
@@ -114,7 +116,7 @@ class TreeGrower {
   }
 
   private buildHistogram(start: number, count: number, grad: Float64Array, hess: Float64Array): Float64Array {
-    const hist = new Float64Array(this.layout.totalBins * 3);
+    const hist = this.freeHistograms.pop()?.fill(0) ?? new Float64Array(this.layout.totalBins * 3);
     const order = this.order;
     for (let f = 0; f < this.binned.length; f++) {
       const column = this.binned[f]!;
@@ -401,6 +403,7 @@ class TreeGrower {
     const rowLeaf = new Int32Array(this.numRows);
     leaves.forEach((leaf, index) => {
       for (let i = leaf.start; i < leaf.start + leaf.count; i++) rowLeaf[this.order[i]!] = index;
+      this.freeHistograms.push(leaf.hist);
     });
     const catSets: number[][] = [];
     const tree: SerializedTree = {
