@@ -122,7 +122,9 @@ export const studyConfig: StudyConfig = studyConfigSchema.parse({
   studyVersion: '1.0.0',
   enabledDatasets: [...DATASET_TYPES],
   defaultDatasetType: 'adult_income',
-  featureCounts: { adult_income: 14, speed_dating: 18, compas: 9 },
+  // The spec's selection card says COMPAS has 9 features, but its cases list 8 fields: the ninth is
+  // the outcome (two_year_recid) that participants predict, so the card shows the 8 they see.
+  featureCounts: { adult_income: 14, speed_dating: 18, compas: 8 },
   preExperiment: { numCases: 200, tutorialCases: 2, estimatedMinutes: 30 },
   mainExperiment: {
     numCases: 50,
