@@ -11,17 +11,19 @@ const close = (got: number, want: number) => Math.abs(got - want) <= 1e-9 + 1e-9
 
 describe('ML core inside workerd', () => {
   it('reproduces the LightGBM user-model fixture exactly', () => {
-    const model = compileModel(importLightgbmDump(env.ML_FIXTURE.model, env.ML_FIXTURE.encoding));
+    const fixture = env.ML_FIXTURE;
+    if (!fixture) throw new Error('LightGBM fixtures not found: set XDL_FIXTURES_DIR or place shared/ beside the project');
+    const model = compileModel(importLightgbmDump(fixture.model, fixture.encoding));
     const workspace = createShapWorkspace(model);
     let mismatches = 0;
-    for (const row of env.ML_FIXTURE.expected.rows) {
+    for (const row of fixture.expected.rows) {
       const x = Float64Array.from(row.x, (v) => (v === null ? NaN : v));
       if (!close(predictRaw(model, x), row.raw_score)) mismatches++;
       treeShap(model, x, workspace).forEach((v, i) => {
         if (!close(v, row.contrib[i]!)) mismatches++;
       });
     }
-    expect(env.ML_FIXTURE.expected.rows.length).toBe(200);
+    expect(fixture.expected.rows.length).toBe(200);
     expect(mismatches).toBe(0);
   });
 
