@@ -208,6 +208,10 @@ function loadSpeedDating(root: string, allRows: boolean): PreparedDataset {
     FEATURES.speed_dating.forEach((name, j) => (features[name] = values[j]!));
     examples.push({ features, label: dec === 1 ? 1 : 0, source: `Speed Dating Data.csv#${i}` });
   });
+  // The spec's income statistics (part 1 §9) describe exactly these rows.
+  if (!allRows && examples.length !== 3506) {
+    throw new DataSourceError(`${relative}: expected 3,506 complete rows, found ${examples.length}`);
+  }
   return {
     dataset: 'speed_dating',
     featureNames: FEATURES.speed_dating,
