@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { compileModel, DecisionType, MODEL_FORMAT, MODEL_FORMAT_VERSION, type GbdtModel, type SerializedTree } from '../../worker/ml/model';
+import { compileModel, DecisionType, emptyTree, MODEL_FORMAT, MODEL_FORMAT_VERSION, type GbdtModel, type SerializedTree } from '../../worker/ml/model';
 import { decide, predictRaw } from '../../worker/ml/predict';
 import { treeShap } from '../../worker/ml/treeshap';
 
@@ -15,20 +15,7 @@ function rng(seed: number) {
 
 /** A random tree with consistent counts: every internal count is the sum of its children's. */
 function randomTree(random: () => number, numFeatures: number, numLeaves: number): SerializedTree {
-  const t: SerializedTree = {
-    num_leaves: numLeaves,
-    split_feature: [],
-    threshold: [],
-    decision_type: [],
-    default_left: [],
-    missing_type: [],
-    left_child: [],
-    right_child: [],
-    internal_count: [],
-    cat_sets: [],
-    leaf_value: [],
-    leaf_count: [],
-  };
+  const t = emptyTree(numLeaves);
   let leaves = 0;
   const build = (remainingLeaves: number): [number, number] => {
     if (remainingLeaves === 1) {

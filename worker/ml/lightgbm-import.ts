@@ -5,7 +5,7 @@
  * category code mapping of an `encoding.json` (raw category string → integer code).
  */
 import { z } from 'zod';
-import { DecisionType, MODEL_FORMAT, MODEL_FORMAT_VERSION, MissingType, gbdtModelSchema, type GbdtModel, type SerializedTree } from './model';
+import { DecisionType, emptyTree, MODEL_FORMAT, MODEL_FORMAT_VERSION, MissingType, gbdtModelSchema, type GbdtModel, type SerializedTree } from './model';
 
 type DumpNode = {
   split_feature?: number;
@@ -75,16 +75,7 @@ const MISSING: Record<string, 0 | 1 | 2> = { None: MissingType.None, Zero: Missi
 
 function convertTree(root: DumpNode, numLeaves: number): SerializedTree {
   const tree: SerializedTree = {
-    num_leaves: numLeaves,
-    split_feature: [],
-    threshold: [],
-    decision_type: [],
-    default_left: [],
-    missing_type: [],
-    left_child: [],
-    right_child: [],
-    internal_count: [],
-    cat_sets: [],
+    ...emptyTree(numLeaves),
     leaf_value: new Array<number>(numLeaves).fill(0),
     leaf_count: new Array<number>(numLeaves).fill(0),
   };

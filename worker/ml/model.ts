@@ -69,6 +69,22 @@ export const treeSchema = z
   });
 export type SerializedTree = z.infer<typeof treeSchema>;
 
+/** A tree with no nodes yet, for builders that append internal nodes in order. */
+export const emptyTree = (numLeaves: number): SerializedTree => ({
+  num_leaves: numLeaves,
+  split_feature: [],
+  threshold: [],
+  decision_type: [],
+  default_left: [],
+  missing_type: [],
+  left_child: [],
+  right_child: [],
+  internal_count: [],
+  cat_sets: [],
+  leaf_value: [],
+  leaf_count: [],
+});
+
 export const gbdtModelSchema = z
   .object({
     format: z.literal(MODEL_FORMAT),
