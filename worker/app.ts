@@ -5,13 +5,27 @@ import { limitBody, rejectMalformedJson } from './middleware/json-body';
 import { withDb } from './middleware/with-db';
 import { adminAuditLogRoutes } from './routes/admin/audit-log';
 import { adminAuthRoutes } from './routes/admin/auth';
+import { caseRoutes } from './routes/cases';
+import { consentRoutes } from './routes/consent';
+import { datasetAssignmentRoutes } from './routes/dataset-assignment';
+import { preExperimentRoutes } from './routes/pre-experiment';
+import { resumeRoutes } from './routes/resume';
+import { sessionRoutes } from './routes/sessions';
 import { statusRoutes } from './routes/status';
+import { userModelRoutes } from './routes/user-models';
 
 /** The whole API as one chain, so `AppType` carries every route to the SPA's typed client. */
 const app = new Hono<AppEnv>()
   .basePath('/api')
   .use(limitBody, rejectMalformedJson, withDb)
   .route('/status', statusRoutes)
+  .route('/experiments', sessionRoutes)
+  .route('/experiments', caseRoutes)
+  .route('/experiments', preExperimentRoutes)
+  .route('/experiments', resumeRoutes)
+  .route('/experiments/dataset-assignment', datasetAssignmentRoutes)
+  .route('/consent', consentRoutes)
+  .route('/', userModelRoutes)
   .route('/admin', adminAuthRoutes)
   .route('/admin/audit-log', adminAuditLogRoutes);
 

@@ -1,0 +1,111 @@
+/**
+ * Worker-side factories: synthetic COMPAS-like cases and an AI model trained on them, seeded into
+ * the test's real D1 and R2, and participants driven through the real API.
+ */
+import { env } from 'cloudflare:workers';
+import { createDb } from '../../worker/db/client';
+import { aiModels, cases } from '../../worker/db/schema';
+import { encodeRow } from '../../worker/ml/model';
+import { trainGbdt } from '../../worker/ml/train';
+import { CONSENT_ITEMS } from '../../worker/schemas/experiment';
+import { r2Keys } from '../../worker/storage/r2';
+import { postJson } from './api';
+import { seededRandom } from './factories';
+
+export const COMPAS_FEATURES = ['sex', 'age', 'race', 'juv_fel_count', 'juv_misd_count', 'juv_other_count', 'priors_count', 'c_charge_degree'];
+const CATEGORY_CODES = {
+  sex: { Female: 0, Male: 1 },
+  race: { 'African-American': 0, Caucasian: 1, Hispanic: 2, Other: 3 },
+  c_charge_degree: { F: 0, M: 1 },
+};
+
+export function syntheticCompasCase(random: () => number) {
+  const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
+  const features = {
+    sex: pick(['Male', 'Female']),
+    age: 18 + Math.floor(random() * 50),
+    race: pick(['African-American', 'Caucasian', 'Hispanic', 'Other']),
+    juv_fel_count: random() < 0.9 ? 0 : 1,
+    juv_misd_count: random() < 0.9 ? 0 : 1,
+    juv_other_count: random() < 0.9 ? 0 : 2,
+    priors_count: Math.floor(random() * 10),
+    c_charge_degree: pick(['F', 'M']),
+  };
+  const groundTruth = (features.priors_count > 3 || features.age < 25 ? 1 : 0) as 0 | 1;
+  return { features, groundTruth };
+}
+
+/** Seeds 2 tutorial and `pre` pre-experiment COMPAS cases (IDs as the set-up names them). */
+export async function seedCompasCases(options: { pre?: number; seed?: number } = {}) {
+  const db = createDb(env.DB);
+  const random = seededRandom(options.seed ?? 99);
+  const now = new Date().toISOString();
+  const rows = [
+    ...['tutorial_compas', 'tutorial_compas_2'].map((caseId, i) => ({ caseId, pool: 'tutorial' as const, caseNumber: i + 1 })),
+    ...Array.from({ length: options.pre ?? 200 }, (_, i) => ({
+      caseId: `compas_pre_${String(i + 1).padStart(3, '0')}`,
+      pool: 'pre_experiment' as const,
+      caseNumber: i + 1,
+    })),
+  ].map((c, i) => {
+    const { features, groundTruth } = syntheticCompasCase(random);
+    return { ...c, datasetType: 'compas' as const, features, groundTruth, sourceRow: i, createdAt: now };
+  });
+  for (let i = 0; i < rows.length; i += 10) await db.insert(cases).values(rows.slice(i, i + 10)).onConflictDoNothing();
+  return rows;
+}
+
+/** Trains a small COMPAS-like AI model, stores it in R2 and registers it as active. */
+export async function seedCompasAiModel() {
+  const db = createDb(env.DB);
+  const random = seededRandom(7);
+  const encoding = { feature_names: COMPAS_FEATURES, category_codes: CATEGORY_CODES };
+  const examples = Array.from({ length: 400 }, () => syntheticCompasCase(random));
+  const rows = examples.map((e) => encodeRow(encoding, e.features));
+  const model = trainGbdt(
+    {
+      featureNames: COMPAS_FEATURES,
+      categorical: COMPAS_FEATURES.map((f) => f in CATEGORY_CODES),
+      columns: COMPAS_FEATURES.map((_, f) => Float64Array.from(rows, (x) => x[f]!)),
+      labels: examples.map((e) => e.groundTruth),
+    },
+    { numTrees: 10, numLeaves: 8, minDataInLeaf: 10 },
+    { categoryCodes: CATEGORY_CODES },
+  );
+  const identifier = `ai_compas_${crypto.randomUUID().slice(0, 8)}`;
+  const key = r2Keys.aiModel('compas', identifier);
+  await env.MODELS.put(key, JSON.stringify(model));
+  await db.update(aiModels).set({ status: 'retired' });
+  await db.insert(aiModels).values({
+    datasetType: 'compas',
+    modelIdentifier: identifier,
+    status: 'active',
+    r2Key: key,
+    formatVersion: 1,
+    fileSizeBytes: JSON.stringify(model).length,
+    metrics: {},
+    datasetInfo: {},
+    params: {},
+    trainingTimeSeconds: 0,
+    trainedAt: new Date().toISOString(),
+  });
+  return identifier;
+}
+
+const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+/** A fresh 8-character participant ID, unique per call. */
+export const newParticipantId = () =>
+  Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => ALPHABET[b % 36]).join('');
+
+export const allConsentItems = () => Object.fromEntries(CONSENT_ITEMS.map((k) => [k, true]));
+
+/** A participant with an open, consented COMPAS session. */
+export async function consentedParticipant(datasetType: 'compas' | 'adult_income' | 'speed_dating' = 'compas') {
+  const id = newParticipantId();
+  const created = await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: datasetType, new_participant: true });
+  if (created.status !== 201) throw new Error(`session not created: ${created.status} ${await created.text()}`);
+  const { user_id: userId } = (await created.json()) as { user_id: number };
+  const consent = await postJson('/api/consent/submit', { session_id: id, user_id: userId, consent_items: allConsentItems() });
+  if (consent.status !== 201) throw new Error(`consent not recorded: ${consent.status}`);
+  return { id, userId };
+}

@@ -1,0 +1,269 @@
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { errorBodySchema } from '../../worker/schemas/api';
+import {
+  caseSetResponseSchema,
+  checkExistingResponseSchema,
+  consentResponseSchema,
+  preBatchResultSchema,
+  preResponseResultSchema,
+  resumeDataSchema,
+  sessionInfoSchema,
+  userModelTrainResultSchema,
+} from '../../worker/schemas/experiment';
+import { r2Keys } from '../../worker/storage/r2';
+import { api, postJson } from '../helpers/api';
+import { allConsentItems, consentedParticipant, newParticipantId, seedCompasAiModel, seedCompasCases } from '../helpers/study-factories';
+
+beforeAll(async () => {
+  await seedCompasCases();
+  await seedCompasAiModel();
+});
+
+async function caseSet(id: string) {
+  return caseSetResponseSchema.parse(await (await api(`/api/experiments/case-sets/fixed?participant_id=${id}&num_cases=200`)).json()).case_set;
+}
+
+const answer = (id: string, caseId: string, i: number) => ({
+  session_id: id,
+  case_id: caseId,
+  prediction: (i % 2) as 0 | 1,
+  confidence: 1 + (i % 5),
+  response_time_ms: 1500 + i,
+  ground_truth: 1,
+});
+
+describe('POST /api/consent/submit', () => {
+  it('records all seven items, the study version and the client address', async () => {
+    const id = newParticipantId();
+    const { user_id } = (await (await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas' })).json()) as { user_id: number };
+    const res = await postJson('/api/consent/submit', { session_id: id, user_id, consent_items: allConsentItems() }, { 'CF-Connecting-IP': '203.0.113.9' });
+    expect(res.status).toBe(201);
+    const body = consentResponseSchema.parse(await res.json());
+    expect(body).toMatchObject({ study_version: '1.0.0', duplicate: false });
+    const row = await env.DB.prepare('select consent_items, ip_address from consent_records where session_id = ?').bind(id).first<{ consent_items: string; ip_address: string }>();
+    expect(JSON.parse(row!.consent_items)).toEqual(allConsentItems());
+    expect(row!.ip_address).toBe('203.0.113.9');
+    const info = sessionInfoSchema.parse(await (await api(`/api/experiments/sessions/${id}`)).json());
+    expect(info).toMatchObject({ consented: true, current_phase: 'pre_experiment' });
+  });
+
+  it('acknowledges a repeated consent without a second record', async () => {
+    const { id, userId } = await consentedParticipant();
+    const again = await postJson('/api/consent/submit', { session_id: id, user_id: userId, consent_items: allConsentItems() });
+    expect(again.status).toBe(200);
+    expect(consentResponseSchema.parse(await again.json()).duplicate).toBe(true);
+    const n = await env.DB.prepare('select count(*) as n from consent_records where session_id = ?').bind(id).first<{ n: number }>();
+    expect(n!.n).toBe(1);
+  });
+
+  it('rejects six of seven items with 400 and stores nothing', async () => {
+    const id = newParticipantId();
+    await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas' });
+    const res = await postJson('/api/consent/submit', { session_id: id, consent_items: { ...allConsentItems(), others: false } });
+    expect(res.status).toBe(400);
+    expect(errorBodySchema.parse(await res.json()).code).toBe('consent_incomplete');
+    const n = await env.DB.prepare('select count(*) as n from consent_records where session_id = ?').bind(id).first<{ n: number }>();
+    expect(n!.n).toBe(0);
+  });
+
+  it('rejects unknown items, a foreign user id and an unknown session', async () => {
+    const { id } = await consentedParticipant();
+    expect((await postJson('/api/consent/submit', { session_id: id, consent_items: { ...allConsentItems(), extra: true } })).status).toBe(400);
+    expect((await postJson('/api/consent/submit', { session_id: id, user_id: 999999, consent_items: allConsentItems() })).status).toBe(400);
+    expect((await postJson('/api/consent/submit', { session_id: newParticipantId(), consent_items: allConsentItems() })).status).toBe(404);
+    expect((await postJson('/api/consent/submit', { session_id: id, consent_items: 'yes' })).status).toBe(400);
+  });
+});
+
+describe('POST /api/experiments/pre-experiment/responses', () => {
+  it('stores an answer with the server-side case number and ground truth', async () => {
+    const { id } = await consentedParticipant();
+    const [first] = await caseSet(id);
+    const res = await postJson('/api/experiments/pre-experiment/responses', { ...answer(id, first!.case_id, 0), ground_truth: 0, case_number: 77 });
+    expect(res.status).toBe(201);
+    expect(preResponseResultSchema.parse(await res.json())).toMatchObject({ duplicate: false, total_responses: 1 });
+    const row = await env.DB.prepare('select case_number, ground_truth from pre_experiment_responses where session_id = ?').bind(id).first<{ case_number: number; ground_truth: number }>();
+    const truth = await env.DB.prepare('select ground_truth from cases where case_id = ?').bind(first!.case_id).first<{ ground_truth: number }>();
+    expect(row).toEqual({ case_number: 1, ground_truth: truth!.ground_truth });
+  });
+
+  it('acknowledges a repeated answer and never stores it twice', async () => {
+    const { id } = await consentedParticipant();
+    const [first] = await caseSet(id);
+    await postJson('/api/experiments/pre-experiment/responses', answer(id, first!.case_id, 0));
+    const again = await postJson('/api/experiments/pre-experiment/responses', { ...answer(id, first!.case_id, 0), prediction: 1 });
+    expect(again.status).toBe(200);
+    expect(preResponseResultSchema.parse(await again.json())).toMatchObject({ duplicate: true, total_responses: 1 });
+    const row = await env.DB.prepare('select prediction from pre_experiment_responses where session_id = ?').bind(id).first<{ prediction: number }>();
+    expect(row!.prediction).toBe(0);
+  });
+
+  it.each([
+    [{ prediction: 2 }, 'prediction'],
+    [{ confidence: 0 }, 'confidence'],
+    [{ confidence: 6 }, 'confidence'],
+    [{ response_time_ms: -1 }, 'response_time_ms'],
+    [{ case_id: '' }, 'case_id'],
+  ])('rejects %o with 400 naming %s, storing nothing', async (change, field) => {
+    const { id } = await consentedParticipant();
+    const [first] = await caseSet(id);
+    const res = await postJson('/api/experiments/pre-experiment/responses', { ...answer(id, first!.case_id, 0), ...change });
+    expect(res.status).toBe(400);
+    const body = errorBodySchema.parse(await res.json());
+    expect(Array.isArray(body.detail) && body.detail.some((d) => d.loc.includes(field))).toBe(true);
+    const info = sessionInfoSchema.parse(await (await api(`/api/experiments/sessions/${id}`)).json());
+    expect(info.pre_experiment_count).toBe(0);
+  });
+
+  it("rejects a case outside the session's set", async () => {
+    const { id } = await consentedParticipant();
+    const res = await postJson('/api/experiments/pre-experiment/responses', answer(id, 'tutorial_compas', 0));
+    expect(res.status).toBe(400);
+    expect(errorBodySchema.parse(await res.json()).code).toBe('case_not_in_set');
+  });
+
+  it('refuses answers before consent', async () => {
+    const id = newParticipantId();
+    await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas' });
+    const [first] = await caseSet(id);
+    const res = await postJson('/api/experiments/pre-experiment/responses', answer(id, first!.case_id, 0));
+    expect(res.status).toBe(409);
+    expect(errorBodySchema.parse(await res.json()).code).toBe('consent_required');
+  });
+});
+
+describe('POST /api/experiments/pre-experiment/responses/batch', () => {
+  it('stores the full set once, however often it is sent, and marks the phase complete', async () => {
+    const { id } = await consentedParticipant();
+    const set = await caseSet(id);
+    // Some answers already arrived one by one.
+    for (const [i, c] of set.slice(0, 3).entries()) await postJson('/api/experiments/pre-experiment/responses', answer(id, c.case_id, i));
+    const responses = set.map((c, i) => {
+      const { session_id: _, ...rest } = answer(id, c.case_id, i);
+      return rest;
+    });
+    const res = await postJson('/api/experiments/pre-experiment/responses/batch', { session_id: id, responses });
+    const body = preBatchResultSchema.parse(await res.json());
+    expect(body).toMatchObject({ stored: 197, duplicates: 3, total_responses: 200, complete: true });
+    const again = preBatchResultSchema.parse(await (await postJson('/api/experiments/pre-experiment/responses/batch', { session_id: id, responses })).json());
+    expect(again).toMatchObject({ stored: 0, total_responses: 200 });
+    const n = await env.DB.prepare('select count(*) as n from pre_experiment_responses where session_id = ?').bind(id).first<{ n: number }>();
+    expect(n!.n).toBe(200);
+    const info = sessionInfoSchema.parse(await (await api(`/api/experiments/sessions/${id}`)).json());
+    expect(info.current_phase).toBe('main_experiment');
+  });
+
+  it('rejects a batch with one bad answer and stores none of it', async () => {
+    const { id } = await consentedParticipant();
+    const set = await caseSet(id);
+    const responses = set.slice(0, 5).map((c, i) => ({ case_id: c.case_id, prediction: 1, confidence: 3, response_time_ms: i }));
+    responses[4] = { ...responses[4]!, confidence: 9 };
+    const res = await postJson('/api/experiments/pre-experiment/responses/batch', { session_id: id, responses });
+    expect(res.status).toBe(400);
+    const info = sessionInfoSchema.parse(await (await api(`/api/experiments/sessions/${id}`)).json());
+    expect(info.pre_experiment_count).toBe(0);
+  });
+
+  it('rejects more than 200 answers', async () => {
+    const { id } = await consentedParticipant();
+    const responses = Array.from({ length: 201 }, (_, i) => ({ case_id: `compas_pre_${i}`, prediction: 1, confidence: 3, response_time_ms: 1 }));
+    expect((await postJson('/api/experiments/pre-experiment/responses/batch', { session_id: id, responses })).status).toBe(400);
+  });
+});
+
+describe('resume', () => {
+  it('reports nothing for an unknown ID and 404 on resume', async () => {
+    const check = checkExistingResponseSchema.parse(await (await postJson('/api/experiments/check-existing', { participant_name: newParticipantId() })).json());
+    expect(check).toMatchObject({ exists: false, canResume: false });
+    const res = await postJson('/api/experiments/resume', { participant_name: newParticipantId() });
+    expect(res.status).toBe(404);
+  });
+
+  it('resumes a pre-experiment at the exact next unanswered case', async () => {
+    const { id, userId } = await consentedParticipant();
+    const set = await caseSet(id);
+    for (const [i, c] of set.slice(0, 56).entries()) await postJson('/api/experiments/pre-experiment/responses', answer(id, c.case_id, i));
+    const check = checkExistingResponseSchema.parse(await (await postJson('/api/experiments/check-existing', { participant_name: id.toLowerCase() })).json());
+    expect(check).toMatchObject({ exists: true, canResume: true, preExperimentCount: 56, userId });
+    const resume = resumeDataSchema.parse(await (await postJson('/api/experiments/resume', { participant_name: id })).json());
+    expect(resume).toMatchObject({
+      success: true,
+      currentPhase: 'pre_experiment',
+      action: 'resume_pre_experiment',
+      nextCaseNumber: 57,
+      remainingCases: 144,
+      confirmedDatasetType: 'compas',
+      integrityError: false,
+      resume_url: '/experiment/pre',
+    });
+    expect(resume.caseSet.map((c) => c.case_id)).toEqual(set.map((c) => c.case_id));
+    expect(new Set(resume.existingResponses.map((r) => r.case_id))).toEqual(new Set(set.slice(0, 56).map((c) => c.case_id)));
+  });
+
+  it('sends a participant who finished the pre-experiment to the main experiment', async () => {
+    const { id } = await consentedParticipant();
+    const set = await caseSet(id);
+    await postJson('/api/experiments/pre-experiment/responses/batch', {
+      session_id: id,
+      responses: set.map((c, i) => ({ case_id: c.case_id, prediction: i % 2, confidence: 3, response_time_ms: 1 })),
+    });
+    const resume = resumeDataSchema.parse(await (await postJson('/api/experiments/resume', { participant_name: id })).json());
+    expect(resume).toMatchObject({ currentPhase: 'main_experiment', action: 'start_main_experiment', nextCaseNumber: 1, caseSet: [] });
+  });
+
+  it('blocks resuming when the data is inconsistent', async () => {
+    const { id } = await consentedParticipant();
+    await env.DB.prepare('update dataset_assignments set dataset_type = ? where session_id = ?').bind('adult_income', id).run();
+    const resume = resumeDataSchema.parse(await (await postJson('/api/experiments/resume', { participant_name: id })).json());
+    expect(resume).toMatchObject({ success: false, integrityError: true });
+    const check = checkExistingResponseSchema.parse(await (await postJson('/api/experiments/check-existing', { participant_name: id })).json());
+    expect(check).toMatchObject({ exists: true, canResume: false, integrityError: true });
+  });
+
+  it('rejects an empty participant name with 400', async () => {
+    expect((await postJson('/api/experiments/resume', { participant_name: '--' })).status).toBe(400);
+  });
+});
+
+describe('user-model training', () => {
+  it('reports insufficient data below 3 answers', async () => {
+    const { id } = await consentedParticipant();
+    const [a, b] = await caseSet(id);
+    for (const [i, c] of [a!, b!].entries()) await postJson('/api/experiments/pre-experiment/responses', answer(id, c.case_id, i));
+    const body = userModelTrainResultSchema.parse(await (await postJson('/api/user-model/train', { session_id: id, dataset_type: 'compas' })).json());
+    expect(body).toMatchObject({ success: false, status: 'insufficient_data', training_samples: 2 });
+  });
+
+  it("fits the participant's answers, stores the model in R2 and its metadata in D1", async () => {
+    const { id, userId } = await consentedParticipant();
+    const set = await caseSet(id);
+    await postJson('/api/experiments/pre-experiment/responses/batch', {
+      session_id: id,
+      responses: set.map((c, i) => ({ case_id: c.case_id, prediction: Number(c.features.priors_count) > 4 ? 1 : 0, confidence: 1 + (i % 5), response_time_ms: 900 })),
+    });
+    const body = userModelTrainResultSchema.parse(await (await postJson('/api/user-model/train', { session_id: id, dataset_type: 'compas' })).json());
+    expect(body).toMatchObject({ success: true, status: 'trained', training_samples: 200 });
+    const stored = await env.MODELS.get(r2Keys.userModel('compas', id));
+    const model = (await stored!.json()) as { trees: unknown[]; metadata: { train_accuracy: number; data_size_category: string } };
+    expect(model.trees).toHaveLength(50);
+    expect(model.metadata.data_size_category).toBe('full');
+    // The rule is learnable from the features: the model reproduces the participant's own answers.
+    expect(model.metadata.train_accuracy).toBeGreaterThan(0.95);
+    const row = await env.DB.prepare('select status, training_samples, num_trees from user_models where session_id = ?').bind(id).first();
+    expect(row).toEqual({ status: 'trained', training_samples: 200, num_trees: 50 });
+    // Training again without force keeps the model; the numeric route forces a retrain.
+    const kept = userModelTrainResultSchema.parse(await (await postJson('/api/user-model/train', { session_id: id })).json());
+    expect(kept.model_identifier).toBe(body.model_identifier);
+    const forced = userModelTrainResultSchema.parse(await (await api(`/api/user-models/train/${userId}?force_retrain=true`, { method: 'POST' })).json());
+    expect(forced.status).toBe('trained');
+    expect(forced.model_identifier).not.toBe(body.model_identifier);
+  });
+
+  it('rejects a dataset that is not the session’s and an unknown user', async () => {
+    const { id } = await consentedParticipant();
+    expect((await postJson('/api/user-model/train', { session_id: id, dataset_type: 'adult_income' })).status).toBe(400);
+    expect((await api('/api/user-models/train/987654321', { method: 'POST' })).status).toBe(404);
+    expect((await api('/api/user-models/train/abc', { method: 'POST' })).status).toBe(400);
+  });
+});

@@ -1,0 +1,196 @@
+import { beforeAll, describe, expect, it } from 'vitest';
+import { errorBodySchema } from '../../worker/schemas/api';
+import {
+  assignmentStatisticsSchema,
+  caseSchema,
+  caseSetResponseSchema,
+  datasetTypeResponseSchema,
+  sessionDetailsSchema,
+  sessionInfoSchema,
+  sessionResponseSchema,
+} from '../../worker/schemas/experiment';
+import { api, postJson, uniqueClientIp } from '../helpers/api';
+import { newParticipantId, seedCompasCases } from '../helpers/study-factories';
+
+beforeAll(async () => {
+  await seedCompasCases();
+});
+
+describe('POST /api/experiments/sessions', () => {
+  it('creates a participant with a database-assigned numeric user id', async () => {
+    const id = newParticipantId();
+    const res = await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas', new_participant: true });
+    expect(res.status).toBe(201);
+    const body = sessionResponseSchema.parse(await res.json());
+    expect(body).toMatchObject({ session_id: id, dataset_type: 'compas', current_phase: 'consent', created: true });
+    const other = sessionResponseSchema.parse(
+      await (await postJson('/api/experiments/sessions', { participant_name: newParticipantId(), dataset_type: 'compas' })).json(),
+    );
+    expect(other.user_id).not.toBe(body.user_id);
+  });
+
+  it('is idempotent for a retried request of the same participant', async () => {
+    const id = newParticipantId();
+    const first = sessionResponseSchema.parse(await (await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas' })).json());
+    const again = await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas' });
+    expect(again.status).toBe(200);
+    expect(sessionResponseSchema.parse(await again.json())).toMatchObject({ user_id: first.user_id, created: false });
+  });
+
+  it('answers 409 when a new participant draws an ID already in use', async () => {
+    const id = newParticipantId();
+    await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas', new_participant: true });
+    const clash = await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas', new_participant: true });
+    expect(clash.status).toBe(409);
+    expect(errorBodySchema.parse(await clash.json()).code).toBe('participant_exists');
+  });
+
+  it('refuses to move a participant to another dataset', async () => {
+    const id = newParticipantId();
+    await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas' });
+    const res = await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'adult_income' });
+    expect(res.status).toBe(409);
+    expect(errorBodySchema.parse(await res.json()).code).toBe('dataset_mismatch');
+  });
+
+  it.each([
+    [{ participant_name: '!!!', dataset_type: 'compas' }, '参加者名には英数字のみを使用してください。'],
+    [{ participant_name: 'AB12CD34', dataset_type: 'iris' }, undefined],
+    [{ dataset_type: 'compas' }, undefined],
+  ])('rejects %o with 400 and detail', async (payload, message) => {
+    const res = await postJson('/api/experiments/sessions', payload);
+    expect(res.status).toBe(400);
+    const body = errorBodySchema.parse(await res.json());
+    if (message) expect(body.detail).toEqual([expect.objectContaining({ msg: message })]);
+  });
+
+  it('normalises a participant name to letters and digits, upper-cased', async () => {
+    const res = await postJson('/api/experiments/sessions', { participant_name: 'ab-12 cd', dataset_type: 'compas' });
+    expect(sessionResponseSchema.parse(await res.json()).session_id).toBe('AB12CD');
+  });
+});
+
+describe('GET /api/experiments/sessions/{sessionId}', () => {
+  it('returns session info, details and dataset type', async () => {
+    const id = newParticipantId();
+    await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas' });
+    const info = sessionInfoSchema.parse(await (await api(`/api/experiments/sessions/${id}`)).json());
+    expect(info).toMatchObject({ session_id: id, dataset_type: 'compas', pre_experiment_count: 0, consented: false, user_model_status: 'not_trained' });
+    const details = sessionDetailsSchema.parse(await (await api(`/api/experiments/sessions/${id}/details`)).json());
+    expect(details.dataset_display_name).toBe('COMPAS');
+    const type = datasetTypeResponseSchema.parse(await (await api(`/api/experiments/sessions/${id}/dataset-type`)).json());
+    expect(type).toEqual({ dataset_type: 'compas', is_confirmed: true });
+  });
+
+  it('answers 404 for an unknown ID (the spec reads it as "new")', async () => {
+    const res = await api(`/api/experiments/sessions/${newParticipantId()}/dataset-type`);
+    expect(res.status).toBe(404);
+    errorBodySchema.parse(await res.json());
+  });
+
+  it('rejects a malformed session ID with 400', async () => {
+    const res = await api('/api/experiments/sessions/bad%20id!');
+    expect(res.status).toBe(400);
+  });
+
+  it('throttles ID lookups per client', async () => {
+    const ip = uniqueClientIp();
+    let last = 0;
+    for (let i = 0; i < 121; i++) {
+      last = (await api(`/api/experiments/sessions/${newParticipantId()}/dataset-type`, { headers: { 'CF-Connecting-IP': ip } })).status;
+    }
+    expect(last).toBe(429);
+  });
+});
+
+describe('dataset assignment', () => {
+  it('records an explicit assignment once and refuses a different one', async () => {
+    const id = newParticipantId();
+    const first = await postJson('/api/experiments/dataset-assignment/explicit', { session_id: id, dataset_type: 'speed_dating', created_by: 'user_query_parameter' });
+    expect(first.status).toBe(200);
+    const same = await postJson('/api/experiments/dataset-assignment/explicit', { session_id: id, dataset_type: 'speed_dating', created_by: 'user_query_parameter_on_reload' });
+    expect(same.status).toBe(200);
+    const other = await postJson('/api/experiments/dataset-assignment/explicit', { session_id: id, dataset_type: 'compas', created_by: 'system' });
+    expect(other.status).toBe(409);
+    const type = datasetTypeResponseSchema.parse(await (await api(`/api/experiments/sessions/${id}/dataset-type`)).json());
+    expect(type).toEqual({ dataset_type: 'speed_dating', is_confirmed: false });
+  });
+
+  it('rejects an unknown created_by with 400', async () => {
+    const res = await postJson('/api/experiments/dataset-assignment/explicit', { session_id: newParticipantId(), dataset_type: 'compas', created_by: 'hacker' });
+    expect(res.status).toBe(400);
+  });
+
+  it('keeps balanced assignments within one of each other, in-progress ones included', async () => {
+    const assigned = await Promise.all(
+      Array.from({ length: 12 }, async () => {
+        const res = await postJson('/api/experiments/dataset-assignment/balanced', { session_id: newParticipantId() });
+        return ((await res.json()) as { dataset_type: string }).dataset_type;
+      }),
+    );
+    expect(assigned).toHaveLength(12);
+    const stats = assignmentStatisticsSchema.parse(
+      ((await (await api('/api/experiments/dataset-assignment/statistics')).json()) as { statistics: unknown }).statistics,
+    );
+    const counts = Object.values(stats.datasets).map((d) => d.assigned);
+    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+  });
+
+  it('keeps a balanced assignment stable for the same participant', async () => {
+    const id = newParticipantId();
+    const a = (await (await postJson('/api/experiments/dataset-assignment/balanced', { session_id: id })).json()) as { dataset_type: string };
+    const b = (await (await postJson('/api/experiments/dataset-assignment/balanced', { session_id: id })).json()) as { dataset_type: string };
+    expect(b.dataset_type).toBe(a.dataset_type);
+  });
+
+  it('suggests the least used dataset without storing anything', async () => {
+    const before = (await (await api('/api/experiments/dataset-assignment/statistics')).json()) as { statistics: { total: number } };
+    const res = await api('/api/experiments/dataset-assignment/balanced');
+    expect(((await res.json()) as { dataset_type: string }).dataset_type).toMatch(/adult_income|speed_dating|compas/);
+    const after = (await (await api('/api/experiments/dataset-assignment/statistics')).json()) as { statistics: { total: number } };
+    expect(after.statistics.total).toBe(before.statistics.total);
+  });
+});
+
+describe('cases and case sets', () => {
+  it('serves one case without its ground truth', async () => {
+    const res = await api('/api/experiments/cases/compas_pre_001');
+    expect(res.status).toBe(200);
+    const body = await res.json();
+    const parsed = caseSchema.parse(body);
+    expect(parsed.features).toHaveProperty('priors_count');
+    expect(body).not.toHaveProperty('ground_truth');
+  });
+
+  it('answers 404 for an unknown case and 400 for a malformed id', async () => {
+    expect((await api('/api/experiments/cases/compas_pre_999')).status).toBe(404);
+    expect((await api('/api/experiments/cases/..%2Fetc')).status).toBe(400);
+  });
+
+  it('draws a random set of the requested size (default 5)', async () => {
+    const set = caseSetResponseSchema.parse(await (await api('/api/experiments/case-sets/random?dataset_type=compas')).json());
+    expect(set.case_set).toHaveLength(5);
+    const ten = caseSetResponseSchema.parse(await (await api('/api/experiments/case-sets/random?dataset_type=compas&num_cases=10')).json());
+    expect(new Set(ten.case_set.map((c) => c.case_id)).size).toBe(10);
+    expect((await api('/api/experiments/case-sets/random?num_cases=0')).status).toBe(400);
+  });
+
+  it("stores a participant's pre-experiment order so it is the same on every request", async () => {
+    const id = newParticipantId();
+    await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas' });
+    const first = caseSetResponseSchema.parse(await (await api(`/api/experiments/case-sets/fixed?participant_id=${id}&num_cases=200`)).json());
+    const again = caseSetResponseSchema.parse(await (await api(`/api/experiments/case-sets/fixed?participant_id=${id}&num_cases=200`)).json());
+    expect(first.case_set).toHaveLength(200);
+    expect(again.case_set.map((c) => c.case_id)).toEqual(first.case_set.map((c) => c.case_id));
+    expect(first.case_set.map((c) => c.case_number)).toEqual(Array.from({ length: 200 }, (_, i) => i + 1));
+    const pool = first.case_set.map((c) => c.case_id).sort();
+    expect(pool[0]).toBe('compas_pre_001');
+    // Shuffled per participant: not the pool order.
+    expect(first.case_set.map((c) => c.case_id)).not.toEqual(pool);
+  });
+
+  it('serves the tutorial cases', async () => {
+    const set = caseSetResponseSchema.parse(await (await api('/api/experiments/case-sets/fixed?experiment_type=tutorial&dataset_type=compas')).json());
+    expect(set.case_set.map((c) => c.case_id)).toEqual(['tutorial_compas', 'tutorial_compas_2']);
+  });
+});

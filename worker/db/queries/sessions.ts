@@ -1,0 +1,118 @@
+import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
+import type { DatasetType, Language } from '../../schemas/study';
+import type { Db } from '../client';
+import { datasetAssignments, mainExperimentResponses, participants, postSurveys, preExperimentResponses, sessions, userModels } from '../schema';
+
+/** A session with its participant's numeric id and code. */
+export async function findSession(db: Db, sessionId: string) {
+  return (
+    (await db
+      .select({
+        id: sessions.id,
+        sessionId: sessions.sessionId,
+        userId: participants.id,
+        participantCode: participants.participantCode,
+        datasetType: sessions.datasetType,
+        currentPhase: sessions.currentPhase,
+        language: sessions.language,
+        consentedAt: sessions.consentedAt,
+        preCompletedAt: sessions.preCompletedAt,
+        mainCompletedAt: sessions.mainCompletedAt,
+        postSurveyCompletedAt: sessions.postSurveyCompletedAt,
+        createdAt: sessions.createdAt,
+      })
+      .from(sessions)
+      .innerJoin(participants, eq(participants.id, sessions.participantId))
+      .where(eq(sessions.sessionId, sessionId))
+      .get()) ?? null
+  );
+}
+export type SessionRow = NonNullable<Awaited<ReturnType<typeof findSession>>>;
+
+export async function findSessionByUserId(db: Db, userId: number) {
+  const row = await db.select({ sessionId: sessions.sessionId }).from(sessions).where(eq(sessions.participantId, userId)).get();
+  return row ? findSession(db, row.sessionId) : null;
+}
+
+export const findAssignment = async (db: Db, sessionId: string) =>
+  (await db.select().from(datasetAssignments).where(eq(datasetAssignments.sessionId, sessionId)).get()) ?? null;
+
+/**
+ * Creates the participant, confirms the dataset assignment and opens the session in one batch.
+ * Every statement ignores an existing row, so a retried request changes nothing.
+ */
+export async function insertParticipantSession(
+  db: Db,
+  input: {
+    code: string;
+    datasetType: DatasetType;
+    language: Language;
+    prolific: { pid?: string; studyId?: string; sessionId?: string };
+    now: string;
+  },
+): Promise<void> {
+  const { code, datasetType, language, now } = input;
+  await db.batch([
+    db
+      .insert(participants)
+      .values({
+        participantCode: code,
+        displayName: code,
+        language,
+        prolificPid: input.prolific.pid ?? null,
+        prolificStudyId: input.prolific.studyId ?? null,
+        prolificSessionId: input.prolific.sessionId ?? null,
+        createdAt: now,
+        updatedAt: now,
+      })
+      .onConflictDoNothing(),
+    db
+      .insert(datasetAssignments)
+      .values({ sessionId: code, datasetType, createdBy: 'system', isConfirmed: true, createdAt: now, updatedAt: now })
+      .onConflictDoUpdate({ target: datasetAssignments.sessionId, set: { isConfirmed: true, updatedAt: now } }),
+    // The session row takes the participant's id from the row the first statement wrote.
+    db
+      .insert(sessions)
+      .select(
+        db
+          // Drizzle wants every column, in table order; NULL id lets SQLite assign it.
+          .select({
+            id: sql<number>`null`.as('id'),
+            sessionId: sql<string>`${code}`.as('session_id'),
+            participantId: participants.id,
+            datasetType: sql<DatasetType>`${datasetType}`.as('dataset_type'),
+            currentPhase: sql<'consent'>`'consent'`.as('current_phase'),
+            language: sql<Language>`${language}`.as('language'),
+            consentedAt: sql<null>`null`.as('consented_at'),
+            preCompletedAt: sql<null>`null`.as('pre_completed_at'),
+            mainStartedAt: sql<null>`null`.as('main_started_at'),
+            mainCompletedAt: sql<null>`null`.as('main_completed_at'),
+            postSurveyCompletedAt: sql<null>`null`.as('post_survey_completed_at'),
+            createdAt: sql<string>`${now}`.as('created_at'),
+            updatedAt: sql<string>`${now}`.as('updated_at'),
+          })
+          .from(participants)
+          .where(eq(participants.participantCode, code)),
+      )
+      .onConflictDoNothing(),
+  ]);
+}
+
+/** Answer counts and completion flags that resume and progress displays need. */
+export async function sessionProgress(db: Db, sessionId: string) {
+  const [pre, main, survey, model] = await db.batch([
+    db.select({ n: count() }).from(preExperimentResponses).where(eq(preExperimentResponses.sessionId, sessionId)),
+    db
+      .select({ n: count() })
+      .from(mainExperimentResponses)
+      .where(and(eq(mainExperimentResponses.sessionId, sessionId), isNotNull(mainExperimentResponses.completedAt))),
+    db.select({ n: count() }).from(postSurveys).where(eq(postSurveys.sessionId, sessionId)),
+    db.select({ status: userModels.status }).from(userModels).where(eq(userModels.sessionId, sessionId)),
+  ]);
+  return {
+    preCount: pre[0]?.n ?? 0,
+    mainCount: main[0]?.n ?? 0,
+    postSurveyDone: (survey[0]?.n ?? 0) > 0,
+    userModelStatus: model[0]?.status ?? ('not_trained' as const),
+  };
+}

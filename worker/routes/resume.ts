@@ -1,0 +1,40 @@
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import { findSession } from '../db/queries/sessions';
+import type { AppEnv } from '../env';
+import { participantNameBodySchema, type checkExistingResponseSchema } from '../schemas/experiment';
+import { buildResumeData } from '../services/resume';
+import { requireSession } from '../services/sessions';
+import { validate } from '../validate';
+import { idLookupLimit } from './sessions';
+
+export const resumeRoutes = new Hono<AppEnv>()
+  .post('/check-existing', idLookupLimit, validate('json', participantNameBodySchema), async (c) => {
+    const session = await findSession(c.var.db, c.req.valid('json').participant_name);
+    let body: z.infer<typeof checkExistingResponseSchema> = {
+      exists: false,
+      canResume: false,
+      preExperimentCount: 0,
+      mainExperimentCount: 0,
+      userId: null,
+      isCompleted: false,
+      integrityError: false,
+    };
+    if (session) {
+      const resume = await buildResumeData(c.var.db, session);
+      body = {
+        exists: true,
+        canResume: !resume.integrityError && resume.action !== 'completed',
+        preExperimentCount: resume.preExperimentCount,
+        mainExperimentCount: resume.mainExperimentCount,
+        userId: session.userId,
+        isCompleted: resume.action === 'completed',
+        integrityError: resume.integrityError,
+      };
+    }
+    return c.json(body);
+  })
+  .post('/resume', idLookupLimit, validate('json', participantNameBodySchema), async (c) => {
+    const session = await requireSession(c.var.db, c.req.valid('json').participant_name);
+    return c.json(await buildResumeData(c.var.db, session));
+  });

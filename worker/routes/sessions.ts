@@ -1,0 +1,93 @@
+import { Hono } from 'hono';
+import { findAssignment, sessionProgress } from '../db/queries/sessions';
+import type { AppEnv } from '../env';
+import { notFound } from '../errors';
+import { rateLimit } from '../middleware/rate-limit';
+import {
+  createSessionBodySchema,
+  sessionParamSchema,
+  startQuerySchema,
+  type datasetTypeResponseSchema,
+  type sessionDetailsSchema,
+  type sessionInfoSchema,
+  type sessionResponseSchema,
+} from '../schemas/experiment';
+import { studyConfig } from '../schemas/study';
+import { DATASET_INFO } from '../services/dataset-info';
+import { openSession, requireSession } from '../services/sessions';
+import { validate } from '../validate';
+import type { z } from 'zod';
+
+/** ID lookups are throttled per client so participant IDs cannot be enumerated. */
+export const idLookupLimit = rateLimit({ name: 'id-lookup', limit: 120, windowSeconds: 60 });
+
+export const sessionRoutes = new Hono<AppEnv>()
+  .post('/sessions', validate('json', createSessionBodySchema), async (c) => {
+    const body = c.req.valid('json');
+    const { session, created } = await openSession(c.var.db, {
+      code: body.participant_name,
+      datasetType: body.dataset_type,
+      language: body.language ?? 'ja',
+      newParticipant: body.new_participant ?? false,
+      prolific: { pid: body.prolific_pid, studyId: body.prolific_study_id, sessionId: body.prolific_session_id },
+      now: new Date().toISOString(),
+    });
+    const result: z.infer<typeof sessionResponseSchema> = {
+      success: true,
+      session_id: session.sessionId,
+      user_id: session.userId,
+      dataset_type: session.datasetType,
+      current_phase: session.currentPhase,
+      created,
+    };
+    return c.json(result, created ? 201 : 200);
+  })
+  .post('/start', validate('query', startQuerySchema), async (c) => {
+    const { participant_name } = c.req.valid('query');
+    const session = await requireSession(c.var.db, participant_name);
+    const result: z.infer<typeof sessionResponseSchema> = {
+      success: true,
+      session_id: session.sessionId,
+      user_id: session.userId,
+      dataset_type: session.datasetType,
+      current_phase: session.currentPhase,
+      created: false,
+    };
+    return c.json(result);
+  })
+  .get('/sessions/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+    const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
+    const progress = await sessionProgress(c.var.db, session.sessionId);
+    const info: z.infer<typeof sessionInfoSchema> = {
+      session_id: session.sessionId,
+      user_id: session.userId,
+      dataset_type: session.datasetType,
+      current_phase: session.currentPhase,
+      pre_experiment_count: progress.preCount,
+      main_experiment_count: progress.mainCount,
+      consented: session.consentedAt !== null,
+      user_model_status: progress.userModelStatus,
+      created_at: session.createdAt,
+    };
+    return c.json(info);
+  })
+  .get('/sessions/:sessionId/details', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+    const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
+    const info = DATASET_INFO[session.datasetType];
+    const details: z.infer<typeof sessionDetailsSchema> = {
+      success: true,
+      dataset_type: session.datasetType,
+      dataset_display_name: info.displayName,
+      task_description: info.task,
+    };
+    return c.json(details);
+  })
+  .get('/sessions/:sessionId/dataset-type', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+    const assignment = await findAssignment(c.var.db, c.req.valid('param').sessionId);
+    // 404 is the spec's "new participant" answer.
+    if (!assignment || !studyConfig.enabledDatasets.includes(assignment.datasetType)) {
+      throw notFound('No dataset is assigned to this participant ID');
+    }
+    const body: z.infer<typeof datasetTypeResponseSchema> = { dataset_type: assignment.datasetType, is_confirmed: assignment.isConfirmed };
+    return c.json(body);
+  });

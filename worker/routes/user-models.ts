@@ -1,0 +1,37 @@
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import { findSessionByUserId, type SessionRow } from '../db/queries/sessions';
+import type { AppEnv } from '../env';
+import { badRequest, notFound } from '../errors';
+import { forceRetrainQuerySchema, userIdParamSchema, userModelTrainBodySchema, type userModelTrainResultSchema } from '../schemas/experiment';
+import { requireSession } from '../services/sessions';
+import { trainUserModel, type UserModelOutcome } from '../services/user-model';
+import { validate } from '../validate';
+
+const toResult = (session: SessionRow, outcome: UserModelOutcome): z.infer<typeof userModelTrainResultSchema> => ({
+  success: outcome.status === 'trained',
+  status: outcome.status,
+  model_identifier: outcome.modelIdentifier,
+  session_id: session.sessionId,
+  dataset_type: session.datasetType,
+  training_samples: outcome.trainingSamples,
+  message: outcome.message,
+  result: { message: outcome.message },
+});
+
+export const userModelRoutes = new Hono<AppEnv>()
+  .post('/user-model/train', validate('json', userModelTrainBodySchema), async (c) => {
+    const body = c.req.valid('json');
+    const session = await requireSession(c.var.db, body.session_id);
+    if (body.dataset_type && body.dataset_type !== session.datasetType) {
+      throw badRequest('dataset_mismatch', `This session uses ${session.datasetType}, not ${body.dataset_type}`);
+    }
+    const outcome = await trainUserModel(c.var.db, c.env.MODELS, session, { force: body.force_retrain ?? false, now: new Date() });
+    return c.json(toResult(session, outcome));
+  })
+  .post('/user-models/train/:userId', validate('param', userIdParamSchema), validate('query', forceRetrainQuerySchema), async (c) => {
+    const session = await findSessionByUserId(c.var.db, c.req.valid('param').userId);
+    if (!session) throw notFound('Unknown user');
+    const outcome = await trainUserModel(c.var.db, c.env.MODELS, session, { force: c.req.valid('query').force_retrain, now: new Date() });
+    return c.json(toResult(session, outcome));
+  });

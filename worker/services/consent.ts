@@ -1,0 +1,56 @@
+/** Recording consent: all seven items, the study version, the time and the client address. */
+import { and, eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import type { SessionRow } from '../db/queries/sessions';
+import { consentRecords, sessions } from '../db/schema';
+import { AppError } from '../errors';
+import { CONSENT_ITEMS } from '../schemas/experiment';
+import { studyConfig } from '../schemas/study';
+
+export async function recordConsent(
+  db: Db,
+  session: SessionRow,
+  input: { items: Record<string, boolean>; userId?: number; ipAddress: string | null; userAgent: string | null; now: string },
+) {
+  if (input.userId !== undefined && input.userId !== session.userId) {
+    throw new AppError(400, 'user_mismatch', [{ msg: 'user_id does not belong to this session', loc: ['user_id'] }]);
+  }
+  const unknown = Object.keys(input.items).filter((k) => !(CONSENT_ITEMS as readonly string[]).includes(k));
+  if (unknown.length > 0) {
+    throw new AppError(400, 'consent_unknown_item', [{ msg: `unknown consent items: ${unknown.join(', ')}`, loc: ['consent_items'] }]);
+  }
+  const missing = CONSENT_ITEMS.filter((k) => input.items[k] !== true);
+  if (missing.length > 0) {
+    throw new AppError(400, 'consent_incomplete', [{ msg: `every item must be agreed to; missing: ${missing.join(', ')}`, loc: ['consent_items'] }]);
+  }
+  const items = Object.fromEntries(CONSENT_ITEMS.map((k) => [k, true]));
+  const [inserted] = await db.batch([
+    db
+      .insert(consentRecords)
+      .values({
+        participantId: session.userId,
+        sessionId: session.sessionId,
+        studyVersion: studyConfig.studyVersion,
+        consentItems: items,
+        ipAddress: input.ipAddress,
+        userAgent: input.userAgent,
+        consentedAt: input.now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: consentRecords.id }),
+    db
+      .update(sessions)
+      .set({
+        consentedAt: sql`coalesce(${sessions.consentedAt}, ${input.now})`,
+        currentPhase: sql`case when ${sessions.currentPhase} = 'consent' then 'pre_experiment' else ${sessions.currentPhase} end`,
+        updatedAt: input.now,
+      })
+      .where(eq(sessions.sessionId, session.sessionId)),
+  ]);
+  const record = (await db
+    .select()
+    .from(consentRecords)
+    .where(and(eq(consentRecords.sessionId, session.sessionId), eq(consentRecords.studyVersion, studyConfig.studyVersion)))
+    .get())!;
+  return { record, duplicate: inserted.length === 0 };
+}

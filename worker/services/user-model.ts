@@ -1,0 +1,132 @@
+/**
+ * A participant's own model: a small GBDT fitted, inside the request, on their pre-experiment
+ * answers (labels = their predictions). It uses the AI model's feature order and category codes,
+ * so the two explanations speak about the same encoded features.
+ *
+ * Confidence is used as a sample weight, normalised so the scale's midpoint weighs 1
+ * (1 → 0.33, 5 → 1.67): a judgement the participant was sure of says more about their pattern.
+ */
+import { asc, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import type { SessionRow } from '../db/queries/sessions';
+import { preExperimentResponses, userModels } from '../db/schema';
+import { binaryMetrics } from '../ml/metrics';
+import { compileModel, encodeRow } from '../ml/model';
+import { predictProbability } from '../ml/predict';
+import { trainGbdt, type TrainParamsInput } from '../ml/train';
+import { studyConfig } from '../schemas/study';
+import { r2Keys } from '../storage/r2';
+import { loadActiveAiModel } from './model-store';
+
+export type DataSizeCategory = 'minimal' | 'small' | 'medium' | 'full';
+
+/** Fewer answers get simpler models, so a handful of judgements is not over-fitted. */
+export function userModelParams(answers: number): { category: DataSizeCategory; params: TrainParamsInput } {
+  if (answers < 20) return { category: 'minimal', params: { numTrees: 10, numLeaves: 4, maxDepth: 2, learningRate: 0.1, minDataInLeaf: 1 } };
+  if (answers < 60) return { category: 'small', params: { numTrees: 20, numLeaves: 4, maxDepth: 2, learningRate: 0.1, minDataInLeaf: 3 } };
+  if (answers < 150) return { category: 'medium', params: { numTrees: 30, numLeaves: 8, maxDepth: 3, learningRate: 0.1, minDataInLeaf: 5 } };
+  return { category: 'full', params: { numTrees: 50, numLeaves: 8, maxDepth: 3, learningRate: 0.1, minDataInLeaf: 5 } };
+}
+
+export type UserModelOutcome = {
+  status: 'trained' | 'insufficient_data' | 'training_failed';
+  modelIdentifier: string | null;
+  trainingSamples: number;
+  message: string;
+};
+
+export async function trainUserModel(
+  db: Db,
+  bucket: R2Bucket,
+  session: SessionRow,
+  options: { force: boolean; now: Date },
+): Promise<UserModelOutcome> {
+  const existing = await db.select().from(userModels).where(eq(userModels.sessionId, session.sessionId)).get();
+  if (existing?.status === 'trained' && !options.force) {
+    return {
+      status: 'trained',
+      modelIdentifier: existing.modelIdentifier,
+      trainingSamples: existing.trainingSamples,
+      message: 'User model already trained',
+    };
+  }
+
+  const answers = await db
+    .select({
+      prediction: preExperimentResponses.prediction,
+      confidence: preExperimentResponses.confidence,
+      caseData: preExperimentResponses.caseData,
+    })
+    .from(preExperimentResponses)
+    .where(eq(preExperimentResponses.sessionId, session.sessionId))
+    .orderBy(asc(preExperimentResponses.caseNumber));
+
+  if (answers.length < studyConfig.userModelMinResponses) {
+    return {
+      status: 'insufficient_data',
+      modelIdentifier: null,
+      trainingSamples: answers.length,
+      message: `At least ${studyConfig.userModelMinResponses} pre-experiment answers are needed; ${answers.length} stored`,
+    };
+  }
+
+  const modelIdentifier = `user_${session.sessionId}_${options.now.getTime()}`;
+  const { category, params } = userModelParams(answers.length);
+  const base = {
+    participantId: session.userId,
+    sessionId: session.sessionId,
+    datasetType: session.datasetType,
+    modelIdentifier,
+    trainingSamples: answers.length,
+    numTrees: params.numTrees ?? null,
+    numLeaves: params.numLeaves ?? null,
+    maxDepth: params.maxDepth ?? null,
+    learningRate: params.learningRate ?? null,
+    dataSizeCategory: category,
+    trainedAt: options.now.toISOString(),
+  };
+  try {
+    const ai = await loadActiveAiModel(db, bucket, session.datasetType);
+    if (!ai) throw new Error(`no active AI model for ${session.datasetType} to take the feature encoding from`);
+    const encoding = ai.model.source;
+    const rows = answers.map((a) => encodeRow(encoding, a.caseData as Record<string, string | number | null>));
+    const labels = answers.map((a) => a.prediction);
+    const started = performance.now();
+    const model = trainGbdt(
+      {
+        featureNames: encoding.feature_names,
+        categorical: encoding.feature_names.map((f) => encoding.categorical_features.includes(f)),
+        columns: encoding.feature_names.map((_, f) => Float64Array.from(rows, (x) => x[f]!)),
+        labels,
+        weights: answers.map((a) => a.confidence / studyConfig.confidence.default),
+      },
+      params,
+      { categoryCodes: encoding.category_codes },
+    );
+    const durationMs = performance.now() - started;
+    const compiled = compileModel(model);
+    const trainAccuracy = binaryMetrics(labels, rows.map((x) => predictProbability(compiled, x))).accuracy;
+    model.metadata = { ...model.metadata, kind: 'user_model', session_id: session.sessionId, data_size_category: category, train_accuracy: trainAccuracy };
+    const body = JSON.stringify(model);
+    const key = r2Keys.userModel(session.datasetType, session.sessionId);
+    await bucket.put(key, body, { httpMetadata: { contentType: 'application/json' } });
+    const row = {
+      ...base,
+      status: 'trained' as const,
+      r2Key: key,
+      formatVersion: model.version,
+      trainAccuracy,
+      trainingDurationMs: durationMs,
+      fileSizeBytes: body.length,
+      failureReason: null,
+    };
+    await db.insert(userModels).values(row).onConflictDoUpdate({ target: userModels.sessionId, set: row });
+    return { status: 'trained', modelIdentifier, trainingSamples: answers.length, message: `User model trained on ${answers.length} answers` };
+  } catch (err) {
+    const reason = err instanceof Error ? err.message.slice(0, 500) : String(err);
+    console.error('user model training failed', session.sessionId, reason);
+    const row = { ...base, status: 'training_failed' as const, r2Key: null, failureReason: reason };
+    await db.insert(userModels).values(row).onConflictDoUpdate({ target: userModels.sessionId, set: row });
+    return { status: 'training_failed', modelIdentifier: null, trainingSamples: answers.length, message: 'User model training failed; the experiment continues' };
+  }
+}
