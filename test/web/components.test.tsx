@@ -2,7 +2,7 @@ import { act, fireEvent, screen, waitFor } from '@testing-library/react';
 import { describe, expect, it, vi } from 'vitest';
 import { LanguageToggle } from '../../web/components/ui/language-toggle';
 import { badgeTone, StatusBadge } from '../../web/components/ui/status-badge';
-import { ErrorDisplay } from '../../web/features/errors/error-display';
+import { ErrorDisplay } from '../../web/components/ui/error-display';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { renderScreen } from './render';

@@ -1,7 +1,11 @@
 /** Route paths of the spec's route table (part 1 §2) that the SPA implements. */
 export const paths = {
+  root: '/',
   introduction: '/introduction',
+  selection: '/experiment/selection',
+  consent: '/experiment/consent',
+  pre: '/experiment/pre',
+  resume: '/resume',
   status: '/status',
   errorTest: '/error-test',
-  resume: '/resume',
 } as const;

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Card } from '../../components/ui/card';
 import { ApiError, NetworkError } from '../../lib/api';
 import { userErrorText } from '../../lib/http-errors';
-import { ERROR_KINDS, ErrorDisplay, type ErrorKind } from './error-display';
+import { ERROR_KINDS, ErrorDisplay, type ErrorKind } from '../../components/ui/error-display';
 
 const SAMPLE_RESUME = { participantId: 'AB12CD34', preCount: 57, mainCount: 0 };
 

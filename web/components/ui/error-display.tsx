@@ -3,6 +3,7 @@ import { Button, Input, Label, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study';
+import { normaliseParticipantId } from './resume-panel';
 
 export const ERROR_KINDS = [
   'dataset_type',
@@ -18,13 +19,6 @@ export type ErrorKind = (typeof ERROR_KINDS)[number];
 export type ResumeSummary = { participantId: string; preCount: number; mainCount: number };
 
 const tipsKind = (kind: ErrorKind) => (kind.startsWith('dataset_error') ? 'dataset_type' : kind);
-
-/** Participant IDs are letters and digits, upper-cased, at most 8 (part 1 §5). */
-export const normaliseParticipantId = (raw: string) =>
-  raw
-    .replace(/[^a-z0-9]/gi, '')
-    .toUpperCase()
-    .slice(0, 8);
 
 /**
  * The shared error screen (part 2 §2.10): message, resume info, tips, resume by participant ID,

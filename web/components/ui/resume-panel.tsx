@@ -1,0 +1,118 @@
+import { useEffect, useState, type FormEvent } from 'react';
+import { Button, Input, Label, TextField } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { useNavigate } from 'react-router';
+import { studyConfig } from '../../../worker/schemas/study';
+import { logger } from '../../lib/error-log';
+import { rememberParticipant } from '../../lib/participant';
+import { checkExisting, fetchResume, resumeDestination, resumeErrorKey, type ExistingCheck } from '../../lib/resume';
+
+/** Participant IDs are letters and digits, upper-cased, at most 8 (part 1 §5). */
+export const normaliseParticipantId = (raw: string) =>
+  raw
+    .replace(/[^a-z0-9]/gi, '')
+    .toUpperCase()
+    .slice(0, 8);
+
+type PanelState =
+  | { kind: 'idle' }
+  | { kind: 'checking' }
+  | { kind: 'found'; check: ExistingCheck }
+  | { kind: 'not_found' };
+
+/**
+ * Resume by participant ID: checks 500 ms after typing stops, from 2 characters, shows whether
+ * the ID can be resumed, and takes the participant to where they stopped.
+ */
+export function ResumePanel({ initialId = '', autoCheck = true }: { initialId?: string; autoCheck?: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const [participantId, setParticipantId] = useState(normaliseParticipantId(initialId));
+  const [state, setState] = useState<PanelState>({ kind: 'idle' });
+  const [error, setError] = useState<string | null>(null);
+  const [resuming, setResuming] = useState(false);
+  const [nonce, setNonce] = useState(0);
+
+  useEffect(() => {
+    if (!autoCheck && nonce === 0) return;
+    if (participantId.length < 2) {
+      setState({ kind: 'idle' });
+      return;
+    }
+    const controller = new AbortController();
+    const timer = setTimeout(() => {
+      setState({ kind: 'checking' });
+      checkExisting(participantId, controller.signal)
+        .then((check) => setState(check.exists ? { kind: 'found', check } : { kind: 'not_found' }))
+        .catch(() => undefined);
+    }, studyConfig.timingsMs.resumeDebounce);
+    return () => {
+      clearTimeout(timer);
+      controller.abort();
+    };
+  }, [participantId, autoCheck, nonce]);
+
+  const resumable = state.kind === 'found' && state.check.canResume && !state.check.integrityError;
+
+  const resume = async (event?: FormEvent) => {
+    event?.preventDefault();
+    if (!participantId) {
+      window.alert(t('resume.enterId'));
+      return;
+    }
+    if (!resumable) {
+      setNonce((n) => n + 1);
+      return;
+    }
+    setResuming(true);
+    setError(null);
+    try {
+      const data = await fetchResume(participantId);
+      const destination = resumeDestination(data);
+      rememberParticipant({ sessionId: data.sessionId, userId: data.userId, datasetType: data.confirmedDatasetType });
+      void navigate(destination.path, { state: destination.state });
+    } catch (err) {
+      logger.error('resume', 'resume failed', { participantId, error: String(err) });
+      setError(t(resumeErrorKey(err)));
+      setResuming(false);
+    }
+  };
+
+  return (
+    <form className="resume-panel" onSubmit={(e) => void resume(e)}>
+      <TextField value={participantId} onChange={(v) => setParticipantId(normaliseParticipantId(v))} className="text-field">
+        <Label>{t('resume.idLabel')}</Label>
+        <Input placeholder={t('resume.idHint')} autoComplete="off" spellCheck={false} className="id-input" />
+      </TextField>
+      <div className="resume-result" aria-live="polite" data-state={state.kind === 'found' ? (state.check.integrityError ? 'integrity' : state.check.canResume ? 'resumable' : 'completed') : state.kind}>
+        {state.kind === 'checking' ? t('resume.checking') : null}
+        {state.kind === 'not_found' ? t('resume.notFound') : null}
+        {state.kind === 'found' && state.check.integrityError ? <span className="notice notice-error">{t('resume.integrity')}</span> : null}
+        {state.kind === 'found' && !state.check.integrityError && state.check.canResume
+          ? t('resume.resumable', {
+              pre: state.check.preExperimentCount,
+              preTotal: studyConfig.preExperiment.numCases,
+              main: state.check.mainExperimentCount,
+              mainTotal: studyConfig.mainExperiment.numCases,
+            })
+          : null}
+        {state.kind === 'found' && !state.check.integrityError && !state.check.canResume ? t('resume.completed') : null}
+      </div>
+      {error ? (
+        <p role="alert" className="notice notice-error">
+          {error}
+        </p>
+      ) : null}
+      <div className="button-row">
+        {!autoCheck ? (
+          <Button className="button" onPress={() => setNonce((n) => n + 1)} isDisabled={participantId.length < 2}>
+            {t('resume.check')}
+          </Button>
+        ) : null}
+        <Button type="submit" className="button button-primary" isDisabled={resuming || (participantId !== '' && !resumable)}>
+          {t('resume.button')}
+        </Button>
+      </div>
+    </form>
+  );
+}

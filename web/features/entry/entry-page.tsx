@@ -1,0 +1,169 @@
+import { useEffect, useState } from 'react';
+import { Button, Label, Radio, RadioGroup } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { datasetTypeSchema, languageSchema, studyConfig, type DatasetType } from '../../../worker/schemas/study';
+import { Card } from '../../components/ui/card';
+import { ResumePanel } from '../../components/ui/resume-panel';
+import { logger } from '../../lib/error-log';
+import { rememberParticipant, storedParticipant } from '../../lib/participant';
+import { generateParticipantId } from '../../lib/session-id';
+import { SetupErrorScreen } from './setup-error';
+import { SetupError, startParticipation, suggestedDataset, type ForcedDataset } from './start-participation';
+
+/** The dataset forced by `?dataset=` (else by the selection page's state); an invalid value is ignored with a warning. */
+function useForcedDataset(): ForcedDataset | null {
+  const [params] = useSearchParams();
+  const location = useLocation();
+  const query = params.get('dataset');
+  if (query) {
+    const parsed = datasetTypeSchema.safeParse(query);
+    if (parsed.success && studyConfig.enabledDatasets.includes(parsed.data)) return { datasetType: parsed.data, source: 'url' };
+    logger.warn(`ignoring unknown dataset query parameter ${JSON.stringify(query)}`);
+  }
+  const state = location.state as { datasetType?: unknown } | null;
+  const chosen = datasetTypeSchema.safeParse(state?.datasetType);
+  return chosen.success ? { datasetType: chosen.data, source: 'selection' } : null;
+}
+
+function CopyButton({ text }: { text: string }) {
+  const { t } = useTranslation();
+  const [copied, setCopied] = useState(false);
+  useEffect(() => {
+    if (!copied) return;
+    const timer = setTimeout(() => setCopied(false), studyConfig.timingsMs.copyConfirmation);
+    return () => clearTimeout(timer);
+  }, [copied]);
+  return (
+    <Button
+      className="button"
+      onPress={() => {
+        void navigator.clipboard?.writeText(text).catch(() => undefined);
+        setCopied(true);
+      }}
+    >
+      {copied ? t('common.copied') : t('common.copy')}
+    </Button>
+  );
+}
+
+/** `/` and `/introduction`: the study, the flow, and joining as new or resuming by ID. */
+export function EntryPage() {
+  const { t, i18n } = useTranslation();
+  const navigate = useNavigate();
+  const [params] = useSearchParams();
+  const forced = useForcedDataset();
+  const ongoing = storedParticipant();
+  const [mode, setMode] = useState<'new' | 'resume'>(params.get('resume') === 'true' ? 'resume' : 'new');
+  const [participantId, setParticipantId] = useState(() => generateParticipantId());
+  const [suggested, setSuggested] = useState<DatasetType | null>(null);
+  const [starting, setStarting] = useState(false);
+  const [setupError, setSetupError] = useState<SetupError | null>(null);
+
+  useEffect(() => {
+    if (forced) return;
+    suggestedDataset()
+      .then(setSuggested)
+      .catch((err: unknown) => logger.fallback('dataset_type', 'balanced suggestion unavailable', { error: String(err) }));
+  }, [forced]);
+
+  const marker = forced ? `${forced.datasetType}_url` : `${suggested ?? studyConfig.defaultDatasetType}_def`;
+
+  const start = async () => {
+    if (!participantId) {
+      window.alert(t('entry.noId'));
+      return;
+    }
+    setStarting(true);
+    setSetupError(null);
+    try {
+      const language = languageSchema.catch('ja').parse(i18n.language);
+      const session = await startParticipation({ participantId, forced, language });
+      rememberParticipant(session);
+      void navigate('/experiment/consent', {
+        state: { datasetType: session.datasetType, participantName: session.sessionId, sessionId: session.sessionId },
+      });
+    } catch (err) {
+      const error = err instanceof SetupError ? err : new SetupError('session', err);
+      logger.error(`setup_${error.kind}`, error.message, {});
+      setSetupError(error);
+      setStarting(false);
+    }
+  };
+
+  if (setupError) {
+    return <SetupErrorScreen kind={setupError.kind} onRetry={start} participantId={participantId} onHome={() => setSetupError(null)} />;
+  }
+
+  return (
+    <div className="page entry-page">
+      <h1>{t('entry.title')}</h1>
+      <p className="lead">{t('entry.lead')}</p>
+
+      <Card title={t('entry.flowTitle')}>
+        <div className="flow-cards">
+          {(['pre', 'main', 'post'] as const).map((step) => (
+            <div key={step} className="flow-card">
+              <h3>{t(`entry.flow.${step}.title`)}</h3>
+              <p>{t(`entry.flow.${step}.text`)}</p>
+            </div>
+          ))}
+        </div>
+        <p className="muted">{t('entry.totals', { minutes: studyConfig.totalMinutes, amount: studyConfig.compensation.amount.toLocaleString() })}</p>
+      </Card>
+
+      <Card title={t('entry.prepTitle')}>
+        <ul>
+          {(t('entry.prep', { returnObjects: true }) as string[]).map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+        <h3>{t('entry.supportTitle')}</h3>
+        <p>{t('entry.support')}</p>
+      </Card>
+
+      {ongoing && mode === 'new' ? <p className="notice notice-info">{t('entry.ongoing', { id: ongoing.sessionId })}</p> : null}
+
+      <Card>
+        <RadioGroup value={mode} onChange={(v) => setMode(v === 'resume' ? 'resume' : 'new')} orientation="horizontal" className="radio-group mode-toggle">
+          <Label>{t('entry.modeLabel')}</Label>
+          <Radio value="new" className="radio">
+            {t('entry.modeNew')}
+          </Radio>
+          <Radio value="resume" className="radio">
+            {t('entry.modeResume')}
+          </Radio>
+        </RadioGroup>
+
+        {mode === 'new' ? (
+          <div className="new-participation">
+            <input type="hidden" name="dataset_marker" value={marker} data-testid="dataset-marker" />
+            {forced ? <p className="muted">{t('entry.forcedDataset', { name: t(`datasets.${forced.datasetType}.name`) })}</p> : null}
+            <p>{t('entry.yourId')}</p>
+            <div className="participant-id-row">
+              <output className="participant-id" data-testid="participant-id">
+                {participantId}
+              </output>
+              <CopyButton text={participantId} />
+              <Button className="button" onPress={() => setParticipantId(generateParticipantId())} isDisabled={starting}>
+                {t('entry.regenerate')}
+              </Button>
+            </div>
+            <p className="notice notice-warning">{t('entry.idNote')}</p>
+            <Button className="button button-primary" onPress={() => void start()} isDisabled={starting}>
+              {starting ? t('entry.starting') : t('entry.start')}
+            </Button>
+            <p>
+              <Link to="/experiment/selection">{t('entry.selectionLink')}</Link>
+            </p>
+          </div>
+        ) : (
+          <div className="resume-participation">
+            <h2>{t('resume.title')}</h2>
+            <ResumePanel initialId={ongoing?.sessionId ?? ''} />
+          </div>
+        )}
+      </Card>
+    </div>
+  );
+}

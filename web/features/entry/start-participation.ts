@@ -1,0 +1,69 @@
+/**
+ * Starting a new participation: bind the ID to a dataset (forced by URL or selection, else the
+ * server's balanced assignment) and open the session. A clash with an existing ID or mapping
+ * draws a new ID and tries again, so two people never share one.
+ */
+import type { DatasetType, Language } from '../../../worker/schemas/study';
+import { api, ApiError, NetworkError, unwrap } from '../../lib/api';
+import { generateParticipantId } from '../../lib/session-id';
+
+export type ForcedDataset = { datasetType: DatasetType; source: 'url' | 'selection' };
+
+export type SetupErrorKind = 'dataset_type' | 'session' | 'network';
+
+export class SetupError extends Error {
+  override readonly name = 'SetupError';
+  constructor(readonly kind: SetupErrorKind, cause: unknown) {
+    super(cause instanceof Error ? cause.message : String(cause));
+  }
+}
+
+const MAX_ATTEMPTS = 3;
+
+const isConflict = (err: unknown) => err instanceof ApiError && err.status === 409;
+
+async function assignDataset(id: string, forced: ForcedDataset | null): Promise<DatasetType> {
+  if (forced) {
+    const created_by = forced.source === 'url' ? 'user_query_parameter' : 'system';
+    const res = await unwrap(
+      await api.api.experiments['dataset-assignment'].explicit.$post({ json: { session_id: id, dataset_type: forced.datasetType, created_by } }),
+    );
+    return res.dataset_type;
+  }
+  const res = await unwrap(await api.api.experiments['dataset-assignment'].balanced.$post({ json: { session_id: id } }));
+  return res.dataset_type;
+}
+
+export async function startParticipation(input: {
+  participantId: string;
+  forced: ForcedDataset | null;
+  language: Language;
+}): Promise<{ sessionId: string; userId: number; datasetType: DatasetType }> {
+  let id = input.participantId;
+  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt++, id = generateParticipantId()) {
+    let datasetType: DatasetType;
+    try {
+      datasetType = await assignDataset(id, input.forced);
+    } catch (err) {
+      if (isConflict(err)) continue;
+      throw new SetupError(err instanceof NetworkError ? 'network' : 'dataset_type', err);
+    }
+    try {
+      const session = await unwrap(
+        await api.api.experiments.sessions.$post({
+          json: { participant_name: id, dataset_type: datasetType, language: input.language, new_participant: true },
+        }),
+      );
+      return { sessionId: session.session_id, userId: session.user_id, datasetType: session.dataset_type };
+    } catch (err) {
+      if (isConflict(err)) continue;
+      throw new SetupError(err instanceof NetworkError ? 'network' : 'session', err);
+    }
+  }
+  throw new SetupError('session', new Error('no free participant ID after several attempts'));
+}
+
+/** The balanced dataset the server would give now, for the entry page's hidden marker. */
+export async function suggestedDataset(): Promise<DatasetType> {
+  return (await unwrap(await api.api.experiments['dataset-assignment'].balanced.$get())).dataset_type;
+}

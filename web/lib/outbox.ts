@@ -1,0 +1,168 @@
+/**
+ * No answer is ever lost: each answer is written to local storage first (the spec's
+ * per-participant saved responses, one per case ID) and sent until the server acknowledges it,
+ * across failures, reloads and closed tabs. A refused answer (4xx) is kept and reported, never
+ * dropped; sending then waits for a person to look at it.
+ */
+import { logger } from './error-log';
+import { readStorage, storageKeys, writeStorage } from './storage-keys';
+
+export type OutboxAnswer = {
+  case_id: string;
+  case_number: number;
+  prediction: 0 | 1;
+  confidence: number;
+  response_time_ms: number;
+  answered_at: string;
+};
+
+type Entry = OutboxAnswer & { acked: boolean; rejected?: string };
+
+export type OutboxState = { total: number; pending: number; rejected: number; sending: boolean; lastError: string | null };
+
+/** Sends one answer; resolves when the server stored it (or already had it). */
+export type SendAnswer = (answer: OutboxAnswer) => Promise<void>;
+
+/** Thrown by a sender when the server refused the answer for good (a 4xx). */
+export class AnswerRejected extends Error {
+  override readonly name = 'AnswerRejected';
+}
+
+const RETRY_DELAYS_MS = [1000, 2000, 5000, 10000, 30000];
+
+export class AnswerOutbox {
+  private entries: Entry[];
+  private readonly key: string;
+  private listeners = new Set<(state: OutboxState) => void>();
+  private sending = false;
+  private retryTimer: ReturnType<typeof setTimeout> | null = null;
+  private failures = 0;
+  private lastError: string | null = null;
+  private readonly onOnline = () => void this.flush();
+
+  constructor(
+    participantId: string,
+    private readonly send: SendAnswer,
+    private readonly target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window,
+  ) {
+    this.key = `${storageKeys.preResponsesPrefix}${participantId}`;
+    this.entries = this.load();
+    this.target.addEventListener('online', this.onOnline);
+  }
+
+  private load(): Entry[] {
+    try {
+      const parsed = JSON.parse(readStorage(this.key) ?? '[]') as Entry[];
+      return Array.isArray(parsed) ? parsed : [];
+    } catch {
+      logger.fallback('outbox', 'saved answers could not be read; starting an empty outbox');
+      return [];
+    }
+  }
+
+  private save(): void {
+    writeStorage(this.key, JSON.stringify(this.entries));
+  }
+
+  state(): OutboxState {
+    return {
+      total: this.entries.length,
+      pending: this.entries.filter((e) => !e.acked && !e.rejected).length,
+      rejected: this.entries.filter((e) => e.rejected).length,
+      sending: this.sending,
+      lastError: this.lastError,
+    };
+  }
+
+  subscribe(listener: (state: OutboxState) => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private notify(): void {
+    const state = this.state();
+    for (const listener of this.listeners) listener(state);
+  }
+
+  /** Every answer saved in this browser, acknowledged or not. */
+  answers(): OutboxAnswer[] {
+    return this.entries.map(({ acked: _acked, rejected: _rejected, ...answer }) => answer);
+  }
+
+  has(caseId: string): boolean {
+    return this.entries.some((e) => e.case_id === caseId);
+  }
+
+  /** Saves an answer (a second one for the same case is ignored) and starts sending. */
+  add(answer: OutboxAnswer): void {
+    if (!this.has(answer.case_id)) {
+      this.entries.push({ ...answer, acked: false });
+      this.save();
+      this.notify();
+    }
+    void this.flush();
+  }
+
+  /** Marks answers the server already holds (learned from resume data) as acknowledged. */
+  acknowledge(caseIds: Iterable<string>): void {
+    const known = new Set(caseIds);
+    let changed = false;
+    for (const e of this.entries) {
+      if (!e.acked && known.has(e.case_id)) {
+        e.acked = true;
+        changed = true;
+      }
+    }
+    if (changed) {
+      this.save();
+      this.notify();
+    }
+  }
+
+  /** Sends pending answers one by one until all are acknowledged or the network fails. */
+  async flush(): Promise<void> {
+    if (this.sending) return;
+    this.sending = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.retryTimer = null;
+    this.notify();
+    try {
+      for (const entry of this.entries) {
+        if (entry.acked || entry.rejected) continue;
+        try {
+          await this.send(entry);
+          entry.acked = true;
+          this.failures = 0;
+          this.lastError = null;
+          this.save();
+          this.notify();
+        } catch (err) {
+          if (err instanceof AnswerRejected) {
+            entry.rejected = err.message;
+            this.save();
+            logger.production('answer_rejected', `answer for ${entry.case_id} was refused: ${err.message}`, { case_id: entry.case_id });
+            continue;
+          }
+          this.lastError = err instanceof Error ? err.message : String(err);
+          this.scheduleRetry();
+          return;
+        }
+      }
+    } finally {
+      this.sending = false;
+      this.notify();
+    }
+  }
+
+  private scheduleRetry(): void {
+    const delay = RETRY_DELAYS_MS[Math.min(this.failures, RETRY_DELAYS_MS.length - 1)]!;
+    this.failures++;
+    this.retryTimer = setTimeout(() => void this.flush(), delay);
+  }
+
+  dispose(): void {
+    if (this.retryTimer) clearTimeout(this.retryTimer);
+    this.target.removeEventListener('online', this.onOnline);
+    this.listeners.clear();
+  }
+}

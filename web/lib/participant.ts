@@ -1,0 +1,50 @@
+/**
+ * The participant's identity and progress kept in the browser (part 1 §3 storage keys), so a
+ * reload or a later visit knows who is taking part. The server stays the source of truth.
+ */
+import { datasetTypeSchema, type DatasetType } from '../../worker/schemas/study';
+import { isValidSessionId, readStoredSessionId } from './session-id';
+import { logger } from './error-log';
+import { readStorage, storageKeys, writeStorage } from './storage-keys';
+
+export type StoredParticipant = { sessionId: string; userId: number | null; datasetType: DatasetType | null };
+
+/** Remembers the participant under every key the spec names. */
+export function rememberParticipant(p: { sessionId: string; userId?: number; datasetType: DatasetType }): void {
+  writeStorage(storageKeys.sessionId, p.sessionId);
+  writeStorage(storageKeys.participantId, p.sessionId);
+  writeStorage(storageKeys.participantName, p.sessionId);
+  writeStorage(storageKeys.legacyParticipantId, p.sessionId);
+  writeStorage(storageKeys.datasetType, p.datasetType);
+  writeStorage(
+    storageKeys.session,
+    JSON.stringify({ session_id: p.sessionId, participant_name: p.sessionId, experiment_type: p.datasetType, user_id: p.userId ?? null, timestamp: Date.now() }),
+  );
+}
+
+/** The stored participant, or null; an invalid stored ID is reported and ignored. */
+export function storedParticipant(): StoredParticipant | null {
+  const sessionId = readStoredSessionId(readStorage, storageKeys.sessionId, (bad) =>
+    logger.fallback('session', `stored session ID ${JSON.stringify(bad)} is invalid; ignoring it`),
+  );
+  if (!sessionId) return null;
+  let userId: number | null = null;
+  try {
+    const session = JSON.parse(readStorage(storageKeys.session) ?? 'null') as { user_id?: unknown } | null;
+    if (typeof session?.user_id === 'number') userId = session.user_id;
+  } catch {
+    // A damaged JSON blob only loses the cached user id; the server has it.
+  }
+  const dataset = datasetTypeSchema.safeParse(readStorage(storageKeys.datasetType));
+  return { sessionId, userId, datasetType: dataset.success ? dataset.data : null };
+}
+
+export function rememberUserModel(info: { trained: boolean; sessionId: string; trainingSamples: number }): void {
+  writeStorage(storageKeys.userModelTrained, String(info.trained));
+  writeStorage(
+    storageKeys.userModelInfo,
+    info.trained ? JSON.stringify({ user_id: info.sessionId, trained_at: new Date().toISOString(), training_samples: info.trainingSamples }) : null,
+  );
+}
+
+export { isValidSessionId };

@@ -1,0 +1,75 @@
+/**
+ * Resuming by participant ID, implemented once for the entry page panel, /resume and the error
+ * screens: the existence check, the resume call, and the destination order of part 1 §4.
+ */
+import type { InferResponseType } from 'hono/client';
+import { api, ApiError, unwrap } from './api';
+
+const resumeCall = api.api.experiments.resume.$post;
+export type ResumeData = InferResponseType<typeof resumeCall, 200>;
+export type ExistingCheck = InferResponseType<typeof api.api.experiments['check-existing']['$post'], 200>;
+
+export const NOTHING_FOUND: ExistingCheck = {
+  exists: false,
+  canResume: false,
+  preExperimentCount: 0,
+  mainExperimentCount: 0,
+  userId: null,
+  isCompleted: false,
+  integrityError: false,
+};
+
+/** The spec treats a failed check as "nothing found". */
+export async function checkExisting(participantId: string, signal?: AbortSignal): Promise<ExistingCheck> {
+  try {
+    return await unwrap(await api.api.experiments['check-existing'].$post({ json: { participant_name: participantId } }, { init: { signal } }));
+  } catch (err) {
+    if (signal?.aborted) throw err;
+    return NOTHING_FOUND;
+  }
+}
+
+export const fetchResume = async (participantId: string): Promise<ResumeData> =>
+  unwrap(await resumeCall({ json: { participant_name: participantId } }));
+
+export type ResumeDestination = { path: string; state: Record<string, unknown> };
+
+export class UnknownResumeAction extends Error {
+  override readonly name = 'UnknownResumeAction';
+}
+
+/**
+ * Part 1 §4, in order: post-survey done → complete; main done or start_post_survey →
+ * post-survey; start_main_experiment or main phase → main; resume_pre_experiment or pre phase →
+ * pre; anything else fails. Resume data counts only when `success` is true.
+ */
+export function resumeDestination(data: ResumeData): ResumeDestination {
+  if (!data.success) throw new UnknownResumeAction(data.integrityMessage ?? data.message);
+  if (data.isPostSurveyCompleted) {
+    return { path: '/experiment/complete', state: { fromResume: true, experimentCompleted: true, sessionId: data.sessionId } };
+  }
+  if (data.isMainExperimentCompleted || data.action === 'start_post_survey') {
+    return {
+      path: '/experiment/post-survey',
+      state: { fromResume: true, sessionId: data.sessionId, participantName: data.participantName, userId: data.userId },
+    };
+  }
+  if (data.action === 'start_main_experiment' || data.currentPhase === 'main_experiment') {
+    return {
+      path: '/experiment/main',
+      state: { resumeData: data, startFromCase: data.nextCaseNumber, fromResume: true, userModelTrained: data.userModelTrained },
+    };
+  }
+  if (data.action === 'resume_pre_experiment' || data.currentPhase === 'pre_experiment') {
+    return { path: '/experiment/pre', state: { resumeData: data, startFromCase: data.nextCaseNumber, fromResume: true } };
+  }
+  throw new UnknownResumeAction(`unknown resume action ${data.action}`);
+}
+
+/** i18n key for a failed resume call (part 1 §8 "Resume"). */
+export function resumeErrorKey(err: unknown): string {
+  if (err instanceof UnknownResumeAction) return 'resume.integrity';
+  if (err instanceof ApiError && err.status === 404) return 'resume.noData';
+  if (err instanceof ApiError && err.status >= 500) return 'resume.serverError';
+  return 'resume.failed';
+}

@@ -1,0 +1,5 @@
+import { ConsentPage } from '../features/consent/consent-page';
+
+export default function Route() {
+  return <ConsentPage />;
+}
