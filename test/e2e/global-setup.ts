@@ -16,6 +16,8 @@ export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
 declare module 'vitest' {
   export interface ProvidedContext {
     baseUrl: string;
+    /** The throw-away local state of the running Worker, for checks through wrangler. */
+    persistTo: string;
   }
 }
 
@@ -44,6 +46,7 @@ export default async function setup(project: TestProject) {
     stdio: process.env.E2E_VERBOSE ? 'inherit' : 'ignore',
   });
   project.provide('baseUrl', `http://127.0.0.1:${port}`);
+  project.provide('persistTo', persistTo);
   return async () => {
     worker.kill('SIGTERM');
     await new Promise((r) => worker.once('exit', r).once('error', r));

@@ -117,8 +117,10 @@ export function PreExperimentPage() {
   }, [current?.case_id]);
 
   // Final phase: make sure the server holds every answer, then learn the participant's pattern.
+  // One run spans both screens, so leaving "sending" for "learning" does not cancel it.
+  const finishing = screen.kind === 'sending' || screen.kind === 'learning';
   useEffect(() => {
-    if (screen.kind !== 'sending' || !data || !outbox) return;
+    if (!finishing || !data || !outbox) return;
     let stopped = false;
     const confirm = async () => {
       while (!stopped) {
@@ -147,9 +149,7 @@ export function PreExperimentPage() {
     return () => {
       stopped = true;
     };
-    // Runs once when the sending screen opens.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
-  }, [screen.kind === 'sending', data, outbox]);
+  }, [finishing, data, outbox]);
 
   const submit = (judgement: Judgement) => {
     if (!data || !outbox || !current || transitioning) return;
