@@ -35,6 +35,7 @@ export class AnswerOutbox {
   private readonly key: string;
   private listeners = new Set<(state: OutboxState) => void>();
   private sending = false;
+  private inflight: Promise<void> | null = null;
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private failures = 0;
   private lastError: string | null = null;
@@ -119,9 +120,18 @@ export class AnswerOutbox {
     }
   }
 
-  /** Sends pending answers one by one until all are acknowledged or the network fails. */
-  async flush(): Promise<void> {
-    if (this.sending) return;
+  /**
+   * Sends pending answers one by one until all are acknowledged or the network fails. A call
+   * while a run is under way joins it (the run also picks up answers added meanwhile).
+   */
+  flush(): Promise<void> {
+    this.inflight ??= this.run().finally(() => {
+      this.inflight = null;
+    });
+    return this.inflight;
+  }
+
+  private async run(): Promise<void> {
     this.sending = true;
     if (this.retryTimer) clearTimeout(this.retryTimer);
     this.retryTimer = null;

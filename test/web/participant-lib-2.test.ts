@@ -1,0 +1,128 @@
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import { incomePercentile, InvalidIncomeError } from '../../web/lib/income';
+import { AnswerOutbox, AnswerRejected, type OutboxAnswer } from '../../web/lib/outbox';
+import { resumeDestination, UnknownResumeAction, type ResumeData } from '../../web/lib/resume';
+import { studyConfig } from '../../worker/schemas/study';
+
+const answer = (caseId: string): OutboxAnswer => ({
+  case_id: caseId,
+  case_number: 1,
+  prediction: 1,
+  confidence: 3,
+  response_time_ms: 1000,
+  answered_at: '2026-01-01T00:00:00.000Z',
+});
+
+describe('AnswerOutbox', () => {
+  afterEach(() => vi.useRealTimers());
+
+  it('saves first, sends, and forgets nothing across a new instance (a reload)', async () => {
+    const sent: string[] = [];
+    const box = new AnswerOutbox('AB12CD34', async (a) => void sent.push(a.case_id));
+    box.add(answer('c1'));
+    box.add(answer('c1'));
+    await box.flush();
+    expect(sent).toEqual(['c1']);
+    expect(box.state()).toMatchObject({ total: 1, pending: 0 });
+    const reloaded = new AnswerOutbox('AB12CD34', async () => {});
+    expect(reloaded.answers().map((a) => a.case_id)).toEqual(['c1']);
+    expect(reloaded.state().pending).toBe(0);
+  });
+
+  it('keeps answers while offline and sends each once when the network returns', async () => {
+    vi.useFakeTimers();
+    let online = false;
+    const sent: string[] = [];
+    const box = new AnswerOutbox('OFFLINE1', async (a) => {
+      if (!online) throw new TypeError('Failed to fetch');
+      sent.push(a.case_id);
+    });
+    for (const id of ['a', 'b', 'c']) box.add(answer(id));
+    await vi.advanceTimersByTimeAsync(0);
+    expect(box.state().pending).toBe(3);
+    online = true;
+    window.dispatchEvent(new Event('online'));
+    await vi.advanceTimersByTimeAsync(0);
+    await vi.advanceTimersByTimeAsync(2000);
+    expect(sent).toEqual(['a', 'b', 'c']);
+    expect(box.state().pending).toBe(0);
+    box.dispose();
+  });
+
+  it('keeps a refused answer, reports it and goes on with the others', async () => {
+    const box = new AnswerOutbox('REFUSE01', async (a) => {
+      if (a.case_id === 'bad') throw new AnswerRejected('case not in set');
+    });
+    box.add(answer('bad'));
+    box.add(answer('good'));
+    await box.flush();
+    expect(box.state()).toMatchObject({ total: 2, pending: 0, rejected: 1 });
+    expect(box.answers().map((a) => a.case_id)).toEqual(['bad', 'good']);
+  });
+
+  it('marks answers the server already holds as acknowledged', () => {
+    const box = new AnswerOutbox('ACK00001', () => new Promise(() => {}));
+    box.add(answer('x'));
+    box.acknowledge(['x']);
+    expect(box.state().pending).toBe(0);
+  });
+});
+
+describe('incomePercentile', () => {
+  const s = studyConfig.incomeStatistics;
+  it.each([
+    [s.min, 1],
+    [s.q1, 25],
+    [s.median, 50],
+    [s.q3, 75],
+    [s.max, 100],
+    [s.max * 2, 100],
+  ])('puts %d at percentile %d', (income, percentile) => {
+    expect(incomePercentile(income).percentile).toBe(percentile);
+  });
+
+  it('shows the top share and fails on a negative income', () => {
+    expect(incomePercentile(s.median).top).toBe(50);
+    expect(() => incomePercentile(-1)).toThrow(InvalidIncomeError);
+    expect(() => incomePercentile(-1)).toThrow('invalid income value');
+  });
+});
+
+describe('resumeDestination', () => {
+  const base: ResumeData = {
+    success: true,
+    message: '',
+    sessionId: 'AB12CD34',
+    participantName: 'AB12CD34',
+    userId: 1,
+    currentPhase: 'pre_experiment',
+    action: 'resume_pre_experiment',
+    nextCaseNumber: 57,
+    preExperimentCount: 56,
+    mainExperimentCount: 0,
+    remainingCases: 144,
+    caseSet: [],
+    existingResponses: [],
+    isMainExperimentCompleted: false,
+    isPostSurveyCompleted: false,
+    integrityError: false,
+    integrityMessage: null,
+    confirmedDatasetType: 'compas',
+    userModelTrained: false,
+    resume_url: '/experiment/pre',
+  };
+
+  it('follows the spec order: complete, post-survey, main, pre', () => {
+    expect(resumeDestination({ ...base, isPostSurveyCompleted: true, isMainExperimentCompleted: true }).path).toBe('/experiment/complete');
+    expect(resumeDestination({ ...base, isMainExperimentCompleted: true }).path).toBe('/experiment/post-survey');
+    expect(resumeDestination({ ...base, action: 'start_post_survey' }).path).toBe('/experiment/post-survey');
+    expect(resumeDestination({ ...base, action: 'start_main_experiment', currentPhase: 'main_experiment' }).path).toBe('/experiment/main');
+    const pre = resumeDestination(base);
+    expect(pre).toEqual({ path: '/experiment/pre', state: { resumeData: base, startFromCase: 57, fromResume: true } });
+  });
+
+  it('refuses resume data without success and unknown actions', () => {
+    expect(() => resumeDestination({ ...base, success: false })).toThrow(UnknownResumeAction);
+    expect(() => resumeDestination({ ...base, action: 'completed', currentPhase: 'completed' })).toThrow(UnknownResumeAction);
+  });
+});
