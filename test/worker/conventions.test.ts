@@ -1,17 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import app from '../../worker/app';
 import { errorBodySchema } from '../../worker/schemas/api';
-import { api, postJson, uniqueClientIp } from '../helpers/api';
+import { adminCookie, api, postJson, uniqueClientIp } from '../helpers/api';
 
 /** Every POST route the app declares, with path parameters filled in. */
 const postRoutes = [...new Set(app.routes.filter((r) => r.method === 'POST').map((r) => r.path))].map((path) =>
   path.replace(/:(\w+)/g, 'TEST1234'),
 );
-
-async function adminCookie(): Promise<string> {
-  const res = await postJson('/api/admin/login', { password: 'test-admin-password' }, { 'CF-Connecting-IP': uniqueClientIp() });
-  return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
-}
 
 describe('API conventions', () => {
   it('declares POST routes to check', () => {

@@ -12,7 +12,7 @@ import {
   userModelTrainResultSchema,
 } from '../../worker/schemas/experiment';
 import { r2Keys } from '../../worker/storage/r2';
-import { api, postJson } from '../helpers/api';
+import { adminCookie, api, postJson } from '../helpers/api';
 import { allConsentItems, consentedParticipant, newParticipantId, seedCompasAiModel, seedCompasCases } from '../helpers/study-factories';
 
 beforeAll(async () => {
@@ -255,7 +255,11 @@ describe('user-model training', () => {
     // Training again without force keeps the model; the numeric route forces a retrain.
     const kept = userModelTrainResultSchema.parse(await (await postJson('/api/user-model/train', { session_id: id })).json());
     expect(kept.model_identifier).toBe(body.model_identifier);
-    const forced = userModelTrainResultSchema.parse(await (await api(`/api/user-models/train/${userId}?force_retrain=true`, { method: 'POST' })).json());
+    expect((await api(`/api/user-models/train/${userId}?force_retrain=true`, { method: 'POST' })).status).toBe(401);
+    const cookie = await adminCookie();
+    const forced = userModelTrainResultSchema.parse(
+      await (await api(`/api/user-models/train/${userId}?force_retrain=true`, { method: 'POST', headers: { Cookie: cookie } })).json(),
+    );
     expect(forced.status).toBe('trained');
     expect(forced.model_identifier).not.toBe(body.model_identifier);
   });
@@ -263,7 +267,8 @@ describe('user-model training', () => {
   it('rejects a dataset that is not the session’s and an unknown user', async () => {
     const { id } = await consentedParticipant();
     expect((await postJson('/api/user-model/train', { session_id: id, dataset_type: 'adult_income' })).status).toBe(400);
-    expect((await api('/api/user-models/train/987654321', { method: 'POST' })).status).toBe(404);
-    expect((await api('/api/user-models/train/abc', { method: 'POST' })).status).toBe(400);
+    const cookie = await adminCookie();
+    expect((await api('/api/user-models/train/987654321', { method: 'POST', headers: { Cookie: cookie } })).status).toBe(404);
+    expect((await api('/api/user-models/train/abc', { method: 'POST', headers: { Cookie: cookie } })).status).toBe(400);
   });
 });
