@@ -3,21 +3,13 @@
  * screens: the existence check, the resume call, and the destination order of part 1 §4.
  */
 import type { InferResponseType } from 'hono/client';
+import { NOTHING_FOUND } from '../../worker/schemas/experiment';
 import { api, ApiError, unwrap } from './api';
 
 const resumeCall = api.api.experiments.resume.$post;
 export type ResumeData = InferResponseType<typeof resumeCall, 200>;
 export type ExistingCheck = InferResponseType<typeof api.api.experiments['check-existing']['$post'], 200>;
 
-export const NOTHING_FOUND: ExistingCheck = {
-  exists: false,
-  canResume: false,
-  preExperimentCount: 0,
-  mainExperimentCount: 0,
-  userId: null,
-  isCompleted: false,
-  integrityError: false,
-};
 
 /** The spec treats a failed check as "nothing found". */
 export async function checkExisting(participantId: string, signal?: AbortSignal): Promise<ExistingCheck> {

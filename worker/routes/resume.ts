@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { z } from 'zod';
 import { findSession } from '../db/queries/sessions';
 import type { AppEnv } from '../env';
-import { participantNameBodySchema, type checkExistingResponseSchema } from '../schemas/experiment';
+import { NOTHING_FOUND, participantNameBodySchema, type checkExistingResponseSchema } from '../schemas/experiment';
 import { buildResumeData } from '../services/resume';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
@@ -11,15 +11,7 @@ import { idLookupLimit } from './sessions';
 export const resumeRoutes = new Hono<AppEnv>()
   .post('/check-existing', idLookupLimit, validate('json', participantNameBodySchema), async (c) => {
     const session = await findSession(c.var.db, c.req.valid('json').participant_name);
-    let body: z.infer<typeof checkExistingResponseSchema> = {
-      exists: false,
-      canResume: false,
-      preExperimentCount: 0,
-      mainExperimentCount: 0,
-      userId: null,
-      isCompleted: false,
-      integrityError: false,
-    };
+    let body: z.infer<typeof checkExistingResponseSchema> = NOTHING_FOUND;
     if (session) {
       const resume = await buildResumeData(c.var.db, session);
       body = {

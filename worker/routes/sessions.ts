@@ -1,5 +1,5 @@
 import { Hono } from 'hono';
-import { findAssignment, sessionProgress } from '../db/queries/sessions';
+import { findAssignment, sessionProgress, type SessionRow } from '../db/queries/sessions';
 import type { AppEnv } from '../env';
 import { notFound } from '../errors';
 import { rateLimit } from '../middleware/rate-limit';
@@ -18,6 +18,15 @@ import { openSession, requireSession } from '../services/sessions';
 import { validate } from '../validate';
 import type { z } from 'zod';
 
+const sessionResult = (session: SessionRow, created: boolean): z.infer<typeof sessionResponseSchema> => ({
+  success: true,
+  session_id: session.sessionId,
+  user_id: session.userId,
+  dataset_type: session.datasetType,
+  current_phase: session.currentPhase,
+  created,
+});
+
 /** ID lookups are throttled per client so participant IDs cannot be enumerated. */
 export const idLookupLimit = rateLimit({ name: 'id-lookup', limit: 120, windowSeconds: 60 });
 
@@ -32,28 +41,11 @@ export const sessionRoutes = new Hono<AppEnv>()
       prolific: { pid: body.prolific_pid, studyId: body.prolific_study_id, sessionId: body.prolific_session_id },
       now: new Date().toISOString(),
     });
-    const result: z.infer<typeof sessionResponseSchema> = {
-      success: true,
-      session_id: session.sessionId,
-      user_id: session.userId,
-      dataset_type: session.datasetType,
-      current_phase: session.currentPhase,
-      created,
-    };
-    return c.json(result, created ? 201 : 200);
+    return c.json(sessionResult(session, created), created ? 201 : 200);
   })
   .post('/start', validate('query', startQuerySchema), async (c) => {
     const { participant_name } = c.req.valid('query');
-    const session = await requireSession(c.var.db, participant_name);
-    const result: z.infer<typeof sessionResponseSchema> = {
-      success: true,
-      session_id: session.sessionId,
-      user_id: session.userId,
-      dataset_type: session.datasetType,
-      current_phase: session.currentPhase,
-      created: false,
-    };
-    return c.json(result);
+    return c.json(sessionResult(await requireSession(c.var.db, participant_name), false));
   })
   .get('/sessions/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
     const session = await requireSession(c.var.db, c.req.valid('param').sessionId);

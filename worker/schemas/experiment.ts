@@ -206,6 +206,17 @@ export const checkExistingResponseSchema = z.object({
   integrityError: z.boolean(),
 });
 
+/** The existence check's answer when there is nothing to resume (also the client's fallback). */
+export const NOTHING_FOUND: z.infer<typeof checkExistingResponseSchema> = {
+  exists: false,
+  canResume: false,
+  preExperimentCount: 0,
+  mainExperimentCount: 0,
+  userId: null,
+  isCompleted: false,
+  integrityError: false,
+};
+
 export const resumeActionSchema = z.enum(['resume_pre_experiment', 'start_main_experiment', 'start_post_survey', 'completed']);
 
 export const resumeDataSchema = z.object({
