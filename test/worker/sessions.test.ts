@@ -194,3 +194,26 @@ describe('cases and case sets', () => {
     expect(set.case_set.map((c) => c.case_id)).toEqual(['tutorial_compas', 'tutorial_compas_2']);
   });
 });
+
+describe('POST /api/experiments/start', () => {
+  it('returns the participant session for a known participant', async () => {
+    const id = newParticipantId();
+    await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas' });
+    const res = await api(`/api/experiments/start?participant_name=${id}&experiment_type=pre_experiment`, { method: 'POST' });
+    expect(res.status).toBe(200);
+    expect(sessionResponseSchema.parse(await res.json())).toMatchObject({ session_id: id, dataset_type: 'compas', created: false });
+  });
+
+  it('answers 404 for an unknown participant and 400 for a bad experiment type', async () => {
+    expect((await api(`/api/experiments/start?participant_name=${newParticipantId()}`, { method: 'POST' })).status).toBe(404);
+    expect((await api(`/api/experiments/start?participant_name=AB12&experiment_type=bogus`, { method: 'POST' })).status).toBe(400);
+  });
+});
+
+describe('GET /api/experiments/case-sets/fixed validation', () => {
+  it.each(['num_cases=0', 'num_cases=201', 'experiment_type=main', 'dataset_type=iris', 'participant_id=bad%20id'])('rejects %s with 400', async (query) => {
+    const res = await api(`/api/experiments/case-sets/fixed?${query}`);
+    expect(res.status).toBe(400);
+    errorBodySchema.parse(await res.json());
+  });
+});
