@@ -4,6 +4,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import { offlineEnv, projectRoot } from '../../scripts/lib/wrangler';
 import en from '../../web/i18n/en.json';
+import type { DebugHelpers } from '../../web/lib/debug-helpers';
 import ja from '../../web/i18n/ja.json';
 import { useBrowser } from './browser';
 
@@ -126,4 +127,22 @@ describe('participant journey', () => {
     expect(userModelInR2('compas', id).trees).toHaveLength(50);
     await page.context().close();
   }, 300_000);
+});
+
+describe('browser debug helpers', () => {
+  it('forcing a dataset error shows the pre-experiment error screen with resume by ID; clearing it recovers', async () => {
+    const page = await session.newPage();
+    await page.goto(`${session.baseUrl()}/?dataset=speed_dating`);
+    await enterAndConsent(page, ja);
+    await page.getByRole('button', { name: ja.pre.tutorialStart }).waitFor();
+    await page.evaluate(() => (window as unknown as { xaiDebug: DebugHelpers }).xaiDebug.forceDatasetError());
+    await page.reload();
+    await page.getByText(ja.pre.datasetFetchFailed).waitFor();
+    expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(ja.pre.errorTitle);
+    expect(await page.getByLabel(ja.resume.idLabel).inputValue()).toMatch(/^[A-Z0-9]{8}$/);
+    await page.evaluate(() => (window as unknown as { xaiDebug: DebugHelpers }).xaiDebug.clearDatasetError());
+    await page.reload();
+    await page.getByRole('button', { name: ja.pre.tutorialStart }).waitFor();
+    await page.context().close();
+  });
 });

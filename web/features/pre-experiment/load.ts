@@ -6,6 +6,7 @@ import type { ParticipantCase } from '../../../worker/schemas/experiment';
 import type { DatasetType } from '../../../worker/schemas/study';
 import { studyConfig } from '../../../worker/schemas/study';
 import { api, unwrap } from '../../lib/api';
+import { resolveDatasetType } from '../../lib/dataset-type';
 import { fetchResume, resumeDestination, type ResumeData, type ResumeDestination } from '../../lib/resume';
 
 export type PreExperimentData = {
@@ -43,12 +44,15 @@ export async function loadPreExperiment(
     }
   }
   if (cases.length === 0) throw new CaseSetError('no cases in the pre-experiment set');
+  // The server's confirmed type first, then the session ID, then the case fields (part 1 §4);
+  // throws DatasetTypeError when it cannot be settled (or the debug helper forces it).
+  const { datasetType } = resolveDatasetType({ stored: resume.confirmedDatasetType, sessionId, caseData: cases[0]?.features });
   return {
     kind: 'ready',
     data: {
       sessionId: resume.sessionId,
       userId: resume.userId,
-      datasetType: resume.confirmedDatasetType,
+      datasetType,
       cases,
       serverAnswered: resume.existingResponses.map((r) => r.case_id),
       resumed: resume.preExperimentCount > 0,

@@ -98,7 +98,12 @@ export function PreExperimentPage() {
         logger.error('pre_experiment_load', 'pre-experiment could not load', { error: String(err) });
         setScreen({
           kind: 'error',
-          messageKey: err instanceof CaseSetError ? 'pre.caseSetFailed' : err instanceof ApiError && err.status === 404 ? 'pre.noDataset' : 'pre.datasetFetchFailed',
+          messageKey:
+            err instanceof CaseSetError
+              ? 'pre.caseSetFailed'
+              : err instanceof ApiError && err.status === 404
+                ? 'pre.noDataset'
+                : 'pre.datasetFetchFailed',
         });
       });
     return () => {
