@@ -71,6 +71,23 @@ export async function storedPreCaseSet(db: Db, sessionId: string) {
   return rows.map((r) => ({ position: r.position, row: r.c }));
 }
 
+/** The given cases of the session's pre-experiment set (with their positions); others are absent. */
+export async function preCaseSetItems(db: Db, sessionId: string, caseIds: readonly string[]) {
+  const rows = await db
+    .select({ position: caseSetItems.position, c: cases })
+    .from(caseSetItems)
+    .innerJoin(cases, eq(cases.caseId, caseSetItems.caseId))
+    .where(
+      and(
+        eq(caseSetItems.sessionId, sessionId),
+        eq(caseSetItems.phase, 'pre_experiment'),
+        // One bound parameter for any number of IDs (D1 allows 100 per statement).
+        sql`${caseSetItems.caseId} in (select value from json_each(${JSON.stringify(caseIds)}))`,
+      ),
+    );
+  return rows.map((r) => ({ position: r.position, row: r.c }));
+}
+
 /** Returns the session's pre-experiment set, drawing and storing it on first use. */
 export async function ensurePreCaseSet(db: Db, sessionId: string, datasetType: DatasetType, now: string) {
   const existing = await storedPreCaseSet(db, sessionId);

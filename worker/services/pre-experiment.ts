@@ -10,7 +10,7 @@ import type { SessionRow } from '../db/queries/sessions';
 import { AppError, conflict } from '../errors';
 import type { PreAnswer } from '../schemas/experiment';
 import { studyConfig } from '../schemas/study';
-import { ensurePreCaseSet } from './case-sets';
+import { ensurePreCaseSet, preCaseSetItems } from './case-sets';
 
 /** D1 binds at most 100 parameters per statement; an answer row binds 12. */
 const ROWS_PER_INSERT = 8;
@@ -36,8 +36,14 @@ async function markCompleteIfDone(db: Db, session: SessionRow, total: number, no
 /** Stores answers not yet stored; returns how many were new and the session's total after. */
 export async function storePreAnswers(db: Db, session: SessionRow, answers: PreAnswer[], now: string) {
   requireConsent(session);
-  const set = await ensurePreCaseSet(db, session.sessionId, session.datasetType, now);
-  const byCase = new Map(set.map((item) => [item.row.caseId, item]));
+  const ids = [...new Set(answers.map((a) => a.case_id))];
+  let items = await preCaseSetItems(db, session.sessionId, ids);
+  if (items.length === 0) {
+    // The set is normally drawn when the client first asks for it; draw it now if it was not.
+    await ensurePreCaseSet(db, session.sessionId, session.datasetType, now);
+    items = await preCaseSetItems(db, session.sessionId, ids);
+  }
+  const byCase = new Map(items.map((item) => [item.row.caseId, item]));
   const seen = new Set<string>();
   const rows = [];
   for (const answer of answers) {
@@ -62,16 +68,23 @@ export async function storePreAnswers(db: Db, session: SessionRow, answers: PreA
       createdAt: now,
     });
   }
-  const before = await countPreResponses(db, session.sessionId);
   const statements = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    statements.push(db.insert(preExperimentResponses).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing());
+    statements.push(
+      db
+        .insert(preExperimentResponses)
+        .values(rows.slice(i, i + ROWS_PER_INSERT))
+        .onConflictDoNothing()
+        .returning({ id: preExperimentResponses.id }),
+    );
   }
+  let stored = 0;
   if (statements.length > 0) {
     const [first, ...rest] = statements;
-    await db.batch([first!, ...rest]);
+    // A conflicting (already stored) answer returns no row, so this counts only new ones.
+    for (const inserted of await db.batch([first!, ...rest])) stored += inserted.length;
   }
   const total = await countPreResponses(db, session.sessionId);
   await markCompleteIfDone(db, session, total, now);
-  return { stored: total - before, duplicates: answers.length - (total - before), total };
+  return { stored, duplicates: answers.length - stored, total };
 }

@@ -35,6 +35,7 @@ function useOutboxState(outbox: AnswerOutbox | null): OutboxState | null {
   const cache = useRef<OutboxState | null>(null);
   const subscribe = useCallback(
     (onChange: () => void) => {
+      cache.current = outbox?.state() ?? null;
       if (!outbox) return () => {};
       return outbox.subscribe((state) => {
         cache.current = state;
@@ -111,7 +112,6 @@ export function PreExperimentPage() {
       box.dispose();
     };
     // Load once per participant; route state is only read at that moment.
-    // eslint-disable-next-line react-hooks/exhaustive-deps
   }, [sessionId]);
 
   const remaining = useMemo(() => (data ? data.cases.filter((c) => !answered.has(c.case_id)) : []), [data, answered]);
