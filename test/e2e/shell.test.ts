@@ -53,9 +53,16 @@ describe('language toggle', () => {
     expect(await visibleTextWithoutToggle(page)).not.toMatch(JAPANESE);
     expect(await page.evaluate(() => document.documentElement.lang)).toBe('en');
 
-    await page.goto(`${session.baseUrl()}/error-test`);
-    await page.getByRole('heading', { name: en.errors.errorTest.title }).waitFor();
-    expect(await visibleTextWithoutToggle(page)).not.toMatch(JAPANESE);
+    for (const [path, heading] of [
+      ['/error-test', en.errors.errorTest.title],
+      ['/', en.entry.title],
+      ['/experiment/selection', en.selection.title],
+      ['/resume', en.resume.pageTitle],
+    ] as const) {
+      await page.goto(`${session.baseUrl()}${path}`);
+      await page.getByRole('heading', { name: heading, level: 1 }).waitFor();
+      expect(await visibleTextWithoutToggle(page)).not.toMatch(JAPANESE);
+    }
     expect(await page.evaluate(() => localStorage.getItem('xai-decision-lab-language'))).toBe('en');
     await page.context().close();
   });
