@@ -3,7 +3,7 @@
  * reload or a later visit knows who is taking part. The server stays the source of truth.
  */
 import { datasetTypeSchema, type DatasetType } from '../../worker/schemas/study';
-import { isValidSessionId, readStoredSessionId } from './session-id';
+import { readStoredSessionId } from './session-id';
 import { logger } from './error-log';
 import { readStorage, storageKeys, writeStorage } from './storage-keys';
 
@@ -47,4 +47,3 @@ export function rememberUserModel(info: { trained: boolean; sessionId: string; t
   );
 }
 
-export { isValidSessionId };

@@ -17,7 +17,6 @@ export const storageKeys = {
 
 /** Session storage (per tab). */
 export const sessionKeys = {
-  adminAuth: 'auth',
   preTutorialDone: 'pre_experiment_tutorial_done',
 } as const;
 

@@ -7,7 +7,7 @@ import { validate } from '../validate';
 export const datasetAssignmentRoutes = new Hono<AppEnv>()
   .get('/balanced', async (c) => {
     const statistics = await assignmentStatistics(c.var.db);
-    return c.json({ dataset_type: await suggestBalanced(c.var.db), statistics });
+    return c.json({ dataset_type: suggestBalanced(statistics), statistics });
   })
   .post('/balanced', validate('json', balancedAssignmentBodySchema), async (c) => {
     const assignment = await assignBalanced(c.var.db, c.req.valid('json').session_id, new Date().toISOString());

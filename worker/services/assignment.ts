@@ -27,11 +27,9 @@ export async function assignBalanced(db: Db, sessionId: string, now: string) {
   return (await findAssignment(db, sessionId))!;
 }
 
-/** The dataset balanced assignment would give now, without storing anything. */
-export async function suggestBalanced(db: Db): Promise<DatasetType> {
-  const stats = await assignmentStatistics(db);
-  return [...studyConfig.enabledDatasets].sort((a, b) => stats.datasets[a]!.assigned - stats.datasets[b]!.assigned)[0]!;
-}
+/** The dataset balanced assignment would give now (same tie order as `assignBalanced`), without storing anything. */
+export const suggestBalanced = (stats: Awaited<ReturnType<typeof assignmentStatistics>>): DatasetType =>
+  [...studyConfig.enabledDatasets].sort((a, b) => stats.datasets[a]!.assigned - stats.datasets[b]!.assigned)[0]!;
 
 /**
  * Records a dataset the client chose (URL parameter or selection). An existing assignment is
