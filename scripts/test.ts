@@ -76,7 +76,11 @@ const runners: [string, () => Promise<Counts>][] = [
 for (const [name, run] of runners) {
   if (!wanted(name)) continue;
   console.log(`\n── ${name} ──`);
-  const counts = await run();
+  // A runner that cannot start (no browser, no fixtures) counts as one failure; the others still run.
+  const counts = await run().catch((err: unknown): Counts => {
+    console.error(`${name} could not run: ${err instanceof Error ? err.message : String(err)}`);
+    return { passed: 0, failed: 1, skipped: 0 };
+  });
   results.push({ name, counts });
   console.log(`${name}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
 }
