@@ -64,7 +64,7 @@ export function ConsentPage() {
           <dt>{t('consent.summary.title')}</dt>
           <dd>{t('consent.summary.titleValue')}</dd>
           <dt>{t('consent.summary.researcher')}</dt>
-          <dd>{researcher ? `${researcher.name}(${researcher.affiliation})` : ''}</dd>
+          <dd>{researcher ? t('consent.person', { name: researcher.name, affiliation: researcher.affiliation }) : ''}</dd>
           <dt>{t('consent.summary.purpose')}</dt>
           <dd>{t('consent.summary.purposeValue')}</dd>
           <dt>{t('consent.summary.duration')}</dt>
@@ -91,7 +91,8 @@ export function ConsentPage() {
         <ul className="plain-list">
           {studyConfig.contacts.map((c) => (
             <li key={c.role}>
-              {t(`consent.roles.${c.role}`)}: {c.name}({c.affiliation}) <a href={`mailto:${c.email}`}>{c.email}</a>
+              {t(`consent.roles.${c.role}`)}: {t('consent.person', { name: c.name, affiliation: c.affiliation })}{' '}
+              <a href={`mailto:${c.email}`}>{c.email}</a>
             </li>
           ))}
         </ul>
