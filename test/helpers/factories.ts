@@ -2,18 +2,11 @@
  * Synthetic test data. Tests outside ../shared never use real dataset rows: they build cases and
  * answers here, each with unique ids.
  */
+import { seededRandom } from '../../worker/ml/random';
 import type { TrainingData } from '../../worker/ml/train';
 
-/** Seeded PRNG (mulberry32), so a factory call always returns the same data for the same seed. */
-export function seededRandom(seed: number): () => number {
-  let s = seed | 0;
-  return () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+// Seeded, so a factory call always returns the same data for the same seed.
+export { seededRandom };
 
 export const SYNTHETIC_FEATURES = ['age', 'education_num', 'hours_per_week', 'workclass', 'capital_gain'] as const;
 

@@ -1,17 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import { compileModel, DecisionType, emptyTree, MODEL_FORMAT, MODEL_FORMAT_VERSION, type GbdtModel, type SerializedTree } from '../../worker/ml/model';
 import { decide, predictRaw } from '../../worker/ml/predict';
+import { seededRandom as rng } from '../../worker/ml/random';
 import { treeShap } from '../../worker/ml/treeshap';
 
-/** Small seeded PRNG (mulberry32) so every run builds the same random trees. */
-function rng(seed: number) {
-  return () => {
-    seed = (seed + 0x6d2b79f5) | 0;
-    let t = Math.imul(seed ^ (seed >>> 15), 1 | seed);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** A random tree with consistent counts: every internal count is the sum of its children's. */
 function randomTree(random: () => number, numFeatures: number, numLeaves: number): SerializedTree {

@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { incomePercentile, InvalidIncomeError } from '../../web/lib/income';
 import { AnswerOutbox, AnswerRejected, type OutboxAnswer } from '../../web/lib/outbox';
-import { resumeDestination, UnknownResumeAction, type ResumeData } from '../../web/lib/resume';
+import { resumeDestination, resumeErrorKey, UnknownResumeAction, type ResumeData } from '../../web/lib/resume';
 import { studyConfig } from '../../worker/schemas/study';
 
 const answer = (caseId: string): OutboxAnswer => ({
@@ -121,8 +121,19 @@ describe('resumeDestination', () => {
     expect(pre).toEqual({ path: '/experiment/pre', state: { resumeData: base, startFromCase: 57, fromResume: true } });
   });
 
-  it('refuses resume data without success and unknown actions', () => {
-    expect(() => resumeDestination({ ...base, success: false })).toThrow(UnknownResumeAction);
-    expect(() => resumeDestination({ ...base, action: 'completed', currentPhase: 'completed' })).toThrow(UnknownResumeAction);
+  it('refuses resume data without success and unknown actions, each with its own message', () => {
+    const failure = (data: ResumeData) => {
+      try {
+        resumeDestination(data);
+      } catch (err) {
+        return err;
+      }
+      throw new Error('expected resumeDestination to throw');
+    };
+    const integrity = failure({ ...base, success: false });
+    const unknown = failure({ ...base, action: 'completed', currentPhase: 'completed' });
+    expect(integrity).toBeInstanceOf(UnknownResumeAction);
+    expect(resumeErrorKey(integrity)).toBe('resume.integrity');
+    expect(resumeErrorKey(unknown)).toBe('resume.unknownAction');
   });
 });

@@ -26,8 +26,15 @@ export const fetchResume = async (participantId: string): Promise<ResumeData> =>
 
 export type ResumeDestination = { path: string; state: Record<string, unknown> };
 
+/** Resume data that cannot be followed: an integrity problem, or an action this client does not know. */
 export class UnknownResumeAction extends Error {
   override readonly name = 'UnknownResumeAction';
+  constructor(
+    readonly reason: 'integrity' | 'unknown_action',
+    message: string,
+  ) {
+    super(message);
+  }
 }
 
 /**
@@ -36,7 +43,7 @@ export class UnknownResumeAction extends Error {
  * pre; anything else fails. Resume data counts only when `success` is true.
  */
 export function resumeDestination(data: ResumeData): ResumeDestination {
-  if (!data.success) throw new UnknownResumeAction(data.integrityMessage ?? data.message);
+  if (!data.success) throw new UnknownResumeAction('integrity', data.integrityMessage ?? data.message);
   if (data.isPostSurveyCompleted) {
     return { path: '/experiment/complete', state: { fromResume: true, experimentCompleted: true, sessionId: data.sessionId } };
   }
@@ -55,12 +62,12 @@ export function resumeDestination(data: ResumeData): ResumeDestination {
   if (data.action === 'resume_pre_experiment' || data.currentPhase === 'pre_experiment') {
     return { path: '/experiment/pre', state: { resumeData: data, startFromCase: data.nextCaseNumber, fromResume: true } };
   }
-  throw new UnknownResumeAction(`unknown resume action ${data.action}`);
+  throw new UnknownResumeAction('unknown_action', `unknown resume action ${data.action}`);
 }
 
 /** i18n key for a failed resume call (part 1 §8 "Resume"). */
 export function resumeErrorKey(err: unknown): string {
-  if (err instanceof UnknownResumeAction) return 'resume.integrity';
+  if (err instanceof UnknownResumeAction) return err.reason === 'integrity' ? 'resume.integrity' : 'resume.unknownAction';
   if (err instanceof ApiError && err.status === 404) return 'resume.noData';
   if (err instanceof ApiError && err.status >= 500) return 'resume.serverError';
   return 'resume.failed';

@@ -6,6 +6,7 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { caseSetItems, cases } from '../db/schema';
+import { seededRandom } from '../ml/random';
 import type { ParticipantCase } from '../schemas/experiment';
 import type { DatasetType } from '../schemas/study';
 
@@ -32,16 +33,10 @@ function seedOf(text: string): number {
   return hash >>> 0;
 }
 
-/** Fisher–Yates with mulberry32, deterministic for a seed. */
+/** Fisher–Yates, deterministic for a seed. */
 export function seededShuffle<T>(items: readonly T[], seed: number): T[] {
   const out = [...items];
-  let s = seed | 0;
-  const random = () => {
-    s = (s + 0x6d2b79f5) | 0;
-    let t = Math.imul(s ^ (s >>> 15), 1 | s);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
+  const random = seededRandom(seed);
   for (let i = out.length - 1; i > 0; i--) {
     const j = Math.floor(random() * (i + 1));
     [out[i], out[j]] = [out[j]!, out[i]!];

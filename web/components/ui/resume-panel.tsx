@@ -24,7 +24,7 @@ type PanelState =
  * Resume by participant ID: checks 500 ms after typing stops, from 2 characters, shows whether
  * the ID can be resumed, and takes the participant to where they stopped.
  */
-export function ResumePanel({ initialId = '', autoCheck = true }: { initialId?: string; autoCheck?: boolean }) {
+export function ResumePanel({ initialId = '' }: { initialId?: string }) {
   const { t } = useTranslation();
   const navigate = useNavigate();
   const [participantId, setParticipantId] = useState(normaliseParticipantId(initialId));
@@ -34,7 +34,6 @@ export function ResumePanel({ initialId = '', autoCheck = true }: { initialId?: 
   const [nonce, setNonce] = useState(0);
 
   useEffect(() => {
-    if (!autoCheck && nonce === 0) return;
     if (participantId.length < 2) {
       setState({ kind: 'idle' });
       return;
@@ -50,7 +49,7 @@ export function ResumePanel({ initialId = '', autoCheck = true }: { initialId?: 
       clearTimeout(timer);
       controller.abort();
     };
-  }, [participantId, autoCheck, nonce]);
+  }, [participantId, nonce]);
 
   const resumable = state.kind === 'found' && state.check.canResume && !state.check.integrityError;
 
@@ -104,11 +103,6 @@ export function ResumePanel({ initialId = '', autoCheck = true }: { initialId?: 
         </p>
       ) : null}
       <div className="button-row">
-        {!autoCheck ? (
-          <Button className="button" onPress={() => setNonce((n) => n + 1)} isDisabled={participantId.length < 2}>
-            {t('resume.check')}
-          </Button>
-        ) : null}
         <Button type="submit" className="button button-primary" isDisabled={resuming || (participantId !== '' && !resumable)}>
           {t('resume.button')}
         </Button>
