@@ -57,7 +57,7 @@ export async function startLocalWorker(input: {
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(input.port), '--local', '--show-interactive-dev-session=false'];
   if (input.persistTo) args.push('--persist-to', input.persistTo);
   for (const [key, value] of Object.entries(input.vars ?? {})) args.push('--var', `${key}:${value}`);
-  const child = spawnTool('wrangler', args, { stdio: input.stdio ?? 'inherit', detached: false });
+  const child = spawnTool('wrangler', args, { stdio: input.stdio ?? 'inherit' });
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);

@@ -2,7 +2,7 @@
  * The real checks behind GET /api/status: a D1 query, an R2 write-read-delete round trip, and
  * whether every enabled dataset has an active AI model whose file is in R2.
  */
-import { and, eq, sql } from 'drizzle-orm';
+import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { aiModels } from '../db/schema';
 import type { StatusResponse } from '../schemas/api';
@@ -38,16 +38,15 @@ export async function checkMlPipeline(
   bucket: R2Bucket,
 ): Promise<Pick<StatusResponse, 'ml_pipeline' | 'ml_models'>> {
   try {
+    const active = await db
+      .select({ datasetType: aiModels.datasetType, r2Key: aiModels.r2Key })
+      .from(aiModels)
+      .where(eq(aiModels.status, 'active'));
     const models: StatusResponse['ml_models'] = {};
     await Promise.all(
       studyConfig.enabledDatasets.map(async (dataset) => {
-        const active = await db
-          .select({ r2Key: aiModels.r2Key })
-          .from(aiModels)
-          .where(and(eq(aiModels.datasetType, dataset), eq(aiModels.status, 'active')))
-          .get();
-        const stored = active ? await bucket.head(active.r2Key) : null;
-        models[dataset] = stored ? 'ready' : 'missing';
+        const row = active.find((a) => a.datasetType === dataset);
+        models[dataset] = row && (await bucket.head(row.r2Key)) ? 'ready' : 'missing';
       }),
     );
     const ready = Object.values(models).filter((s) => s === 'ready').length;
