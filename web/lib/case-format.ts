@@ -46,3 +46,24 @@ export function formatFeature(t: TFunction, lng: string, dataset: DatasetType, f
   }
   return number(n, lng);
 }
+
+/**
+ * Fields shown side by side as one table instead of one line each: the speed-dating partner's
+ * importance weights and the partner's ratings describe the same six attributes, so a participant
+ * compares them row by row (and the case fits a phone screen).
+ */
+export type FeatureMatrix = { columns: readonly string[]; rows: readonly { id: string; fields: readonly string[] }[] };
+
+export const FEATURE_MATRICES: Partial<Record<DatasetType, FeatureMatrix>> = {
+  speed_dating: {
+    columns: ['importance', 'rating'],
+    rows: [
+      { id: 'attractiveness', fields: ['pf_o_att', 'attr_o'] },
+      { id: 'sincerity', fields: ['pf_o_sin', 'sinc_o'] },
+      { id: 'intelligence', fields: ['pf_o_int', 'intel_o'] },
+      { id: 'fun', fields: ['pf_o_fun', 'fun_o'] },
+      { id: 'ambition', fields: ['pf_o_amb', 'amb_o'] },
+      { id: 'shared_interests', fields: ['pf_o_sha', 'shar_o'] },
+    ],
+  },
+};

@@ -1,13 +1,17 @@
 import { useState } from 'react';
-import { Button, Label, Radio, RadioGroup } from 'react-aria-components';
+import { Button, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { studyConfig, type DatasetType } from '../../../worker/schemas/study';
 
-export type Judgement = { prediction: 0 | 1; confidence: number };
+export type Judgement = { prediction: 0 | 1; confidence: number; reasoning?: string };
+
+/** The spec's optional free-text reason; the server accepts up to this many characters. */
+export const REASONING_MAX_LENGTH = 2000;
 
 /**
- * Prediction plus confidence (1–5). Both are required; submitting shows "sending..." and
- * delivers after the spec's 300 ms. Remount it (new `key`) to reset for the next case.
+ * Prediction plus confidence (1–5), and an optional reason. Both choices are required;
+ * submitting shows "sending..." and delivers after the spec's 300 ms. Laid out as an answer bar
+ * that stays in view at the bottom of a phone screen. Remount it (new `key`) to reset.
  */
 export function JudgementInput({
   datasetType,
@@ -21,39 +25,70 @@ export function JudgementInput({
   const { t } = useTranslation();
   const [prediction, setPrediction] = useState<string | null>(null);
   const [confidence, setConfidence] = useState<string | null>(null);
+  const [reasoning, setReasoning] = useState('');
+  const [reasonOpen, setReasonOpen] = useState(false);
   const [sending, setSending] = useState(false);
-  const [missing, setMissing] = useState(false);
   const levels = t('judgement.confidenceLevels', { returnObjects: true }) as string[];
   const complete = prediction !== null && confidence !== null;
+  const locked = sending || disabled;
+  const chosenLevel = confidence === null ? null : levels[Number(confidence) - studyConfig.confidence.min];
 
   const submit = () => {
-    if (!complete) {
-      setMissing(true);
-      return;
-    }
+    if (!complete) return;
     setSending(true);
-    setTimeout(() => onSubmit({ prediction: prediction === '1' ? 1 : 0, confidence: Number(confidence) }), studyConfig.timingsMs.submitDelay);
+    const reason = reasoning.trim();
+    setTimeout(
+      () => onSubmit({ prediction: prediction === '1' ? 1 : 0, confidence: Number(confidence), ...(reason ? { reasoning: reason } : {}) }),
+      studyConfig.timingsMs.submitDelay,
+    );
   };
 
   return (
-    <div className="judgement-input">
-      <RadioGroup value={prediction} onChange={(v) => { setPrediction(v); setMissing(false); }} isDisabled={sending || disabled} className="radio-group judgement-prediction">
-        <Label>{t('judgement.prediction')}</Label>
-        <Radio value="1" className="radio choice">{t(`datasets.${datasetType}.positive`)}</Radio>
-        <Radio value="0" className="radio choice">{t(`datasets.${datasetType}.negative`)}</Radio>
-      </RadioGroup>
-      <RadioGroup value={confidence} onChange={(v) => { setConfidence(v); setMissing(false); }} isDisabled={sending || disabled} className="radio-group judgement-confidence">
-        <Label>{t('judgement.confidence')}</Label>
-        {levels.map((label, i) => (
-          <Radio key={label} value={String(studyConfig.confidence.min + i)} className="radio choice">
-            {studyConfig.confidence.min + i}. {label}
+    <div className="judgement-input answer-bar">
+      <RadioGroup value={prediction} onChange={setPrediction} isDisabled={locked} orientation="horizontal" className="radio-group judgement-prediction">
+        <Label className="answer-label">{t('judgement.prediction')}</Label>
+        <div className="segments segments-2">
+          <Radio value="1" className="radio choice segment">
+            {t(`datasets.${datasetType}.positive`)}
           </Radio>
-        ))}
+          <Radio value="0" className="radio choice segment">
+            {t(`datasets.${datasetType}.negative`)}
+          </Radio>
+        </div>
       </RadioGroup>
-      {missing ? <p role="alert" className="notice notice-warning">{t('judgement.required')}</p> : null}
-      <Button className="button button-primary" onPress={submit} isDisabled={sending || disabled || !complete}>
-        {sending ? t('judgement.sending') : t('judgement.submit')}
-      </Button>
+      <RadioGroup value={confidence} onChange={setConfidence} isDisabled={locked} orientation="horizontal" className="radio-group judgement-confidence">
+        <Label className="answer-label">
+          {t('judgement.confidence')}
+          {chosenLevel ? <span className="answer-chosen"> {t('judgement.chosenLevel', { label: chosenLevel })}</span> : null}
+        </Label>
+        <div className="segments segments-5">
+          {levels.map((label, i) => (
+            <Radio key={label} value={String(studyConfig.confidence.min + i)} aria-label={`${studyConfig.confidence.min + i}. ${label}`} className="radio choice segment">
+              {studyConfig.confidence.min + i}
+            </Radio>
+          ))}
+        </div>
+        <div className="scale-ends" aria-hidden="true">
+          <span>{levels[0]}</span>
+          <span>{levels[levels.length - 1]}</span>
+        </div>
+      </RadioGroup>
+      {reasonOpen ? (
+        <TextField value={reasoning} onChange={setReasoning} maxLength={REASONING_MAX_LENGTH} isDisabled={locked} className="text-field judgement-reasoning" autoFocus>
+          <Label className="answer-label">{t('judgement.reasoning')}</Label>
+          <TextArea rows={2} />
+        </TextField>
+      ) : null}
+      <div className="answer-actions">
+        {!reasonOpen ? (
+          <Button className="button button-link" onPress={() => setReasonOpen(true)} isDisabled={locked}>
+            {t('judgement.addReasoning')}
+          </Button>
+        ) : null}
+        <Button className="button button-primary answer-submit" onPress={submit} isDisabled={locked || !complete}>
+          {sending ? t('judgement.sending') : t('judgement.submit')}
+        </Button>
+      </div>
     </div>
   );
 }
