@@ -1,7 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { datasetFromCaseId, datasetFromFeatures, DatasetTypeError, resolveDatasetType } from '../../web/lib/dataset-type';
 import { INVALID_SESSION_ID, installDebugHelpers } from '../../web/lib/debug-helpers';
-import { generateParticipantId, isValidSessionId, readStoredSessionId } from '../../web/lib/session-id';
+import { generateParticipantId, ID_ALPHABET, isValidSessionId, normaliseParticipantId, participantIdCandidates, readStoredSessionId } from '../../web/lib/session-id';
 import { storageKeys } from '../../web/lib/storage-keys';
 
 describe('session IDs', () => {
@@ -20,13 +20,29 @@ describe('session IDs', () => {
     expect(isValidSessionId(id)).toBe(valid);
   });
 
-  it('generates 8 uppercase alphanumerics without modulo bias', () => {
-    const ids = Array.from({ length: 200 }, () => generateParticipantId());
-    for (const id of ids) expect(id).toMatch(/^[A-Z0-9]{8}$/);
-    expect(new Set(ids).size).toBe(200);
-    // Bytes 252..255 are skipped (253 % 36 would be 'B'), never mapped onto the first characters.
-    const skewed = generateParticipantId((b) => b.fill(0).fill(253, 0, 8));
-    expect(skewed).toBe('AAAAAAAA');
+  it('generates 8 uppercase letters or digits from an alphabet without look-alikes, without modulo bias', () => {
+    const ids = Array.from({ length: 2000 }, () => generateParticipantId());
+    for (const id of ids) {
+      expect(id).toMatch(/^[A-Z0-9]{8}$/);
+      expect(isValidSessionId(id)).toBe(true);
+      expect(id).not.toMatch(/[OIL]/);
+    }
+    expect(new Set(ids).size).toBe(2000);
+    // Every character of the alphabet turns up, and only those.
+    expect(new Set(ids.join('')).size).toBe(ID_ALPHABET.length);
+    expect(ID_ALPHABET).toHaveLength(33);
+    // 231 = 7 × 33: bytes 231..255 are skipped, never folded onto the first characters.
+    const skewed = generateParticipantId((b) => b.fill(0).fill(240, 0, 8));
+    expect(skewed).toBe('00000000');
+    expect(generateParticipantId((b) => b.fill(230))).toBe(ID_ALPHABET[230 % 33]!.repeat(8));
+  });
+
+  it('reads look-alike letters of a typed ID as the digits of the alphabet, then as typed', () => {
+    expect(normaliseParticipantId(' ab-1o d3l! ')).toBe('AB1OD3L');
+    expect(normaliseParticipantId('abcdefghijk')).toBe('ABCDEFGH');
+    expect(participantIdCandidates('7K3M9QXA')).toEqual(['7K3M9QXA']);
+    expect(participantIdCandidates('O7KI3MLQ')).toEqual(['07K13M1Q', 'O7KI3MLQ']);
+    for (const id of Array.from({ length: 200 }, () => generateParticipantId())) expect(participantIdCandidates(id)).toEqual([id]);
   });
 
   it('treats an invalid stored ID as absent and reports it', () => {

@@ -94,17 +94,45 @@ describe('ResumePanel', () => {
 
   it('checks 500 ms after typing stops, from 2 characters, and upper-cases the ID', async () => {
     const fetchMock = stubCheck({ exists: true, canResume: true, preExperimentCount: 56, mainExperimentCount: 0, userId: 3, isCompleted: false, integrityError: false });
-    renderScreen(<ResumePanel />);
-    const input = screen.getByLabelText(ja.resume.idLabel);
-    fireEvent.change(input, { target: { value: 'a' } });
-    await new Promise((r) => setTimeout(r, 600));
-    expect(fetchMock).not.toHaveBeenCalled();
-    fireEvent.change(input, { target: { value: 'ab-12cd34' } });
-    expect((input as HTMLInputElement).value).toBe('AB12CD34');
-    await waitFor(() => expect(fetchMock).toHaveBeenCalledTimes(1), { timeout: 2000 });
+    vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
+    try {
+      renderScreen(<ResumePanel />);
+      const input = screen.getByLabelText(ja.resume.idLabel);
+      fireEvent.change(input, { target: { value: 'a' } });
+      act(() => vi.advanceTimersByTime(5000));
+      expect(fetchMock).not.toHaveBeenCalled();
+      fireEvent.change(input, { target: { value: 'ab-12cd3' } });
+      act(() => vi.advanceTimersByTime(300));
+      // Typing again restarts the wait.
+      fireEvent.change(input, { target: { value: 'ab-12cd34x' } });
+      expect((input as HTMLInputElement).value).toBe('AB12CD34');
+      act(() => vi.advanceTimersByTime(499));
+      expect(fetchMock).not.toHaveBeenCalled();
+      act(() => vi.advanceTimersByTime(1));
+      expect(fetchMock).toHaveBeenCalledTimes(1);
+    } finally {
+      vi.useRealTimers();
+    }
     expect(JSON.parse(String((fetchMock.mock.calls[0] as unknown as [string, RequestInit])[1].body))).toEqual({ participant_name: 'AB12CD34' });
     await screen.findByText(/56 \/ 200/);
     expect((screen.getByRole('button', { name: ja.resume.button }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByText(ja.resume.idHint)).toBeTruthy();
+  });
+
+  it('finds an ID typed with look-alike letters under its digits, and resumes that ID', async () => {
+    const fetchMock = vi.fn(async (_url: string, init: RequestInit) => {
+      const { participant_name } = JSON.parse(String(init.body)) as { participant_name: string };
+      const exists = participant_name === '7K30M1QA';
+      return new Response(JSON.stringify({ exists, canResume: exists, preExperimentCount: exists ? 12 : 0, mainExperimentCount: 0, userId: exists ? 4 : null, isCompleted: false, integrityError: false }), {
+        status: 200,
+        headers: { 'Content-Type': 'application/json' },
+      });
+    });
+    vi.stubGlobal('fetch', fetchMock);
+    renderScreen(<ResumePanel initialId="7k3OmIqa" />);
+    await screen.findByText(/12 \/ 200/, undefined, { timeout: 2000 });
+    expect(screen.getByText(ja.resume.readAs.replace('{{id}}', '7K30M1QA'))).toBeTruthy();
+    expect(fetchMock.mock.calls.map((c) => JSON.parse(String(c[1].body)).participant_name)).toEqual(['7K30M1QA']);
   });
 
   it('blocks resuming on an integrity error', async () => {
@@ -117,7 +145,8 @@ describe('ResumePanel', () => {
   it('says when the ID is not found', async () => {
     stubCheck({ exists: false, canResume: false, preExperimentCount: 0, mainExperimentCount: 0, userId: null, isCompleted: false, integrityError: false });
     renderScreen(<ResumePanel initialId="ZZ99ZZ99" />);
-    await screen.findByText(ja.resume.notFound, undefined, { timeout: 2000 });
+    const message = await screen.findByText(ja.resume.notFound, undefined, { timeout: 2000 });
+    expect(message.className).toContain('notice');
   });
 
   it('alerts when resuming with an empty ID', () => {

@@ -13,6 +13,7 @@ export type OutboxAnswer = {
   prediction: 0 | 1;
   confidence: number;
   response_time_ms: number;
+  reasoning?: string;
   answered_at: string;
 };
 

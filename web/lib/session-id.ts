@@ -2,7 +2,17 @@
 
 const SHORT_ID = /^[A-Z0-9]{2,8}$/;
 const LEGACY_ID = /^session_[A-Za-z0-9_-]{2,192}$/;
-const ALPHABET = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789';
+
+/**
+ * Characters of generated IDs: the ten digits and the letters without O, I and L, so no two of
+ * them look alike when a participant copies the ID by hand (0/O, 1/I/L).
+ */
+export const ID_ALPHABET = '0123456789ABCDEFGHJKMNPQRSTUVWXYZ';
+/** Largest multiple of the alphabet's size that fits a byte; bytes at or above it are skipped. */
+const UNBIASED_LIMIT = Math.floor(256 / ID_ALPHABET.length) * ID_ALPHABET.length;
+
+/** Letters left out of the alphabet, read as the digit they are mistaken for. */
+const LOOKALIKES: Record<string, string> = { O: '0', I: '1', L: '1' };
 
 /** 2–8 uppercase letters or digits, or `session_…` of 10–200 letters, digits, `-` and `_`. */
 export const isValidSessionId = (id: string) => SHORT_ID.test(id) || (id.length <= 200 && LEGACY_ID.test(id));
@@ -15,11 +25,27 @@ export function generateParticipantId(random: (bytes: Uint8Array) => Uint8Array 
   let id = '';
   while (id.length < 8) {
     for (const byte of random(new Uint8Array(16))) {
-      // 252 = 7 × 36: bytes at or above it would favour the first characters.
-      if (byte < 252 && id.length < 8) id += ALPHABET[byte % 36];
+      if (byte < UNBIASED_LIMIT && id.length < 8) id += ID_ALPHABET[byte % ID_ALPHABET.length];
     }
   }
   return id;
+}
+
+/** What a participant typed into an ID field: letters and digits only, upper-cased, at most 8 (part 1 §5). */
+export const normaliseParticipantId = (raw: string) =>
+  raw
+    .replace(/[^a-z0-9]/gi, '')
+    .toUpperCase()
+    .slice(0, 8);
+
+/**
+ * The IDs a typed (normalised) ID may stand for, most likely first: with look-alike letters read
+ * as the digits of the ID alphabet (O→0, I/L→1), then as typed, for IDs issued before the
+ * alphabet left those letters out. Nothing is rewritten unless a lookup finds it.
+ */
+export function participantIdCandidates(typed: string): string[] {
+  const mapped = typed.replace(/[OIL]/g, (c) => LOOKALIKES[c]!);
+  return mapped === typed ? [typed] : [mapped, typed];
 }
 
 /**

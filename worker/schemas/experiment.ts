@@ -130,7 +130,7 @@ const preAnswerSchema = z.object({
   prediction,
   confidence,
   response_time_ms: responseTimeMs,
-  reasoning: z.string().max(2000).nullish(),
+  reasoning: z.string().max(studyConfig.reasoningMaxLength).nullish(),
   // Sent by the spec's clients; the server uses its own case table instead.
   ground_truth: z.number().int().nullish(),
   case_data_json: z.unknown().optional(),

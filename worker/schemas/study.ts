@@ -62,6 +62,8 @@ export const studyConfigSchema = z
     completionCode: z.string().regex(/^[A-Z0-9]{5}$/),
     retentionYearsAfterPublication: z.number().int().positive(),
     userModelMinResponses: z.number().int().positive(),
+    /** Longest optional free-text reason a judgement may carry. */
+    reasoningMaxLength: z.number().int().positive(),
     defaultCaseSetSize: z.number().int().positive(),
     confidence: z.object({
       min: z.number().int(),
@@ -141,6 +143,7 @@ export const studyConfig: StudyConfig = studyConfigSchema.parse({
   completionCode: 'XD5K7',
   retentionYearsAfterPublication: 10,
   userModelMinResponses: 3,
+  reasoningMaxLength: 2000,
   defaultCaseSetSize: 5,
   confidence: { min: 1, max: 5, default: 3 },
   timingsMs: {

@@ -3,7 +3,7 @@ import { Button, Input, Label, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study';
-import { normaliseParticipantId } from './resume-panel';
+import { normaliseParticipantId } from '../../lib/session-id';
 
 export const ERROR_KINDS = [
   'dataset_type',

@@ -5,9 +5,6 @@ import { studyConfig, type DatasetType } from '../../../worker/schemas/study';
 
 export type Judgement = { prediction: 0 | 1; confidence: number; reasoning?: string };
 
-/** The spec's optional free-text reason; the server accepts up to this many characters. */
-export const REASONING_MAX_LENGTH = 2000;
-
 /**
  * Prediction plus confidence (1–5), and an optional reason. Both choices are required;
  * submitting shows "sending..." and delivers after the spec's 300 ms. Laid out as an answer bar
@@ -74,7 +71,7 @@ export function JudgementInput({
         </div>
       </RadioGroup>
       {reasonOpen ? (
-        <TextField value={reasoning} onChange={setReasoning} maxLength={REASONING_MAX_LENGTH} isDisabled={locked} className="text-field judgement-reasoning" autoFocus>
+        <TextField value={reasoning} onChange={setReasoning} maxLength={studyConfig.reasoningMaxLength} isDisabled={locked} className="text-field judgement-reasoning" autoFocus>
           <Label className="answer-label">{t('judgement.reasoning')}</Label>
           <TextArea rows={2} />
         </TextField>

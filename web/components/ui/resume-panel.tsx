@@ -1,24 +1,27 @@
 import { useEffect, useState, type FormEvent } from 'react';
-import { Button, Input, Label, TextField } from 'react-aria-components';
+import { Button, Input, Label, Text, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study';
 import { logger } from '../../lib/error-log';
 import { rememberParticipant } from '../../lib/participant';
 import { checkExisting, fetchResume, resumeDestination, resumeErrorKey, type ExistingCheck } from '../../lib/resume';
-
-/** Participant IDs are letters and digits, upper-cased, at most 8 (part 1 §5). */
-export const normaliseParticipantId = (raw: string) =>
-  raw
-    .replace(/[^a-z0-9]/gi, '')
-    .toUpperCase()
-    .slice(0, 8);
+import { normaliseParticipantId, participantIdCandidates } from '../../lib/session-id';
 
 type PanelState =
   | { kind: 'idle' }
   | { kind: 'checking' }
-  | { kind: 'found'; check: ExistingCheck }
+  | { kind: 'found'; id: string; check: ExistingCheck }
   | { kind: 'not_found' };
+
+/** The first of the typed ID's readings (look-alike letters as digits, then as typed) that exists. */
+async function findParticipant(typed: string, signal: AbortSignal): Promise<{ id: string; check: ExistingCheck } | null> {
+  for (const id of participantIdCandidates(typed)) {
+    const check = await checkExisting(id, signal);
+    if (check.exists) return { id, check };
+  }
+  return null;
+}
 
 /**
  * Resume by participant ID: checks 500 ms after typing stops, from 2 characters, shows whether
@@ -41,8 +44,8 @@ export function ResumePanel({ initialId = '' }: { initialId?: string }) {
     const controller = new AbortController();
     const timer = setTimeout(() => {
       setState({ kind: 'checking' });
-      checkExisting(participantId, controller.signal)
-        .then((check) => setState(check.exists ? { kind: 'found', check } : { kind: 'not_found' }))
+      findParticipant(participantId, controller.signal)
+        .then((found) => setState(found ? { kind: 'found', ...found } : { kind: 'not_found' }))
         .catch(() => undefined);
     }, studyConfig.timingsMs.resumeDebounce);
     return () => {
@@ -66,7 +69,7 @@ export function ResumePanel({ initialId = '' }: { initialId?: string }) {
     setResuming(true);
     setError(null);
     try {
-      const data = await fetchResume(participantId);
+      const data = await fetchResume(state.id);
       const destination = resumeDestination(data);
       rememberParticipant({ sessionId: data.sessionId, userId: data.userId, datasetType: data.confirmedDatasetType });
       void navigate(destination.path, { state: destination.state });
@@ -81,11 +84,15 @@ export function ResumePanel({ initialId = '' }: { initialId?: string }) {
     <form className="resume-panel" onSubmit={(e) => void resume(e)}>
       <TextField value={participantId} onChange={(v) => setParticipantId(normaliseParticipantId(v))} className="text-field">
         <Label>{t('resume.idLabel')}</Label>
-        <Input placeholder={t('resume.idHint')} autoComplete="off" spellCheck={false} className="id-input" />
+        <Input placeholder={t('resume.idPlaceholder')} autoComplete="off" autoCapitalize="characters" spellCheck={false} className="id-input" />
+        <Text slot="description" className="muted">
+          {t('resume.idHint')}
+        </Text>
       </TextField>
       <div className="resume-result" aria-live="polite" data-state={state.kind === 'found' ? (state.check.integrityError ? 'integrity' : state.check.canResume ? 'resumable' : 'completed') : state.kind}>
         {state.kind === 'checking' ? t('resume.checking') : null}
-        {state.kind === 'not_found' ? t('resume.notFound') : null}
+        {state.kind === 'not_found' ? <span className="notice notice-warning">{t('resume.notFound')}</span> : null}
+        {state.kind === 'found' && state.id !== participantId ? <span className="muted">{t('resume.readAs', { id: state.id })} </span> : null}
         {state.kind === 'found' && state.check.integrityError ? <span className="notice notice-error">{t('resume.integrity')}</span> : null}
         {state.kind === 'found' && !state.check.integrityError && state.check.canResume
           ? t('resume.resumable', {

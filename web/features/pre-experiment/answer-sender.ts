@@ -19,6 +19,7 @@ export function answerSender(sessionId: string) {
             prediction: answer.prediction,
             confidence: answer.confidence,
             response_time_ms: answer.response_time_ms,
+            reasoning: answer.reasoning,
           },
         }),
       );
@@ -46,6 +47,7 @@ export async function sendAll(sessionId: string, outbox: AnswerOutbox): Promise<
           prediction: a.prediction,
           confidence: a.confidence,
           response_time_ms: a.response_time_ms,
+          reasoning: a.reasoning,
         })),
       },
     }),

@@ -166,6 +166,7 @@ export function PreExperimentPage() {
       prediction: judgement.prediction,
       confidence: judgement.confidence,
       response_time_ms: Math.round(performance.now() - shownAt.current),
+      ...(judgement.reasoning ? { reasoning: judgement.reasoning } : {}),
       answered_at: new Date().toISOString(),
     });
     setTransitioning(true);
