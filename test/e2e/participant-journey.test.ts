@@ -90,7 +90,7 @@ describe('participant journey', () => {
     await page.reload();
     await page.locator('.case-card h2').waitFor();
     expect(await page.locator('.case-card h2').innerText()).toBe('ケース 57');
-    expect(await page.locator('.case-progress h1').innerText()).toBe('残り 144 件(全体 56 / 200 件完了)');
+    expect(await page.locator('.case-progress h1').innerText()).toBe('残り 144 件（全体 56 / 200 件完了）');
 
     // Ten answers while the browser is offline are kept and arrive once it is back.
     await page.context().setOffline(true);

@@ -17,6 +17,9 @@ function shape(tree: Tree, prefix = ''): string[] {
   });
 }
 
+/** Every text, list items included. */
+const leaves = (t: Tree): string[] => Object.values(t).flatMap((v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v : leaves(v)));
+
 describe('translations', () => {
   it('ja.json and en.json have identical keys, array lengths and placeholders', () => {
     expect(shape(en as Tree).sort()).toEqual(shape(ja as Tree).sort());
@@ -24,9 +27,11 @@ describe('translations', () => {
 
   it('has no empty strings or lists', () => {
     for (const entry of [...shape(ja as Tree), ...shape(en as Tree)]) expect(entry).not.toMatch(/\[0\]$/);
-    const leaves = (t: Tree): string[] =>
-      Object.values(t).flatMap((v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v : leaves(v)));
     expect([...leaves(ja as Tree), ...leaves(en as Tree)].filter((s) => s.trim() === '')).toEqual([]);
+  });
+
+  it('writes Japanese parentheses full-width', () => {
+    expect(leaves(ja as Tree).filter((s) => /[()]/.test(s))).toEqual([]);
   });
 
   it('keeps the spec texts verbatim in Japanese', () => {

@@ -1,6 +1,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { incomePercentile, InvalidIncomeError } from '../../web/lib/income';
 import { AnswerOutbox, AnswerRejected, type OutboxAnswer } from '../../web/lib/outbox';
+import { errorLog } from '../../web/lib/error-log';
 import { resumeDestination, resumeErrorKey, UnknownResumeAction, type ResumeData } from '../../web/lib/resume';
 import { studyConfig } from '../../worker/schemas/study';
 
@@ -49,15 +50,22 @@ describe('AnswerOutbox', () => {
     box.dispose();
   });
 
-  it('keeps a refused answer, reports it and goes on with the others', async () => {
+  it('takes a refused answer out with its reason, logged, and goes on with the others', async () => {
+    const sent: string[] = [];
     const box = new AnswerOutbox('REFUSE01', async (a) => {
+      sent.push(a.case_id);
       if (a.case_id === 'bad') throw new AnswerRejected('case not in set');
     });
     box.add(answer('bad'));
     box.add(answer('good'));
     await box.flush();
-    expect(box.state()).toMatchObject({ total: 2, pending: 0, rejected: 1 });
-    expect(box.answers().map((a) => a.case_id)).toEqual(['bad', 'good']);
+    expect(box.state()).toMatchObject({ total: 1, pending: 0, refused: [{ case_id: 'bad', reason: 'case not in set' }] });
+    expect(box.answers().map((a) => a.case_id)).toEqual(['good']);
+    expect(errorLog.list().some((e) => e.type === 'answer_refused' && e.message.includes('bad') && e.message.includes('case not in set'))).toBe(true);
+    // Never sent again, in this page or after a reload.
+    await box.flush();
+    expect(sent).toEqual(['bad', 'good']);
+    expect(new AnswerOutbox('REFUSE01', async () => {}).answers().map((a) => a.case_id)).toEqual(['good']);
   });
 
   it('marks answers the server already holds as acknowledged', () => {

@@ -2,6 +2,7 @@
  * The spec's mapping from a failed call to the text a participant sees (part 1 §8, part 2 §8).
  * Returns i18n keys and values so the page renders them in the current language.
  */
+import type { TFunction } from 'i18next';
 import { ApiError, NetworkError } from './api';
 
 export type UserErrorText = { key: string; values?: Record<string, string> };
@@ -16,4 +17,10 @@ export function userErrorText(error: unknown): UserErrorText {
   }
   const message = error instanceof Error ? error.message : String(error);
   return { key: 'errors.http.unexpected', values: { message } };
+}
+
+/** The text of a failed call in the current language: what every screen shows for an API failure. */
+export function userErrorMessage(t: TFunction, error: unknown): string {
+  const { key, values } = userErrorText(error);
+  return t(key, values ?? {});
 }

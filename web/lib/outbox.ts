@@ -1,8 +1,9 @@
 /**
  * No answer is ever lost: each answer is written to local storage first (the spec's
  * per-participant saved responses, one per case ID) and sent until the server acknowledges it,
- * across failures, reloads and closed tabs. A refused answer (4xx) is kept and reported, never
- * dropped; sending then waits for a person to look at it.
+ * across failures, reloads and closed tabs. An answer the server refuses for good (a 4xx) leaves
+ * the outbox, so it can never block the others or be re-sent forever: it is logged with the
+ * whole answer and its reason, and listed in the state for the screen to show.
  */
 import { logger } from './error-log';
 import { readStorage, storageKeys, writeStorage } from './storage-keys';
@@ -17,9 +18,11 @@ export type OutboxAnswer = {
   answered_at: string;
 };
 
-type Entry = OutboxAnswer & { acked: boolean; rejected?: string };
+type Entry = OutboxAnswer & { acked: boolean };
 
-export type OutboxState = { total: number; pending: number; rejected: number; sending: boolean; lastError: string | null };
+export type RefusedAnswer = { case_id: string; reason: string };
+
+export type OutboxState = { total: number; pending: number; refused: readonly RefusedAnswer[]; sending: boolean; lastError: string | null };
 
 /** Sends one answer; resolves when the server stored it (or already had it). */
 export type SendAnswer = (answer: OutboxAnswer) => Promise<void>;
@@ -40,6 +43,7 @@ export class AnswerOutbox {
   private retryTimer: ReturnType<typeof setTimeout> | null = null;
   private failures = 0;
   private lastError: string | null = null;
+  private refused: RefusedAnswer[] = [];
   private readonly onOnline = () => void this.flush();
 
   constructor(
@@ -54,8 +58,9 @@ export class AnswerOutbox {
 
   private load(): Entry[] {
     try {
-      const parsed = JSON.parse(readStorage(this.key) ?? '[]') as Entry[];
-      return Array.isArray(parsed) ? parsed : [];
+      const parsed = JSON.parse(readStorage(this.key) ?? '[]') as (Entry & { rejected?: string })[];
+      // Entries refused before refusals left the outbox are dropped here, once, with their reason.
+      return Array.isArray(parsed) ? parsed.filter((e) => !e.rejected || !this.refuse(e, e.rejected)) : [];
     } catch {
       logger.fallback('outbox', 'saved answers could not be read; starting an empty outbox');
       return [];
@@ -69,8 +74,8 @@ export class AnswerOutbox {
   state(): OutboxState {
     return {
       total: this.entries.length,
-      pending: this.entries.filter((e) => !e.acked && !e.rejected).length,
-      rejected: this.entries.filter((e) => e.rejected).length,
+      pending: this.entries.filter((e) => !e.acked).length,
+      refused: this.refused,
       sending: this.sending,
       lastError: this.lastError,
     };
@@ -86,9 +91,20 @@ export class AnswerOutbox {
     for (const listener of this.listeners) listener(state);
   }
 
-  /** Every answer saved in this browser, acknowledged or not. */
+  /** Every answer saved in this browser, acknowledged or not (refused ones have left). */
   answers(): OutboxAnswer[] {
-    return this.entries.map(({ acked: _acked, rejected: _rejected, ...answer }) => answer);
+    return this.entries.map(({ acked: _acked, ...answer }) => answer);
+  }
+
+  private nextPending(): Entry | undefined {
+    return this.entries.find((e) => !e.acked);
+  }
+
+  /** Takes a refused answer out for good, keeping its reason; returns true. */
+  private refuse(answer: OutboxAnswer, reason: string): true {
+    this.refused = [...this.refused, { case_id: answer.case_id, reason }];
+    logger.production('answer_refused', `answer for ${answer.case_id} was refused: ${reason}`, { ...answer, reason });
+    return true;
   }
 
   has(caseId: string): boolean {
@@ -138,8 +154,8 @@ export class AnswerOutbox {
     this.retryTimer = null;
     this.notify();
     try {
-      for (const entry of this.entries) {
-        if (entry.acked || entry.rejected) continue;
+      // Re-read each time: answers added meanwhile join this run, refused ones have left.
+      for (let entry = this.nextPending(); entry; entry = this.nextPending()) {
         try {
           await this.send(entry);
           entry.acked = true;
@@ -149,9 +165,10 @@ export class AnswerOutbox {
           this.notify();
         } catch (err) {
           if (err instanceof AnswerRejected) {
-            entry.rejected = err.message;
+            this.entries = this.entries.filter((e) => e !== entry);
+            this.refuse(entry, err.message);
             this.save();
-            logger.production('answer_rejected', `answer for ${entry.case_id} was refused: ${err.message}`, { case_id: entry.case_id });
+            this.notify();
             continue;
           }
           this.lastError = err instanceof Error ? err.message : String(err);

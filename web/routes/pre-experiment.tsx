@@ -1,5 +1,8 @@
+import { useLocation } from 'react-router';
 import { PreExperimentPage } from '../features/pre-experiment/pre-experiment-page';
 
 export default function Route() {
-  return <PreExperimentPage />;
+  // Resuming from the page's own error screen navigates here again: start afresh from the server's state.
+  const { key } = useLocation();
+  return <PreExperimentPage key={key} />;
 }

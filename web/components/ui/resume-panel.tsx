@@ -77,6 +77,7 @@ export function ResumePanel({ initialId = '' }: { initialId?: string }) {
       logger.error('resume', 'resume failed', { participantId, error: String(err) });
       setError(t(resumeErrorKey(err)));
       setResuming(false);
+      window.alert(t('resume.contactAdmin'));
     }
   };
 

@@ -6,10 +6,11 @@ import { datasetTypeSchema, languageSchema, studyConfig, type DatasetType } from
 import { Card } from '../../components/ui/card';
 import { ResumePanel } from '../../components/ui/resume-panel';
 import { logger } from '../../lib/error-log';
+import { userErrorMessage } from '../../lib/http-errors';
 import { rememberParticipant, storedParticipant } from '../../lib/participant';
 import { generateParticipantId } from '../../lib/session-id';
 import { SetupErrorScreen } from './setup-error';
-import { SetupError, startParticipation, suggestedDataset, type ForcedDataset } from './start-participation';
+import { continueParticipation, SetupError, startParticipation, suggestedDataset, type ForcedDataset } from './start-participation';
 
 /** The dataset forced by `?dataset=` (else by the selection page's state); an invalid value is ignored with a warning. */
 function useForcedDataset(): ForcedDataset | null {
@@ -59,6 +60,9 @@ export function EntryPage() {
   const [suggested, setSuggested] = useState<DatasetType | null>(null);
   const [starting, setStarting] = useState(false);
   const [setupError, setSetupError] = useState<SetupError | null>(null);
+  // A participation in progress is continued unless the person deliberately draws a new ID.
+  const [drawNew, setDrawNew] = useState(false);
+  const [continueError, setContinueError] = useState<string | null>(null);
 
   useEffect(() => {
     if (forced) return;
@@ -87,6 +91,20 @@ export function EntryPage() {
       const error = err instanceof SetupError ? err : new SetupError('session', err);
       logger.error(`setup_${error.kind}`, error.message, {});
       setSetupError(error);
+      setStarting(false);
+    }
+  };
+
+  const continueOngoing = async () => {
+    if (!ongoing) return;
+    setStarting(true);
+    setContinueError(null);
+    try {
+      const destination = await continueParticipation(ongoing.sessionId);
+      void navigate(destination.path, { state: destination.state });
+    } catch (err) {
+      logger.error('continue_participation', 'participation in progress could not be continued', { error: String(err) });
+      setContinueError(userErrorMessage(t, err));
       setStarting(false);
     }
   };
@@ -122,8 +140,6 @@ export function EntryPage() {
         <p>{t('entry.support')}</p>
       </Card>
 
-      {ongoing && mode === 'new' ? <p className="notice notice-info">{t('entry.ongoing', { id: ongoing.sessionId })}</p> : null}
-
       <Card>
         <RadioGroup value={mode} onChange={(v) => setMode(v === 'resume' ? 'resume' : 'new')} orientation="horizontal" className="radio-group mode-toggle">
           <Label>{t('entry.modeLabel')}</Label>
@@ -135,8 +151,39 @@ export function EntryPage() {
           </Radio>
         </RadioGroup>
 
-        {mode === 'new' ? (
+        {mode === 'new' && ongoing && !drawNew ? (
+          <div className="ongoing-participation" data-testid="ongoing-participation">
+            <h2>{t('entry.ongoingTitle')}</h2>
+            <p>{t('entry.ongoingText')}</p>
+            <dl className="kv">
+              <dt>{t('entry.yourId')}</dt>
+              <dd>
+                <output className="participant-id participant-id-small">{ongoing.sessionId}</output>
+              </dd>
+              {ongoing.datasetType ? (
+                <>
+                  <dt>{t('entry.datasetLabel')}</dt>
+                  <dd>{t(`datasets.${ongoing.datasetType}.name`)}</dd>
+                </>
+              ) : null}
+            </dl>
+            {continueError ? (
+              <p role="alert" className="notice notice-error">
+                {continueError}
+              </p>
+            ) : null}
+            <div className="button-row">
+              <Button className="button button-primary" onPress={() => void continueOngoing()} isDisabled={starting}>
+                {starting ? t('entry.starting') : t('entry.continueOngoing')}
+              </Button>
+              <Button className="button" onPress={() => setDrawNew(true)} isDisabled={starting}>
+                {t('entry.startOver')}
+              </Button>
+            </div>
+          </div>
+        ) : mode === 'new' ? (
           <div className="new-participation">
+            {ongoing ? <p className="notice notice-warning">{t('entry.startOverNote', { id: ongoing.sessionId })}</p> : null}
             <input type="hidden" name="dataset_marker" value={marker} data-testid="dataset-marker" />
             {forced ? <p className="muted">{t('entry.forcedDataset', { name: t(`datasets.${forced.datasetType}.name`) })}</p> : null}
             <p>{t('entry.yourId')}</p>

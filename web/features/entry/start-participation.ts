@@ -5,6 +5,7 @@
  */
 import type { DatasetType, Language } from '../../../worker/schemas/study';
 import { api, ApiError, NetworkError, unwrap } from '../../lib/api';
+import { fetchResume, resumeDestination, type ResumeDestination } from '../../lib/resume';
 import { generateParticipantId } from '../../lib/session-id';
 
 export type ForcedDataset = { datasetType: DatasetType; source: 'url' | 'selection' };
@@ -66,4 +67,16 @@ export async function startParticipation(input: {
 /** The balanced dataset the server would give now, for the entry page's hidden marker. */
 export async function suggestedDataset(): Promise<DatasetType> {
   return (await unwrap(await api.api.experiments['dataset-assignment'].balanced.$get())).dataset_type;
+}
+
+/**
+ * Where a participation in progress in this browser continues: the consent form while the
+ * participant has not consented (same ID, same dataset), else the resume destination.
+ */
+export async function continueParticipation(sessionId: string): Promise<ResumeDestination> {
+  const info = await unwrap(await api.api.experiments.sessions[':sessionId'].$get({ param: { sessionId } }));
+  if (info.current_phase === 'consent') {
+    return { path: '/experiment/consent', state: { datasetType: info.dataset_type, participantName: sessionId, sessionId } };
+  }
+  return resumeDestination(await fetchResume(sessionId));
 }

@@ -3,7 +3,7 @@ import { Checkbox, Label, Radio, RadioGroup } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../components/ui/card';
 import { ApiError, NetworkError } from '../../lib/api';
-import { userErrorText } from '../../lib/http-errors';
+import { userErrorMessage } from '../../lib/http-errors';
 import { ERROR_KINDS, ErrorDisplay, type ErrorKind } from '../../components/ui/error-display';
 
 const SAMPLE_RESUME = { participantId: 'AB12CD34', preCount: 57, mainCount: 0 };
@@ -65,15 +65,12 @@ export function ErrorTestPicker() {
 
       <Card title={t('errors.errorTest.httpTitle')}>
         <dl className="kv http-samples">
-          {HTTP_SAMPLES.map(([name, error]) => {
-            const text = userErrorText(error);
-            return (
-              <div key={name} data-sample={name}>
-                <dt>{t(`errors.errorTest.httpCases.${name}`)}</dt>
-                <dd>{t(text.key, text.values ?? {})}</dd>
-              </div>
-            );
-          })}
+          {HTTP_SAMPLES.map(([name, error]) => (
+            <div key={name} data-sample={name}>
+              <dt>{t(`errors.errorTest.httpCases.${name}`)}</dt>
+              <dd>{userErrorMessage(t, error)}</dd>
+            </div>
+          ))}
         </dl>
       </Card>
     </div>

@@ -6,7 +6,10 @@ import type { DatasetType } from '../../../worker/schemas/study';
 import { api, ApiError, unwrap } from '../../lib/api';
 import { AnswerRejected, type AnswerOutbox, type OutboxAnswer } from '../../lib/outbox';
 
-/** Sends one answer; a 4xx other than "not found yet" means the server refuses it for good. */
+/** A 4xx other than "too many requests": the server refuses the request for good, so re-sending cannot help. */
+export const isRefusal = (err: unknown): err is ApiError => err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429;
+
+/** Sends one answer; a refusal means the server will never take it. */
 export function answerSender(sessionId: string) {
   return async (answer: OutboxAnswer): Promise<void> => {
     try {
@@ -24,7 +27,7 @@ export function answerSender(sessionId: string) {
         }),
       );
     } catch (err) {
-      if (err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429) throw new AnswerRejected(err.message);
+      if (isRefusal(err)) throw new AnswerRejected(err.message);
       throw err;
     }
   };

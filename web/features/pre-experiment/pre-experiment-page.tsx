@@ -3,23 +3,25 @@ import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study';
+import type { ParticipantCase } from '../../../worker/schemas/experiment';
 import { CaseCard } from '../../components/ui/case-card';
 import { JudgementInput, type Judgement } from '../../components/ui/judgement-input';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { ResumePanel } from '../../components/ui/resume-panel';
 import { ApiError, NetworkError } from '../../lib/api';
 import { logger } from '../../lib/error-log';
-import { AnswerOutbox, type OutboxState } from '../../lib/outbox';
+import { userErrorMessage } from '../../lib/http-errors';
+import { AnswerOutbox, type OutboxState, type RefusedAnswer } from '../../lib/outbox';
 import { rememberParticipant, rememberUserModel, storedParticipant } from '../../lib/participant';
 import type { ResumeData } from '../../lib/resume';
 import { sessionKeys } from '../../lib/storage-keys';
-import { answerSender, sendAll, trainUserModel } from './answer-sender';
-import { CaseSetError, loadPreExperiment, type PreExperimentData } from './load';
+import { answerSender, isRefusal, sendAll, trainUserModel } from './answer-sender';
+import { CaseSetError, fetchTutorialCases, loadPreExperiment, type PreExperimentData } from './load';
 import { TutorialDialog } from './tutorial-dialog';
 
 type Screen =
   | { kind: 'loading' }
-  | { kind: 'error'; messageKey: string }
+  | { kind: 'error'; messageKey: string; detail?: string }
   | { kind: 'intro' }
   | { kind: 'answering' }
   | { kind: 'sending'; offline: boolean; confirmed: number }
@@ -47,6 +49,24 @@ function useOutboxState(outbox: AnswerOutbox | null): OutboxState | null {
   return useSyncExternalStore(subscribe, () => (outbox ? (cache.current ??= outbox.state()) : null));
 }
 
+/** Answers the server refused for good, with its reasons: they have left the outbox. */
+function RefusedAnswers({ refused }: { refused: readonly RefusedAnswer[] }) {
+  const { t } = useTranslation();
+  if (refused.length === 0) return null;
+  return (
+    <div className="notice notice-error" data-testid="refused-answers">
+      <p>{t('pre.refused', { count: refused.length })}</p>
+      <ul>
+        {refused.map((r) => (
+          <li key={r.case_id}>
+            <code>{r.case_id}</code>: {r.reason}
+          </li>
+        ))}
+      </ul>
+    </div>
+  );
+}
+
 /**
  * `/experiment/pre`: intro and tutorial, then the 200 cases one by one. Every answer goes to the
  * browser outbox first; the completion screen appears only once the server confirms all of them,
@@ -66,12 +86,13 @@ export function PreExperimentPage() {
   const [transitioning, setTransitioning] = useState(false);
   const [tutorialOpen, setTutorialOpen] = useState(false);
   const [tutorialFinished, setTutorialFinished] = useState(tutorialDone);
+  const [tutorialCases, setTutorialCases] = useState<ParticipantCase[] | null>(null);
   const shownAt = useRef(performance.now());
   const outboxState = useOutboxState(outbox);
 
   useEffect(() => {
     if (!sessionId) {
-      setScreen({ kind: 'error', messageKey: 'pre.noDataset' });
+      setScreen({ kind: 'error', messageKey: 'resume.noParticipantName' });
       return;
     }
     let cancelled = false;
@@ -87,7 +108,9 @@ export function PreExperimentPage() {
         const loaded = result.data;
         rememberParticipant({ sessionId: loaded.sessionId, userId: loaded.userId, datasetType: loaded.datasetType });
         box.acknowledge(loaded.serverAnswered);
-        const done = new Set([...loaded.serverAnswered, ...box.answers().map((a) => a.case_id)]);
+        // Only cases of this set count as done; a stray saved answer is sent (and refused) but never skips a case.
+        const inSet = new Set(loaded.cases.map((c) => c.case_id));
+        const done = new Set([...loaded.serverAnswered, ...box.answers().map((a) => a.case_id)].filter((id) => inSet.has(id)));
         setData(loaded);
         setAnswered(done);
         void box.flush();
@@ -99,6 +122,7 @@ export function PreExperimentPage() {
         logger.error('pre_experiment_load', 'pre-experiment could not load', { error: String(err) });
         setScreen({
           kind: 'error',
+          detail: err instanceof ApiError || err instanceof NetworkError ? userErrorMessage(t, err) : undefined,
           messageKey:
             err instanceof CaseSetError
               ? 'pre.caseSetFailed'
@@ -114,6 +138,22 @@ export function PreExperimentPage() {
     // Load once per participant; route state is only read at that moment.
   }, [sessionId]);
 
+  // The practice cases, also the intro's example, so it never shows (and primes) a real case.
+  const datasetForTutorial = screen.kind === 'intro' ? data?.datasetType : undefined;
+  useEffect(() => {
+    if (!datasetForTutorial) return;
+    let cancelled = false;
+    fetchTutorialCases(datasetForTutorial)
+      .then((cases) => !cancelled && setTutorialCases(cases))
+      .catch((err: unknown) => {
+        logger.error('tutorial', 'tutorial cases unavailable', { error: String(err) });
+        if (!cancelled) setTutorialCases([]);
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [datasetForTutorial]);
+
   const remaining = useMemo(() => (data ? data.cases.filter((c) => !answered.has(c.case_id)) : []), [data, answered]);
   const current = remaining[0] ?? null;
 
@@ -122,25 +162,31 @@ export function PreExperimentPage() {
   }, [current?.case_id]);
 
   // Final phase: make sure the server holds every answer, then learn the participant's pattern.
-  // One run spans both screens, so leaving "sending" for "learning" does not cancel it.
+  // One run spans both screens, so leaving "sending" for "learning" does not cancel it. It always
+  // ends: only a network failure or a server error is retried; a refusal or a short count ends in
+  // an error screen with resume, which leads back to the cases the server is missing.
   const finishing = screen.kind === 'sending' || screen.kind === 'learning';
   useEffect(() => {
     if (!finishing || !data || !outbox) return;
     let stopped = false;
+    const fail = (messageKey: string, detail?: string) => {
+      if (!stopped) setScreen({ kind: 'error', messageKey, detail });
+    };
     const confirm = async () => {
       while (!stopped) {
         try {
           await outbox.flush();
           const { total, complete } = await sendAll(data.sessionId, outbox);
           if (complete) break;
-          if (total < data.cases.length) {
-            logger.production('pre_mismatch', `server holds ${total} of ${data.cases.length} answers`, {});
-            setScreen({ kind: 'error', messageKey: 'pre.mismatch' });
-            return;
-          }
+          logger.production('pre_mismatch', `server holds ${total} of ${data.cases.length} answers`, {});
+          return fail('pre.mismatch', t('pre.serverHolds', { count: total, total: data.cases.length }));
         } catch (err) {
+          if (isRefusal(err)) {
+            logger.production('final_send_refused', `the final send was refused: ${err.message}`, { status: err.status });
+            return fail('pre.sendRefused', userErrorMessage(t, err));
+          }
           logger.error('network', 'final send failed; retrying', { error: String(err) });
-          setScreen({ kind: 'sending', offline: err instanceof NetworkError, confirmed: 0 });
+          if (!stopped) setScreen({ kind: 'sending', offline: err instanceof NetworkError, confirmed: 0 });
         }
         await new Promise((r) => setTimeout(r, RESEND_DELAY_MS));
       }
@@ -154,7 +200,7 @@ export function PreExperimentPage() {
     return () => {
       stopped = true;
     };
-  }, [finishing, data, outbox]);
+  }, [finishing, data, outbox, t]);
 
   const submit = (judgement: Judgement) => {
     if (!data || !outbox || !current || transitioning) return;
@@ -187,6 +233,8 @@ export function PreExperimentPage() {
         <h1 className="error-title">{t('pre.errorTitle')}</h1>
         <p className="error-subtitle">{t('pre.errorSubtitle')}</p>
         <p className="error-message">{t(screen.messageKey)}</p>
+        {screen.detail ? <p className="error-detail">{screen.detail}</p> : null}
+        <RefusedAnswers refused={outboxState?.refused ?? []} />
         <section>
           <h2>{t('pre.resumeInline')}</h2>
           <ResumePanel initialId={sessionId ?? ''} />
@@ -219,7 +267,11 @@ export function PreExperimentPage() {
         </section>
         <section className="card">
           <h2>{t('pre.exampleTitle')}</h2>
-          <CaseCard case={data.cases[0] ?? null} datasetType={datasetType} heading={t('pre.exampleCase')} />
+          {tutorialCases && tutorialCases.length === 0 ? (
+            <p className="notice notice-error">{t('pre.caseSetFailed')}</p>
+          ) : (
+            <CaseCard case={tutorialCases?.[0] ?? null} datasetType={datasetType} loading={!tutorialCases} heading={t('pre.exampleCase')} />
+          )}
         </section>
         <section className="card">
           <h2>{t('pre.tutorialTitle')}</h2>
@@ -231,12 +283,9 @@ export function PreExperimentPage() {
             </Button>
             <Button
               className="button button-primary"
-              aria-disabled={!tutorialFinished}
+              isDisabled={!tutorialFinished}
+              aria-describedby={tutorialFinished ? undefined : 'tutorial-required'}
               onPress={() => {
-                if (!tutorialFinished) {
-                  window.alert(t('pre.tutorialRequired'));
-                  return;
-                }
                 window.scrollTo(0, 0);
                 setScreen({ kind: 'answering' });
               }}
@@ -244,9 +293,15 @@ export function PreExperimentPage() {
               {t('pre.start')}
             </Button>
           </div>
+          {tutorialFinished ? null : (
+            <p id="tutorial-required" className="muted">
+              {t('pre.tutorialRequired')}
+            </p>
+          )}
         </section>
         <TutorialDialog
           datasetType={datasetType}
+          cases={tutorialCases}
           isOpen={tutorialOpen}
           onClose={() => setTutorialOpen(false)}
           onDone={() => {
@@ -270,7 +325,7 @@ export function PreExperimentPage() {
           </h1>
           <ProgressBar phase="pre_experiment" value={doneCount} max={data.cases.length} />
           {outboxState && outboxState.pending > 1 ? <p className="notice notice-warning">{t('pre.pending', { count: outboxState.pending })}</p> : null}
-          {outboxState && outboxState.rejected > 0 ? <p className="notice notice-error">{t('pre.rejected')}</p> : null}
+          <RefusedAnswers refused={outboxState?.refused ?? []} />
         </header>
         <div className="case-layout">
           <CaseCard case={current} datasetType={datasetType} />
@@ -297,6 +352,7 @@ export function PreExperimentPage() {
       <h1>{t('pre.completeTitle')}</h1>
       <ProgressBar phase="pre_experiment" value={data.cases.length} max={data.cases.length} />
       <p>{t('pre.completeText')}</p>
+      <RefusedAnswers refused={outboxState?.refused ?? []} />
       <p className={screen.trained ? 'notice notice-info' : 'notice notice-warning'} data-testid="user-model-state">
         {screen.trained ? t('pre.learned', { count: screen.samples }) : t('pre.learningSkipped')}
       </p>

@@ -1,61 +1,85 @@
-import { useEffect, useState } from 'react';
-import { Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
+import { useEffect, useRef, useState } from 'react';
+import { Button, Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import type { ParticipantCase } from '../../../worker/schemas/experiment';
-import type { DatasetType } from '../../../worker/schemas/study';
+import { studyConfig, type DatasetType } from '../../../worker/schemas/study';
 import { CaseCard } from '../../components/ui/case-card';
 import { JudgementInput } from '../../components/ui/judgement-input';
 import { ProgressBar } from '../../components/ui/progress-bar';
-import { logger } from '../../lib/error-log';
-import { fetchTutorialCases } from './load';
 
-/** The practice cases: same screens as the real ones, nothing is sent. */
-export function TutorialDialog({ datasetType, isOpen, onDone, onClose }: { datasetType: DatasetType; isOpen: boolean; onDone: () => void; onClose: () => void }) {
+/**
+ * The practice cases: the same screens and the same 0.8 s pause between cases as the real
+ * ones, each case opening at the top of the window; nothing is sent. `cases` is null while
+ * loading and empty when they could not be fetched.
+ */
+export function TutorialDialog({
+  datasetType,
+  cases,
+  isOpen,
+  onDone,
+  onClose,
+}: {
+  datasetType: DatasetType;
+  cases: ParticipantCase[] | null;
+  isOpen: boolean;
+  onDone: () => void;
+  onClose: () => void;
+}) {
   const { t } = useTranslation();
-  const [cases, setCases] = useState<ParticipantCase[] | null>(null);
   const [index, setIndex] = useState(0);
+  const [pausing, setPausing] = useState(false);
+  const scroller = useRef<HTMLDivElement>(null);
+  // The pause's timer must not restart when the page re-renders with a new callback.
+  const done = useRef(onDone);
+  done.current = onDone;
 
   useEffect(() => {
-    if (!isOpen) return;
-    setIndex(0);
-    fetchTutorialCases(datasetType)
-      .then(setCases)
-      .catch((err: unknown) => {
-        logger.error('tutorial', 'tutorial cases unavailable', { error: String(err) });
-        setCases([]);
-      });
-  }, [isOpen, datasetType]);
+    if (isOpen) setIndex(0);
+  }, [isOpen]);
 
-  const total = cases?.length ?? 0;
+  useEffect(() => {
+    scroller.current?.scrollTo({ top: 0 });
+  }, [index]);
+
+  useEffect(() => {
+    if (!pausing) return;
+    const timer = setTimeout(() => {
+      setPausing(false);
+      if (index + 1 >= (cases?.length ?? 0)) done.current();
+      else setIndex(index + 1);
+    }, studyConfig.timingsMs.betweenCases);
+    return () => clearTimeout(timer);
+  }, [pausing, index, cases]);
+
+  const total = Math.max(cases?.length ?? 0, 1);
   const current = cases?.[index] ?? null;
+  const title = t('pre.tutorialCase', { n: Math.min(index + 1, total), total });
 
   return (
-    <ModalOverlay className="modal-overlay" isOpen={isOpen} onOpenChange={(open) => (open ? undefined : onClose())} isDismissable>
-      <Modal className="modal modal-wide">
-        <Dialog className="dialog tutorial-dialog">
-          <Heading slot="title">{t('pre.tutorialCase', { n: Math.min(index + 1, Math.max(total, 1)), total: Math.max(total, 1) })}</Heading>
-          <ProgressBar phase="preparation" value={index} max={Math.max(total, 1)} />
-          <p className="notice notice-info">{t('pre.tutorialNotSent')}</p>
-          {cases && total === 0 ? (
-            <p role="alert" className="notice notice-error">
-              {t('pre.caseSetFailed')}
-            </p>
-          ) : (
-            <div className="case-layout">
-              <CaseCard case={current} datasetType={datasetType} loading={!cases} heading={t('pre.tutorialCase', { n: index + 1, total })} />
-              {current ? (
-                <JudgementInput
-                  key={current.case_id}
-                  datasetType={datasetType}
-                  onSubmit={() => {
-                    if (index + 1 >= total) onDone();
-                    else setIndex(index + 1);
-                  }}
-                />
-              ) : null}
+    <ModalOverlay className="modal-overlay modal-overlay-full" isOpen={isOpen} onOpenChange={(open) => (open ? undefined : onClose())} isDismissable>
+      <Modal className="modal modal-wide modal-full">
+        <div className="modal-scroll" ref={scroller}>
+          <Dialog className="dialog tutorial-dialog">
+            <div className="dialog-header">
+              <Heading slot="title">{title}</Heading>
+              <Button className="button button-small" onPress={onClose}>
+                {t('common.close')}
+              </Button>
             </div>
-          )}
-        </Dialog>
+            <ProgressBar phase="preparation" value={index} max={total} />
+            <p className="notice notice-info">{t('pre.tutorialNotSent')}</p>
+            {cases && cases.length === 0 ? (
+              <p role="alert" className="notice notice-error">
+                {t('pre.caseSetFailed')}
+              </p>
+            ) : (
+              <div className="case-layout">
+                <CaseCard case={current} datasetType={datasetType} loading={!cases} heading={title} />
+                {current ? <JudgementInput key={current.case_id} datasetType={datasetType} disabled={pausing} onSubmit={() => setPausing(true)} /> : null}
+              </div>
+            )}
+          </Dialog>
+        </div>
       </Modal>
     </ModalOverlay>
   );
