@@ -5,6 +5,7 @@
  * 127.0.0.1:8787 using wrangler's embedded local D1 and R2.
  */
 import { prepareAll } from '../ml-assets/lib/prepare';
+import { placeholderContacts } from '../worker/schemas/study-config';
 import { seedLocal } from '../ml-assets/lib/seed';
 import { ensureDevSecrets, devVarsPath } from './lib/dev-secrets';
 import { applyLocalMigrations, buildSpa, spawnTool } from './lib/wrangler';
@@ -26,6 +27,22 @@ console.log('Preparing datasets, case pools and AI models…');
 prepareAll({ log: (line) => console.log(`  ${line}`) });
 console.log('Seeding cases and AI models into the local D1 and R2…');
 await seedLocal();
+
+const placeholders = placeholderContacts();
+if (placeholders.length > 0) {
+  const rule = '!'.repeat(78);
+  console.warn(
+    [
+      '',
+      rule,
+      '!! The study still shows the shipped placeholder contacts to participants:',
+      ...placeholders.map((c) => `!!   ${c.role}: ${c.name} <${c.email}>`),
+      '!! Put your own in `contacts` of worker/schemas/study-config.ts before you recruit anyone.',
+      rule,
+      '',
+    ].join('\n'),
+  );
+}
 
 console.log(`\nXAI Decision Lab: http://127.0.0.1:${PORT}/  (status: http://127.0.0.1:${PORT}/status)\n`);
 const dev = spawnTool('wrangler', ['dev', '--ip', '127.0.0.1', '--port', String(PORT), '--local']);

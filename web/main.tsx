@@ -3,7 +3,7 @@ import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { createRouter } from './app/router';
 import { Providers } from './app/providers';
-import { createI18n } from './i18n';
+import { createI18n, initialLanguage, loadLanguage } from './i18n';
 import { installDebugHelpers } from './lib/debug-helpers';
 import { logger } from './lib/error-log';
 import './styles.css';
@@ -17,10 +17,18 @@ window.addEventListener('error', (event) => {
   logger.error('uncaught_error', event.message, { source: event.filename, line: event.lineno });
 });
 
-createRoot(document.getElementById('root')!).render(
-  <StrictMode>
-    <Providers i18n={createI18n()}>
-      <RouterProvider router={createRouter()} />
-    </Providers>
-  </StrictMode>,
-);
+const language = initialLanguage();
+const i18n = createI18n(language);
+// A participant who chose another language sees it from the first screen (ja is already loaded).
+void loadLanguage(i18n, language)
+  .catch((err: unknown) => logger.error('translation_load', 'translation could not be loaded; showing Japanese', { error: String(err) }))
+  .finally(() => {
+    void i18n.changeLanguage(language);
+    createRoot(document.getElementById('root')!).render(
+      <StrictMode>
+        <Providers i18n={i18n}>
+          <RouterProvider router={createRouter()} />
+        </Providers>
+      </StrictMode>,
+    );
+  });

@@ -7,6 +7,18 @@ import { existsSync } from 'node:fs';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
+/** Headless, and nothing that reaches for the network: this machine has none but loopback. */
+export const CHROMIUM_FLAGS = [
+  '--headless',
+  '--no-sandbox',
+  '--disable-gpu',
+  '--disable-background-networking',
+  '--disable-component-update',
+  '--disable-sync',
+  '--no-first-run',
+  '--disable-quic',
+];
+
 export function ensureChromium(): void {
   if (existsSync(CHROMIUM_PATH)) return;
   const isRoot = process.getuid?.() === 0;

@@ -7,7 +7,7 @@ import { createDb } from '../../worker/db/client';
 import { aiModels, cases } from '../../worker/db/schema';
 import { encodeRow } from '../../worker/ml/model';
 import { trainGbdt } from '../../worker/ml/train';
-import { CONSENT_ITEMS } from '../../worker/schemas/experiment';
+import { CONSENT_ITEMS } from '../../worker/schemas/study';
 import { r2Keys } from '../../worker/storage/r2';
 import { postJson } from './api';
 import { seededRandom } from './factories';

@@ -5,6 +5,7 @@ import { badgeTone, StatusBadge } from '../../web/components/ui/status-badge';
 import { ErrorDisplay } from '../../web/components/ui/error-display';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
+import { createI18n, switchLanguage } from '../../web/i18n';
 import { renderScreen } from './render';
 
 describe('StatusBadge', () => {
@@ -28,12 +29,24 @@ describe('StatusBadge', () => {
   });
 });
 
+describe('translations', () => {
+  it('start with Japanese only and fetch English when it is chosen', async () => {
+    const i18n = createI18n('ja');
+    expect(i18n.hasResourceBundle('en', 'translation')).toBe(false);
+    await switchLanguage(i18n, 'en');
+    expect(i18n.language).toBe('en');
+    expect(i18n.t('resume.idHint')).toBe(en.resume.idHint);
+  });
+});
+
 describe('LanguageToggle', () => {
   it('switches to English and saves the choice under the product key', async () => {
     const { i18n } = renderScreen(<LanguageToggle />);
     expect(i18n.language).toBe('ja');
-    fireEvent.click(screen.getByRole('radio', { name: 'English' }));
+    expect(screen.getByRole('button', { name: '日本語', pressed: true })).toBeTruthy();
+    fireEvent.click(screen.getByRole('button', { name: 'English', pressed: false }));
     await waitFor(() => expect(i18n.language).toBe('en'));
+    await screen.findByRole('button', { name: 'English', pressed: true });
     expect(window.localStorage.getItem('xai-decision-lab-language')).toBe('en');
     expect(document.documentElement.lang).toBe('en');
   });

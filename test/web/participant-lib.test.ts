@@ -1,4 +1,6 @@
 import { describe, expect, it, vi } from 'vitest';
+import { studyConfigSchema } from '../../worker/schemas/study';
+import { studyConfig as configuredStudy, placeholderContacts } from '../../worker/schemas/study-config';
 import { datasetFromCaseId, datasetFromFeatures, DatasetTypeError, resolveDatasetType } from '../../web/lib/dataset-type';
 import { INVALID_SESSION_ID, installDebugHelpers } from '../../web/lib/debug-helpers';
 import { generateParticipantId, ID_ALPHABET, isValidSessionId, normaliseParticipantId, participantIdCandidates, readStoredSessionId } from '../../web/lib/session-id';
@@ -103,5 +105,21 @@ describe('browser debug helpers', () => {
   it('plants a session ID that fails validation', () => {
     installDebugHelpers(window).setInvalidSession();
     expect(isValidSessionId(localStorage.getItem(storageKeys.sessionId)!)).toBe(false);
+  });
+});
+
+describe('study configuration', () => {
+  it('the shipped configuration passes its schema, and an inconsistent edit is refused', () => {
+    expect(studyConfigSchema.safeParse(configuredStudy).success).toBe(true);
+    expect(studyConfigSchema.safeParse({ ...configuredStudy, defaultDatasetType: 'compas', enabledDatasets: ['adult_income'] }).success).toBe(false);
+    expect(studyConfigSchema.safeParse({ ...configuredStudy, contacts: [{ ...configuredStudy.contacts[0], email: 'not an address' }] }).success).toBe(false);
+  });
+});
+
+describe('placeholder contacts', () => {
+  it('lists the shipped contacts until a study puts in its own', () => {
+    expect(placeholderContacts().map((c) => c.role)).toEqual(['responsible_researcher', 'implementer']);
+    const own = { contacts: [{ role: 'responsible_researcher' as const, name: 'Dr. A', affiliation: 'Univ. B', email: 'a@b.example' }] };
+    expect(placeholderContacts(own)).toEqual([]);
   });
 });

@@ -1,6 +1,6 @@
 import { useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation } from 'react-router';
+import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { CriticalErrorBanner } from '../components/ui/critical-error-banner';
 import { LanguageToggle } from '../components/ui/language-toggle';
 
@@ -13,10 +13,22 @@ function ScrollToTop() {
   return null;
 }
 
-export function Layout() {
+/** A lazy screen's code is on its way (first load of a route, or a navigation to it). */
+export function RouteLoading() {
   const { t } = useTranslation();
   return (
+    <p className="page route-loading" aria-busy="true">
+      {t('common.loading')}
+    </p>
+  );
+}
+
+export function Layout() {
+  const { t } = useTranslation();
+  const navigating = useNavigation().state === 'loading';
+  return (
     <div className="app">
+      {navigating ? <div className="navigation-progress" role="progressbar" aria-label={t('common.loading')} /> : null}
       <ScrollToTop />
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}

@@ -1,27 +1,28 @@
 import { createBrowserRouter, type RouteObject } from 'react-router';
-import ConsentRoute from '../routes/consent';
 import EntryRoute from '../routes/entry';
 import NotFoundRoute from '../routes/not-found';
-import PreExperimentRoute from '../routes/pre-experiment';
-import ResumeRoute from '../routes/resume';
-import SelectionRoute from '../routes/selection';
-import { Layout } from './layout';
+import { Layout, RouteLoading } from './layout';
 import { paths } from './paths';
 
-/** Screens participants never open are split into their own chunks to keep the first load small. */
+/**
+ * Only the entry page is in the first download; every other screen is its own chunk, fetched
+ * when a participant reaches it, so the first load stays small on a phone.
+ */
 const lazyRoute = (load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] =>
   async () => ({ Component: (await load()).default });
 
 export const routes: RouteObject[] = [
   {
     element: <Layout />,
+    // Shown while a lazy route's chunk loads on the first visit to it.
+    hydrateFallbackElement: <RouteLoading />,
     children: [
       { path: paths.root, element: <EntryRoute /> },
       { path: paths.introduction, element: <EntryRoute /> },
-      { path: paths.selection, element: <SelectionRoute /> },
-      { path: paths.consent, element: <ConsentRoute /> },
-      { path: paths.pre, element: <PreExperimentRoute /> },
-      { path: paths.resume, element: <ResumeRoute /> },
+      { path: paths.selection, lazy: lazyRoute(() => import('../routes/selection')) },
+      { path: paths.consent, lazy: lazyRoute(() => import('../routes/consent')) },
+      { path: paths.pre, lazy: lazyRoute(() => import('../routes/pre-experiment')) },
+      { path: paths.resume, lazy: lazyRoute(() => import('../routes/resume')) },
       { path: paths.status, lazy: lazyRoute(() => import('../routes/status')) },
       { path: paths.errorTest, lazy: lazyRoute(() => import('../routes/error-test')) },
       { path: '*', element: <NotFoundRoute /> },

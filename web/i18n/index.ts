@@ -1,20 +1,41 @@
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { LANGUAGES, languageSchema, type Language } from '../../worker/schemas/study';
+import { isLanguage, LANGUAGES, type Language } from '../../worker/schemas/study-config';
 import { readStorage, storageKeys, writeStorage } from '../lib/storage-keys';
-import en from './en.json';
 import ja from './ja.json';
 
-export const resources = { ja: { translation: ja }, en: { translation: en } } as const;
+export type Translation = typeof ja;
+
+/**
+ * Japanese, the default, is in the first download; other languages are fetched when chosen, so
+ * most participants never download a translation they do not read.
+ */
+const loaders: Record<Exclude<Language, 'ja'>, () => Promise<{ default: Translation }>> = {
+  en: () => import('./en.json'),
+};
 
 /** The saved language, else ja: the spec's browser-language detection always yields ja. */
 export function initialLanguage(): Language {
-  const parsed = languageSchema.safeParse(readStorage(storageKeys.language));
-  return parsed.success ? parsed.data : LANGUAGES[0];
+  const saved = readStorage(storageKeys.language);
+  return isLanguage(saved) ? saved : LANGUAGES[0];
 }
 
-export function createI18n(lng: Language = initialLanguage()): i18n {
+/** Makes sure a language's texts are loaded into the instance. */
+export async function loadLanguage(instance: i18n, lng: Language): Promise<void> {
+  if (lng === 'ja' || instance.hasResourceBundle(lng, 'translation')) return;
+  instance.addResourceBundle(lng, 'translation', (await loaders[lng]()).default);
+}
+
+/** Loads a language's texts, then switches to it (the choice is saved by the instance). */
+export async function switchLanguage(instance: i18n, lng: Language): Promise<void> {
+  await loadLanguage(instance, lng);
+  await instance.changeLanguage(lng);
+}
+
+/** An i18next instance starting in `lng`; pass its texts in `preloaded` unless it is ja. */
+export function createI18n(lng: Language = initialLanguage(), preloaded: Partial<Record<Language, Translation>> = {}): i18n {
   const instance = i18next.createInstance();
+  const resources = Object.fromEntries(Object.entries({ ja, ...preloaded }).map(([key, translation]) => [key, { translation }]));
   void instance.use(initReactI18next).init({
     resources,
     lng,

@@ -4,8 +4,8 @@
  */
 import { hc, type ClientResponse } from 'hono/client';
 import type { AppType } from '../../worker/app';
-import { errorBodySchema, type ErrorBody } from '../../worker/schemas/api';
-import { studyConfig } from '../../worker/schemas/study';
+import type { ErrorBody } from '../../worker/schemas/api';
+import { studyConfig } from '../../worker/schemas/study-config';
 
 /** The configured backend address; empty means the SPA's own origin (the usual deployment). */
 export const configuredApiBase: string = import.meta.env.VITE_API_BASE ?? '';
@@ -68,6 +68,17 @@ export const api = hc<AppType>(resolveApiUrl('/'), {
   init: { credentials: 'same-origin' },
 });
 
+/**
+ * The API's error shape (`errorBodySchema` on the server), checked by hand: the browser only
+ * reads it, and zod would add its weight to every participant's first load.
+ */
+function isErrorBody(json: unknown): json is ErrorBody {
+  if (typeof json !== 'object' || json === null) return false;
+  const { detail, code } = json as Record<string, unknown>;
+  const issues = Array.isArray(detail) && detail.every((i) => typeof i === 'object' && i !== null && typeof (i as { msg?: unknown }).msg === 'string');
+  return typeof code === 'string' && (typeof detail === 'string' || issues);
+}
+
 function detailMessage(detail: ErrorBody['detail']): string {
   return typeof detail === 'string' ? detail : detail.map((issue) => issue.msg).join('\n');
 }
@@ -83,10 +94,7 @@ export async function errorFromResponse(
   } catch {
     // Not JSON: a proxy page or an empty body.
   }
-  const parsed = errorBodySchema.safeParse(json);
-  if (parsed.success) {
-    return new ApiError(res.status, parsed.data.detail, parsed.data.code, detailMessage(parsed.data.detail));
-  }
+  if (isErrorBody(json)) return new ApiError(res.status, json.detail, json.code, detailMessage(json.detail));
   return new ApiError(res.status, null, null, `HTTP ${res.status}: ${text || res.statusText}`);
 }
 

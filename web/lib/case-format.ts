@@ -4,7 +4,7 @@
  * their percentile and partner ratings show as x/10.
  */
 import type { TFunction } from 'i18next';
-import type { DatasetType } from '../../worker/schemas/study';
+import type { DatasetType } from '../../worker/schemas/study-config';
 import { incomePercentile, InvalidIncomeError } from './income';
 
 type Value = string | number | null | undefined;

@@ -2,7 +2,7 @@
  * Dataset-type resolution of part 1 §3/§4: a stored value first, then the session ID, then the
  * case data, then the default. The debug helper can force it to fail, to exercise error screens.
  */
-import { DATASET_TYPES, datasetTypeSchema, studyConfig, type DatasetType } from '../../worker/schemas/study';
+import { DATASET_TYPES, isDatasetType, studyConfig, type DatasetType } from '../../worker/schemas/study-config';
 import { readStorage, storageKeys } from './storage-keys';
 
 export class DatasetTypeError extends Error {
@@ -47,8 +47,8 @@ export function resolveDatasetType(input: {
   if (readStorage(storageKeys.forceDatasetError) === 'true') {
     throw new DatasetTypeError('dataset type error forced by the debug helper');
   }
-  const stored = datasetTypeSchema.safeParse(input.stored ?? readStorage(storageKeys.datasetType));
-  if (stored.success) return { datasetType: stored.data, source: 'stored' };
+  const stored = input.stored ?? readStorage(storageKeys.datasetType);
+  if (isDatasetType(stored)) return { datasetType: stored, source: 'stored' };
   const fromSession = input.sessionId ? DATASET_TYPES.find((d) => input.sessionId!.includes(d)) : undefined;
   if (fromSession) return { datasetType: fromSession, source: 'session_id' };
   const caseId = typeof input.caseData?.case_id === 'string' ? input.caseData.case_id : null;

@@ -2,7 +2,7 @@
  * Where a speed-dating income lies among the 3,506 study rows (part 1 §9): piecewise linear
  * between the minimum, quartiles, median and maximum, on a 1–100 percentile scale.
  */
-import { studyConfig } from '../../worker/schemas/study';
+import { studyConfig } from '../../worker/schemas/study-config';
 
 export class InvalidIncomeError extends Error {
   override readonly name = 'InvalidIncomeError';

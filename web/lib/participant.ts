@@ -2,7 +2,7 @@
  * The participant's identity and progress kept in the browser (part 1 §3 storage keys), so a
  * reload or a later visit knows who is taking part. The server stays the source of truth.
  */
-import { datasetTypeSchema, type DatasetType } from '../../worker/schemas/study';
+import { isDatasetType, type DatasetType } from '../../worker/schemas/study-config';
 import { readStoredSessionId } from './session-id';
 import { logger } from './error-log';
 import { readStorage, storageKeys, writeStorage } from './storage-keys';
@@ -35,8 +35,8 @@ export function storedParticipant(): StoredParticipant | null {
   } catch {
     // A damaged JSON blob only loses the cached user id; the server has it.
   }
-  const dataset = datasetTypeSchema.safeParse(readStorage(storageKeys.datasetType));
-  return { sessionId, userId, datasetType: dataset.success ? dataset.data : null };
+  const dataset = readStorage(storageKeys.datasetType);
+  return { sessionId, userId, datasetType: isDatasetType(dataset) ? dataset : null };
 }
 
 export function rememberUserModel(info: { trained: boolean; sessionId: string; trainingSamples: number }): void {

@@ -3,7 +3,7 @@
  * screens: the existence check, the resume call, and the destination order of part 1 §4.
  */
 import type { InferResponseType } from 'hono/client';
-import { NOTHING_FOUND } from '../../worker/schemas/experiment';
+import { NOTHING_FOUND } from '../../worker/schemas/nothing-found';
 import { api, ApiError, unwrap } from './api';
 
 const resumeCall = api.api.experiments.resume.$post;

@@ -1,5 +1,10 @@
 import { StatusPage } from '../features/status/status-page';
+import { QueryCache } from '../lib/query-cache';
 
 export default function StatusRoute() {
-  return <StatusPage />;
+  return (
+    <QueryCache>
+      <StatusPage />
+    </QueryCache>
+  );
 }

@@ -21,16 +21,6 @@ export const participantNameSchema = z
   .transform((raw) => raw.replace(/[^A-Za-z0-9]/g, '').slice(0, 50).toUpperCase())
   .pipe(z.string().min(1, '参加者名には英数字のみを使用してください。'));
 
-export const CONSENT_ITEMS = [
-  'overview',
-  'voluntariness',
-  'privacy',
-  'publication',
-  'benefits_risks',
-  'data_handling',
-  'others',
-] as const;
-
 export const datasetCreatedBySchema = z.enum(['user_query_parameter', 'user_query_parameter_on_reload', 'system']);
 
 export const createSessionBodySchema = z.object({
@@ -206,16 +196,7 @@ export const checkExistingResponseSchema = z.object({
   integrityError: z.boolean(),
 });
 
-/** The existence check's answer when there is nothing to resume (also the client's fallback). */
-export const NOTHING_FOUND: z.infer<typeof checkExistingResponseSchema> = {
-  exists: false,
-  canResume: false,
-  preExperimentCount: 0,
-  mainExperimentCount: 0,
-  userId: null,
-  isCompleted: false,
-  integrityError: false,
-};
+export type CheckExistingResponse = z.infer<typeof checkExistingResponseSchema>;
 
 export const resumeActionSchema = z.enum(['resume_pre_experiment', 'start_main_experiment', 'start_post_survey', 'completed']);
 

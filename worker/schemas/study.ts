@@ -1,23 +1,16 @@
 /**
- * Study configuration shared by the Worker and the SPA: the spec's business constants (part 1 §9,
- * part 2 §9) in one validated object, so no feature repeats a literal. Researchers running their
- * own study edit the defaults here; the schema rejects an inconsistent edit at start-up.
+ * The schema of the study configuration (`study-config.ts`) and of its enumerations. The Worker
+ * validates the configuration when it starts (importing this module), so an inconsistent edit
+ * never serves a request; the SPA imports the zod-free `study-config.ts` instead.
  */
 import { z } from 'zod';
+import { DATASET_TYPES, LANGUAGES, PHASES, studyConfig as configuredStudy } from './study-config';
 
-/** The three datasets of the study, in the order the selection screen lists them. */
-export const DATASET_TYPES = ['adult_income', 'speed_dating', 'compas'] as const;
+export * from './study-config';
+
 export const datasetTypeSchema = z.enum(DATASET_TYPES);
-export type DatasetType = z.infer<typeof datasetTypeSchema>;
-
-/** UI languages; the first is the default. */
-export const LANGUAGES = ['ja', 'en'] as const;
 export const languageSchema = z.enum(LANGUAGES);
-export type Language = z.infer<typeof languageSchema>;
-
-export const PHASES = ['pre_experiment', 'main_experiment', 'post_survey'] as const;
 export const phaseSchema = z.enum(PHASES);
-export type Phase = z.infer<typeof phaseSchema>;
 
 const contactSchema = z.object({
   role: z.enum(['responsible_researcher', 'implementer']),
@@ -120,72 +113,5 @@ export const studyConfigSchema = z
 
 export type StudyConfig = z.infer<typeof studyConfigSchema>;
 
-export const studyConfig: StudyConfig = studyConfigSchema.parse({
-  studyVersion: '1.0.0',
-  enabledDatasets: [...DATASET_TYPES],
-  defaultDatasetType: 'adult_income',
-  // The spec's selection card says COMPAS has 9 features, but its cases list 8 fields: the ninth is
-  // the outcome (two_year_recid) that participants predict, so the card shows the 8 they see.
-  featureCounts: { adult_income: 14, speed_dating: 18, compas: 8 },
-  preExperiment: { numCases: 200, tutorialCases: 2, estimatedMinutes: 30 },
-  mainExperiment: {
-    numCases: 50,
-    resumeRequestCases: 100,
-    estimatedMinutes: 35,
-    alphaLevels: [0, 0.25, 0.5, 0.75, 1],
-    fallbackAlpha: 0.5,
-    understandingTestQuestions: 5,
-    adminCaseNumberStart: 201,
-  },
-  postSurvey: { estimatedMinutes: 10, experimentRatingMax: 7 },
-  totalMinutes: 75,
-  compensation: { amount: 1200, currency: 'JPY' },
-  completionCode: 'XD5K7',
-  retentionYearsAfterPublication: 10,
-  userModelMinResponses: 3,
-  reasoningMaxLength: 2000,
-  defaultCaseSetSize: 5,
-  confidence: { min: 1, max: 5, default: 3 },
-  timingsMs: {
-    resumeDebounce: 500,
-    copyConfirmation: 2000,
-    submitDelay: 300,
-    betweenCases: 800,
-    postSurveyRedirect: 2000,
-    postSurveyConflictRedirect: 1000,
-    postSurveyRefetch: 300,
-    messageAutoHide: 5000,
-    adminFetchTimeout: 30000,
-    cleanupReload: 3000,
-  },
-  apiRetry: { backoffMs: [1000, 2000, 4000] },
-  modelAccuracy: {
-    cacheMs: 60 * 60 * 1000,
-    fallbackPercent: { adult_income: 84.5, speed_dating: 67.7, compas: 69.3 },
-    otherFallbackPercent: 75,
-  },
-  incomeStatistics: {
-    min: 8607,
-    max: 109031,
-    mean: 44995.81,
-    median: 43185,
-    q1: 31560,
-    q3: 53940,
-    count: 3506,
-  },
-  contacts: [
-    {
-      role: 'responsible_researcher',
-      name: 'XAI Decision Lab principal investigator',
-      affiliation: 'XAI Decision Lab',
-      email: 'research@xai-decision-lab.org',
-    },
-    {
-      role: 'implementer',
-      name: 'XAI Decision Lab engineering',
-      affiliation: 'XAI Decision Lab',
-      email: 'engineering@xai-decision-lab.org',
-    },
-  ],
-  admin: { pageSizes: [20, 50, 100, 200, 500, 1000], testUsernamePrefix: 'test_', sessionHours: 8 },
-});
+/** The configuration as validated at start-up. */
+export const studyConfig: StudyConfig = studyConfigSchema.parse(configuredStudy);

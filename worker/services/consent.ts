@@ -4,7 +4,7 @@ import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
 import { consentRecords, sessions } from '../db/schema';
 import { AppError } from '../errors';
-import { CONSENT_ITEMS } from '../schemas/experiment';
+import { CONSENT_ITEMS } from '../schemas/study';
 import { studyConfig } from '../schemas/study';
 
 export async function recordConsent(

@@ -1,7 +1,7 @@
 import { Button, Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import type { ParticipantCase } from '../../../worker/schemas/experiment';
-import type { DatasetType } from '../../../worker/schemas/study';
+import type { DatasetType } from '../../../worker/schemas/study-config';
 import { FEATURE_MATRICES, formatFeature } from '../../lib/case-format';
 
 /**

@@ -1,5 +1,4 @@
 import { useEffect, useState } from 'react';
-import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { errorLog, type ErrorEntry } from '../../lib/error-log';
 
@@ -12,9 +11,9 @@ export function CriticalErrorBanner() {
   return (
     <div role="alert" className="notice notice-error critical-banner">
       <span>{t('app.criticalError')}</span>
-      <Button className="button" onPress={() => setEntry(null)}>
+      <button type="button" className="button" onClick={() => setEntry(null)}>
         {t('common.dismiss')}
-      </Button>
+      </button>
     </div>
   );
 }

@@ -2,7 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Button, Input, Label, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useNavigate } from 'react-router';
-import { studyConfig } from '../../../worker/schemas/study';
+import { studyConfig } from '../../../worker/schemas/study-config';
 import { normaliseParticipantId } from '../../lib/session-id';
 
 export const ERROR_KINDS = [

@@ -1,7 +1,7 @@
 import { useState } from 'react';
 import { Button, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { studyConfig, type DatasetType } from '../../../worker/schemas/study';
+import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 
 export type Judgement = { prediction: 0 | 1; confidence: number; reasoning?: string };
 

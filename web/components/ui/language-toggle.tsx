@@ -1,27 +1,29 @@
-import { ToggleButton, ToggleButtonGroup } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { LANGUAGES, languageSchema } from '../../../worker/schemas/study';
+import { LANGUAGES } from '../../../worker/schemas/study-config';
+import { switchLanguage } from '../../i18n';
+import { logger } from '../../lib/error-log';
 
-/** ja / en switch; i18n saves the choice under the product-named storage key. */
+/**
+ * ja / en switch; i18n saves the choice under the product-named storage key. Plain toggle
+ * buttons (aria-pressed): it is on every page, so it carries no component-kit code.
+ */
 export function LanguageToggle() {
   const { t, i18n } = useTranslation();
   return (
-    <ToggleButtonGroup
-      aria-label={t('language.label')}
-      selectionMode="single"
-      disallowEmptySelection
-      selectedKeys={[i18n.language]}
-      onSelectionChange={(keys) => {
-        const next = languageSchema.safeParse([...keys][0]);
-        if (next.success) void i18n.changeLanguage(next.data);
-      }}
-      className="language-toggle"
-    >
+    <div role="group" aria-label={t('language.label')} className="language-toggle">
       {LANGUAGES.map((lng) => (
-        <ToggleButton key={lng} id={lng} className="language-toggle-button">
+        <button
+          key={lng}
+          type="button"
+          className="language-toggle-button"
+          aria-pressed={i18n.language === lng}
+          onClick={() =>
+            void switchLanguage(i18n, lng).catch((err: unknown) => logger.error('translation_load', `could not switch to ${lng}`, { error: String(err) }))
+          }
+        >
           {t(`language.${lng}`)}
-        </ToggleButton>
+        </button>
       ))}
-    </ToggleButtonGroup>
+    </div>
   );
 }

@@ -2,7 +2,7 @@ import { useEffect, useState, type FormEvent } from 'react';
 import { Button, Input, Label, Text, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { studyConfig } from '../../../worker/schemas/study';
+import { studyConfig } from '../../../worker/schemas/study-config';
 import { logger } from '../../lib/error-log';
 import { rememberParticipant } from '../../lib/participant';
 import { checkExisting, fetchResume, resumeDestination, resumeErrorKey, type ExistingCheck } from '../../lib/resume';

@@ -2,9 +2,9 @@ import { useState } from 'react';
 import { Button, Checkbox } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Navigate, useLocation, useNavigate } from 'react-router';
-import { CONSENT_ITEMS } from '../../../worker/schemas/experiment';
-import { studyConfig } from '../../../worker/schemas/study';
+import { CONSENT_ITEMS, studyConfig } from '../../../worker/schemas/study-config';
 import { Card } from '../../components/ui/card';
+import { StudyContacts } from '../../components/ui/study-contacts';
 import { api, ApiError, unwrap } from '../../lib/api';
 import { logger } from '../../lib/error-log';
 import { storedParticipant } from '../../lib/participant';
@@ -88,14 +88,7 @@ export function ConsentPage() {
       </Card>
 
       <Card title={t('consent.contactsTitle')}>
-        <ul className="plain-list">
-          {studyConfig.contacts.map((c) => (
-            <li key={c.role}>
-              {t(`consent.roles.${c.role}`)}: {t('consent.person', { name: c.name, affiliation: c.affiliation })}{' '}
-              <a href={`mailto:${c.email}`}>{c.email}</a>
-            </li>
-          ))}
-        </ul>
+        <StudyContacts />
         <p>{t('consent.date', { date: today })}</p>
       </Card>
 

@@ -1,16 +1,18 @@
-import { useEffect, useState } from 'react';
-import { Button, Label, Radio, RadioGroup } from 'react-aria-components';
+import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { datasetTypeSchema, languageSchema, studyConfig, type DatasetType } from '../../../worker/schemas/study';
+import { isDatasetType, isLanguage, LANGUAGES, studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { Card } from '../../components/ui/card';
-import { ResumePanel } from '../../components/ui/resume-panel';
+import { StudyContacts } from '../../components/ui/study-contacts';
 import { logger } from '../../lib/error-log';
 import { userErrorMessage } from '../../lib/http-errors';
 import { rememberParticipant, storedParticipant } from '../../lib/participant';
 import { generateParticipantId } from '../../lib/session-id';
-import { SetupErrorScreen } from './setup-error';
 import { continueParticipation, SetupError, startParticipation, suggestedDataset, type ForcedDataset } from './start-participation';
+
+// The entry page is the whole first download: what only some visitors need comes when they need it.
+const ResumePanel = lazy(() => import('../../components/ui/resume-panel').then((m) => ({ default: m.ResumePanel })));
+const SetupErrorScreen = lazy(() => import('./setup-error').then((m) => ({ default: m.SetupErrorScreen })));
 
 /** The dataset forced by `?dataset=` (else by the selection page's state); an invalid value is ignored with a warning. */
 function useForcedDataset(): ForcedDataset | null {
@@ -18,13 +20,11 @@ function useForcedDataset(): ForcedDataset | null {
   const location = useLocation();
   const query = params.get('dataset');
   if (query) {
-    const parsed = datasetTypeSchema.safeParse(query);
-    if (parsed.success && studyConfig.enabledDatasets.includes(parsed.data)) return { datasetType: parsed.data, source: 'url' };
+    if (isDatasetType(query) && studyConfig.enabledDatasets.includes(query)) return { datasetType: query, source: 'url' };
     logger.warn(`ignoring unknown dataset query parameter ${JSON.stringify(query)}`);
   }
   const state = location.state as { datasetType?: unknown } | null;
-  const chosen = datasetTypeSchema.safeParse(state?.datasetType);
-  return chosen.success ? { datasetType: chosen.data, source: 'selection' } : null;
+  return isDatasetType(state?.datasetType) ? { datasetType: state.datasetType, source: 'selection' } : null;
 }
 
 function CopyButton({ text }: { text: string }) {
@@ -36,15 +36,16 @@ function CopyButton({ text }: { text: string }) {
     return () => clearTimeout(timer);
   }, [copied]);
   return (
-    <Button
+    <button
+      type="button"
       className="button"
-      onPress={() => {
+      onClick={() => {
         void navigator.clipboard?.writeText(text).catch(() => undefined);
         setCopied(true);
       }}
     >
       {copied ? t('common.copied') : t('common.copy')}
-    </Button>
+    </button>
   );
 }
 
@@ -81,7 +82,7 @@ export function EntryPage() {
     setStarting(true);
     setSetupError(null);
     try {
-      const language = languageSchema.catch('ja').parse(i18n.language);
+      const language = isLanguage(i18n.language) ? i18n.language : LANGUAGES[0];
       const session = await startParticipation({ participantId, forced, language });
       rememberParticipant(session);
       void navigate('/experiment/consent', {
@@ -110,7 +111,11 @@ export function EntryPage() {
   };
 
   if (setupError) {
-    return <SetupErrorScreen kind={setupError.kind} onRetry={start} participantId={participantId} onHome={() => setSetupError(null)} />;
+    return (
+      <Suspense fallback={<p>{t('common.loading')}</p>}>
+        <SetupErrorScreen kind={setupError.kind} onRetry={start} participantId={participantId} onHome={() => setSetupError(null)} />
+      </Suspense>
+    );
   }
 
   return (
@@ -118,38 +123,17 @@ export function EntryPage() {
       <h1>{t('entry.title')}</h1>
       <p className="lead">{t('entry.lead')}</p>
 
-      <Card title={t('entry.flowTitle')}>
-        <div className="flow-cards">
-          {(['pre', 'main', 'post'] as const).map((step) => (
-            <div key={step} className="flow-card">
-              <h3>{t(`entry.flow.${step}.title`)}</h3>
-              <p>{t(`entry.flow.${step}.text`)}</p>
-            </div>
+      {/* The way in comes first: a phone shows it without scrolling; the details follow. */}
+      <Card className="participation-card">
+        <fieldset className="mode-toggle">
+          <legend>{t('entry.modeLabel')}</legend>
+          {(['new', 'resume'] as const).map((value) => (
+            <label key={value} className="native-choice">
+              <input type="radio" name="participation-mode" value={value} checked={mode === value} onChange={() => setMode(value)} />
+              {t(value === 'new' ? 'entry.modeNew' : 'entry.modeResume')}
+            </label>
           ))}
-        </div>
-        <p className="muted">{t('entry.totals', { minutes: studyConfig.totalMinutes, amount: studyConfig.compensation.amount.toLocaleString() })}</p>
-      </Card>
-
-      <Card title={t('entry.prepTitle')}>
-        <ul>
-          {(t('entry.prep', { returnObjects: true }) as string[]).map((line) => (
-            <li key={line}>{line}</li>
-          ))}
-        </ul>
-        <h3>{t('entry.supportTitle')}</h3>
-        <p>{t('entry.support')}</p>
-      </Card>
-
-      <Card>
-        <RadioGroup value={mode} onChange={(v) => setMode(v === 'resume' ? 'resume' : 'new')} orientation="horizontal" className="radio-group mode-toggle">
-          <Label>{t('entry.modeLabel')}</Label>
-          <Radio value="new" className="radio">
-            {t('entry.modeNew')}
-          </Radio>
-          <Radio value="resume" className="radio">
-            {t('entry.modeResume')}
-          </Radio>
-        </RadioGroup>
+        </fieldset>
 
         {mode === 'new' && ongoing && !drawNew ? (
           <div className="ongoing-participation" data-testid="ongoing-participation">
@@ -173,12 +157,12 @@ export function EntryPage() {
               </p>
             ) : null}
             <div className="button-row">
-              <Button className="button button-primary" onPress={() => void continueOngoing()} isDisabled={starting}>
+              <button type="button" className="button button-primary" onClick={() => void continueOngoing()} disabled={starting}>
                 {starting ? t('entry.starting') : t('entry.continueOngoing')}
-              </Button>
-              <Button className="button" onPress={() => setDrawNew(true)} isDisabled={starting}>
+              </button>
+              <button type="button" className="button" onClick={() => setDrawNew(true)} disabled={starting}>
                 {t('entry.startOver')}
-              </Button>
+              </button>
             </div>
           </div>
         ) : mode === 'new' ? (
@@ -192,14 +176,14 @@ export function EntryPage() {
                 {participantId}
               </output>
               <CopyButton text={participantId} />
-              <Button className="button" onPress={() => setParticipantId(generateParticipantId())} isDisabled={starting}>
+              <button type="button" className="button" onClick={() => setParticipantId(generateParticipantId())} disabled={starting}>
                 {t('entry.regenerate')}
-              </Button>
+              </button>
             </div>
             <p className="notice notice-warning">{t('entry.idNote')}</p>
-            <Button className="button button-primary" onPress={() => void start()} isDisabled={starting}>
+            <button type="button" className="button button-primary" onClick={() => void start()} disabled={starting}>
               {starting ? t('entry.starting') : t('entry.start')}
-            </Button>
+            </button>
             <p>
               <Link to="/experiment/selection">{t('entry.selectionLink')}</Link>
             </p>
@@ -207,10 +191,37 @@ export function EntryPage() {
         ) : (
           <div className="resume-participation">
             <h2>{t('resume.title')}</h2>
-            <ResumePanel initialId={ongoing?.sessionId ?? ''} />
+            <Suspense fallback={<p>{t('common.loading')}</p>}>
+              <ResumePanel initialId={ongoing?.sessionId ?? ''} />
+            </Suspense>
           </div>
         )}
       </Card>
+
+
+      <Card title={t('entry.flowTitle')}>
+        <div className="flow-cards">
+          {(['pre', 'main', 'post'] as const).map((step) => (
+            <div key={step} className="flow-card">
+              <h3>{t(`entry.flow.${step}.title`)}</h3>
+              <p>{t(`entry.flow.${step}.text`)}</p>
+            </div>
+          ))}
+        </div>
+        <p className="muted">{t('entry.totals', { minutes: studyConfig.totalMinutes, amount: studyConfig.compensation.amount.toLocaleString() })}</p>
+      </Card>
+
+      <Card title={t('entry.prepTitle')}>
+        <ul>
+          {(t('entry.prep', { returnObjects: true }) as string[]).map((line) => (
+            <li key={line}>{line}</li>
+          ))}
+        </ul>
+        <h3>{t('entry.supportTitle')}</h3>
+        <p>{t('entry.support')}</p>
+        <StudyContacts />
+      </Card>
+
     </div>
   );
 }

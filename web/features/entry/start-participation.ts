@@ -3,7 +3,7 @@
  * server's balanced assignment) and open the session. A clash with an existing ID or mapping
  * draws a new ID and tries again, so two people never share one.
  */
-import type { DatasetType, Language } from '../../../worker/schemas/study';
+import type { DatasetType, Language } from '../../../worker/schemas/study-config';
 import { api, ApiError, NetworkError, unwrap } from '../../lib/api';
 import { fetchResume, resumeDestination, type ResumeDestination } from '../../lib/resume';
 import { generateParticipantId } from '../../lib/session-id';

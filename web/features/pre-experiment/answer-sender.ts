@@ -2,7 +2,7 @@
  * How answers reach the server: one call per answer from the outbox, and the final full send
  * that confirms the server holds every answer of the set.
  */
-import type { DatasetType } from '../../../worker/schemas/study';
+import type { DatasetType } from '../../../worker/schemas/study-config';
 import { api, ApiError, unwrap } from '../../lib/api';
 import { AnswerRejected, type AnswerOutbox, type OutboxAnswer } from '../../lib/outbox';
 

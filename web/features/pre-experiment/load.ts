@@ -3,8 +3,8 @@
  * answers the server already has, and whether this participant belongs somewhere else now.
  */
 import type { ParticipantCase } from '../../../worker/schemas/experiment';
-import type { DatasetType } from '../../../worker/schemas/study';
-import { studyConfig } from '../../../worker/schemas/study';
+import type { DatasetType } from '../../../worker/schemas/study-config';
+import { studyConfig } from '../../../worker/schemas/study-config';
 import { api, unwrap } from '../../lib/api';
 import { resolveDatasetType } from '../../lib/dataset-type';
 import { fetchResume, resumeDestination, type ResumeData, type ResumeDestination } from '../../lib/resume';

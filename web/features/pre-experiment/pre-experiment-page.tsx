@@ -2,7 +2,7 @@ import { useCallback, useEffect, useMemo, useRef, useState, useSyncExternalStore
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate } from 'react-router';
-import { studyConfig } from '../../../worker/schemas/study';
+import { studyConfig } from '../../../worker/schemas/study-config';
 import type { ParticipantCase } from '../../../worker/schemas/experiment';
 import { CaseCard } from '../../components/ui/case-card';
 import { JudgementInput, type Judgement } from '../../components/ui/judgement-input';

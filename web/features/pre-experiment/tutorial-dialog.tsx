@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from 'react';
 import { Button, Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import type { ParticipantCase } from '../../../worker/schemas/experiment';
-import { studyConfig, type DatasetType } from '../../../worker/schemas/study';
+import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { CaseCard } from '../../components/ui/case-card';
 import { JudgementInput } from '../../components/ui/judgement-input';
 import { ProgressBar } from '../../components/ui/progress-bar';

@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Radio, RadioGroup, Label } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { DATASET_TYPES, studyConfig, type DatasetType } from '../../../worker/schemas/study';
+import { DATASET_TYPES, studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { datasetFromCaseId } from '../../lib/dataset-type';
 import { storedParticipant } from '../../lib/participant';
 import { storageKeys, writeStorage } from '../../lib/storage-keys';
@@ -33,7 +33,7 @@ export function SelectionPage() {
       </RadioGroup>
 
       <h2>{t('selection.compare')}</h2>
-      <table className="table">
+      <table className="table table-stack">
         <thead>
           <tr>
             <th scope="col">{t('selection.columns.dataset')}</th>
@@ -46,9 +46,9 @@ export function SelectionPage() {
           {datasets.map((d) => (
             <tr key={d}>
               <th scope="row">{t(`datasets.${d}.name`)}</th>
-              <td>{studyConfig.featureCounts[d]}</td>
-              <td>{t(`datasets.${d}.task`)}</td>
-              <td>
+              <td data-label={t('selection.columns.features')}>{studyConfig.featureCounts[d]}</td>
+              <td data-label={t('selection.columns.task')}>{t(`datasets.${d}.task`)}</td>
+              <td data-label={t('selection.columns.labels')}>
                 {t(`datasets.${d}.positive`)} / {t(`datasets.${d}.negative`)}
               </td>
             </tr>
@@ -57,7 +57,7 @@ export function SelectionPage() {
       </table>
       <p className="muted">{t('datasets.balanced')}</p>
 
-      <div className="button-row">
+      <div className="button-row sticky-actions">
         <Button
           className="button button-primary"
           isDisabled={!chosen}

@@ -1,0 +1,104 @@
+/**
+ * The study configuration shared by the Worker and the SPA: the spec's business constants (part 1
+ * §9, part 2 §9) and the study's own details in one object, so no feature repeats a literal.
+ * Researchers running their own study edit this file (contacts, completion code, timings…);
+ * `study.ts` holds its schema, and the Worker refuses to start with an inconsistent edit.
+ * Kept free of zod: the participant's first page load carries these values, not the validator.
+ */
+import type { StudyConfig } from './study';
+
+/** The three datasets of the study, in the order the selection screen lists them. */
+export const DATASET_TYPES = ['adult_income', 'speed_dating', 'compas'] as const;
+export type DatasetType = (typeof DATASET_TYPES)[number];
+export const isDatasetType = (value: unknown): value is DatasetType => (DATASET_TYPES as readonly unknown[]).includes(value);
+
+/** UI languages; the first is the default. */
+export const LANGUAGES = ['ja', 'en'] as const;
+export type Language = (typeof LANGUAGES)[number];
+export const isLanguage = (value: unknown): value is Language => (LANGUAGES as readonly unknown[]).includes(value);
+
+export const PHASES = ['pre_experiment', 'main_experiment', 'post_survey'] as const;
+export type Phase = (typeof PHASES)[number];
+
+/** The seven consent items of part 1 §2, all required. */
+export const CONSENT_ITEMS = ['overview', 'voluntariness', 'privacy', 'publication', 'benefits_risks', 'data_handling', 'others'] as const;
+
+/**
+ * Contacts shipped with the platform. A study must replace them with its own (in `contacts`
+ * below) before it recruits: `npm start` warns loudly while any of them is still in use.
+ */
+export const PLACEHOLDER_CONTACT_EMAILS: readonly string[] = ['research@xai-decision-lab.org', 'engineering@xai-decision-lab.org'];
+
+export const studyConfig: StudyConfig = {
+  studyVersion: '1.0.0',
+  enabledDatasets: [...DATASET_TYPES],
+  defaultDatasetType: 'adult_income',
+  // The spec's selection card says COMPAS has 9 features, but its cases list 8 fields: the ninth is
+  // the outcome (two_year_recid) that participants predict, so the card shows the 8 they see.
+  featureCounts: { adult_income: 14, speed_dating: 18, compas: 8 },
+  preExperiment: { numCases: 200, tutorialCases: 2, estimatedMinutes: 30 },
+  mainExperiment: {
+    numCases: 50,
+    resumeRequestCases: 100,
+    estimatedMinutes: 35,
+    alphaLevels: [0, 0.25, 0.5, 0.75, 1],
+    fallbackAlpha: 0.5,
+    understandingTestQuestions: 5,
+    adminCaseNumberStart: 201,
+  },
+  postSurvey: { estimatedMinutes: 10, experimentRatingMax: 7 },
+  totalMinutes: 75,
+  compensation: { amount: 1200, currency: 'JPY' },
+  completionCode: 'XD5K7',
+  retentionYearsAfterPublication: 10,
+  userModelMinResponses: 3,
+  reasoningMaxLength: 2000,
+  defaultCaseSetSize: 5,
+  confidence: { min: 1, max: 5, default: 3 },
+  timingsMs: {
+    resumeDebounce: 500,
+    copyConfirmation: 2000,
+    submitDelay: 300,
+    betweenCases: 800,
+    postSurveyRedirect: 2000,
+    postSurveyConflictRedirect: 1000,
+    postSurveyRefetch: 300,
+    messageAutoHide: 5000,
+    adminFetchTimeout: 30000,
+    cleanupReload: 3000,
+  },
+  apiRetry: { backoffMs: [1000, 2000, 4000] },
+  modelAccuracy: {
+    cacheMs: 60 * 60 * 1000,
+    fallbackPercent: { adult_income: 84.5, speed_dating: 67.7, compas: 69.3 },
+    otherFallbackPercent: 75,
+  },
+  incomeStatistics: {
+    min: 8607,
+    max: 109031,
+    mean: 44995.81,
+    median: 43185,
+    q1: 31560,
+    q3: 53940,
+    count: 3506,
+  },
+  contacts: [
+    {
+      role: 'responsible_researcher',
+      name: 'XAI Decision Lab principal investigator',
+      affiliation: 'XAI Decision Lab',
+      email: 'research@xai-decision-lab.org',
+    },
+    {
+      role: 'implementer',
+      name: 'XAI Decision Lab engineering',
+      affiliation: 'XAI Decision Lab',
+      email: 'engineering@xai-decision-lab.org',
+    },
+  ],
+  admin: { pageSizes: [20, 50, 100, 200, 500, 1000], testUsernamePrefix: 'test_', sessionHours: 8 },
+};
+
+/** Contacts still set to the shipped placeholders: a study must not recruit while any remain. */
+export const placeholderContacts = (config: Pick<StudyConfig, 'contacts'> = studyConfig) =>
+  config.contacts.filter((c) => PLACEHOLDER_CONTACT_EMAILS.includes(c.email));
