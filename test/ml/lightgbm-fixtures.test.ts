@@ -55,8 +55,9 @@ describe('LightGBM 4.6.0 reference fixtures', () => {
     });
 
     it('reproduces the edge cases (NaN, thresholds, next double, zero, unseen categories)', () => {
-      if (!fixture.edgeCases) return;
-      const { failures } = check(compiled, fixture.edgeCases.rows);
+      expect(fixture.edgeCases, `${name}/edge_cases.json is missing`).toBeDefined();
+      expect(fixture.edgeCases!.rows.length).toBeGreaterThan(0);
+      const { failures } = check(compiled, fixture.edgeCases!.rows);
       expect(failures.slice(0, 5)).toEqual([]);
     });
   });

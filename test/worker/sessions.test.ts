@@ -103,6 +103,26 @@ describe('GET /api/experiments/sessions/{sessionId}', () => {
   });
 });
 
+async function assignmentCounts(): Promise<Record<string, number>> {
+  const stats = assignmentStatisticsSchema.parse(
+    ((await (await api('/api/experiments/dataset-assignment/statistics')).json()) as { statistics: unknown }).statistics,
+  );
+  return Object.fromEntries(Object.entries(stats.datasets).map(([d, s]) => [d, s.assigned]));
+}
+
+/** Tops every dataset up to the largest count with explicit assignments; returns that count. */
+async function levelAssignments(): Promise<number> {
+  const counts = await assignmentCounts();
+  const level = Math.max(...Object.values(counts));
+  for (const [dataset_type, n] of Object.entries(counts)) {
+    for (let i = n; i < level; i++) {
+      await postJson('/api/experiments/dataset-assignment/explicit', { session_id: newParticipantId(), dataset_type, created_by: 'system' });
+    }
+  }
+  expect(await assignmentCounts()).toEqual({ adult_income: level, speed_dating: level, compas: level });
+  return level;
+}
+
 describe('dataset assignment', () => {
   it('records an explicit assignment once and refuses a different one', async () => {
     const id = newParticipantId();
@@ -122,18 +142,19 @@ describe('dataset assignment', () => {
   });
 
   it('keeps balanced assignments within one of each other, in-progress ones included', async () => {
+    // Start from equal counts whatever earlier tests of this file left, so the outcome is exact.
+    const level = await levelAssignments();
     const assigned = await Promise.all(
       Array.from({ length: 12 }, async () => {
         const res = await postJson('/api/experiments/dataset-assignment/balanced', { session_id: newParticipantId() });
         return ((await res.json()) as { dataset_type: string }).dataset_type;
       }),
     );
-    expect(assigned).toHaveLength(12);
-    const stats = assignmentStatisticsSchema.parse(
-      ((await (await api('/api/experiments/dataset-assignment/statistics')).json()) as { statistics: unknown }).statistics,
-    );
-    const counts = Object.values(stats.datasets).map((d) => d.assigned);
-    expect(Math.max(...counts) - Math.min(...counts)).toBeLessThanOrEqual(1);
+    expect(assigned.filter((d) => d === 'adult_income')).toHaveLength(4);
+    expect(assigned.filter((d) => d === 'speed_dating')).toHaveLength(4);
+    expect(assigned.filter((d) => d === 'compas')).toHaveLength(4);
+    const after = await assignmentCounts();
+    expect(after).toEqual({ adult_income: level + 4, speed_dating: level + 4, compas: level + 4 });
   });
 
   it('keeps a balanced assignment stable for the same participant', async () => {
@@ -144,11 +165,13 @@ describe('dataset assignment', () => {
   });
 
   it('suggests the least used dataset without storing anything', async () => {
-    const before = (await (await api('/api/experiments/dataset-assignment/statistics')).json()) as { statistics: { total: number } };
+    const level = await levelAssignments();
+    for (const dataset_type of ['adult_income', 'compas'] as const) {
+      await postJson('/api/experiments/dataset-assignment/explicit', { session_id: newParticipantId(), dataset_type, created_by: 'system' });
+    }
     const res = await api('/api/experiments/dataset-assignment/balanced');
-    expect(((await res.json()) as { dataset_type: string }).dataset_type).toMatch(/adult_income|speed_dating|compas/);
-    const after = (await (await api('/api/experiments/dataset-assignment/statistics')).json()) as { statistics: { total: number } };
-    expect(after.statistics.total).toBe(before.statistics.total);
+    expect(((await res.json()) as { dataset_type: string }).dataset_type).toBe('speed_dating');
+    expect(await assignmentCounts()).toEqual({ adult_income: level + 1, speed_dating: level, compas: level + 1 });
   });
 });
 
