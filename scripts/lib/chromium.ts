@@ -19,14 +19,23 @@ export const CHROMIUM_FLAGS = [
   '--disable-quic',
 ];
 
+/** Japanese glyphs for the screenshots the e2e tests keep (Debian's fonts-noto-cjk). */
+const CJK_FONT = '/usr/share/fonts/opentype/noto/NotoSansCJK-Regular.ttc';
+
 export function ensureChromium(): void {
-  if (existsSync(CHROMIUM_PATH)) return;
+  const missing = [
+    ...(existsSync(CHROMIUM_PATH) ? [] : ['chromium']),
+    ...(existsSync(CJK_FONT) ? [] : ['fonts-noto-cjk']),
+  ];
+  if (missing.length === 0) return;
   const isRoot = process.getuid?.() === 0;
   if (!isRoot || !existsSync('/usr/bin/apt-get')) {
-    throw new Error(`Chromium not found at ${CHROMIUM_PATH}. Install Debian's package: sudo apt-get install -y chromium`);
+    if (!existsSync(CHROMIUM_PATH)) throw new Error(`Chromium not found at ${CHROMIUM_PATH}. Install Debian's package: sudo apt-get install -y chromium fonts-noto-cjk`);
+    console.warn('fonts-noto-cjk is not installed: Japanese text in screenshots shows as boxes (sudo apt-get install -y fonts-noto-cjk)');
+    return;
   }
-  console.log('Installing Chromium from Debian packages…');
+  console.log(`Installing ${missing.join(' and ')} from Debian packages…`);
   const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
   execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'chromium'], { stdio: 'inherit', env });
+  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', ...missing], { stdio: 'inherit', env });
 }

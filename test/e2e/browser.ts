@@ -2,6 +2,8 @@ import { chromium, type Browser, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../scripts/lib/chromium';
 
+let contexts = 0;
+
 /** One browser per test file; each test opens its own context (fresh storage). */
 export function useBrowser() {
   let browser: Browser;
@@ -13,8 +15,16 @@ export function useBrowser() {
   });
   return {
     baseUrl: () => inject('baseUrl'),
-    async newPage(): Promise<Page> {
-      const context = await browser.newContext({ locale: 'ja-JP', viewport: { width: 1100, height: 900 } });
+    /**
+     * A fresh context. Each gets its own client address (as Cloudflare's edge would report it), so
+     * the per-client limit on participant-ID lookups counts each simulated person apart.
+     */
+    async newPage(options: { width?: number; height?: number } = {}): Promise<Page> {
+      const context = await browser.newContext({
+        locale: 'ja-JP',
+        viewport: { width: options.width ?? 1100, height: options.height ?? 900 },
+        extraHTTPHeaders: { 'CF-Connecting-IP': `192.0.2.${++contexts % 250}-${process.pid}-${contexts}` },
+      });
       return context.newPage();
     },
   };

@@ -66,6 +66,7 @@ async function doTutorial(page: Page, texts: Texts) {
     await dialog.locator('.judgement-confidence .radio').nth(2).click();
     await dialog.getByRole('button', { name: texts.judgement.submit, exact: true }).click();
     await page.clock.runFor(300);
+    await page.clock.runFor(800);
   }
   await page.getByText(texts.pre.tutorialDone).waitFor();
   await page.getByRole('button', { name: texts.pre.start }).click();

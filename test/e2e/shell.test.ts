@@ -47,7 +47,7 @@ describe('language toggle', () => {
       await page.locator('h1').first().waitFor();
       expect(JAPANESE.test(await visibleTextWithoutToggle(page))).toBe(true);
     }
-    await page.getByRole('radio', { name: 'English' }).click();
+    await page.getByRole('button', { name: 'English' }).click();
     await page.getByRole('heading', { name: en.status.title }).waitFor();
     await page.locator('[data-state="connected"]').first().waitFor();
     expect(await visibleTextWithoutToggle(page)).not.toMatch(JAPANESE);

@@ -68,6 +68,19 @@ describe('JudgementInput', () => {
     act(() => vi.advanceTimersByTime(1));
     expect(onSubmit).toHaveBeenCalledWith({ prediction: 1, confidence: 4 });
   });
+
+  it('collects an optional reason and sends it trimmed with the judgement', () => {
+    const onSubmit = vi.fn();
+    renderScreen(<JudgementInput datasetType="adult_income" onSubmit={onSubmit} />);
+    expect(screen.queryByLabelText(ja.judgement.reasoning)).toBeNull();
+    fireEvent.click(screen.getByRole('button', { name: ja.judgement.addReasoning }));
+    fireEvent.change(screen.getByLabelText(ja.judgement.reasoning), { target: { value: '  資産売却益が大きい  ' } });
+    fireEvent.click(screen.getByRole('radio', { name: ja.datasets.adult_income.negative }));
+    fireEvent.click(screen.getByRole('radio', { name: `2. ${ja.judgement.confidenceLevels[1]}` }));
+    fireEvent.click(screen.getByRole('button', { name: ja.judgement.submit }));
+    act(() => vi.advanceTimersByTime(300));
+    expect(onSubmit).toHaveBeenCalledWith({ prediction: 0, confidence: 2, reasoning: '資産売却益が大きい' });
+  });
 });
 
 describe('ProgressBar', () => {

@@ -88,6 +88,18 @@ describe('POST /api/experiments/pre-experiment/responses', () => {
     expect(row).toEqual({ case_number: 1, ground_truth: truth!.ground_truth });
   });
 
+  it('stores the optional reason, and refuses one longer than the limit', async () => {
+    const { id } = await consentedParticipant();
+    const [first, second] = await caseSet(id);
+    const res = await postJson('/api/experiments/pre-experiment/responses', { ...answer(id, first!.case_id, 1), reasoning: 'many prior offences' });
+    expect(res.status).toBe(201);
+    const row = await env.DB.prepare('select reasoning from pre_experiment_responses where session_id = ?').bind(id).first<{ reasoning: string }>();
+    expect(row?.reasoning).toBe('many prior offences');
+    const long = await postJson('/api/experiments/pre-experiment/responses', { ...answer(id, second!.case_id, 1), reasoning: 'x'.repeat(2001) });
+    expect(long.status).toBe(400);
+    errorBodySchema.parse(await long.json());
+  });
+
   it('acknowledges a repeated answer and never stores it twice', async () => {
     const { id } = await consentedParticipant();
     const [first] = await caseSet(id);

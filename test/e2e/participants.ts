@@ -1,0 +1,68 @@
+/**
+ * Participants made through the live Worker's API, for tests that start mid-journey, and the
+ * browser storage that makes a page treat them as this browser's participant.
+ */
+import type { Page } from 'playwright-core';
+import { inject } from 'vitest';
+import type { DatasetType, Language } from '../../worker/schemas/study-config';
+import { CONSENT_ITEMS } from '../../worker/schemas/study-config';
+import { generateParticipantId } from '../../web/lib/session-id';
+import { sessionKeys, storageKeys } from '../../web/lib/storage-keys';
+
+let made = 0;
+
+async function call<T>(method: 'GET' | 'POST', path: string, body?: unknown): Promise<T> {
+  const res = await fetch(`${inject('baseUrl')}${path}`, {
+    method,
+    headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': `198.51.100.${++made % 250}-${process.pid}-${made}` },
+    body: body === undefined ? undefined : JSON.stringify(body),
+  });
+  if (!res.ok) throw new Error(`${method} ${path}: ${res.status} ${await res.text()}`);
+  return (await res.json()) as T;
+}
+
+export type TestParticipant = { id: string; userId: number; datasetType: DatasetType };
+
+/** A new participant bound to `datasetType`, consented unless told otherwise. */
+export async function makeParticipant(datasetType: DatasetType, options: { consent?: boolean } = {}): Promise<TestParticipant> {
+  const id = generateParticipantId();
+  await call('POST', '/api/experiments/dataset-assignment/explicit', { session_id: id, dataset_type: datasetType, created_by: 'system' });
+  const session = await call<{ user_id: number }>('POST', '/api/experiments/sessions', { participant_name: id, dataset_type: datasetType, new_participant: true });
+  if (options.consent !== false) {
+    await call('POST', '/api/consent/submit', { session_id: id, consent_items: Object.fromEntries(CONSENT_ITEMS.map((k) => [k, true])) });
+  }
+  return { id, userId: session.user_id, datasetType };
+}
+
+/** The participant's stored pre-experiment case set, in order. */
+export async function preCaseSet(p: TestParticipant): Promise<{ case_id: string; case_number: number }[]> {
+  const set = await call<{ case_set: { case_id: string; case_number: number }[] }>(
+    'GET',
+    `/api/experiments/case-sets/fixed?participant_id=${p.id}&num_cases=200&experiment_type=pre_experiment`,
+  );
+  return set.case_set;
+}
+
+/** Stores answers for the first `count` cases of the participant's set through the API. */
+export async function answerThroughApi(p: TestParticipant, count: number): Promise<void> {
+  const cases = (await preCaseSet(p)).slice(0, count);
+  await call('POST', '/api/experiments/pre-experiment/responses/batch', {
+    session_id: p.id,
+    responses: cases.map((c, i) => ({ case_id: c.case_id, case_number: c.case_number, prediction: i % 2, confidence: 1 + (i % 5), response_time_ms: 1500 })),
+  });
+}
+
+/** Opens the app once so this browser remembers `p` (and the language) as a returning participant would. */
+export async function adoptParticipant(page: Page, p: TestParticipant, language: Language, extra: { tutorialDone?: boolean } = {}): Promise<void> {
+  await page.goto(`${inject('baseUrl')}/status`);
+  await page.evaluate(
+    ({ p, language, tutorialDone, keys, session }) => {
+      localStorage.setItem(keys.language, language);
+      for (const key of [keys.sessionId, keys.participantId, keys.participantName, keys.legacyParticipantId]) localStorage.setItem(key, p.id);
+      localStorage.setItem(keys.datasetType, p.datasetType);
+      localStorage.setItem(keys.session, JSON.stringify({ session_id: p.id, participant_name: p.id, experiment_type: p.datasetType, user_id: p.userId, timestamp: Date.now() }));
+      if (tutorialDone) sessionStorage.setItem(session.preTutorialDone, 'true');
+    },
+    { p, language, tutorialDone: extra.tutorialDone ?? false, keys: storageKeys, session: sessionKeys },
+  );
+}

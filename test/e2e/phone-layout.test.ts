@@ -1,0 +1,90 @@
+/**
+ * Every participant screen at 360, 390 and 1280 px, in both languages, for every dataset: nothing
+ * wider than the viewport, and at 390×844 a whole case with its submit button on one screen.
+ * Screenshots of the case screen at phone size go to test-results/screens/ for a reviewer.
+ */
+import { mkdirSync } from 'node:fs';
+import path from 'node:path';
+import type { Page } from 'playwright-core';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { projectRoot } from '../../scripts/lib/wrangler';
+import en from '../../web/i18n/en.json';
+import ja from '../../web/i18n/ja.json';
+import { DATASET_TYPES, LANGUAGES, type DatasetType, type Language } from '../../worker/schemas/study-config';
+import { useBrowser } from './browser';
+import { adoptParticipant, makeParticipant, type TestParticipant } from './participants';
+
+const session = useBrowser();
+const WIDTHS = [360, 390, 1280] as const;
+const SCREENS_DIR = path.join(projectRoot, 'test-results', 'screens');
+const texts = { ja, en } as const;
+
+/** Elements reaching past the right edge of the viewport, described for the failure message. */
+async function overflowing(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const width = document.documentElement.clientWidth;
+    const out: string[] = [];
+    if (document.documentElement.scrollWidth > width) out.push(`document is ${document.documentElement.scrollWidth}px wide`);
+    for (const el of Array.from(document.querySelectorAll('body *'))) {
+      const rect = el.getBoundingClientRect();
+      if (rect.width > 0 && rect.right > width + 0.5) out.push(`${el.tagName.toLowerCase()}.${el.className} right=${Math.round(rect.right)} "${(el.textContent ?? '').slice(0, 40)}"`);
+    }
+    return out.slice(0, 5);
+  });
+}
+
+async function open(page: Page, route: string, ready: string) {
+  await page.goto(`${session.baseUrl()}${route}`);
+  await page.getByRole('heading', { name: ready, level: 1 }).first().waitFor();
+}
+
+describe.each(DATASET_TYPES)('participant screens for %s', (dataset: DatasetType) => {
+  const participants = {} as Record<Language, TestParticipant>;
+  beforeAll(async () => {
+    for (const language of LANGUAGES) participants[language] = await makeParticipant(dataset);
+  });
+
+  it.each(LANGUAGES.flatMap((language) => WIDTHS.map((width) => [language, width] as const)))(
+    'in %s at %i px: nothing overflows; at 390×844 a case and its submit button fit one screen',
+    async (language, width) => {
+      const t = texts[language];
+      const page = await session.newPage({ width, height: width < 700 ? 844 : 800 });
+      const warnings: string[] = [];
+      page.on('console', (m) => {
+        if (m.type() === 'warning' || m.type() === 'error') warnings.push(m.text());
+      });
+      await adoptParticipant(page, participants[language], language);
+      const screens: [string, string][] = [
+        ['/', t.entry.title],
+        ['/experiment/selection', t.selection.title],
+        ['/experiment/consent', t.consent.title],
+        ['/resume', t.resume.pageTitle],
+        ['/experiment/pre', t.pre.title],
+        ['/experiment/main', t.notFound.title],
+      ];
+      for (const [route, heading] of screens) {
+        await open(page, route, heading);
+        expect(await overflowing(page), `${route} at ${width}px`).toEqual([]);
+      }
+
+      // The case screen (practice marked done for this tab).
+      await page.evaluate(() => sessionStorage.setItem('pre_experiment_tutorial_done', 'true'));
+      await open(page, '/experiment/pre', t.pre.title);
+      await page.getByRole('button', { name: t.pre.start }).click();
+      await page.locator('.case-card h2').waitFor();
+      expect(await overflowing(page), `case screen at ${width}px`).toEqual([]);
+      if (width === 390) {
+        const submit = await page.getByRole('button', { name: t.judgement.submit, exact: true }).boundingBox();
+        const card = await page.locator('.case-card').boundingBox();
+        const bar = await page.locator('.answer-bar').boundingBox();
+        expect(submit && submit.y >= 0 && submit.y + submit.height <= 844, 'submit button inside the 844 px screen').toBe(true);
+        expect(card && bar && card.y + card.height <= bar.y + 1, 'the whole case above the answer bar').toBe(true);
+        mkdirSync(SCREENS_DIR, { recursive: true });
+        await page.screenshot({ path: path.join(SCREENS_DIR, `case-${dataset}-${language}-390x844.png`) });
+      }
+      // Lazy screens load behind a fallback, never React Router's "No HydrateFallback element" warning.
+      expect(warnings.filter((w) => w.includes('HydrateFallback'))).toEqual([]);
+      await page.context().close();
+    },
+  );
+});
