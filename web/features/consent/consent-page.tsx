@@ -113,15 +113,15 @@ export function ConsentPage() {
             {error}
           </p>
         ) : null}
-        <div className="button-row">
-          <Button className="button" onPress={() => void navigate('/introduction')}>
-            {t('consent.back')}
-          </Button>
-          <Button className="button button-primary" isDisabled={!allChecked || recording} onPress={() => void agree()}>
-            {recording ? t('consent.recording') : t('consent.agree')}
-          </Button>
-        </div>
       </Card>
+      <div className="button-row sticky-actions">
+        <Button className="button" onPress={() => void navigate('/introduction')}>
+          {t('consent.back')}
+        </Button>
+        <Button className="button button-primary" isDisabled={!allChecked || recording} onPress={() => void agree()}>
+          {recording ? t('consent.recording') : t('consent.agree')}
+        </Button>
+      </div>
     </div>
   );
 }

@@ -100,26 +100,27 @@ export function PreExperimentPage() {
         <section className="card">
           <h2>{t('pre.tutorialTitle')}</h2>
           <p>{t('pre.tutorialLead', { count: studyConfig.preExperiment.tutorialCases })}</p>
-          {tutorial.done ? <p className="badge badge-green">{t('pre.tutorialDone')}</p> : null}
-          <div className="button-row">
-            <Button className="button" onPress={openTutorial}>
-              {t('pre.tutorialStart')}
-            </Button>
-            <Button
-              className="button button-primary"
-              isDisabled={!tutorial.done}
-              aria-describedby={tutorial.done ? undefined : 'tutorial-required'}
-              onPress={start}
-            >
-              {t('pre.start')}
-            </Button>
-          </div>
-          {tutorial.done ? null : (
+          {tutorial.done ? (
+            <p className="badge badge-green">{t('pre.tutorialDone')}</p>
+          ) : (
             <p id="tutorial-required" className="muted">
               {t('pre.tutorialRequired')}
             </p>
           )}
         </section>
+        <div className="button-row sticky-actions">
+          <Button className={tutorial.done ? 'button' : 'button button-primary'} onPress={openTutorial}>
+            {t('pre.tutorialStart')}
+          </Button>
+          <Button
+            className={tutorial.done ? 'button button-primary' : 'button'}
+            isDisabled={!tutorial.done}
+            aria-describedby={tutorial.done ? undefined : 'tutorial-required'}
+            onPress={start}
+          >
+            {t('pre.start')}
+          </Button>
+        </div>
         <TutorialDialog
           datasetType={datasetType}
           cases={tutorial.cases}
