@@ -46,12 +46,14 @@ async function vitestProject(project: string): Promise<Counts> {
       numFailedTests: number;
       numPendingTests: number;
       numTodoTests: number;
-      numFailedTestSuites: number;
+      testResults: { status: string; assertionResults: unknown[] }[];
     };
-    // A file that failed to load counts as a failure even when it ran no test.
+    // A file that failed to load (or whose hooks failed before any test) counts as one failure;
+    // a file whose tests failed is already counted by its tests.
+    const brokenFiles = json.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
     return {
       passed: json.numPassedTests,
-      failed: json.numFailedTests + json.numFailedTestSuites,
+      failed: json.numFailedTests + brokenFiles,
       skipped: json.numPendingTests + json.numTodoTests,
     };
   } finally {

@@ -46,11 +46,14 @@ describe('practice on a small phone', () => {
     expect(await scroller.evaluate((el) => (el.scrollTo(0, el.scrollHeight), el.scrollTop))).toBeGreaterThan(0);
     await dialog.locator('.judgement-prediction .radio').first().click();
     await dialog.locator('.judgement-confidence .radio').nth(2).click();
+    // From here the page's clock moves only when the test moves it: the pause is exactly 300 + 800 ms.
+    await page.clock.pauseAt(Date.now() + 1000);
     await dialog.getByRole('button', { name: ja.judgement.submit, exact: true }).click();
     await page.clock.runFor(300 + 799);
+    await new Promise((r) => setTimeout(r, 300));
     expect(await heading.innerText()).toBe(tutorialHeading(1));
     await page.clock.runFor(1);
-    await expect.poll(() => heading.innerText()).toBe(tutorialHeading(2));
+    await expect.poll(() => heading.innerText(), { timeout: 2000 }).toBe(tutorialHeading(2));
     expect(await scroller.evaluate((el) => el.scrollTop)).toBe(0);
     const box = await heading.boundingBox();
     expect(box && box.y >= 0 && box.y + box.height <= 640).toBe(true);
@@ -59,7 +62,7 @@ describe('practice on a small phone', () => {
     await dialog.locator('.judgement-confidence .radio').nth(4).click();
     await dialog.getByRole('button', { name: ja.judgement.submit, exact: true }).click();
     await page.clock.runFor(1100);
-    await page.getByText(ja.pre.tutorialDone).waitFor();
+    await page.getByText(ja.pre.tutorialDone).waitFor({ timeout: 2000 });
     expect(await start.isDisabled()).toBe(false);
     await page.context().close();
   });

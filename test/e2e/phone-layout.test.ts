@@ -33,6 +33,25 @@ async function overflowing(page: Page): Promise<string[]> {
   });
 }
 
+/** Largest values the datasets hold, for the numeric fields whose width varies. */
+const LARGEST_NUMBERS: Record<DatasetType, Record<string, number>> = {
+  adult_income: { age: 90, fnlwgt: 1_490_400, education_num: 16, capital_gain: 99_999, capital_loss: 4_356, hours_per_week: 99 },
+  speed_dating: { age: 55, income: 109_031, pf_o_att: 100, pf_o_sin: 60, pf_o_int: 50, pf_o_fun: 50, pf_o_amb: 53, pf_o_sha: 30, attr_o: 10, sinc_o: 10, intel_o: 10, fun_o: 10, amb_o: 10, shar_o: 10 },
+  compas: { age: 96, juv_fel_count: 20, juv_misd_count: 13, juv_other_count: 17, priors_count: 38 },
+};
+
+/** The widest case a dataset can show in a language: every category at its longest label, every number at its largest. */
+function widestCase(dataset: DatasetType, language: Language): Record<string, string | number> {
+  const labels = texts[language].values[dataset] as Record<string, Record<string, string>>;
+  const categories = Object.fromEntries(
+    Object.entries(labels).map(([field, byCode]) => {
+      const [code] = Object.entries(byCode).sort(([, a], [, b]) => b.length - a.length)[0]!;
+      return [field, /^\d+$/.test(code) ? Number(code) : code];
+    }),
+  );
+  return { ...LARGEST_NUMBERS[dataset], ...categories };
+}
+
 async function open(page: Page, route: string, ready: string) {
   await page.goto(`${session.baseUrl()}${route}`);
   await page.getByRole('heading', { name: ready, level: 1 }).first().waitFor();
@@ -67,7 +86,13 @@ describe.each(DATASET_TYPES)('participant screens for %s', (dataset: DatasetType
         expect(await overflowing(page), `${route} at ${width}px`).toEqual([]);
       }
 
-      // The case screen (practice marked done for this tab).
+      // The case screen (practice marked done for this tab), showing the widest case the dataset can have.
+      await page.route('**/api/experiments/resume', async (route) => {
+        const response = await route.fetch();
+        const body = (await response.json()) as { caseSet: { features: Record<string, unknown> }[] };
+        body.caseSet[0]!.features = widestCase(dataset, language);
+        await route.fulfill({ response, json: body });
+      });
       await page.evaluate(() => sessionStorage.setItem('pre_experiment_tutorial_done', 'true'));
       await open(page, '/experiment/pre', t.pre.title);
       await page.getByRole('button', { name: t.pre.start }).click();

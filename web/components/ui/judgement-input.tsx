@@ -43,7 +43,11 @@ export function JudgementInput({
   return (
     <div className="judgement-input answer-bar">
       <RadioGroup value={prediction} onChange={setPrediction} isDisabled={locked} orientation="horizontal" className="radio-group judgement-prediction">
-        <Label className="answer-label">{t('judgement.prediction')}</Label>
+        {/* On a phone the question itself labels the choice (the case card leaves it out there). */}
+        <Label className="answer-label">
+          <span className="wide-only">{t('judgement.prediction')}</span>
+          <span className="phone-only">{t(`datasets.${datasetType}.task`)}</span>
+        </Label>
         <div className="segments segments-2">
           <Radio value="1" className="radio choice segment">
             {t(`datasets.${datasetType}.positive`)}

@@ -29,9 +29,8 @@ export function TutorialDialog({
   const [index, setIndex] = useState(0);
   const [pausing, setPausing] = useState(false);
   const scroller = useRef<HTMLDivElement>(null);
-  // The pause's timer must not restart when the page re-renders with a new callback.
-  const done = useRef(onDone);
-  done.current = onDone;
+  const pauseTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(pauseTimer.current), []);
 
   useEffect(() => {
     if (isOpen) setIndex(0);
@@ -41,15 +40,15 @@ export function TutorialDialog({
     scroller.current?.scrollTo({ top: 0 });
   }, [index]);
 
-  useEffect(() => {
-    if (!pausing) return;
-    const timer = setTimeout(() => {
+  // The spec's pause between cases, timed from the answer itself as in the real cases.
+  const answered = () => {
+    setPausing(true);
+    pauseTimer.current = setTimeout(() => {
       setPausing(false);
-      if (index + 1 >= (cases?.length ?? 0)) done.current();
+      if (index + 1 >= (cases?.length ?? 0)) onDone();
       else setIndex(index + 1);
     }, studyConfig.timingsMs.betweenCases);
-    return () => clearTimeout(timer);
-  }, [pausing, index, cases]);
+  };
 
   const total = Math.max(cases?.length ?? 0, 1);
   const current = cases?.[index] ?? null;
@@ -75,7 +74,7 @@ export function TutorialDialog({
             ) : (
               <div className="case-layout">
                 <CaseCard case={current} datasetType={datasetType} loading={!cases} heading={title} />
-                {current ? <JudgementInput key={current.case_id} datasetType={datasetType} disabled={pausing} onSubmit={() => setPausing(true)} /> : null}
+                {current ? <JudgementInput key={current.case_id} datasetType={datasetType} disabled={pausing} onSubmit={answered} /> : null}
               </div>
             )}
           </Dialog>

@@ -110,15 +110,8 @@ export function usePreExperiment(sessionId: string | null, resumeData: ResumeDat
     shownAt.current = performance.now();
   }, [current?.case_id]);
 
-  // The spec's pause between cases; the next one opens at the top of the screen.
-  useEffect(() => {
-    if (!state.pausingAfter) return;
-    const timer = setTimeout(() => {
-      window.scrollTo(0, 0);
-      dispatch({ type: 'next_case' });
-    }, studyConfig.timingsMs.betweenCases);
-    return () => clearTimeout(timer);
-  }, [state.pausingAfter]);
+  const pauseTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
+  useEffect(() => () => clearTimeout(pauseTimer.current), []);
 
   // Final phase: make sure the server holds every answer, then learn the participant's pattern.
   // One run spans both screens, so leaving "sending" for "learning" does not cancel it. It always
@@ -175,6 +168,12 @@ export function usePreExperiment(sessionId: string | null, resumeData: ResumeDat
       answered_at: new Date().toISOString(),
     });
     dispatch({ type: 'answered', caseId: current.case_id });
+    // The spec's pause between cases, timed from the answer itself (not from a later render);
+    // the next case opens at the top of the screen.
+    pauseTimer.current = setTimeout(() => {
+      window.scrollTo(0, 0);
+      dispatch({ type: 'next_case' });
+    }, studyConfig.timingsMs.betweenCases);
   };
 
   return {
