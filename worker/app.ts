@@ -8,6 +8,7 @@ import { adminAuthRoutes } from './routes/admin/auth';
 import { caseRoutes } from './routes/cases';
 import { consentRoutes } from './routes/consent';
 import { datasetAssignmentRoutes } from './routes/dataset-assignment';
+import { mainExperimentRoutes } from './routes/main-experiment';
 import { preExperimentRoutes } from './routes/pre-experiment';
 import { resumeRoutes } from './routes/resume';
 import { sessionRoutes } from './routes/sessions';
@@ -23,6 +24,7 @@ const app = new Hono<AppEnv>()
   .route('/experiments', caseRoutes)
   .route('/experiments', preExperimentRoutes)
   .route('/experiments', resumeRoutes)
+  .route('/experiments', mainExperimentRoutes)
   .route('/experiments/dataset-assignment', datasetAssignmentRoutes)
   .route('/consent', consentRoutes)
   .route('/', userModelRoutes)

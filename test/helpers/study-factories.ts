@@ -109,3 +109,35 @@ export async function consentedParticipant(datasetType: 'compas' | 'adult_income
   if (consent.status !== 201) throw new Error(`consent not recorded: ${consent.status}`);
   return { id, userId };
 }
+
+/** Seeds `variants` main-experiment COMPAS pools of `perPool` cases each, half of each label, as the set-up does. */
+export async function seedCompasMainCases(options: { variants?: readonly string[]; perPool?: number; seed?: number } = {}) {
+  const db = createDb(env.DB);
+  const random = seededRandom(options.seed ?? 123);
+  const now = new Date().toISOString();
+  const perPool = options.perPool ?? 50;
+  const rows = [];
+  for (const variant of options.variants ?? ['a', 'b', 'c', 'd']) {
+    const wanted = { 0: perPool / 2, 1: perPool / 2 };
+    let n = 0;
+    while (wanted[0] + wanted[1] > 0) {
+      const { features, groundTruth } = syntheticCompasCase(random);
+      if (wanted[groundTruth] === 0) continue;
+      wanted[groundTruth]--;
+      n++;
+      rows.push({
+        caseId: `compas_main_${variant}_${String(n).padStart(3, '0')}`,
+        datasetType: 'compas' as const,
+        pool: 'main_experiment' as const,
+        poolVariant: variant,
+        caseNumber: n,
+        features,
+        groundTruth,
+        sourceRow: 10_000 + rows.length,
+        createdAt: now,
+      });
+    }
+  }
+  for (let i = 0; i < rows.length; i += 10) await db.insert(cases).values(rows.slice(i, i + 10)).onConflictDoNothing();
+  return rows;
+}

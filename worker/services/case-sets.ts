@@ -23,8 +23,8 @@ export const toParticipantCase = (row: Pick<CaseRow, 'caseId' | 'caseNumber' | '
   features: row.features,
 });
 
-/** FNV-1a of the session ID: a stable 32-bit seed. */
-function seedOf(text: string): number {
+/** FNV-1a of a text (the session ID): a stable 32-bit seed. */
+export function seedOf(text: string): number {
   let hash = 0x811c9dc5;
   for (let i = 0; i < text.length; i++) {
     hash ^= text.charCodeAt(i);

@@ -1,0 +1,163 @@
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { errorBodySchema } from '../../worker/schemas/api';
+import { caseSetResponseSchema } from '../../worker/schemas/experiment';
+import { alignmentAlphaResponseSchema, mainStartResponseSchema } from '../../worker/schemas/main-experiment';
+import { studyConfig } from '../../worker/schemas/study';
+import { alphaSchedule } from '../../worker/services/alignment';
+import { api, postJson } from '../helpers/api';
+import { consentedParticipant, newParticipantId, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
+
+beforeAll(async () => {
+  await seedCompasCases();
+  await seedCompasMainCases();
+});
+
+/** A consented COMPAS participant with all 200 pre-experiment answers stored through the API. */
+async function participantReadyForMain() {
+  const p = await consentedParticipant();
+  const set = caseSetResponseSchema.parse(
+    await (await api(`/api/experiments/case-sets/fixed?participant_id=${p.id}&num_cases=200&experiment_type=pre_experiment`)).json(),
+  );
+  const res = await postJson('/api/experiments/pre-experiment/responses/batch', {
+    session_id: p.id,
+    responses: set.case_set.map((c, i) => ({ case_id: c.case_id, prediction: i % 2, confidence: 3, response_time_ms: 1000 })),
+  });
+  expect(res.status).toBe(200);
+  return { ...p, preCaseIds: set.case_set.map((c) => c.case_id) };
+}
+
+const start = (query: string) => api(`/api/experiments/main/start?${query}`, { method: 'POST' });
+
+async function storedMainRows(sessionId: string) {
+  const { results } = await env.DB.prepare(
+    "select i.case_id, i.alignment_alpha, c.ground_truth from case_set_items i join cases c on c.case_id = i.case_id where i.session_id = ? and i.phase = 'main_experiment' order by i.position",
+  )
+    .bind(sessionId)
+    .all<{ case_id: string; alignment_alpha: number; ground_truth: number }>();
+  return results;
+}
+
+describe('POST /api/experiments/main/start', () => {
+  it('draws 50 cases once, half of each label, none from the pre-experiment, each level of alpha 10 times, without ground truth', async () => {
+    const p = await participantReadyForMain();
+    const res = await start(`session_id=${p.id}&num_cases=50`);
+    expect(res.status).toBe(201);
+    const text = await res.text();
+    expect(text).not.toContain('ground_truth');
+    const body = mainStartResponseSchema.parse(JSON.parse(text));
+    expect(body).toMatchObject({ success: true, session_id: p.id, is_resumed: false, completed_cases: 0, total_cases: 50 });
+    expect(body.case_set).toHaveLength(50);
+    expect(body.case_set.map((c) => c.case_number)).toEqual(Array.from({ length: 50 }, (_, i) => i + 1));
+
+    const rows = await storedMainRows(p.id);
+    expect(rows.map((r) => r.case_id)).toEqual(body.case_set.map((c) => c.case_id));
+    expect(rows.filter((r) => r.ground_truth === 1)).toHaveLength(25);
+    expect(rows.filter((r) => p.preCaseIds.includes(r.case_id))).toEqual([]);
+    // All from one pool variant.
+    expect(new Set(rows.map((r) => r.case_id.split('_')[2])).size).toBe(1);
+    for (const level of studyConfig.mainExperiment.alphaLevels) {
+      expect(body.case_set.filter((c) => c.alignment_alpha === level)).toHaveLength(10);
+    }
+    expect(rows.map((r) => r.alignment_alpha)).toEqual(body.case_set.map((c) => c.alignment_alpha));
+  });
+
+  it('answers a resume request for 100 cases (JSON body form) with the same stored set', async () => {
+    const p = await participantReadyForMain();
+    const first = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json());
+    const again = await postJson('/api/experiments/main/start', { session_id: p.id, num_cases: 100, participant_id: p.id });
+    expect(again.status).toBe(200);
+    const second = mainStartResponseSchema.parse(await again.json());
+    expect(second.is_resumed).toBe(true);
+    expect(second.case_set).toEqual(first.case_set);
+    expect(await storedMainRows(p.id)).toHaveLength(50);
+  });
+
+  it('draws one set when two starts race', async () => {
+    const p = await participantReadyForMain();
+    const [a, b] = await Promise.all([start(`session_id=${p.id}`), start(`session_id=${p.id}`)]);
+    const sets = [mainStartResponseSchema.parse(await a.json()), mainStartResponseSchema.parse(await b.json())];
+    expect(sets[0]!.case_set.map((c) => c.case_id)).toEqual(sets[1]!.case_set.map((c) => c.case_id));
+    expect(await storedMainRows(p.id)).toHaveLength(50);
+  });
+
+  it('gives different participants different orders and alpha schedules', async () => {
+    const [a, b] = [await participantReadyForMain(), await participantReadyForMain()];
+    const setA = mainStartResponseSchema.parse(await (await start(`session_id=${a.id}`)).json()).case_set;
+    const setB = mainStartResponseSchema.parse(await (await start(`session_id=${b.id}`)).json()).case_set;
+    expect(setA.map((c) => c.alignment_alpha)).not.toEqual(setB.map((c) => c.alignment_alpha));
+  });
+
+  it('refuses with 409 before the pre-experiment is complete, unless debug or tutorial is set', async () => {
+    const p = await consentedParticipant();
+    const refused = await start(`session_id=${p.id}`);
+    expect(refused.status).toBe(409);
+    expect(errorBodySchema.parse(await refused.json()).code).toBe('pre_experiment_incomplete');
+    expect(await storedMainRows(p.id)).toHaveLength(0);
+    expect((await start(`session_id=${p.id}&debug=true`)).status).toBe(201);
+    const other = await consentedParticipant();
+    expect((await postJson('/api/experiments/main/start', { session_id: other.id, tutorial: true })).status).toBe(201);
+  });
+
+  it('refuses an unconsented participant with 409 and an unknown one with 404', async () => {
+    const id = newParticipantId();
+    await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas', new_participant: true });
+    const unconsented = await start(`session_id=${id}&debug=true`);
+    expect(unconsented.status).toBe(409);
+    expect(errorBodySchema.parse(await unconsented.json()).code).toBe('consent_required');
+    expect((await start(`session_id=${newParticipantId()}&debug=true`)).status).toBe(404);
+  });
+
+  it.each([
+    ['no session', '', {}],
+    ['an invalid session ID', 'session_id=q', {}],
+    ['zero cases', 'session_id=AB23CD45&num_cases=0', {}],
+    ['more than 100 cases', 'session_id=AB23CD45&num_cases=101', {}],
+    ['a flag that is not true or false', 'session_id=AB23CD45&debug=yes', {}],
+    ['a body with a wrong type', '', { session_id: 'AB23CD45', num_cases: '50' }],
+  ])('answers %s with 400 and detail, storing nothing', async (_name, query, body) => {
+    const res = await postJson(`/api/experiments/main/start?${query}`, body);
+    expect(res.status).toBe(400);
+    expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
+    expect(await storedMainRows('AB23CD45')).toHaveLength(0);
+  });
+});
+
+describe('GET /api/experiments/alignment-alpha/{sessionId}/{caseIndex}/{total}', () => {
+  const alpha = async (path: string) => {
+    const res = await api(`/api/experiments/alignment-alpha/${path}`);
+    expect(res.status).toBe(200);
+    return alignmentAlphaResponseSchema.parse(await res.json());
+  };
+
+  it('gives the scheduled alpha before the set exists and the same stored alpha after', async () => {
+    const p = await participantReadyForMain();
+    const before = await Promise.all(Array.from({ length: 50 }, (_, i) => alpha(`${p.id}/${i}/50`)));
+    expect(before.every((a) => a.source === 'schedule')).toBe(true);
+    const set = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
+    const after = await Promise.all(Array.from({ length: 50 }, (_, i) => alpha(`${p.id}/${i}/50`)));
+    expect(after.every((a) => a.source === 'stored')).toBe(true);
+    expect(after.map((a) => a.alpha)).toEqual(set.map((c) => c.alignment_alpha));
+    expect(before.map((a) => a.alpha)).toEqual(after.map((a) => a.alpha));
+  });
+
+  it('falls back to 0.5 when the total does not split over the levels', async () => {
+    expect(await alpha('AB23CD45/3/7')).toMatchObject({ alpha: 0.5, source: 'fallback' });
+  });
+
+  it.each(['AB23CD45/50/50', 'AB23CD45/-1/50', 'AB23CD45/x/50', 'q/0/50', 'AB23CD45/0/0'])('answers %s with 400 and detail', async (path) => {
+    const res = await api(`/api/experiments/alignment-alpha/${path}`);
+    expect(res.status).toBe(400);
+    expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
+  });
+});
+
+describe('alpha schedule', () => {
+  it('is counterbalanced, deterministic per session and different between sessions', () => {
+    const a = alphaSchedule('AB23CD45', 50)!;
+    expect(alphaSchedule('AB23CD45', 50)).toEqual(a);
+    for (const level of studyConfig.mainExperiment.alphaLevels) expect(a.filter((x) => x === level)).toHaveLength(10);
+    expect(alphaSchedule('ZX98YW76', 50)).not.toEqual(a);
+    expect(alphaSchedule('AB23CD45', 49)).toBeNull();
+  });
+});

@@ -1,0 +1,63 @@
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import type { AppEnv } from '../env';
+import { AppError, conflict } from '../errors';
+import {
+  alignmentAlphaParamSchema,
+  mainStartBodySchema,
+  mainStartQuerySchema,
+  type alignmentAlphaResponseSchema,
+  type mainStartResponseSchema,
+} from '../schemas/main-experiment';
+import { studyConfig } from '../schemas/study';
+import { sessionProgress } from '../db/queries/sessions';
+import { alphaSchedule } from '../services/alignment';
+import { toParticipantCase } from '../services/case-sets';
+import { ensureMainCaseSet, MainPoolError, storedAlpha } from '../services/main-case-sets';
+import { requireSession } from '../services/sessions';
+import { validate } from '../validate';
+
+export const mainExperimentRoutes = new Hono<AppEnv>()
+  .post('/main/start', validate('query', mainStartQuerySchema), validate('json', mainStartBodySchema), async (c) => {
+    // The spec's query form and a JSON body carry the same fields; the body wins where both do.
+    const query = c.req.valid('query');
+    const body = c.req.valid('json');
+    const sessionId = body.session_id ?? query.session_id ?? body.participant_id ?? query.participant_id;
+    if (!sessionId) throw new AppError(400, 'validation_failed', [{ msg: 'session_id is required', loc: ['session_id'] }]);
+    const numCases = body.num_cases ?? query.num_cases ?? studyConfig.mainExperiment.numCases;
+    const bypass = Boolean(body.debug ?? query.debug) || Boolean(body.tutorial ?? query.tutorial);
+
+    const session = await requireSession(c.var.db, sessionId);
+    if (!session.consentedAt) throw conflict('consent_required', 'Consent must be recorded before the main experiment starts');
+    const progress = await sessionProgress(c.var.db, session.sessionId);
+    if (!bypass && progress.preCount < studyConfig.preExperiment.numCases) {
+      throw conflict('pre_experiment_incomplete', `The pre-experiment has ${progress.preCount} of ${studyConfig.preExperiment.numCases} answers`);
+    }
+    let outcome;
+    try {
+      outcome = await ensureMainCaseSet(c.var.db, session, new Date().toISOString());
+    } catch (err) {
+      if (err instanceof MainPoolError) throw new AppError(503, 'main_pool_unavailable', 'The main-experiment cases are not set up for this dataset');
+      throw err;
+    }
+    const result: z.infer<typeof mainStartResponseSchema> = {
+      success: true,
+      session_id: session.sessionId,
+      case_set: outcome.set.slice(0, numCases).map((item) => ({ ...toParticipantCase(item.row, item.position + 1), alignment_alpha: item.alpha })),
+      is_resumed: !outcome.created,
+      completed_cases: progress.mainCount,
+      total_cases: outcome.set.length,
+    };
+    return c.json(result, outcome.created ? 201 : 200);
+  })
+  // Reveals nothing about whether a participant exists: an unknown session gets the same
+  // deterministic schedule a new one would, so no lookup limit is needed here.
+  .get('/alignment-alpha/:sessionId/:caseIndex/:total', validate('param', alignmentAlphaParamSchema), async (c) => {
+    const { sessionId, caseIndex, total } = c.req.valid('param');
+    const answer = (alpha: number, source: z.infer<typeof alignmentAlphaResponseSchema>['source']) =>
+      c.json({ session_id: sessionId, case_index: caseIndex, total, alpha, source } satisfies z.infer<typeof alignmentAlphaResponseSchema>);
+    const stored = await storedAlpha(c.var.db, sessionId, caseIndex);
+    if (stored !== null) return answer(stored, 'stored');
+    const scheduled = alphaSchedule(sessionId, total)?.[caseIndex];
+    return scheduled === undefined ? answer(studyConfig.mainExperiment.fallbackAlpha, 'fallback') : answer(scheduled, 'schedule');
+  });

@@ -1,0 +1,85 @@
+/**
+ * The main-experiment case set of a session: 50 cases, half of each label, from one of the
+ * dataset's main pools (chosen by the session's seed, so the pools are used about equally and
+ * each case gets judged by many participants), never a case of the participant's pre-experiment,
+ * in a seeded order, each with its alignment alpha. Drawn once and stored, so it survives resume;
+ * two simultaneous starts draw the same rows, and the second insert changes nothing.
+ */
+import { and, asc, eq } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { caseSetItems, cases } from '../db/schema';
+import { studyConfig, type DatasetType } from '../schemas/study';
+import { alphaSchedule } from './alignment';
+import { poolCases, seededShuffle, seedOf } from './case-sets';
+
+/** D1 binds at most 100 parameters per statement; a main case-set row binds 6. */
+const ROWS_PER_INSERT = 16;
+
+export class MainPoolError extends Error {
+  override readonly name = 'MainPoolError';
+}
+
+export async function storedMainCaseSet(db: Db, sessionId: string) {
+  const rows = await db
+    .select({ position: caseSetItems.position, alpha: caseSetItems.alignmentAlpha, c: cases })
+    .from(caseSetItems)
+    .innerJoin(cases, eq(cases.caseId, caseSetItems.caseId))
+    .where(and(eq(caseSetItems.sessionId, sessionId), eq(caseSetItems.phase, 'main_experiment')))
+    .orderBy(asc(caseSetItems.position));
+  return rows.map((r) => ({ position: r.position, alpha: r.alpha ?? studyConfig.mainExperiment.fallbackAlpha, row: r.c }));
+}
+
+/** The alpha stored for one position of the session's set, or null before the set exists. */
+export async function storedAlpha(db: Db, sessionId: string, position: number): Promise<number | null> {
+  const row = await db
+    .select({ alpha: caseSetItems.alignmentAlpha })
+    .from(caseSetItems)
+    .where(and(eq(caseSetItems.sessionId, sessionId), eq(caseSetItems.phase, 'main_experiment'), eq(caseSetItems.position, position)))
+    .get();
+  return row?.alpha ?? null;
+}
+
+/** Picks half of `size` from each label, seeded; throws when the pool cannot supply them. */
+function balancedDraw<T extends { groundTruth: number }>(pool: readonly T[], size: number, seed: number): T[] {
+  const half = size / 2;
+  const positives = seededShuffle(pool.filter((c) => c.groundTruth === 1), seed).slice(0, half);
+  const negatives = seededShuffle(pool.filter((c) => c.groundTruth === 0), seed + 1).slice(0, half);
+  if (positives.length < half || negatives.length < half) {
+    throw new MainPoolError(`the main pool has ${positives.length} positive and ${negatives.length} negative cases; ${half} of each are needed`);
+  }
+  return [...positives, ...negatives];
+}
+
+export async function ensureMainCaseSet(db: Db, session: { sessionId: string; datasetType: DatasetType }, now: string) {
+  const existing = await storedMainCaseSet(db, session.sessionId);
+  if (existing.length > 0) return { set: existing, created: false };
+
+  const size = studyConfig.mainExperiment.numCases;
+  const seed = seedOf(session.sessionId);
+  const [pool, preItems] = await Promise.all([
+    poolCases(db, session.datasetType, 'main_experiment'),
+    db.select({ caseId: caseSetItems.caseId }).from(caseSetItems).where(and(eq(caseSetItems.sessionId, session.sessionId), eq(caseSetItems.phase, 'pre_experiment'))),
+  ]);
+  const seenBefore = new Set(preItems.map((p) => p.caseId));
+  const fresh = pool.filter((c) => !seenBefore.has(c.caseId));
+  const variants = [...new Set(fresh.map((c) => c.poolVariant ?? ''))].sort();
+  if (variants.length === 0) throw new MainPoolError(`no main-experiment cases for ${session.datasetType}`);
+  const variant = variants[seed % variants.length]!;
+  const drawn = balancedDraw(fresh.filter((c) => (c.poolVariant ?? '') === variant), size, seed);
+  const ordered = seededShuffle(drawn, seed);
+  const alphas = alphaSchedule(session.sessionId, size)!;
+
+  const rows = ordered.map((c, position) => ({
+    sessionId: session.sessionId,
+    phase: 'main_experiment' as const,
+    position,
+    caseId: c.caseId,
+    alignmentAlpha: alphas[position]!,
+    createdAt: now,
+  }));
+  const statements = [];
+  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) statements.push(db.insert(caseSetItems).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing());
+  const [first, ...rest] = statements;
+  await db.batch([first!, ...rest]);
+  return { set: await storedMainCaseSet(db, session.sessionId), created: true };
+}
