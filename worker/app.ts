@@ -8,6 +8,7 @@ import { adminAuthRoutes } from './routes/admin/auth';
 import { caseRoutes } from './routes/cases';
 import { consentRoutes } from './routes/consent';
 import { datasetAssignmentRoutes } from './routes/dataset-assignment';
+import { explanationRoutes } from './routes/explanations';
 import { mainExperimentRoutes } from './routes/main-experiment';
 import { preExperimentRoutes } from './routes/pre-experiment';
 import { resumeRoutes } from './routes/resume';
@@ -28,6 +29,7 @@ const app = new Hono<AppEnv>()
   .route('/experiments/dataset-assignment', datasetAssignmentRoutes)
   .route('/consent', consentRoutes)
   .route('/', userModelRoutes)
+  .route('/', explanationRoutes)
   .route('/admin', adminAuthRoutes)
   .route('/admin/audit-log', adminAuditLogRoutes);
 

@@ -6,22 +6,30 @@ import { alignmentAlphaResponseSchema, mainStartResponseSchema } from '../../wor
 import { studyConfig } from '../../worker/schemas/study';
 import { alphaSchedule } from '../../worker/services/alignment';
 import { api, postJson } from '../helpers/api';
-import { consentedParticipant, newParticipantId, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
+import { compileModel, encodeRow } from '../../worker/ml/model';
+import { normaliseContributions } from '../../worker/ml/explanation';
+import { treeShap } from '../../worker/ml/treeshap';
+import { explanationResponseSchema } from '../../worker/schemas/main-experiment';
+import { consentedParticipant, newParticipantId, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
 
 beforeAll(async () => {
   await seedCompasCases();
   await seedCompasMainCases();
+  await seedCompasAiModel();
 });
 
-/** A consented COMPAS participant with all 200 pre-experiment answers stored through the API. */
-async function participantReadyForMain() {
+/**
+ * A consented COMPAS participant with all 200 pre-experiment answers stored through the API; by
+ * default they answer by a rule the user model can learn (many prior offences → reoffends).
+ */
+async function participantReadyForMain(predict: (features: Record<string, unknown>, i: number) => number = (f) => (Number(f.priors_count) > 4 ? 1 : 0)) {
   const p = await consentedParticipant();
   const set = caseSetResponseSchema.parse(
     await (await api(`/api/experiments/case-sets/fixed?participant_id=${p.id}&num_cases=200&experiment_type=pre_experiment`)).json(),
   );
   const res = await postJson('/api/experiments/pre-experiment/responses/batch', {
     session_id: p.id,
-    responses: set.case_set.map((c, i) => ({ case_id: c.case_id, prediction: i % 2, confidence: 3, response_time_ms: 1000 })),
+    responses: set.case_set.map((c, i) => ({ case_id: c.case_id, prediction: predict(c.features, i), confidence: 3, response_time_ms: 1000 })),
   });
   expect(res.status).toBe(200);
   return { ...p, preCaseIds: set.case_set.map((c) => c.case_id) };
@@ -159,5 +167,82 @@ describe('alpha schedule', () => {
     for (const level of studyConfig.mainExperiment.alphaLevels) expect(a.filter((x) => x === level)).toHaveLength(10);
     expect(alphaSchedule('ZX98YW76', 50)).not.toEqual(a);
     expect(alphaSchedule('AB23CD45', 49)).toBeNull();
+  });
+});
+
+describe('POST /api/human-aligned-explanation', () => {
+  /** The active AI model straight from R2, and what the ML core makes of a case's stored features. */
+  async function expectedAiShares(caseId: string) {
+    const { r2_key } = (await env.DB.prepare("select r2_key from ai_models where dataset_type = 'compas' and status = 'active'").first<{ r2_key: string }>())!;
+    const model = compileModel(await (await env.MODELS.get(r2_key))!.json());
+    const { features } = (await env.DB.prepare('select features from cases where case_id = ?').bind(caseId).first<{ features: string }>())!;
+    const phi = treeShap(model, encodeRow(model.source, JSON.parse(features)));
+    return normaliseContributions(model.featureNames, phi.subarray(0, model.numFeatures));
+  }
+
+  const explain = (body: unknown) => postJson('/api/human-aligned-explanation', body);
+
+  it("mixes the AI's and the participant's shares by the case's stored alpha, from the server's own features", async () => {
+    const p = await participantReadyForMain();
+    expect((await postJson('/api/user-model/train', { session_id: p.id, dataset_type: 'compas' })).status).toBe(200);
+    const set = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
+    for (const alpha of [1, 0, 0.5]) {
+      const item = set.find((c) => c.alignment_alpha === alpha)!;
+      // A client's features and alpha are ignored: the server's case table and stored alpha count.
+      const res = await explain({ session_id: p.id, case_data: { case_id: item.case_id, priors_count: 99, age: 18 }, alignment_alpha: 0.25, dataset_type: 'compas' });
+      expect(res.status).toBe(200);
+      const text = await res.text();
+      expect(text).not.toContain('ground_truth');
+      const body = explanationResponseSchema.parse(JSON.parse(text));
+      expect(body).toMatchObject({ case_id: item.case_id, alignment_alpha: alpha, explanation_kind: 'human_aligned', human_aligned_used: true, user_model_available: true });
+      expect(body.prediction).toBe(body.ai_probability >= 0.5 ? 1 : 0);
+      const want = await expectedAiShares(item.case_id);
+      body.ai_feature_importance.forEach((c, i) => {
+        expect(c.feature).toBe(want[i]!.feature);
+        expect(Math.abs(c.importance - want[i]!.importance)).toBeLessThan(1e-12);
+      });
+      for (const shares of [body.ai_feature_importance, body.user_feature_importance, body.shown_feature_importance]) {
+        expect(shares.reduce((s, c) => s + c.abs_importance, 0)).toBeCloseTo(1, 9);
+      }
+      const shown = body.shown_feature_importance.map((c) => c.importance);
+      if (alpha === 1) shown.forEach((v, i) => expect(v).toBeCloseTo(body.ai_feature_importance[i]!.importance, 12));
+      if (alpha === 0) shown.forEach((v, i) => expect(v).toBeCloseTo(body.user_feature_importance[i]!.importance, 12));
+      const userSum = body.user_feature_importance.reduce((s, c) => s + c.importance, 0);
+      expect(body.user_model_prediction).toBe(userSum > 0 ? 1 : 0);
+      expect(body.user_model_probability).toBeGreaterThan(0);
+    }
+  });
+
+  it("shows the AI's own explanation when the participant has no model", async () => {
+    const p = await participantReadyForMain();
+    const [item] = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
+    const body = explanationResponseSchema.parse(await (await explain({ session_id: p.id, case_id: item!.case_id })).json());
+    expect(body).toMatchObject({ explanation_kind: 'ai_only', user_model_available: false, human_aligned_used: false, user_feature_importance: [], user_model_prediction: null });
+    expect(body.shown_feature_importance).toEqual(body.ai_feature_importance);
+  });
+
+  it('takes the alpha of the request for a case outside the main set (the practice case)', async () => {
+    const p = await consentedParticipant();
+    const body = explanationResponseSchema.parse(await (await explain({ session_id: p.id, case_id: 'tutorial_compas', alignment_alpha: 0.5 })).json());
+    expect(body.alignment_alpha).toBe(0.5);
+  });
+
+  it('answers bad input with 4xx and detail', async () => {
+    const p = await consentedParticipant();
+    await env.DB.prepare(
+      "insert or ignore into cases (case_id, dataset_type, pool, case_number, features, ground_truth, created_at) values ('adult_income_main_a_001', 'adult_income', 'main_experiment', 1, '{}', 0, '2026-01-01T00:00:00Z')",
+    ).run();
+    for (const [body, status] of [
+      [{ session_id: p.id }, 400],
+      [{ session_id: p.id, case_id: 'no_such_case' }, 404],
+      [{ session_id: p.id, case_id: 'adult_income_main_a_001' }, 400],
+      [{ session_id: p.id, case_id: 'tutorial_compas', alignment_alpha: 2 }, 400],
+      [{ session_id: 'q', case_id: 'tutorial_compas' }, 400],
+      [{ session_id: newParticipantId(), case_id: 'tutorial_compas' }, 404],
+    ] as const) {
+      const res = await explain(body);
+      expect(res.status, JSON.stringify(body)).toBe(status);
+      expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
+    }
   });
 });

@@ -4,7 +4,7 @@
  */
 import { z } from 'zod';
 import { caseSchema, sessionIdSchema } from './experiment';
-import { studyConfig } from './study';
+import { datasetTypeSchema, studyConfig } from './study';
 
 const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 const numCases = z.coerce.number().int().min(1).max(studyConfig.mainExperiment.resumeRequestCases);
@@ -61,3 +61,50 @@ export const alignmentAlphaResponseSchema = z.object({
   /** `stored`: fixed with the session's case set; `schedule`: the same schedule before the set exists; `fallback`: the spec's 0.5. */
   source: z.enum(['stored', 'schedule', 'fallback']),
 });
+
+const caseIdSchema = z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/, 'invalid case ID');
+
+/**
+ * `POST /api/human-aligned-explanation`. The case is named by `case_id` (or `case_data.case_id`,
+ * as the spec's clients send it); its features come from the server's case table, never from
+ * the client. `alignment_alpha` is used only for cases outside the session's main set (the
+ * practice case); a main case always gets the alpha stored with the session's set.
+ */
+export const explanationBodySchema = z.object({
+  session_id: sessionIdSchema,
+  case_id: caseIdSchema.optional(),
+  case_data: z.object({ case_id: caseIdSchema.optional() }).catchall(z.unknown()).optional(),
+  alignment_alpha: z.number().min(0).max(1).optional(),
+  dataset_type: datasetTypeSchema.optional(),
+});
+
+export const featureContributionSchema = z.object({
+  feature: z.string(),
+  importance: z.number(),
+  abs_importance: z.number(),
+  raw_shap: z.number(),
+});
+
+export const explanationResponseSchema = z.object({
+  success: z.literal(true),
+  session_id: z.string(),
+  case_id: z.string(),
+  dataset_type: datasetTypeSchema,
+  /** The AI model's prediction (probability ≥ 0.5) and probability. */
+  prediction: z.union([z.literal(0), z.literal(1)]),
+  ai_probability: z.number(),
+  model_identifier: z.string(),
+  alignment_alpha: z.number(),
+  ai_feature_importance: z.array(featureContributionSchema),
+  user_feature_importance: z.array(featureContributionSchema),
+  /** The bars shown to the participant. */
+  shown_feature_importance: z.array(featureContributionSchema),
+  explanation_kind: z.enum(['human_aligned', 'ai_only']),
+  human_aligned_used: z.boolean(),
+  user_model_available: z.boolean(),
+  user_model_identifier: z.string().nullable(),
+  /** The spec's rule (user shares summing above 0); the model's own probability beside it. */
+  user_model_prediction: z.union([z.literal(0), z.literal(1)]).nullable(),
+  user_model_probability: z.number().nullable(),
+});
+export type ExplanationResponse = z.infer<typeof explanationResponseSchema>;
