@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
 import { caseSetResponseSchema } from '../../worker/schemas/experiment';
-import { alignmentAlphaResponseSchema, mainStartResponseSchema } from '../../worker/schemas/main-experiment';
+import { alignmentAlphaResponseSchema, integratedResponseResultSchema, mainStartResponseSchema } from '../../worker/schemas/main-experiment';
 import { studyConfig } from '../../worker/schemas/study';
 import { alphaSchedule } from '../../worker/services/alignment';
 import { api, postJson } from '../helpers/api';
@@ -244,5 +244,114 @@ describe('POST /api/human-aligned-explanation', () => {
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
     }
+  });
+});
+
+describe('POST /api/experiments/main/integrated-response', () => {
+  const shares = [{ feature: 'priors_count', importance: 0.7, abs_importance: 0.7, raw_shap: 0.4 }, { feature: 'age', importance: -0.3, abs_importance: 0.3, raw_shap: -0.2 }];
+  const answer = (sessionId: string, caseId: string, overrides: Record<string, unknown> = {}) => ({
+    session_id: sessionId,
+    case_id: caseId,
+    case_number: 999,
+    ground_truth: 1,
+    alignment_alpha: 0.123,
+    case_data: { priors_count: 99 },
+    initial_prediction: 0,
+    initial_confidence: 2,
+    initial_response_time_ms: 4000,
+    initial_reasoning: 'young, few priors',
+    final_prediction: 1,
+    final_confidence: 4,
+    final_response_time_ms: 3000,
+    ai_prediction: 1,
+    ai_model_prediction: 1,
+    user_model_prediction: 0,
+    ai_feature_importance: shares,
+    user_feature_importance: shares,
+    shown_feature_importance: shares,
+    explanation_kind: 'human_aligned',
+    ai_model_identifier: 'ai_compas_test',
+    user_model_identifier: 'user_test',
+    ai_probability: 0.81,
+    user_model_probability: 0.3,
+    comprehensibility: 4,
+    transparency: 3,
+    satisfaction: 5,
+    trust: 2,
+    alignment: 1,
+    explanation_viewing_time_ms: 5000,
+    total_task_time_ms: 20000,
+    ...overrides,
+  });
+  const save = (body: unknown) => postJson('/api/experiments/main/integrated-response', body);
+  const row = (sessionId: string, caseId: string) =>
+    env.DB.prepare('select * from main_experiment_responses where session_id = ? and case_id = ?').bind(sessionId, caseId).first<Record<string, unknown>>();
+
+  it("stores a case with the server's case number, ground truth, features and alpha, and the explanation as shown", async () => {
+    const p = await participantReadyForMain();
+    const set = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
+    const item = set[6]!;
+    const res = await save(answer(p.id, item.case_id));
+    expect(res.status).toBe(201);
+    expect(integratedResponseResultSchema.parse(await res.json())).toMatchObject({ duplicate: false, completed_cases: 1, complete: false });
+    const stored = (await row(p.id, item.case_id))!;
+    const truth = await env.DB.prepare('select ground_truth, features from cases where case_id = ?').bind(item.case_id).first<{ ground_truth: number; features: string }>();
+    expect(stored).toMatchObject({
+      case_number: 7,
+      ground_truth: truth!.ground_truth,
+      case_data: truth!.features,
+      alignment_alpha: item.alignment_alpha,
+      initial_prediction: 0,
+      final_confidence: 4,
+      initial_reasoning: 'young, few priors',
+      explanation_kind: 'human_aligned',
+      ai_probability: 0.81,
+      trust: 2,
+    });
+    expect(JSON.parse(String(stored.shown_feature_importance))).toEqual(shares);
+    expect(stored.completed_at).toBeTruthy();
+  });
+
+  it('answers a retry as a duplicate that counts as success and never overwrites the stored row', async () => {
+    const p = await participantReadyForMain();
+    const [item] = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
+    expect((await save(answer(p.id, item!.case_id))).status).toBe(201);
+    const retry = await save(answer(p.id, item!.case_id, { final_prediction: 0, trust: 5 }));
+    expect(retry.status).toBe(200);
+    expect(integratedResponseResultSchema.parse(await retry.json())).toMatchObject({ success: true, duplicate: true, completed_cases: 1 });
+    expect(await row(p.id, item!.case_id)).toMatchObject({ final_prediction: 1, trust: 2 });
+  });
+
+  it('completes the main experiment at 50 cases, and resume then leads to the post-survey', async () => {
+    const p = await participantReadyForMain();
+    const set = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
+    let last;
+    for (const item of set) last = integratedResponseResultSchema.parse(await (await save(answer(p.id, item.case_id))).json());
+    expect(last).toMatchObject({ completed_cases: 50, complete: true });
+    const resume = (await (await postJson('/api/experiments/resume', { participant_name: p.id })).json()) as { action: string; isMainExperimentCompleted: boolean };
+    expect(resume).toMatchObject({ action: 'start_post_survey', isMainExperimentCompleted: true });
+  });
+
+  it.each([
+    ['a case outside the set', { case_id: 'compas_pre_001' }, 400],
+    ['a confidence of 6', { final_confidence: 6 }, 400],
+    ['a rating of 0', { alignment: 0 }, 400],
+    ['a missing survey item', { trust: undefined }, 400],
+    ['a prediction of 2', { initial_prediction: 2 }, 400],
+    ['a negative time', { total_task_time_ms: -1 }, 400],
+  ])('refuses %s with 400 and detail, storing nothing', async (_name, overrides, status) => {
+    const p = await participantReadyForMain();
+    const [item] = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
+    const res = await save(answer(p.id, item!.case_id, overrides));
+    expect(res.status).toBe(status);
+    expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
+    const n = await env.DB.prepare('select count(*) as n from main_experiment_responses where session_id = ?').bind(p.id).first<{ n: number }>();
+    expect(n!.n).toBe(0);
+  });
+
+  it('refuses an unconsented participant with 409', async () => {
+    const id = newParticipantId();
+    await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas', new_participant: true });
+    expect((await save(answer(id, 'compas_main_a_001'))).status).toBe(409);
   });
 });

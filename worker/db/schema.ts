@@ -251,6 +251,14 @@ export const mainExperimentResponses = sqliteTable(
     caseData: text('case_data', { mode: 'json' }).$type<Record<string, unknown>>(),
     explanationViewingTimeMs: integer('explanation_viewing_time_ms'),
     totalTaskTimeMs: integer('total_task_time_ms'),
+    /** Which explanation was shown: the alpha mix (`human_aligned`) or the AI's own (`ai_only`). */
+    explanationKind: text('explanation_kind', { enum: ['human_aligned', 'ai_only'] }),
+    aiModelIdentifier: text('ai_model_identifier'),
+    userModelIdentifier: text('user_model_identifier'),
+    aiProbability: real('ai_probability'),
+    userModelProbability: real('user_model_probability'),
+    /** The bars shown, exactly as the participant saw them, so the screen can be replayed. */
+    shownFeatureImportance: text('shown_feature_importance', { mode: 'json' }).$type<unknown[]>(),
     ...timestamps,
     updatedAt: text('updated_at').notNull(),
     completedAt: text('completed_at'),
@@ -261,6 +269,13 @@ export const mainExperimentResponses = sqliteTable(
     index('main_responses_created_idx').on(t.createdAt),
     check('main_initial_prediction_ck', sql`${t.initialPrediction} is null or ${t.initialPrediction} in (0, 1)`),
     check('main_final_prediction_ck', sql`${t.finalPrediction} is null or ${t.finalPrediction} in (0, 1)`),
+    check('main_initial_confidence_ck', sql`${t.initialConfidence} is null or ${t.initialConfidence} between 1 and 5`),
+    check('main_final_confidence_ck', sql`${t.finalConfidence} is null or ${t.finalConfidence} between 1 and 5`),
+    check(
+      'main_ratings_ck',
+      sql`coalesce(${t.comprehensibility}, 1) between 1 and 5 and coalesce(${t.transparency}, 1) between 1 and 5 and coalesce(${t.satisfaction}, 1) between 1 and 5 and coalesce(${t.trust}, 1) between 1 and 5 and coalesce(${t.alignment}, 1) between 1 and 5`,
+    ),
+    check('main_alpha_ck', sql`${t.alignmentAlpha} is null or ${t.alignmentAlpha} between 0 and 1`),
   ],
 );
 

@@ -4,6 +4,8 @@ import type { AppEnv } from '../env';
 import { AppError, conflict } from '../errors';
 import {
   alignmentAlphaParamSchema,
+  integratedResponseBodySchema,
+  type integratedResponseResultSchema,
   mainStartBodySchema,
   mainStartQuerySchema,
   type alignmentAlphaResponseSchema,
@@ -14,6 +16,7 @@ import { sessionProgress } from '../db/queries/sessions';
 import { alphaSchedule } from '../services/alignment';
 import { toParticipantCase } from '../services/case-sets';
 import { ensureMainCaseSet, MainPoolError, storedAlpha } from '../services/main-case-sets';
+import { storeIntegratedResponse } from '../services/main-responses';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
 
@@ -60,4 +63,16 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     if (stored !== null) return answer(stored, 'stored');
     const scheduled = alphaSchedule(sessionId, total)?.[caseIndex];
     return scheduled === undefined ? answer(studyConfig.mainExperiment.fallbackAlpha, 'fallback') : answer(scheduled, 'schedule');
+  })  .post('/main/integrated-response', validate('json', integratedResponseBodySchema), async (c) => {
+    const body = c.req.valid('json');
+    const session = await requireSession(c.var.db, body.session_id);
+    const outcome = await storeIntegratedResponse(c.var.db, session, body, new Date().toISOString());
+    const result: z.infer<typeof integratedResponseResultSchema> = {
+      success: true,
+      duplicate: outcome.duplicate,
+      message: outcome.duplicate ? 'Case already stored' : 'Case stored',
+      completed_cases: outcome.completed,
+      complete: outcome.complete,
+    };
+    return c.json(result, outcome.duplicate ? 200 : 201);
   });

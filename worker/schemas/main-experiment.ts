@@ -108,3 +108,62 @@ export const explanationResponseSchema = z.object({
   user_model_probability: z.number().nullable(),
 });
 export type ExplanationResponse = z.infer<typeof explanationResponseSchema>;
+
+const prediction = z.union([z.literal(0), z.literal(1)]);
+const confidence = z.number().int().min(studyConfig.confidence.min).max(studyConfig.confidence.max);
+const rating = z.number().int().min(1).max(5);
+/** A step taking longer than a day is a client clock error, not a judgement. */
+const durationMs = z.number().int().min(0).max(24 * 3600 * 1000);
+const reasoning = z.string().max(studyConfig.reasoningMaxLength).nullish();
+const contributions = z.array(featureContributionSchema).max(100);
+
+/**
+ * `POST /api/experiments/main/integrated-response`: one main-experiment case as a whole (part 2
+ * §3). The case number, ground truth, features and alpha come from the server's tables (the
+ * client's copies are accepted and ignored); the explanation is stored exactly as it was shown.
+ */
+export const integratedResponseBodySchema = z.object({
+  session_id: sessionIdSchema,
+  case_id: caseIdSchema,
+  case_number: z.number().int().optional(),
+  ground_truth: z.number().int().nullish(),
+  case_data: z.unknown().optional(),
+  alignment_alpha: z.number().min(0).max(1).nullish(),
+  initial_prediction: prediction,
+  initial_confidence: confidence,
+  initial_response_time_ms: durationMs,
+  initial_reasoning: reasoning,
+  final_prediction: prediction,
+  final_confidence: confidence,
+  final_response_time_ms: durationMs,
+  final_reasoning: reasoning,
+  ai_prediction: prediction,
+  ai_model_prediction: prediction.nullish(),
+  user_model_prediction: prediction.nullish(),
+  ai_feature_importance: contributions,
+  user_feature_importance: contributions,
+  shown_feature_importance: contributions.optional(),
+  explanation_kind: z.enum(['human_aligned', 'ai_only']).optional(),
+  ai_model_identifier: z.string().max(200).nullish(),
+  user_model_identifier: z.string().max(200).nullish(),
+  ai_probability: z.number().min(0).max(1).nullish(),
+  user_model_probability: z.number().min(0).max(1).nullish(),
+  comprehensibility: rating,
+  transparency: rating,
+  satisfaction: rating,
+  trust: rating,
+  alignment: rating,
+  explanation_viewing_time_ms: durationMs,
+  total_task_time_ms: durationMs,
+});
+export type IntegratedResponseBody = z.infer<typeof integratedResponseBodySchema>;
+
+export const integratedResponseResultSchema = z.object({
+  success: z.literal(true),
+  /** The case was already stored: a retry, counted as success; the stored row is never changed. */
+  duplicate: z.boolean(),
+  message: z.string(),
+  /** Integrated responses the database holds for the session after this call. */
+  completed_cases: z.number().int(),
+  complete: z.boolean(),
+});
