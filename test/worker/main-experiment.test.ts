@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
 import { caseSetResponseSchema } from '../../worker/schemas/experiment';
-import { alignmentAlphaResponseSchema, integratedResponseResultSchema, mainStartResponseSchema } from '../../worker/schemas/main-experiment';
+import { aiExplanationResponseSchema, alignmentAlphaResponseSchema, integratedResponseResultSchema, mainStartResponseSchema } from '../../worker/schemas/main-experiment';
 import { studyConfig } from '../../worker/schemas/study';
 import { alphaSchedule } from '../../worker/services/alignment';
 import { api, postJson } from '../helpers/api';
@@ -353,5 +353,33 @@ describe('POST /api/experiments/main/integrated-response', () => {
     const id = newParticipantId();
     await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas', new_participant: true });
     expect((await save(answer(id, 'compas_main_a_001'))).status).toBe(409);
+  });
+});
+
+describe('AI-only explanations', () => {
+  it('GET /api/experiments/explanations/{caseId} gives the AI model exact shares for a case, without its ground truth', async () => {
+    const res = await api('/api/experiments/explanations/compas_main_a_003');
+    expect(res.status).toBe(200);
+    const text = await res.text();
+    expect(text).not.toContain('ground_truth');
+    const body = aiExplanationResponseSchema.parse(JSON.parse(text));
+    expect(body.prediction).toBe(body.probability >= 0.5 ? 1 : 0);
+    expect(body.feature_importance.reduce((s, c) => s + c.abs_importance, 0)).toBeCloseTo(1, 9);
+    expect((await api('/api/experiments/explanations/no_such_case')).status).toBe(404);
+    expect((await api('/api/experiments/explanations/bad%20id')).status).toBe(400);
+  });
+
+  it('POST /api/experiments/main/predict explains the case at case_index of the session set and ignores client features', async () => {
+    const p = await participantReadyForMain();
+    const set = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
+    const res = await postJson(`/api/experiments/main/predict?session_id=${p.id}&case_index=4`, { case_data: { priors_count: 99 } });
+    expect(res.status).toBe(200);
+    const body = aiExplanationResponseSchema.parse(await res.json());
+    expect(body.case_id).toBe(set[4]!.case_id);
+    const fallback = aiExplanationResponseSchema.parse(await (await api(`/api/experiments/explanations/${set[4]!.case_id}`)).json());
+    expect(body.feature_importance).toEqual(fallback.feature_importance);
+    expect((await postJson(`/api/experiments/main/predict?session_id=${p.id}&case_index=100`, {})).status).toBe(400);
+    const other = await consentedParticipant();
+    expect((await postJson(`/api/experiments/main/predict?session_id=${other.id}&case_index=0`, {})).status).toBe(404);
   });
 });

@@ -1,14 +1,33 @@
 import { Hono } from 'hono';
+import type { Db } from '../db/client';
 import type { AppEnv } from '../env';
 import { AppError, notFound } from '../errors';
-import { explanationBodySchema } from '../schemas/main-experiment';
+import type { z } from 'zod';
+import { caseIdParamSchema } from '../schemas/experiment';
+import { explanationBodySchema, mainPredictBodySchema, mainPredictQuerySchema, type aiExplanationResponseSchema } from '../schemas/main-experiment';
 import { studyConfig } from '../schemas/study';
 import { findCase } from '../services/case-sets';
-import { explainCase } from '../services/explanation';
+import { aiExplanation, explainCase } from '../services/explanation';
 import { storedMainCaseSet } from '../services/main-case-sets';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
 import { idLookupLimit } from './sessions';
+
+/** The AI-only explanation of a case in the spec's fallback shape. */
+async function aiOnly(db: Db, bucket: R2Bucket, caseRow: Parameters<typeof aiExplanation>[2]): Promise<z.infer<typeof aiExplanationResponseSchema>> {
+  const ai = await aiExplanation(db, bucket, caseRow);
+  return {
+    success: true,
+    case_id: caseRow.caseId,
+    dataset_type: caseRow.datasetType,
+    prediction: ai.prediction,
+    probability: ai.probability,
+    model_identifier: ai.modelIdentifier,
+    feature_importance: ai.shares,
+    raw_shap_based: true,
+    requires_frontend_normalization: false,
+  };
+}
 
 export const explanationRoutes = new Hono<AppEnv>()
   // Answers 404 for an unknown participant, so it is limited like every ID lookup.
@@ -26,4 +45,18 @@ export const explanationRoutes = new Hono<AppEnv>()
     const inSet = (await storedMainCaseSet(c.var.db, session.sessionId)).find((item) => item.row.caseId === caseId);
     const alpha = inSet?.alpha ?? body.alignment_alpha ?? studyConfig.mainExperiment.fallbackAlpha;
     return c.json(await explainCase(c.var.db, c.env.MODELS, { sessionId: session.sessionId, caseRow, alpha }));
+  })  // The AI-only fallback: the same for everyone, so it says nothing about any participant.
+  .get('/experiments/explanations/:caseId', validate('param', caseIdParamSchema), async (c) => {
+    const { caseId } = c.req.valid('param');
+    const caseRow = await findCase(c.var.db, caseId);
+    if (!caseRow) throw notFound(`Case ${caseId} not found`);
+    return c.json(await aiOnly(c.var.db, c.env.MODELS, caseRow));
+  })
+  // The case is the one at `case_index` of the session's stored set; a client's case_data is ignored.
+  .post('/experiments/main/predict', idLookupLimit, validate('query', mainPredictQuerySchema), validate('json', mainPredictBodySchema), async (c) => {
+    const { session_id, case_index } = c.req.valid('query');
+    const session = await requireSession(c.var.db, session_id);
+    const item = (await storedMainCaseSet(c.var.db, session.sessionId)).find((i) => i.position === case_index);
+    if (!item) throw notFound(`No case ${case_index} in the main-experiment set of ${session.sessionId}; start the main experiment first`);
+    return c.json(await aiOnly(c.var.db, c.env.MODELS, item.row));
   });

@@ -167,3 +167,24 @@ export const integratedResponseResultSchema = z.object({
   completed_cases: z.number().int(),
   complete: z.boolean(),
 });
+
+/** `GET /api/experiments/explanations/{caseId}`: the AI-only fallback explanation (part 2 §3). */
+export const aiExplanationResponseSchema = z.object({
+  success: z.literal(true),
+  case_id: z.string(),
+  dataset_type: datasetTypeSchema,
+  prediction: prediction,
+  probability: z.number(),
+  model_identifier: z.string(),
+  feature_importance: z.array(featureContributionSchema),
+  /** The shares come from exact TreeSHAP values and are already normalised: nothing is left for the client to do. */
+  raw_shap_based: z.literal(true),
+  requires_frontend_normalization: z.literal(false),
+});
+
+/** `POST /api/experiments/main/predict?session_id&case_index`: the AI's prediction for a case of the session's set. */
+export const mainPredictQuerySchema = z.object({
+  session_id: sessionIdSchema,
+  case_index: z.coerce.number().int().min(0).max(studyConfig.mainExperiment.resumeRequestCases - 1),
+});
+export const mainPredictBodySchema = z.object({ case_data: z.unknown().optional() });

@@ -28,6 +28,14 @@ function explainWith(model: CompiledModel, features: CaseRow['features']) {
   };
 }
 
+/** The active AI model's own explanation of a case: its prediction and normalised TreeSHAP shares. */
+export async function aiExplanation(db: Db, bucket: R2Bucket, caseRow: CaseRow) {
+  const ai = await loadActiveAiModel(db, bucket, caseRow.datasetType);
+  if (!ai) throw new AppError(503, 'ai_model_unavailable', `No active AI model for ${caseRow.datasetType}`);
+  const part = explainWith(ai.model, caseRow.features);
+  return { modelIdentifier: ai.identifier, probability: part.probability, prediction: (part.probability >= 0.5 ? 1 : 0) as 0 | 1, shares: part.shares };
+}
+
 export async function explainCase(
   db: Db,
   bucket: R2Bucket,
