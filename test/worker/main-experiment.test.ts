@@ -81,6 +81,14 @@ describe('POST /api/experiments/main/start', () => {
     expect(await storedMainRows(p.id)).toHaveLength(50);
   });
 
+  it('accepts the query form with an empty body labelled JSON, as many HTTP clients send it', async () => {
+    const p = await participantReadyForMain();
+    const res = await api(`/api/experiments/main/start?session_id=${p.id}`, { method: 'POST', headers: { 'Content-Type': 'application/json' } });
+    expect(res.status).toBe(201);
+    const broken = await api(`/api/experiments/main/start?session_id=${p.id}`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: '{"session_id":' });
+    expect(broken.status).toBe(400);
+  });
+
   it('draws one set when two starts race', async () => {
     const p = await participantReadyForMain();
     const [a, b] = await Promise.all([start(`session_id=${p.id}`), start(`session_id=${p.id}`)]);

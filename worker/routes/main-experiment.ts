@@ -18,10 +18,10 @@ import { toParticipantCase } from '../services/case-sets';
 import { ensureMainCaseSet, MainPoolError, storedAlpha } from '../services/main-case-sets';
 import { storeIntegratedResponse } from '../services/main-responses';
 import { requireSession } from '../services/sessions';
-import { validate } from '../validate';
+import { validate, validateOptionalJson } from '../validate';
 
 export const mainExperimentRoutes = new Hono<AppEnv>()
-  .post('/main/start', validate('query', mainStartQuerySchema), validate('json', mainStartBodySchema), async (c) => {
+  .post('/main/start', validate('query', mainStartQuerySchema), validateOptionalJson(mainStartBodySchema), async (c) => {
     // The spec's query form and a JSON body carry the same fields; the body wins where both do.
     const query = c.req.valid('query');
     const body = c.req.valid('json');

@@ -29,6 +29,17 @@ export async function storedMainCaseSet(db: Db, sessionId: string) {
   return rows.map((r) => ({ position: r.position, alpha: r.alpha ?? studyConfig.mainExperiment.fallbackAlpha, row: r.c }));
 }
 
+/** One case of the session's main set (its position and alpha, with the case row), or null. */
+export async function mainSetItem(db: Db, sessionId: string, caseId: string) {
+  const r = await db
+    .select({ position: caseSetItems.position, alpha: caseSetItems.alignmentAlpha, c: cases })
+    .from(caseSetItems)
+    .innerJoin(cases, eq(cases.caseId, caseSetItems.caseId))
+    .where(and(eq(caseSetItems.sessionId, sessionId), eq(caseSetItems.phase, 'main_experiment'), eq(caseSetItems.caseId, caseId)))
+    .get();
+  return r ? { position: r.position, alpha: r.alpha ?? studyConfig.mainExperiment.fallbackAlpha, row: r.c } : null;
+}
+
 /** The alpha stored for one position of the session's set, or null before the set exists. */
 export async function storedAlpha(db: Db, sessionId: string, position: number): Promise<number | null> {
   const row = await db

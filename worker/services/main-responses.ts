@@ -11,7 +11,7 @@ import { mainExperimentResponses, sessions } from '../db/schema';
 import { AppError } from '../errors';
 import type { IntegratedResponseBody } from '../schemas/main-experiment';
 import { studyConfig } from '../schemas/study';
-import { storedMainCaseSet } from './main-case-sets';
+import { mainSetItem } from './main-case-sets';
 import { requireConsent } from './pre-experiment';
 
 export async function countMainResponses(db: Db, sessionId: string): Promise<number> {
@@ -25,7 +25,7 @@ export async function countMainResponses(db: Db, sessionId: string): Promise<num
 
 export async function storeIntegratedResponse(db: Db, session: SessionRow, body: IntegratedResponseBody, now: string) {
   requireConsent(session);
-  const item = (await storedMainCaseSet(db, session.sessionId)).find((i) => i.row.caseId === body.case_id);
+  const item = await mainSetItem(db, session.sessionId, body.case_id);
   if (!item) throw new AppError(400, 'case_not_in_set', [{ msg: `case ${body.case_id} is not in this session's main-experiment set`, loc: ['case_id'] }]);
 
   const inserted = await db
