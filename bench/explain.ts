@@ -11,27 +11,16 @@
  * own CPU time from above. Writes bench/results/explain.json.
  */
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { prepareAll } from '../ml-assets/lib/prepare';
 import { seedLocal } from '../ml-assets/lib/seed';
-import { applyLocalMigrations, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
+import { applyLocalMigrations, freeLoopbackPort, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
 import { generateParticipantId } from '../web/lib/session-id';
 import { CONSENT_ITEMS, DATASET_TYPES, type DatasetType } from '../worker/schemas/study-config';
 
 const WARM_CALLS = 300;
 const TARGET_CPU_P50_MS = 2;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
 
 /** Clock ticks per second of /proc's CPU accounting (USER_HZ, 100 on Linux). */
 const USER_HZ = 100;
@@ -78,7 +67,7 @@ async function main() {
   await applyLocalMigrations(persistTo, { stdio: 'ignore' });
   prepareAll();
   await seedLocal({ persistTo });
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const worker = await startLocalWorker({ port, persistTo, vars: { ADMIN_PASSWORD: 'bench' }, stdio: 'ignore' });
   const base = `http://127.0.0.1:${port}`;
   let calls = 0;

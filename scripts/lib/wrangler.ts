@@ -3,6 +3,7 @@
  * lookups, so a local run never waits on the network.
  */
 import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { createServer } from 'node:net';
 import path from 'node:path';
 
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
@@ -46,6 +47,18 @@ export const applyLocalMigrations = (persistTo?: string, options: SpawnOptions =
     ['d1', 'migrations', 'apply', D1_DATABASE, '--local', ...(persistTo ? ['--persist-to', persistTo] : [])],
     { ...options, env: offlineEnv({ CI: 'true' }) },
   );
+
+/** A loopback port nothing listens on right now, for a throw-away `wrangler dev`. */
+export function freeLoopbackPort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
+    });
+  });
+}
 
 /** Starts `wrangler dev` on loopback; resolves once the Worker answers /api/status. */
 export async function startLocalWorker(input: {

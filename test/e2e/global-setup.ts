@@ -3,13 +3,12 @@
  * `wrangler dev` on a free loopback port, with throw-away local D1/R2 state, for every e2e file. Tests reach it through `inject('baseUrl')`.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { prepareAll } from '../../ml-assets/lib/prepare';
 import { seedLocal } from '../../ml-assets/lib/seed';
-import { applyLocalMigrations, buildSpa, startLocalWorker } from '../../scripts/lib/wrangler';
+import { applyLocalMigrations, buildSpa, freeLoopbackPort, startLocalWorker } from '../../scripts/lib/wrangler';
 
 export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
 
@@ -21,24 +20,13 @@ declare module 'vitest' {
   }
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const address = server.address();
-      server.close(() => (typeof address === 'object' && address ? resolve(address.port) : reject(new Error('no port'))));
-    });
-  });
-}
-
 export default async function setup(project: TestProject) {
   const persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-e2e-'));
   await buildSpa({ stdio: 'ignore' });
   await applyLocalMigrations(persistTo, { stdio: 'ignore' });
   prepareAll();
   await seedLocal({ persistTo });
-  const port = await freePort();
+  const port = await freeLoopbackPort();
   const worker = await startLocalWorker({
     port,
     persistTo,

@@ -11,6 +11,7 @@ import { projectRoot } from '../../scripts/lib/wrangler';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { DATASET_TYPES, LANGUAGES, type DatasetType, type Language } from '../../worker/schemas/study-config';
+import { sessionKeys } from '../../web/lib/storage-keys';
 import { useBrowser } from './browser';
 import { adoptParticipant, makeParticipant, type TestParticipant } from './participants';
 
@@ -93,7 +94,7 @@ describe.each(DATASET_TYPES)('participant screens for %s', (dataset: DatasetType
         body.caseSet[0]!.features = widestCase(dataset, language);
         await route.fulfill({ response, json: body });
       });
-      await page.evaluate(() => sessionStorage.setItem('pre_experiment_tutorial_done', 'true'));
+      await page.evaluate((key) => sessionStorage.setItem(key, 'true'), sessionKeys.preTutorialDone);
       await open(page, '/experiment/pre', t.pre.title);
       await page.getByRole('button', { name: t.pre.start }).click();
       await page.locator('.case-card h2').waitFor();

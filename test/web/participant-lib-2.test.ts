@@ -68,6 +68,16 @@ describe('AnswerOutbox', () => {
     expect(new AnswerOutbox('REFUSE01', async () => {}).answers().map((a) => a.case_id)).toEqual(['good']);
   });
 
+  it('takes out answers an older version saved as refused, with their reason', () => {
+    window.localStorage.setItem(
+      'pre_experiment_responses_LEGACY01',
+      JSON.stringify([{ ...answer('old'), acked: false, rejected: 'case not in set' }, { ...answer('ok'), acked: false }]),
+    );
+    const box = new AnswerOutbox('LEGACY01', () => new Promise(() => {}));
+    expect(box.answers().map((a) => a.case_id)).toEqual(['ok']);
+    expect(box.state().refused).toEqual([{ case_id: 'old', reason: 'case not in set' }]);
+  });
+
   it('marks answers the server already holds as acknowledged', () => {
     const box = new AnswerOutbox('ACK00001', () => new Promise(() => {}));
     box.add(answer('x'));

@@ -59,8 +59,14 @@ export class AnswerOutbox {
   private load(): Entry[] {
     try {
       const parsed = JSON.parse(readStorage(this.key) ?? '[]') as (Entry & { rejected?: string })[];
-      // Entries refused before refusals left the outbox are dropped here, once, with their reason.
-      return Array.isArray(parsed) ? parsed.filter((e) => !e.rejected || !this.refuse(e, e.rejected)) : [];
+      if (!Array.isArray(parsed)) return [];
+      // Entries saved as refused by an older version leave here, once, with their reason.
+      const kept: Entry[] = [];
+      for (const { rejected, ...entry } of parsed) {
+        if (rejected) this.refuse(entry, rejected);
+        else kept.push(entry);
+      }
+      return kept;
     } catch {
       logger.fallback('outbox', 'saved answers could not be read; starting an empty outbox');
       return [];
@@ -100,11 +106,10 @@ export class AnswerOutbox {
     return this.entries.find((e) => !e.acked);
   }
 
-  /** Takes a refused answer out for good, keeping its reason; returns true. */
-  private refuse(answer: OutboxAnswer, reason: string): true {
+  /** Records a refused answer's reason (the caller has taken it out) and logs the whole answer. */
+  private refuse(answer: OutboxAnswer, reason: string): void {
     this.refused = [...this.refused, { case_id: answer.case_id, reason }];
     logger.production('answer_refused', `answer for ${answer.case_id} was refused: ${reason}`, { ...answer, reason });
-    return true;
   }
 
   has(caseId: string): boolean {

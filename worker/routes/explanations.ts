@@ -8,7 +8,7 @@ import { explanationBodySchema, mainPredictBodySchema, mainPredictQuerySchema, t
 import { studyConfig } from '../schemas/study';
 import { findCase } from '../services/case-sets';
 import { aiExplanation, explainCase } from '../services/explanation';
-import { mainSetItem, storedMainCaseSet } from '../services/main-case-sets';
+import { mainSetItem } from '../services/main-case-sets';
 import { requireSession } from '../services/sessions';
 import { validate, validateOptionalJson } from '../validate';
 import { idLookupLimit } from './sessions';
@@ -42,7 +42,7 @@ export const explanationRoutes = new Hono<AppEnv>()
       throw new AppError(400, 'dataset_mismatch', [{ msg: `case ${caseId} is not a ${session.datasetType} case`, loc: ['case_id'] }]);
     }
     // A case of the session's main set always gets the alpha fixed with the set.
-    const inSet = await mainSetItem(c.var.db, session.sessionId, caseId);
+    const inSet = await mainSetItem(c.var.db, session.sessionId, { caseId });
     const alpha = inSet?.alpha ?? body.alignment_alpha ?? studyConfig.mainExperiment.fallbackAlpha;
     return c.json(await explainCase(c.var.db, c.env.MODELS, { sessionId: session.sessionId, caseRow, alpha }));
   })  // The AI-only fallback: the same for everyone, so it says nothing about any participant.
@@ -56,7 +56,7 @@ export const explanationRoutes = new Hono<AppEnv>()
   .post('/experiments/main/predict', idLookupLimit, validate('query', mainPredictQuerySchema), validateOptionalJson(mainPredictBodySchema), async (c) => {
     const { session_id, case_index } = c.req.valid('query');
     const session = await requireSession(c.var.db, session_id);
-    const item = (await storedMainCaseSet(c.var.db, session.sessionId)).find((i) => i.position === case_index);
+    const item = await mainSetItem(c.var.db, session.sessionId, { position: case_index });
     if (!item) throw notFound(`No case ${case_index} in the main-experiment set of ${session.sessionId}; start the main experiment first`);
     return c.json(await aiOnly(c.var.db, c.env.MODELS, item.row));
   });

@@ -15,7 +15,7 @@ import { studyConfig } from '../schemas/study';
 import { sessionProgress } from '../db/queries/sessions';
 import { alphaSchedule } from '../services/alignment';
 import { toParticipantCase } from '../services/case-sets';
-import { ensureMainCaseSet, MainPoolError, storedAlpha } from '../services/main-case-sets';
+import { ensureMainCaseSet, mainSetItem, MainPoolError } from '../services/main-case-sets';
 import { storeIntegratedResponse } from '../services/main-responses';
 import { requireSession } from '../services/sessions';
 import { validate, validateOptionalJson } from '../validate';
@@ -59,8 +59,8 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     const { sessionId, caseIndex, total } = c.req.valid('param');
     const answer = (alpha: number, source: z.infer<typeof alignmentAlphaResponseSchema>['source']) =>
       c.json({ session_id: sessionId, case_index: caseIndex, total, alpha, source } satisfies z.infer<typeof alignmentAlphaResponseSchema>);
-    const stored = await storedAlpha(c.var.db, sessionId, caseIndex);
-    if (stored !== null) return answer(stored, 'stored');
+    const stored = await mainSetItem(c.var.db, sessionId, { position: caseIndex });
+    if (stored) return answer(stored.alpha, 'stored');
     const scheduled = alphaSchedule(sessionId, total)?.[caseIndex];
     return scheduled === undefined ? answer(studyConfig.mainExperiment.fallbackAlpha, 'fallback') : answer(scheduled, 'schedule');
   })  .post('/main/integrated-response', validate('json', integratedResponseBodySchema), async (c) => {

@@ -29,25 +29,21 @@ export async function storedMainCaseSet(db: Db, sessionId: string) {
   return rows.map((r) => ({ position: r.position, alpha: r.alpha ?? studyConfig.mainExperiment.fallbackAlpha, row: r.c }));
 }
 
-/** One case of the session's main set (its position and alpha, with the case row), or null. */
-export async function mainSetItem(db: Db, sessionId: string, caseId: string) {
+/** One case of the session's main set, by case ID or position (its position and alpha, with the case row), or null. */
+export async function mainSetItem(db: Db, sessionId: string, at: { caseId: string } | { position: number }) {
   const r = await db
     .select({ position: caseSetItems.position, alpha: caseSetItems.alignmentAlpha, c: cases })
     .from(caseSetItems)
     .innerJoin(cases, eq(cases.caseId, caseSetItems.caseId))
-    .where(and(eq(caseSetItems.sessionId, sessionId), eq(caseSetItems.phase, 'main_experiment'), eq(caseSetItems.caseId, caseId)))
+    .where(
+      and(
+        eq(caseSetItems.sessionId, sessionId),
+        eq(caseSetItems.phase, 'main_experiment'),
+        'caseId' in at ? eq(caseSetItems.caseId, at.caseId) : eq(caseSetItems.position, at.position),
+      ),
+    )
     .get();
   return r ? { position: r.position, alpha: r.alpha ?? studyConfig.mainExperiment.fallbackAlpha, row: r.c } : null;
-}
-
-/** The alpha stored for one position of the session's set, or null before the set exists. */
-export async function storedAlpha(db: Db, sessionId: string, position: number): Promise<number | null> {
-  const row = await db
-    .select({ alpha: caseSetItems.alignmentAlpha })
-    .from(caseSetItems)
-    .where(and(eq(caseSetItems.sessionId, sessionId), eq(caseSetItems.phase, 'main_experiment'), eq(caseSetItems.position, position)))
-    .get();
-  return row?.alpha ?? null;
 }
 
 /** Picks half of `size` from each label, seeded; throws when the pool cannot supply them. */

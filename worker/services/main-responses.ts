@@ -25,7 +25,7 @@ export async function countMainResponses(db: Db, sessionId: string): Promise<num
 
 export async function storeIntegratedResponse(db: Db, session: SessionRow, body: IntegratedResponseBody, now: string) {
   requireConsent(session);
-  const item = await mainSetItem(db, session.sessionId, body.case_id);
+  const item = await mainSetItem(db, session.sessionId, { caseId: body.case_id });
   if (!item) throw new AppError(400, 'case_not_in_set', [{ msg: `case ${body.case_id} is not in this session's main-experiment set`, loc: ['case_id'] }]);
 
   const inserted = await db
