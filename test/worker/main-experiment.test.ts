@@ -2,10 +2,21 @@ import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
 import { caseSetResponseSchema } from '../../worker/schemas/experiment';
-import { aiExplanationResponseSchema, alignmentAlphaResponseSchema, integratedResponseResultSchema, mainStartResponseSchema } from '../../worker/schemas/main-experiment';
+import {
+  aiExplanationResponseSchema,
+  alignmentAlphaResponseSchema,
+  integratedResponseResultSchema,
+  mainStartResponseSchema,
+  mainSummaryResponseSchema,
+} from '../../worker/schemas/main-experiment';
+import { drawUnderstandingQuestions, understandingAttemptResultSchema } from '../../worker/schemas/understanding-test';
 import { studyConfig } from '../../worker/schemas/study';
 import { alphaSchedule } from '../../worker/services/alignment';
-import { api, postJson } from '../helpers/api';
+import { api as callApi, postJson as callPostJson, uniqueClientIp } from '../helpers/api';
+
+// These tests make far more calls than one client may in a minute; the limits have their own tests.
+const api = (path: string, init: RequestInit = {}) => callApi(path, { ...init, headers: { ...(init.headers as Record<string, string>), 'CF-Connecting-IP': uniqueClientIp() } });
+const postJson = (path: string, body: unknown) => callPostJson(path, body, { 'CF-Connecting-IP': uniqueClientIp() });
 import { compileModel, encodeRow } from '../../worker/ml/model';
 import { normaliseContributions } from '../../worker/ml/explanation';
 import { treeShap } from '../../worker/ml/treeshap';
@@ -302,6 +313,9 @@ describe('POST /api/experiments/main/integrated-response', () => {
     const res = await save(answer(p.id, item.case_id));
     expect(res.status).toBe(201);
     expect(integratedResponseResultSchema.parse(await res.json())).toMatchObject({ duplicate: false, completed_cases: 1, complete: false });
+    // A resumed start names the cases already stored, so the browser skips exactly those.
+    const resumed = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}&num_cases=100`)).json());
+    expect(resumed).toMatchObject({ is_resumed: true, completed_cases: 1, answered_case_ids: [item.case_id], dataset_type: 'compas' });
     const stored = (await row(p.id, item.case_id))!;
     const truth = await env.DB.prepare('select ground_truth, features from cases where case_id = ?').bind(item.case_id).first<{ ground_truth: number; features: string }>();
     expect(stored).toMatchObject({
@@ -336,6 +350,10 @@ describe('POST /api/experiments/main/integrated-response', () => {
     let last;
     for (const item of set) last = integratedResponseResultSchema.parse(await (await save(answer(p.id, item.case_id))).json());
     expect(last).toMatchObject({ completed_cases: 50, complete: true });
+    const summary = mainSummaryResponseSchema.parse(await (await api(`/api/experiments/main/summary/${p.id}`)).json());
+    // Every stored answer changed 0 → 1 and ended with the AI's 1; trust was 2 throughout.
+    expect(summary).toMatchObject({ completed_cases: 50, complete: true, judgement_changes: 50, final_agrees_with_ai: 50 });
+    expect(summary.mean_ratings).toEqual({ comprehensibility: 4, transparency: 3, satisfaction: 5, trust: 2, alignment: 1 });
     const resume = (await (await postJson('/api/experiments/resume', { participant_name: p.id })).json()) as { action: string; isMainExperimentCompleted: boolean };
     expect(resume).toMatchObject({ action: 'start_post_survey', isMainExperimentCompleted: true });
   });
@@ -389,5 +407,65 @@ describe('AI-only explanations', () => {
     expect((await postJson(`/api/experiments/main/predict?session_id=${p.id}&case_index=100`, {})).status).toBe(400);
     const other = await consentedParticipant();
     expect((await postJson(`/api/experiments/main/predict?session_id=${other.id}&case_index=0`, {})).status).toBe(404);
+  });
+});
+
+describe('POST /api/experiments/main/understanding-test', () => {
+  const take = (sessionId: string, attemptId: string, right: number) => {
+    const drawn = drawUnderstandingQuestions();
+    return {
+      session_id: sessionId,
+      attempt_id: attemptId,
+      answers: drawn.map((q, i) => ({ question_id: q.id, answer: i < right ? q.correct : q.options.find((o) => o !== q.correct)! })),
+    };
+  };
+  const attempt = (body: unknown) => postJson('/api/experiments/main/understanding-test', body);
+  const rows = (sessionId: string) =>
+    env.DB.prepare('select attempt_number, correct_count, total_questions, passed, answers from understanding_test_attempts where session_id = ? order by attempt_number')
+      .bind(sessionId)
+      .all<{ attempt_number: number; correct_count: number; total_questions: number; passed: number; answers: string }>();
+
+  it('scores each attempt from the pool itself and stores questions, answers and score; only 5 of 5 passes', async () => {
+    const p = await consentedParticipant();
+    const failed = await attempt(take(p.id, 'attempt-one-1', 4));
+    expect(failed.status).toBe(201);
+    expect(understandingAttemptResultSchema.parse(await failed.json())).toMatchObject({ attempt_number: 1, correct: 4, total: 5, score_percent: 80, passed: false });
+    const passed = understandingAttemptResultSchema.parse(await (await attempt(take(p.id, 'attempt-two-2', 5))).json());
+    expect(passed).toMatchObject({ attempt_number: 2, correct: 5, passed: true });
+    const { results } = await rows(p.id);
+    expect(results.map((r) => [r.attempt_number, r.correct_count, r.total_questions, r.passed])).toEqual([
+      [1, 4, 5, 0],
+      [2, 5, 5, 1],
+    ]);
+    const answers = JSON.parse(results[0]!.answers) as { question_id: string; correct: boolean }[];
+    expect(answers.map((a) => a.correct)).toEqual([true, true, true, true, false]);
+  });
+
+  it('stores a re-sent attempt once', async () => {
+    const p = await consentedParticipant();
+    const body = take(p.id, 'attempt-same-1', 5);
+    expect((await attempt(body)).status).toBe(201);
+    const again = await attempt(body);
+    expect(again.status).toBe(200);
+    expect(understandingAttemptResultSchema.parse(await again.json())).toMatchObject({ duplicate: true, attempt_number: 1, passed: true });
+    expect((await rows(p.id)).results).toHaveLength(1);
+  });
+
+  it.each([
+    ['four answers', (b: ReturnType<typeof take>) => ({ ...b, answers: b.answers.slice(0, 4) })],
+    ['an unknown question', (b: ReturnType<typeof take>) => ({ ...b, answers: [{ question_id: 'nope', answer: 'x' }, ...b.answers.slice(1)] })],
+    ['an option the question does not have', (b: ReturnType<typeof take>) => ({ ...b, answers: [{ ...b.answers[0]!, answer: 'banana' }, ...b.answers.slice(1)] })],
+    ['a question twice', (b: ReturnType<typeof take>) => ({ ...b, answers: [b.answers[0]!, b.answers[0]!, ...b.answers.slice(2)] })],
+    ['a malformed attempt ID', (b: ReturnType<typeof take>) => ({ ...b, attempt_id: 'x' })],
+  ])('refuses %s with 400 and detail, storing nothing', async (_name, spoil) => {
+    const p = await consentedParticipant();
+    const res = await attempt(spoil(take(p.id, 'attempt-bad-01', 5)));
+    expect(res.status).toBe(400);
+    expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
+    expect((await rows(p.id)).results).toHaveLength(0);
+  });
+
+  it('answers an unknown participant with 404', async () => {
+    expect((await attempt(take(newParticipantId(), 'attempt-none-1', 5))).status).toBe(404);
   });
 });

@@ -279,6 +279,36 @@ export const mainExperimentResponses = sqliteTable(
   ],
 );
 
+/**
+ * One finished attempt at the main experiment's understanding test: the questions drawn, the
+ * answers given and the score the Worker computed from the pool, so comprehension can be reported.
+ */
+export const understandingTestAttempts = sqliteTable(
+  'understanding_test_attempts',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    participantId: integer('participant_id')
+      .notNull()
+      .references(() => participants.id, { onDelete: 'cascade' }),
+    sessionId: text('session_id').notNull(),
+    datasetType: datasetTypeColumn(),
+    attemptId: text('attempt_id').notNull(),
+    attemptNumber: integer('attempt_number').notNull(),
+    /** [{question_id, answer, correct}] in the order they were asked. */
+    answers: text('answers', { mode: 'json' }).$type<{ question_id: string; answer: string; correct: boolean }[]>().notNull(),
+    correctCount: integer('correct_count').notNull(),
+    totalQuestions: integer('total_questions').notNull(),
+    passed: integer('passed', { mode: 'boolean' }).notNull(),
+    ...timestamps,
+  },
+  (t) => [
+    // The browser re-sends an attempt until it is stored: the same attempt ID is one row.
+    uniqueIndex('understanding_attempts_session_attempt_uq').on(t.sessionId, t.attemptId),
+    index('understanding_attempts_participant_idx').on(t.participantId),
+    check('understanding_attempts_score_ck', sql`${t.correctCount} between 0 and ${t.totalQuestions}`),
+  ],
+);
+
 /** The post-survey of one session; sections are validated JSON objects keyed by question name. */
 export const postSurveys = sqliteTable(
   'post_surveys',

@@ -10,18 +10,23 @@ import {
   mainStartQuerySchema,
   type alignmentAlphaResponseSchema,
   type mainStartResponseSchema,
+  type mainSummaryResponseSchema,
 } from '../schemas/main-experiment';
+import { sessionParamSchema } from '../schemas/experiment';
+import { understandingAttemptBodySchema, type understandingAttemptResultSchema } from '../schemas/understanding-test';
+import { storeUnderstandingAttempt } from '../services/understanding-test';
+import { answerWriteLimit, idLookupLimit } from './sessions';
 import { studyConfig } from '../schemas/study';
 import { sessionProgress } from '../db/queries/sessions';
 import { alphaSchedule } from '../services/alignment';
 import { toParticipantCase } from '../services/case-sets';
 import { ensureMainCaseSet, mainSetItem, MainPoolError } from '../services/main-case-sets';
-import { storeIntegratedResponse } from '../services/main-responses';
+import { mainResponseSummary, storeIntegratedResponse } from '../services/main-responses';
 import { requireSession } from '../services/sessions';
 import { validate, validateOptionalJson } from '../validate';
 
 export const mainExperimentRoutes = new Hono<AppEnv>()
-  .post('/main/start', validate('query', mainStartQuerySchema), validateOptionalJson(mainStartBodySchema), async (c) => {
+  .post('/main/start', idLookupLimit, validate('query', mainStartQuerySchema), validateOptionalJson(mainStartBodySchema), async (c) => {
     // The spec's query form and a JSON body carry the same fields; the body wins where both do.
     const query = c.req.valid('query');
     const body = c.req.valid('json');
@@ -43,12 +48,15 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       if (err instanceof MainPoolError) throw new AppError(503, 'main_pool_unavailable', 'The main-experiment cases are not set up for this dataset');
       throw err;
     }
+    const stored = await mainResponseSummary(c.var.db, session.sessionId);
     const result: z.infer<typeof mainStartResponseSchema> = {
       success: true,
       session_id: session.sessionId,
+      dataset_type: session.datasetType,
+      answered_case_ids: stored.caseIds,
       case_set: outcome.set.slice(0, numCases).map((item) => ({ ...toParticipantCase(item.row, item.position + 1), alignment_alpha: item.alpha })),
       is_resumed: !outcome.created,
-      completed_cases: progress.mainCount,
+      completed_cases: stored.completed,
       total_cases: outcome.set.length,
     };
     return c.json(result, outcome.created ? 201 : 200);
@@ -63,7 +71,8 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     if (stored) return answer(stored.alpha, 'stored');
     const scheduled = alphaSchedule(sessionId, total)?.[caseIndex];
     return scheduled === undefined ? answer(studyConfig.mainExperiment.fallbackAlpha, 'fallback') : answer(scheduled, 'schedule');
-  })  .post('/main/integrated-response', validate('json', integratedResponseBodySchema), async (c) => {
+  })
+  .post('/main/integrated-response', answerWriteLimit, validate('json', integratedResponseBodySchema), async (c) => {
     const body = c.req.valid('json');
     const session = await requireSession(c.var.db, body.session_id);
     const outcome = await storeIntegratedResponse(c.var.db, session, body, new Date().toISOString());
@@ -75,4 +84,34 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       complete: outcome.complete,
     };
     return c.json(result, outcome.duplicate ? 200 : 201);
+  })
+  .post('/main/understanding-test', answerWriteLimit, validate('json', understandingAttemptBodySchema), async (c) => {
+    const body = c.req.valid('json');
+    const session = await requireSession(c.var.db, body.session_id);
+    const outcome = await storeUnderstandingAttempt(c.var.db, session, body, new Date().toISOString());
+    const result: z.infer<typeof understandingAttemptResultSchema> = {
+      success: true,
+      duplicate: outcome.duplicate,
+      attempt_number: outcome.attemptNumber,
+      correct: outcome.correct,
+      total: outcome.total,
+      score_percent: outcome.total ? Math.round((outcome.correct / outcome.total) * 100) : 0,
+      passed: outcome.passed,
+    };
+    return c.json(result, outcome.duplicate ? 200 : 201);
+  })
+  .get('/main/summary/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+    const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
+    const summary = await mainResponseSummary(c.var.db, session.sessionId);
+    const total = studyConfig.mainExperiment.numCases;
+    return c.json({
+      success: true,
+      session_id: session.sessionId,
+      completed_cases: summary.completed,
+      total_cases: total,
+      complete: summary.completed >= total,
+      judgement_changes: summary.judgementChanges,
+      final_agrees_with_ai: summary.finalAgreesWithAi,
+      mean_ratings: summary.meanRatings,
+    } satisfies z.infer<typeof mainSummaryResponseSchema>);
   });

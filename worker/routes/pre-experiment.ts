@@ -6,9 +6,10 @@ import { studyConfig } from '../schemas/study';
 import { storePreAnswers } from '../services/pre-experiment';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
+import { answerWriteLimit } from './sessions';
 
 export const preExperimentRoutes = new Hono<AppEnv>()
-  .post('/pre-experiment/responses', validate('json', preResponseBodySchema), async (c) => {
+  .post('/pre-experiment/responses', answerWriteLimit, validate('json', preResponseBodySchema), async (c) => {
     const body = c.req.valid('json');
     const session = await requireSession(c.var.db, body.session_id);
     const { stored, total } = await storePreAnswers(c.var.db, session, [body], new Date().toISOString());
@@ -20,7 +21,7 @@ export const preExperimentRoutes = new Hono<AppEnv>()
     };
     return c.json(result, stored === 0 ? 200 : 201);
   })
-  .post('/pre-experiment/responses/batch', validate('json', preResponseBatchBodySchema), async (c) => {
+  .post('/pre-experiment/responses/batch', answerWriteLimit, validate('json', preResponseBatchBodySchema), async (c) => {
     const body = c.req.valid('json');
     const session = await requireSession(c.var.db, body.session_id);
     const outcome = await storePreAnswers(c.var.db, session, body.responses, new Date().toISOString());

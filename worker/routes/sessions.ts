@@ -30,6 +30,13 @@ const sessionResult = (session: SessionRow, created: boolean): z.infer<typeof se
 /** ID lookups are throttled per client so participant IDs cannot be enumerated. */
 export const idLookupLimit = rateLimit({ name: 'id-lookup', limit: 120, windowSeconds: 60 });
 
+/**
+ * Saving answers also tells an unknown ID from a known one, so it is throttled too, in its own
+ * bucket and more loosely: a lab of participants behind one address saves one answer each every
+ * few seconds, and a guesser still gets only a few hundred tries a minute from 33^8 IDs.
+ */
+export const answerWriteLimit = rateLimit({ name: 'answer-write', limit: 600, windowSeconds: 60 });
+
 export const sessionRoutes = new Hono<AppEnv>()
   .post('/sessions', validate('json', createSessionBodySchema), async (c) => {
     const body = c.req.valid('json');

@@ -37,7 +37,10 @@ export type MainCase = z.infer<typeof mainCaseSchema>;
 export const mainStartResponseSchema = z.object({
   success: z.literal(true),
   session_id: z.string(),
+  dataset_type: datasetTypeSchema,
   case_set: z.array(mainCaseSchema),
+  /** Cases of the set the database already holds an integrated response for. */
+  answered_case_ids: z.array(z.string()),
   /** The set existed before this call (a resume or a retried start). */
   is_resumed: z.boolean(),
   /** Integrated responses already stored; the next case is `completed_cases + 1`. */
@@ -188,3 +191,23 @@ export const mainPredictQuerySchema = z.object({
   case_index: z.coerce.number().int().min(0).max(studyConfig.mainExperiment.resumeRequestCases - 1),
 });
 export const mainPredictBodySchema = z.object({ case_data: z.unknown().optional() });
+
+const ratingMean = z.number().nullable();
+
+/** `GET /api/experiments/main/summary/{sessionId}`: the completion screen's summary, from stored rows. */
+export const mainSummaryResponseSchema = z.object({
+  success: z.literal(true),
+  session_id: z.string(),
+  completed_cases: z.number().int(),
+  total_cases: z.number().int(),
+  complete: z.boolean(),
+  judgement_changes: z.number().int(),
+  final_agrees_with_ai: z.number().int(),
+  mean_ratings: z.object({
+    comprehensibility: ratingMean,
+    transparency: ratingMean,
+    satisfaction: ratingMean,
+    trust: ratingMean,
+    alignment: ratingMean,
+  }),
+});

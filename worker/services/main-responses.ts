@@ -82,3 +82,36 @@ export async function storeIntegratedResponse(db: Db, session: SessionRow, body:
   }
   return { duplicate: inserted.length === 0, completed, complete };
 }
+
+const RATINGS = ['comprehensibility', 'transparency', 'satisfaction', 'trust', 'alignment'] as const;
+
+/** What the completion screen sums up, from the stored rows only: cases done, changed judgements, mean ratings. */
+export async function mainResponseSummary(db: Db, sessionId: string) {
+  const rows = await db
+    .select({
+      caseId: mainExperimentResponses.caseId,
+      initialPrediction: mainExperimentResponses.initialPrediction,
+      finalPrediction: mainExperimentResponses.finalPrediction,
+      aiPrediction: mainExperimentResponses.aiPrediction,
+      comprehensibility: mainExperimentResponses.comprehensibility,
+      transparency: mainExperimentResponses.transparency,
+      satisfaction: mainExperimentResponses.satisfaction,
+      trust: mainExperimentResponses.trust,
+      alignment: mainExperimentResponses.alignment,
+    })
+    .from(mainExperimentResponses)
+    .where(and(eq(mainExperimentResponses.sessionId, sessionId), isNotNull(mainExperimentResponses.completedAt)))
+    .orderBy(mainExperimentResponses.caseNumber)
+    .all();
+  const mean = (key: (typeof RATINGS)[number]) => {
+    const values = rows.map((r) => r[key]).filter((v): v is number => v !== null);
+    return values.length ? values.reduce((s, v) => s + v, 0) / values.length : null;
+  };
+  return {
+    caseIds: rows.map((r) => r.caseId),
+    completed: rows.length,
+    judgementChanges: rows.filter((r) => r.initialPrediction !== r.finalPrediction).length,
+    finalAgreesWithAi: rows.filter((r) => r.finalPrediction === r.aiPrediction).length,
+    meanRatings: Object.fromEntries(RATINGS.map((k) => [k, mean(k)])) as Record<(typeof RATINGS)[number], number | null>,
+  };
+}

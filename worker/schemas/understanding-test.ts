@@ -1,0 +1,160 @@
+/**
+ * The understanding test of the main experiment (part 2 §2.1): one definition of the question
+ * pool, the sample explanation each dataset's questions are about, the draw, and the scoring.
+ * The SPA renders and checks from it; the Worker scores the stored attempts from it, so what a
+ * researcher reports as comprehension is the same rule the participant was shown.
+ *
+ * Question and option texts live in the i18n files under `mainTest.questions.<id>`; an option
+ * key `feature_<role>` names a feature of the sample, `label_positive` / `label_negative` the
+ * dataset's prediction labels. No question mentions the alignment of explanations: the study
+ * discloses it only in the post-survey.
+ */
+import { z } from 'zod';
+import { sessionIdSchema } from './experiment';
+import { studyConfig, type DatasetType } from './study-config';
+
+/** The four features of a sample, by the part each plays in its chart. */
+export const SAMPLE_ROLES = ['a', 'b', 'c', 'd'] as const;
+export type SampleRole = (typeof SAMPLE_ROLES)[number];
+
+/** Below this share a bar reads as "no influence" (part 2 §2.1). */
+export const NO_INFLUENCE_BELOW = 0.01;
+/** The samples are shown as a case at this alpha would be (part 2 §2.1). */
+export const SAMPLE_ALPHA = 0.5;
+
+export type SampleFeature = { feature: string; value: string | number; ai: number; user: number };
+
+/**
+ * A sample explanation: the AI's and a participant model's signed shares for the four features
+ * the chart offers (each set's absolute values sum to 1 with the features not shown), and the
+ * prediction. Roles: a pushes most toward the positive label, b toward the negative, c a little
+ * toward the positive, d has no influence (|share| < 0.01 after mixing).
+ */
+export type UnderstandingSample = { prediction: 0 | 1; features: Record<SampleRole, SampleFeature>; otherAi: number; otherUser: number };
+
+export const UNDERSTANDING_SAMPLES: Record<DatasetType, UnderstandingSample> = {
+  adult_income: {
+    prediction: 1,
+    features: {
+      a: { feature: 'education_num', value: 14, ai: 0.44, user: 0.36 },
+      b: { feature: 'age', value: 24, ai: -0.22, user: -0.3 },
+      c: { feature: 'hours_per_week', value: 45, ai: 0.16, user: 0.1 },
+      d: { feature: 'race', value: 'White', ai: 0.006, user: 0.002 },
+    },
+    otherAi: 0.174,
+    otherUser: 0.238,
+  },
+  speed_dating: {
+    prediction: 1,
+    features: {
+      a: { feature: 'fun_o', value: 9, ai: 0.42, user: 0.38 },
+      b: { feature: 'amb_o', value: 4, ai: -0.2, user: -0.28 },
+      c: { feature: 'attr_o', value: 7, ai: 0.18, user: 0.1 },
+      d: { feature: 'field_cd', value: 5, ai: 0.004, user: 0.004 },
+    },
+    otherAi: 0.196,
+    otherUser: 0.236,
+  },
+  compas: {
+    prediction: 1,
+    features: {
+      a: { feature: 'priors_count', value: 6, ai: 0.46, user: 0.34 },
+      b: { feature: 'age', value: 45, ai: -0.24, user: -0.28 },
+      c: { feature: 'juv_misd_count', value: 1, ai: 0.14, user: 0.12 },
+      d: { feature: 'sex', value: 'Male', ai: 0.005, user: 0.003 },
+    },
+    otherAi: 0.155,
+    otherUser: 0.257,
+  },
+};
+
+/** A sample's bars as shown: the two sets mixed at SAMPLE_ALPHA (their signs agree, so no renormalising is needed). */
+export function sampleShares(sample: UnderstandingSample): { role: SampleRole; feature: string; value: string | number; share: number }[] {
+  return SAMPLE_ROLES.map((role) => {
+    const f = sample.features[role];
+    return { role, feature: f.feature, value: f.value, share: SAMPLE_ALPHA * f.ai + (1 - SAMPLE_ALPHA) * f.user };
+  });
+}
+
+export type UnderstandingQuestion = {
+  id: string;
+  /** `chart`: about the sample chart shown above the question; `concept`: about reading any explanation. */
+  type: 'chart' | 'concept';
+  options: readonly string[];
+  correct: string;
+};
+
+const features = ['feature_a', 'feature_b', 'feature_c', 'feature_d'] as const;
+const directions = ['label_positive', 'label_negative', 'no_influence'] as const;
+
+/** The pool (17 questions); five are drawn per attempt. */
+export const UNDERSTANDING_QUESTIONS: readonly UnderstandingQuestion[] = [
+  { id: 'chart_strongest', type: 'chart', options: features, correct: 'feature_a' },
+  { id: 'chart_direction_a', type: 'chart', options: directions, correct: 'label_positive' },
+  { id: 'chart_direction_b', type: 'chart', options: directions, correct: 'label_negative' },
+  { id: 'chart_direction_d', type: 'chart', options: directions, correct: 'no_influence' },
+  { id: 'chart_no_influence', type: 'chart', options: features, correct: 'feature_d' },
+  { id: 'chart_against', type: 'chart', options: features, correct: 'feature_b' },
+  { id: 'chart_prediction', type: 'chart', options: ['label_positive', 'label_negative'], correct: 'label_positive' },
+  { id: 'chart_compare', type: 'chart', options: ['feature_b', 'feature_c', 'same'], correct: 'feature_b' },
+  { id: 'chart_share', type: 'chart', options: ['pct_5', 'pct_40', 'pct_80', 'pct_100'], correct: 'pct_40' },
+  { id: 'concept_length', type: 'concept', options: ['influence', 'accuracy', 'value', 'agreement'], correct: 'influence' },
+  { id: 'concept_right', type: 'concept', options: ['toward_positive', 'toward_negative', 'no_influence', 'correct'], correct: 'toward_positive' },
+  { id: 'concept_sum', type: 'concept', options: ['hundred', 'accuracy', 'feature_count', 'varies'], correct: 'hundred' },
+  { id: 'concept_scope', type: 'concept', options: ['this_case', 'everyone', 'training', 'your_answers'], correct: 'this_case' },
+  { id: 'concept_decision', type: 'concept', options: ['you', 'ai', 'follow_ai', 'researcher'], correct: 'you' },
+  { id: 'concept_certainty', type: 'concept', options: ['no', 'yes', 'above_half', 'positive_only'], correct: 'no' },
+  { id: 'concept_accuracy', type: 'concept', options: ['test_cases', 'your_accuracy', 'this_case', 'feature_share'], correct: 'test_cases' },
+  { id: 'concept_small', type: 'concept', options: ['none', 'strongest', 'missing', 'negative'], correct: 'none' },
+];
+
+const byId = new Map(UNDERSTANDING_QUESTIONS.map((q) => [q.id, q]));
+export const understandingQuestion = (id: string) => byId.get(id);
+
+/** Fisher–Yates over a copy; `random` returns [0, 1). */
+function shuffled<T>(items: readonly T[], random: () => number): T[] {
+  const out = [...items];
+  for (let i = out.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [out[i], out[j]] = [out[j]!, out[i]!];
+  }
+  return out;
+}
+
+/** Draws an attempt's questions (distinct, in random order) with their options shuffled. */
+export function drawUnderstandingQuestions(random: () => number = Math.random, count = studyConfig.mainExperiment.understandingTestQuestions): UnderstandingQuestion[] {
+  return shuffled(UNDERSTANDING_QUESTIONS, random)
+    .slice(0, count)
+    .map((q) => ({ ...q, options: shuffled(q.options, random) }));
+}
+
+/** How many answers are right; the test is passed only when every drawn question is (part 2 §5). */
+export function scoreUnderstanding(answers: readonly { question_id: string; answer: string }[]) {
+  const correct = answers.filter((a) => understandingQuestion(a.question_id)?.correct === a.answer).length;
+  return { correct, total: answers.length, passed: answers.length === studyConfig.mainExperiment.understandingTestQuestions && correct === answers.length };
+}
+
+/** `POST /api/experiments/main/understanding-test`: one finished attempt, stored once per `attempt_id`. */
+export const understandingAttemptBodySchema = z.object({
+  session_id: sessionIdSchema,
+  /** Made by the browser for the attempt, so a re-sent attempt is stored once. */
+  attempt_id: z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'invalid attempt ID'),
+  answers: z
+    .array(
+      z
+        .object({ question_id: z.string().max(64), answer: z.string().max(64) })
+        .refine((a) => understandingQuestion(a.question_id)?.options.includes(a.answer) ?? false, { message: 'unknown question or option' }),
+    )
+    .length(studyConfig.mainExperiment.understandingTestQuestions)
+    .refine((answers) => new Set(answers.map((a) => a.question_id)).size === answers.length, { message: 'a question appears twice' }),
+});
+
+export const understandingAttemptResultSchema = z.object({
+  success: z.literal(true),
+  duplicate: z.boolean(),
+  attempt_number: z.number().int(),
+  correct: z.number().int(),
+  total: z.number().int(),
+  score_percent: z.number(),
+  passed: z.boolean(),
+});
