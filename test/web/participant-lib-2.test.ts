@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { incomePercentile, InvalidIncomeError } from '../../web/lib/income';
-import { AnswerOutbox, AnswerRejected, type OutboxAnswer } from '../../web/lib/outbox';
+import { AnswerOutbox, AnswerRejected, preOutboxKey, type OutboxAnswer } from '../../web/lib/outbox';
 import { errorLog } from '../../web/lib/error-log';
 import { resumeDestination, resumeErrorKey, UnknownResumeAction, type ResumeData } from '../../web/lib/resume';
 import { studyConfig } from '../../worker/schemas/study';
@@ -19,13 +19,13 @@ describe('AnswerOutbox', () => {
 
   it('saves first, sends, and forgets nothing across a new instance (a reload)', async () => {
     const sent: string[] = [];
-    const box = new AnswerOutbox('AB12CD34', async (a) => void sent.push(a.case_id));
+    const box = new AnswerOutbox(preOutboxKey('AB12CD34'), async (a) => void sent.push(a.case_id));
     box.add(answer('c1'));
     box.add(answer('c1'));
     await box.flush();
     expect(sent).toEqual(['c1']);
     expect(box.state()).toMatchObject({ total: 1, pending: 0 });
-    const reloaded = new AnswerOutbox('AB12CD34', async () => {});
+    const reloaded = new AnswerOutbox(preOutboxKey('AB12CD34'), async () => {});
     expect(reloaded.answers().map((a) => a.case_id)).toEqual(['c1']);
     expect(reloaded.state().pending).toBe(0);
   });
@@ -34,7 +34,7 @@ describe('AnswerOutbox', () => {
     vi.useFakeTimers();
     let online = false;
     const sent: string[] = [];
-    const box = new AnswerOutbox('OFFLINE1', async (a) => {
+    const box = new AnswerOutbox(preOutboxKey('OFFLINE1'), async (a) => {
       if (!online) throw new TypeError('Failed to fetch');
       sent.push(a.case_id);
     });
@@ -52,20 +52,20 @@ describe('AnswerOutbox', () => {
 
   it('takes a refused answer out with its reason, logged, and goes on with the others', async () => {
     const sent: string[] = [];
-    const box = new AnswerOutbox('REFUSE01', async (a) => {
+    const box = new AnswerOutbox(preOutboxKey('REFUSE01'), async (a) => {
       sent.push(a.case_id);
       if (a.case_id === 'bad') throw new AnswerRejected('case not in set');
     });
     box.add(answer('bad'));
     box.add(answer('good'));
     await box.flush();
-    expect(box.state()).toMatchObject({ total: 1, pending: 0, refused: [{ case_id: 'bad', reason: 'case not in set' }] });
+    expect(box.state()).toMatchObject({ total: 1, pending: 0, refused: [{ key: 'bad', reason: 'case not in set' }] });
     expect(box.answers().map((a) => a.case_id)).toEqual(['good']);
     expect(errorLog.list().some((e) => e.type === 'answer_refused' && e.message.includes('bad') && e.message.includes('case not in set'))).toBe(true);
     // Never sent again, in this page or after a reload.
     await box.flush();
     expect(sent).toEqual(['bad', 'good']);
-    expect(new AnswerOutbox('REFUSE01', async () => {}).answers().map((a) => a.case_id)).toEqual(['good']);
+    expect(new AnswerOutbox(preOutboxKey('REFUSE01'), async () => {}).answers().map((a) => a.case_id)).toEqual(['good']);
   });
 
   it('takes out answers an older version saved as refused, with their reason', () => {
@@ -73,13 +73,13 @@ describe('AnswerOutbox', () => {
       'pre_experiment_responses_LEGACY01',
       JSON.stringify([{ ...answer('old'), acked: false, rejected: 'case not in set' }, { ...answer('ok'), acked: false }]),
     );
-    const box = new AnswerOutbox('LEGACY01', () => new Promise(() => {}));
+    const box = new AnswerOutbox(preOutboxKey('LEGACY01'), () => new Promise(() => {}));
     expect(box.answers().map((a) => a.case_id)).toEqual(['ok']);
-    expect(box.state().refused).toEqual([{ case_id: 'old', reason: 'case not in set' }]);
+    expect(box.state().refused).toEqual([{ key: 'old', reason: 'case not in set' }]);
   });
 
   it('marks answers the server already holds as acknowledged', () => {
-    const box = new AnswerOutbox('ACK00001', () => new Promise(() => {}));
+    const box = new AnswerOutbox(preOutboxKey('ACK00001'), () => new Promise(() => {}));
     box.add(answer('x'));
     box.acknowledge(['x']);
     expect(box.state().pending).toBe(0);

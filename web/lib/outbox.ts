@@ -1,6 +1,7 @@
 /**
  * No answer is ever lost: each answer is written to local storage first (the spec's
- * per-participant saved responses, one per case ID) and sent until the server acknowledges it,
+ * per-participant saved responses, one per key: a case ID, or an attempt ID for the
+ * understanding test) and sent until the server acknowledges it,
  * across failures, reloads and closed tabs. An answer the server refuses for good (a 4xx) leaves
  * the outbox, so it can never block the others or be re-sent forever: it is logged with the
  * whole answer and its reason, and listed in the state for the screen to show.
@@ -18,14 +19,17 @@ export type OutboxAnswer = {
   answered_at: string;
 };
 
-type Entry = OutboxAnswer & { acked: boolean };
+type Entry<A> = A & { acked: boolean };
 
-export type RefusedAnswer = { case_id: string; reason: string };
+export type RefusedAnswer = { key: string; reason: string };
 
 export type OutboxState = { total: number; pending: number; refused: readonly RefusedAnswer[]; sending: boolean; lastError: string | null };
 
 /** Sends one answer; resolves when the server stored it (or already had it). */
-export type SendAnswer = (answer: OutboxAnswer) => Promise<void>;
+export type SendAnswer<A = OutboxAnswer> = (answer: A) => Promise<void>;
+
+/** Local storage key of a participant's saved pre-experiment answers (part 1 §3). */
+export const preOutboxKey = (participantId: string) => `${storageKeys.preResponsesPrefix}${participantId}`;
 
 /** Thrown by a sender when the server refused the answer for good (a 4xx). */
 export class AnswerRejected extends Error {
@@ -34,9 +38,8 @@ export class AnswerRejected extends Error {
 
 const RETRY_DELAYS_MS = [1000, 2000, 5000, 10000, 30000];
 
-export class AnswerOutbox {
-  private entries: Entry[];
-  private readonly key: string;
+export class AnswerOutbox<A extends object = OutboxAnswer> {
+  private entries: Entry<A>[];
   private listeners = new Set<(state: OutboxState) => void>();
   private sending = false;
   private inflight: Promise<void> | null = null;
@@ -46,25 +49,29 @@ export class AnswerOutbox {
   private refused: RefusedAnswer[] = [];
   private readonly onOnline = () => void this.flush();
 
+  /**
+   * @param key local storage key of this outbox
+   * @param keyOf the answer's identity: a second answer with the same key is ignored
+   */
   constructor(
-    participantId: string,
-    private readonly send: SendAnswer,
+    private readonly key: string,
+    private readonly send: SendAnswer<A>,
+    private readonly keyOf: (answer: A) => string = (answer) => (answer as unknown as OutboxAnswer).case_id,
     private readonly target: Pick<Window, 'addEventListener' | 'removeEventListener'> = window,
   ) {
-    this.key = `${storageKeys.preResponsesPrefix}${participantId}`;
     this.entries = this.load();
     this.target.addEventListener('online', this.onOnline);
   }
 
-  private load(): Entry[] {
+  private load(): Entry<A>[] {
     try {
-      const parsed = JSON.parse(readStorage(this.key) ?? '[]') as (Entry & { rejected?: string })[];
+      const parsed = JSON.parse(readStorage(this.key) ?? '[]') as (Entry<A> & { rejected?: string })[];
       if (!Array.isArray(parsed)) return [];
       // Entries saved as refused by an older version leave here, once, with their reason.
-      const kept: Entry[] = [];
+      const kept: Entry<A>[] = [];
       for (const { rejected, ...entry } of parsed) {
-        if (rejected) this.refuse(entry, rejected);
-        else kept.push(entry);
+        if (rejected) this.refuse(entry as unknown as A, rejected);
+        else kept.push(entry as Entry<A>);
       }
       return kept;
     } catch {
@@ -98,27 +105,28 @@ export class AnswerOutbox {
   }
 
   /** Every answer saved in this browser, acknowledged or not (refused ones have left). */
-  answers(): OutboxAnswer[] {
-    return this.entries.map(({ acked: _acked, ...answer }) => answer);
+  answers(): A[] {
+    return this.entries.map(({ acked: _acked, ...answer }) => answer as unknown as A);
   }
 
-  private nextPending(): Entry | undefined {
+  private nextPending(): Entry<A> | undefined {
     return this.entries.find((e) => !e.acked);
   }
 
   /** Records a refused answer's reason (the caller has taken it out) and logs the whole answer. */
-  private refuse(answer: OutboxAnswer, reason: string): void {
-    this.refused = [...this.refused, { case_id: answer.case_id, reason }];
-    logger.production('answer_refused', `answer for ${answer.case_id} was refused: ${reason}`, { ...answer, reason });
+  private refuse(answer: A, reason: string): void {
+    const key = this.keyOf(answer);
+    this.refused = [...this.refused, { key, reason }];
+    logger.production('answer_refused', `answer for ${key} was refused: ${reason}`, { ...answer, reason });
   }
 
-  has(caseId: string): boolean {
-    return this.entries.some((e) => e.case_id === caseId);
+  has(key: string): boolean {
+    return this.entries.some((e) => this.keyOf(e) === key);
   }
 
   /** Saves an answer (a second one for the same case is ignored) and starts sending. */
-  add(answer: OutboxAnswer): void {
-    if (!this.has(answer.case_id)) {
+  add(answer: A): void {
+    if (!this.has(this.keyOf(answer))) {
       this.entries.push({ ...answer, acked: false });
       this.save();
       this.notify();
@@ -127,11 +135,11 @@ export class AnswerOutbox {
   }
 
   /** Marks answers the server already holds (learned from resume data) as acknowledged. */
-  acknowledge(caseIds: Iterable<string>): void {
-    const known = new Set(caseIds);
+  acknowledge(keys: Iterable<string>): void {
+    const known = new Set(keys);
     let changed = false;
     for (const e of this.entries) {
-      if (!e.acked && known.has(e.case_id)) {
+      if (!e.acked && known.has(this.keyOf(e))) {
         e.acked = true;
         changed = true;
       }

@@ -24,8 +24,8 @@ function RefusedAnswers({ refused }: { refused: readonly RefusedAnswer[] }) {
       <p>{t('pre.refused', { count: refused.length })}</p>
       <ul>
         {refused.map((r) => (
-          <li key={r.case_id}>
-            <code>{r.case_id}</code>: {r.reason}
+          <li key={r.key}>
+            <code>{r.key}</code>: {r.reason}
           </li>
         ))}
       </ul>

@@ -4,7 +4,7 @@
  * and the final send, and the user-model training. Everything it learns it dispatches as an
  * event of `pre-experiment-machine.ts`; it never decides a screen itself.
  */
-import { useCallback, useEffect, useReducer, useRef, useState, useSyncExternalStore } from 'react';
+import { useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study-config';
@@ -12,7 +12,8 @@ import type { Judgement } from '../../components/ui/judgement-input';
 import { ApiError, NetworkError } from '../../lib/api';
 import { logger } from '../../lib/error-log';
 import { userErrorMessage } from '../../lib/http-errors';
-import { AnswerOutbox, type OutboxState } from '../../lib/outbox';
+import { AnswerOutbox, preOutboxKey } from '../../lib/outbox';
+import { useOutboxState } from '../../lib/use-outbox-state';
 import { rememberParticipant, rememberUserModel } from '../../lib/participant';
 import type { ResumeData } from '../../lib/resume';
 import { sessionKeys } from '../../lib/storage-keys';
@@ -25,22 +26,6 @@ const RESEND_DELAY_MS = 2000;
 
 /** The practice is done once per tab (part 1 §4: a session-only flag). */
 const tutorialDoneInTab = () => sessionStorage.getItem(sessionKeys.preTutorialDone) === 'true';
-
-function useOutboxState(outbox: AnswerOutbox | null): OutboxState | null {
-  const cache = useRef<OutboxState | null>(null);
-  const subscribe = useCallback(
-    (onChange: () => void) => {
-      cache.current = outbox?.state() ?? null;
-      if (!outbox) return () => {};
-      return outbox.subscribe((state) => {
-        cache.current = state;
-        onChange();
-      });
-    },
-    [outbox],
-  );
-  return useSyncExternalStore(subscribe, () => (outbox ? (cache.current ??= outbox.state()) : null));
-}
 
 export function usePreExperiment(sessionId: string | null, resumeData: ResumeData | undefined) {
   const { t } = useTranslation();
@@ -57,7 +42,7 @@ export function usePreExperiment(sessionId: string | null, resumeData: ResumeDat
       return;
     }
     let cancelled = false;
-    const box = new AnswerOutbox(sessionId, answerSender(sessionId));
+    const box = new AnswerOutbox(preOutboxKey(sessionId), answerSender(sessionId));
     setOutbox(box);
     loadPreExperiment(sessionId, resumeData)
       .then((result) => {
