@@ -2,8 +2,11 @@
  * Participants made through the live Worker's API, for tests that start mid-journey, and the
  * browser storage that makes a page treat them as this browser's participant.
  */
+import { execFileSync } from 'node:child_process';
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
+import { D1_DATABASE, offlineEnv, projectRoot } from '../../scripts/lib/wrangler';
 import type { DatasetType, Language } from '../../worker/schemas/study-config';
 import { CONSENT_ITEMS } from '../../worker/schemas/study-config';
 import { generateParticipantId } from '../../web/lib/session-id';
@@ -50,6 +53,25 @@ export async function answerThroughApi(p: TestParticipant, count: number): Promi
     session_id: p.id,
     responses: cases.map((c, i) => ({ case_id: c.case_id, case_number: c.case_number, prediction: i % 2, confidence: 1 + (i % 5), response_time_ms: 1500 })),
   });
+}
+
+/** A participant with all 200 pre-experiment answers (given through the API) and a trained user model. */
+export async function participantReadyForMain(datasetType: DatasetType): Promise<TestParticipant> {
+  const p = await makeParticipant(datasetType);
+  await answerThroughApi(p, 200);
+  const trained = await call<{ status: string }>('POST', '/api/user-model/train', { session_id: p.id, dataset_type: datasetType });
+  if (trained.status !== 'trained') throw new Error(`user model not trained: ${trained.status}`);
+  return p;
+}
+
+/** Reads the running Worker's local D1 directly, as a researcher's query would. */
+export function d1Rows<T>(sql: string): T[] {
+  const out = execFileSync(
+    path.join(projectRoot, 'node_modules', '.bin', 'wrangler'),
+    ['d1', 'execute', D1_DATABASE, '--local', '--persist-to', inject('persistTo'), '--json', '--command', sql],
+    { cwd: projectRoot, env: offlineEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] },
+  );
+  return (JSON.parse(out) as { results: T[] }[])[0]!.results;
 }
 
 /** Opens the app once so this browser remembers `p` (and the language) as a returning participant would. */

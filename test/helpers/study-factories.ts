@@ -83,7 +83,7 @@ export async function seedCompasAiModel() {
     r2Key: key,
     formatVersion: 1,
     fileSizeBytes: JSON.stringify(model).length,
-    metrics: {},
+    metrics: { test_accuracy: 0.7 },
     datasetInfo: {},
     params: {},
     trainingTimeSeconds: 0,

@@ -390,6 +390,8 @@ describe('AI-only explanations', () => {
     expect(text).not.toContain('ground_truth');
     const body = aiExplanationResponseSchema.parse(JSON.parse(text));
     expect(body.prediction).toBe(body.probability >= 0.5 ? 1 : 0);
+    // The model's recorded test accuracy travels with it, for the panel's note.
+    expect(body.model_test_accuracy).toBe(0.7);
     expect(body.feature_importance.reduce((s, c) => s + c.abs_importance, 0)).toBeCloseTo(1, 9);
     expect((await api('/api/experiments/explanations/no_such_case')).status).toBe(404);
     expect((await api('/api/experiments/explanations/bad%20id')).status).toBe(400);

@@ -10,6 +10,9 @@ export const storageKeys = {
   userModelInfo: 'user_model_info',
   /** Saved pre-experiment answers are kept per participant: `${preResponsesPrefix}${participantId}`. */
   preResponsesPrefix: 'pre_experiment_responses_',
+  /** Saved main-experiment cases and understanding-test attempts, per participant, not yet confirmed by the server. */
+  mainResponsesPrefix: 'main_experiment_responses_',
+  testAttemptsPrefix: 'understanding_test_attempts_',
   language: 'xai-decision-lab-language',
   /** Set by the browser debug helper; dataset-type resolution then fails on purpose. */
   forceDatasetError: 'xai-decision-lab-debug-force-dataset-error',
@@ -18,6 +21,8 @@ export const storageKeys = {
 /** Session storage (per tab). */
 export const sessionKeys = {
   preTutorialDone: 'pre_experiment_tutorial_done',
+  mainTutorialDone: 'main_experiment_tutorial_done',
+  mainTestPassed: 'main_experiment_understanding_test_passed',
 } as const;
 
 /** Reads local storage without throwing where storage is blocked (private mode, sandboxed frames). */

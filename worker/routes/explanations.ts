@@ -23,6 +23,7 @@ async function aiOnly(db: Db, bucket: R2Bucket, caseRow: Parameters<typeof aiExp
     prediction: ai.prediction,
     probability: ai.probability,
     model_identifier: ai.modelIdentifier,
+    model_test_accuracy: ai.testAccuracy,
     feature_importance: ai.shares,
     raw_shap_based: true,
     requires_frontend_normalization: false,

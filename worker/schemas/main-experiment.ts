@@ -97,6 +97,8 @@ export const explanationResponseSchema = z.object({
   prediction: z.union([z.literal(0), z.literal(1)]),
   ai_probability: z.number(),
   model_identifier: z.string(),
+  /** The AI model's accuracy on its held-out test cases, for the panel's note; null when not recorded. */
+  model_test_accuracy: z.number().nullable(),
   alignment_alpha: z.number(),
   ai_feature_importance: z.array(featureContributionSchema),
   user_feature_importance: z.array(featureContributionSchema),
@@ -179,6 +181,7 @@ export const aiExplanationResponseSchema = z.object({
   prediction: prediction,
   probability: z.number(),
   model_identifier: z.string(),
+  model_test_accuracy: z.number().nullable(),
   feature_importance: z.array(featureContributionSchema),
   /** The shares come from exact TreeSHAP values and are already normalised: nothing is left for the client to do. */
   raw_shap_based: z.literal(true),

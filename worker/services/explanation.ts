@@ -33,7 +33,7 @@ export async function aiExplanation(db: Db, bucket: R2Bucket, caseRow: CaseRow) 
   const ai = await loadActiveAiModel(db, bucket, caseRow.datasetType);
   if (!ai) throw new AppError(503, 'ai_model_unavailable', `No active AI model for ${caseRow.datasetType}`);
   const part = explainWith(ai.model, caseRow.features);
-  return { modelIdentifier: ai.identifier, probability: part.probability, prediction: (part.probability >= 0.5 ? 1 : 0) as 0 | 1, shares: part.shares };
+  return { modelIdentifier: ai.identifier, testAccuracy: ai.testAccuracy, probability: part.probability, prediction: (part.probability >= 0.5 ? 1 : 0) as 0 | 1, shares: part.shares };
 }
 
 export async function explainCase(
@@ -60,6 +60,7 @@ export async function explainCase(
     prediction: aiPart.probability >= 0.5 ? 1 : 0,
     ai_probability: aiPart.probability,
     model_identifier: ai.identifier,
+    model_test_accuracy: ai.testAccuracy,
     alignment_alpha: alpha,
     ai_feature_importance: aiPart.shares,
     user_feature_importance: userPart?.shares ?? [],

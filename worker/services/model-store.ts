@@ -73,13 +73,14 @@ export async function loadMutableModel(bucket: R2Bucket, key: string): Promise<C
 /** The active AI model of a dataset with its identifier, or null when none is registered. */
 export async function loadActiveAiModel(db: Db, bucket: R2Bucket, dataset: DatasetType) {
   const row = await db
-    .select({ identifier: aiModels.modelIdentifier, r2Key: aiModels.r2Key })
+    .select({ identifier: aiModels.modelIdentifier, r2Key: aiModels.r2Key, metrics: aiModels.metrics })
     .from(aiModels)
     .where(and(eq(aiModels.datasetType, dataset), eq(aiModels.status, 'active')))
     .get();
   if (!row) return null;
   const model = await loadImmutableModel(bucket, row.r2Key);
-  return model ? { identifier: row.identifier, model } : null;
+  const accuracy = row.metrics.test_accuracy;
+  return model ? { identifier: row.identifier, model, testAccuracy: typeof accuracy === 'number' ? accuracy : null } : null;
 }
 
 /** For tests: forget every cached model. */

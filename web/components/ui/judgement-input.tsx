@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
+import { ScaleSegments } from './scale-segments';
 
 export type Judgement = { prediction: 0 | 1; confidence: number; reasoning?: string };
 
@@ -57,23 +58,20 @@ export function JudgementInput({
           </Radio>
         </div>
       </RadioGroup>
-      <RadioGroup value={confidence} onChange={setConfidence} isDisabled={locked} orientation="horizontal" className="radio-group judgement-confidence">
-        <Label className="answer-label">
-          {t('judgement.confidence')}
-          {chosenLevel ? <span className="answer-chosen"> {t('judgement.chosenLevel', { label: chosenLevel })}</span> : null}
-        </Label>
-        <div className="segments segments-5">
-          {levels.map((label, i) => (
-            <Radio key={label} value={String(studyConfig.confidence.min + i)} aria-label={`${studyConfig.confidence.min + i}. ${label}`} className="radio choice segment">
-              {studyConfig.confidence.min + i}
-            </Radio>
-          ))}
-        </div>
-        <div className="scale-ends" aria-hidden="true">
-          <span>{levels[0]}</span>
-          <span>{levels[levels.length - 1]}</span>
-        </div>
-      </RadioGroup>
+      <ScaleSegments
+        className="judgement-confidence"
+        label={
+          <>
+            {t('judgement.confidence')}
+            {chosenLevel ? <span className="answer-chosen"> {t('judgement.chosenLevel', { label: chosenLevel })}</span> : null}
+          </>
+        }
+        levels={levels}
+        min={studyConfig.confidence.min}
+        value={confidence}
+        onChange={setConfidence}
+        isDisabled={locked}
+      />
       {reasonOpen ? (
         <TextField value={reasoning} onChange={setReasoning} maxLength={studyConfig.reasoningMaxLength} isDisabled={locked} className="text-field judgement-reasoning" autoFocus>
           <Label className="answer-label">{t('judgement.reasoning')}</Label>

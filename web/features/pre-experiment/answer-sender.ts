@@ -3,34 +3,27 @@
  * that confirms the server holds every answer of the set.
  */
 import type { DatasetType } from '../../../worker/schemas/study-config';
-import { api, ApiError, unwrap } from '../../lib/api';
-import { AnswerRejected, type AnswerOutbox, type OutboxAnswer } from '../../lib/outbox';
-
-/** A 4xx other than "too many requests": the server refuses the request for good, so re-sending cannot help. */
-export const isRefusal = (err: unknown): err is ApiError => err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429;
+import { api, unwrap } from '../../lib/api';
+import { refusableSender } from '../../lib/http-errors';
+import type { AnswerOutbox, OutboxAnswer } from '../../lib/outbox';
 
 /** Sends one answer; a refusal means the server will never take it. */
 export function answerSender(sessionId: string) {
-  return async (answer: OutboxAnswer): Promise<void> => {
-    try {
-      await unwrap(
-        await api.api.experiments['pre-experiment'].responses.$post({
-          json: {
-            session_id: sessionId,
-            case_id: answer.case_id,
-            case_number: answer.case_number,
-            prediction: answer.prediction,
-            confidence: answer.confidence,
-            response_time_ms: answer.response_time_ms,
-            reasoning: answer.reasoning,
-          },
-        }),
-      );
-    } catch (err) {
-      if (isRefusal(err)) throw new AnswerRejected(err.message);
-      throw err;
-    }
-  };
+  return refusableSender(async (answer: OutboxAnswer) =>
+    unwrap(
+      await api.api.experiments['pre-experiment'].responses.$post({
+        json: {
+          session_id: sessionId,
+          case_id: answer.case_id,
+          case_number: answer.case_number,
+          prediction: answer.prediction,
+          confidence: answer.confidence,
+          response_time_ms: answer.response_time_ms,
+          reasoning: answer.reasoning,
+        },
+      }),
+    ),
+  );
 }
 
 /** Sends every saved answer again in one call; returns how many the server now holds. */

@@ -1,12 +1,11 @@
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation, useNavigate } from 'react-router';
+import { useLocation, useNavigate } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study-config';
 import { CaseCard } from '../../components/ui/case-card';
 import { JudgementInput } from '../../components/ui/judgement-input';
 import { ProgressBar } from '../../components/ui/progress-bar';
-import { ResumePanel } from '../../components/ui/resume-panel';
-import type { RefusedAnswer } from '../../lib/outbox';
+import { PhaseErrorScreen, RefusedAnswers } from '../../components/ui/phase-error';
 import { storedParticipant } from '../../lib/participant';
 import type { ResumeData } from '../../lib/resume';
 import { remainingCases } from './pre-experiment-machine';
@@ -14,24 +13,6 @@ import { TutorialDialog } from './tutorial-dialog';
 import { usePreExperiment } from './use-pre-experiment';
 
 const TOTAL = studyConfig.preExperiment.numCases;
-
-/** Answers the server refused for good, with its reasons: they have left the outbox. */
-function RefusedAnswers({ refused }: { refused: readonly RefusedAnswer[] }) {
-  const { t } = useTranslation();
-  if (refused.length === 0) return null;
-  return (
-    <div className="notice notice-error" data-testid="refused-answers">
-      <p>{t('pre.refused', { count: refused.length })}</p>
-      <ul>
-        {refused.map((r) => (
-          <li key={r.key}>
-            <code>{r.key}</code>: {r.reason}
-          </li>
-        ))}
-      </ul>
-    </div>
-  );
-}
 
 /**
  * `/experiment/pre`: intro and practice, then the 200 cases one by one, the final send, the
@@ -53,19 +34,16 @@ export function PreExperimentPage() {
 
   if (screen.kind === 'error') {
     return (
-      <div className="page pre-error" role="alert">
-        <h1 className="error-title">{t('pre.errorTitle')}</h1>
-        <p className="error-subtitle">{t('pre.errorSubtitle')}</p>
-        <p className="error-message">{t(screen.messageKey)}</p>
-        {screen.detail ? <p className="error-detail">{screen.detail}</p> : null}
-        <RefusedAnswers refused={refused} />
-        <section>
-          <h2>{t('pre.resumeInline')}</h2>
-          <ResumePanel initialId={sessionId ?? ''} />
-          <Link to="/resume">{t('errors.display.resumePageLink')}</Link>
-        </section>
-        <p className="muted">{t('pre.contactAdmin')}</p>
-      </div>
+      <PhaseErrorScreen
+        className="pre-error"
+        title={t('pre.errorTitle')}
+        subtitle={t('pre.errorSubtitle')}
+        message={t(screen.messageKey)}
+        detail={screen.detail}
+        refused={refused}
+        refusedKey="pre.refused"
+        participantId={sessionId}
+      />
     );
   }
 
@@ -143,7 +121,7 @@ export function PreExperimentPage() {
           </h1>
           <ProgressBar phase="pre_experiment" value={doneCount} max={data.cases.length} />
           {outboxState && outboxState.pending > 1 ? <p className="notice notice-warning">{t('pre.pending', { count: outboxState.pending })}</p> : null}
-          <RefusedAnswers refused={refused} />
+          <RefusedAnswers refused={refused} messageKey="pre.refused" />
         </header>
         <div className="case-layout">
           <CaseCard case={current} datasetType={datasetType} />
@@ -170,7 +148,7 @@ export function PreExperimentPage() {
       <h1>{t('pre.completeTitle')}</h1>
       <ProgressBar phase="pre_experiment" value={data.cases.length} max={data.cases.length} />
       <p>{t('pre.completeText')}</p>
-      <RefusedAnswers refused={refused} />
+      <RefusedAnswers refused={refused} messageKey="pre.refused" />
       <p className={screen.trained ? 'notice notice-info' : 'notice notice-warning'} data-testid="user-model-state">
         {screen.trained ? t('pre.learned', { count: screen.samples }) : t('pre.learningSkipped')}
       </p>

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { Button, Dialog, Heading, Modal, ModalOverlay } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import { FullScreenDialog } from '../../components/ui/full-screen-dialog';
 import type { ParticipantCase } from '../../../worker/schemas/experiment';
 import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { CaseCard } from '../../components/ui/case-card';
@@ -55,31 +55,19 @@ export function TutorialDialog({
   const title = t('pre.tutorialCase', { n: Math.min(index + 1, total), total });
 
   return (
-    <ModalOverlay className="modal-overlay modal-overlay-full" isOpen={isOpen} onOpenChange={(open) => (open ? undefined : onClose())} isDismissable>
-      <Modal className="modal modal-wide modal-full">
-        <div className="modal-scroll" ref={scroller}>
-          <Dialog className="dialog tutorial-dialog">
-            <div className="dialog-header">
-              <Heading slot="title">{title}</Heading>
-              <Button className="button button-small" onPress={onClose}>
-                {t('common.close')}
-              </Button>
-            </div>
-            <ProgressBar phase="preparation" value={index} max={total} />
-            <p className="notice notice-info">{t('pre.tutorialNotSent')}</p>
-            {cases && cases.length === 0 ? (
-              <p role="alert" className="notice notice-error">
-                {t('pre.caseSetFailed')}
-              </p>
-            ) : (
-              <div className="case-layout">
-                <CaseCard case={current} datasetType={datasetType} loading={!cases} heading={title} />
-                {current ? <JudgementInput key={current.case_id} datasetType={datasetType} disabled={pausing} onSubmit={answered} /> : null}
-              </div>
-            )}
-          </Dialog>
+    <FullScreenDialog title={title} isOpen={isOpen} onClose={onClose} className="tutorial-dialog" scroller={scroller}>
+      <ProgressBar phase="preparation" value={index} max={total} />
+      <p className="notice notice-info">{t('pre.tutorialNotSent')}</p>
+      {cases && cases.length === 0 ? (
+        <p role="alert" className="notice notice-error">
+          {t('pre.caseSetFailed')}
+        </p>
+      ) : (
+        <div className="case-layout">
+          <CaseCard case={current} datasetType={datasetType} loading={!cases} heading={title} />
+          {current ? <JudgementInput key={current.case_id} datasetType={datasetType} disabled={pausing} onSubmit={answered} /> : null}
         </div>
-      </Modal>
-    </ModalOverlay>
+      )}
+    </FullScreenDialog>
   );
 }

@@ -11,13 +11,13 @@ import { studyConfig } from '../../../worker/schemas/study-config';
 import type { Judgement } from '../../components/ui/judgement-input';
 import { ApiError, NetworkError } from '../../lib/api';
 import { logger } from '../../lib/error-log';
-import { userErrorMessage } from '../../lib/http-errors';
+import { isRefusal, userErrorMessage } from '../../lib/http-errors';
 import { AnswerOutbox, preOutboxKey } from '../../lib/outbox';
 import { useOutboxState } from '../../lib/use-outbox-state';
 import { rememberParticipant, rememberUserModel } from '../../lib/participant';
 import type { ResumeData } from '../../lib/resume';
 import { sessionKeys } from '../../lib/storage-keys';
-import { answerSender, isRefusal, sendAll, trainUserModel } from './answer-sender';
+import { answerSender, sendAll, trainUserModel } from './answer-sender';
 import { CaseSetError, fetchTutorialCases, loadPreExperiment } from './load';
 import { currentCase, initialPreState, preReducer } from './pre-experiment-machine';
 

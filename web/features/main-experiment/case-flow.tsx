@@ -1,0 +1,172 @@
+import { useEffect, type ReactNode, type RefObject } from 'react';
+import { Button } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import type { MainCase } from '../../../worker/schemas/main-experiment';
+import type { DatasetType } from '../../../worker/schemas/study-config';
+import { CaseCard } from '../../components/ui/case-card';
+import { JudgementInput } from '../../components/ui/judgement-input';
+import { STEP_ORDER, stepIndex, type CaseRecord, type TimedJudgement } from './case-flow-machine';
+import { ExplanationPanel } from './explanation-panel';
+import { SurveyStep } from './survey-step';
+import { useCaseFlow } from './use-case-flow';
+
+function StepIndicator({ current }: { current: number }) {
+  const { t } = useTranslation();
+  return (
+    <ol className="step-indicator" aria-label={t('main.steps.label')}>
+      {STEP_ORDER.map((step, i) => (
+        <li key={step} data-state={i < current ? 'done' : i === current ? 'current' : 'todo'} aria-current={i === current ? 'step' : undefined}>
+          <span className="step-number">{i + 1}</span>
+          <span className="step-name">{t(`main.steps.${step}`)}</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/** The participant's own first judgement, shown beside the AI's (part 2 §2.1 "Final screen"). */
+function InitialJudgementSummary({ judgement, datasetType }: { judgement: TimedJudgement; datasetType: DatasetType }) {
+  const { t } = useTranslation();
+  const levels = t('judgement.confidenceLevels', { returnObjects: true }) as string[];
+  return (
+    <section className="initial-summary" data-testid="initial-summary">
+      <h3>{t('main.initialTitle')}</h3>
+      <p>
+        <strong>{t(`main.labels.${datasetType}.${judgement.prediction === 1 ? 'positive' : 'negative'}`)}</strong>
+        <span className="muted"> · {t('main.confidenceShort', { value: judgement.confidence, label: levels[judgement.confidence - 1] })}</span>
+      </p>
+      {judgement.reasoning ? <p className="initial-reasoning">{judgement.reasoning}</p> : null}
+    </section>
+  );
+}
+
+/**
+ * One case through its four steps (part 2 §2.1): initial judgement → AI explanation → final
+ * judgement → survey. The real cases and the practice case both use it; `header` shows the
+ * progress of the phase. Each step opens at the top of `scroller` (the page when absent).
+ */
+export function CaseFlow({
+  sessionId,
+  item,
+  datasetType,
+  alpha,
+  header,
+  scroller,
+  onDone,
+  onResume,
+}: {
+  sessionId: string;
+  item: MainCase;
+  datasetType: DatasetType;
+  alpha: number;
+  header?: ReactNode;
+  scroller?: RefObject<HTMLElement | null>;
+  onDone: (record: CaseRecord) => void;
+  /** Offered on the failure screen when the phase can resume from the server's state. */
+  onResume?: () => void;
+}) {
+  const { t } = useTranslation();
+  const flow = useCaseFlow({ sessionId, caseId: item.case_id, alpha, onDone });
+  const { step } = flow.state;
+
+  useEffect(() => {
+    const target = scroller?.current;
+    if (target) target.scrollTo({ top: 0 });
+    else window.scrollTo(0, 0);
+  }, [step.kind, scroller]);
+
+  const card = <CaseCard case={item} datasetType={datasetType} />;
+
+  let body: ReactNode;
+  switch (step.kind) {
+    case 'initial':
+      body = (
+        <div className="case-layout">
+          {card}
+          <JudgementInput key="initial" datasetType={datasetType} onSubmit={flow.submitInitial} />
+        </div>
+      );
+      break;
+    case 'explaining':
+      body = (
+        <div className="case-layout">
+          <ExplanationPanel datasetType={datasetType} explanation={null} features={item.features} loading />
+          {card}
+        </div>
+      );
+      break;
+    case 'failed':
+      body = (
+        <div className="explanation-failed" role="alert">
+          <h2 className="error-title">{t('main.explanationFailed')}</h2>
+          <p className="error-detail">{step.detail}</p>
+          <p className="muted">{t('main.explanationFailedHelp')}</p>
+          <div className="button-row">
+            <Button className="button button-primary" onPress={flow.retryExplanation}>
+              {t('main.retryExplanation')}
+            </Button>
+            {onResume ? (
+              <Button className="button" onPress={onResume}>
+                {t('main.resumeFromHere')}
+              </Button>
+            ) : null}
+            <Button className="button" onPress={() => window.location.reload()}>
+              {t('main.reload')}
+            </Button>
+          </div>
+        </div>
+      );
+      break;
+    case 'explanation':
+      body = (
+        <>
+          <div className="case-layout">
+            <div className="explanation-column">
+              <ExplanationPanel datasetType={datasetType} explanation={step.explanation} features={item.features} />
+              <InitialJudgementSummary judgement={step.initial} datasetType={datasetType} />
+            </div>
+            {card}
+          </div>
+          <div className="button-row sticky-actions">
+            <Button className="button button-primary" onPress={flow.confirmExplanation}>
+              {t('main.toFinal')}
+            </Button>
+          </div>
+        </>
+      );
+      break;
+    case 'final':
+      body = (
+        <div className="case-layout">
+          <div className="explanation-column">
+            {card}
+            <ExplanationPanel datasetType={datasetType} explanation={step.explanation} features={item.features} />
+          </div>
+          <div className="final-column">
+            <InitialJudgementSummary judgement={step.initial} datasetType={datasetType} />
+            <p className="final-lead">{t('main.finalLead')}</p>
+            <JudgementInput key="final" datasetType={datasetType} onSubmit={flow.submitFinal} />
+          </div>
+        </div>
+      );
+      break;
+    case 'survey':
+      body = <SurveyStep onSubmit={flow.submitSurvey} />;
+      break;
+    case 'done':
+      body = (
+        <p className="notice notice-info" role="status">
+          {t('main.saved')}
+        </p>
+      );
+      break;
+  }
+
+  return (
+    <div className="case-flow" data-step={step.kind}>
+      {header}
+      <StepIndicator current={stepIndex(step)} />
+      {body}
+    </div>
+  );
+}

@@ -1,0 +1,148 @@
+import { useTranslation } from 'react-i18next';
+import { Bar, BarChart, Cell, LabelList, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
+import type { ParticipantCase } from '../../../worker/schemas/experiment';
+import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
+import { formatFeature } from '../../lib/case-format';
+import { predictionColours } from '../../lib/prediction-style';
+import type { ShownExplanation } from './explanation';
+
+/** Each bar's row: its label line above a thin bar, so a phone needs no label column. */
+const ROW_HEIGHT = 38;
+const BAR_SIZE = 12;
+const CHART_MARGIN = { top: 4, right: 4, bottom: 4, left: 4 };
+
+type Row = { key: string; share: number; label: string };
+
+/** The chart's bars, largest share first, each with its readable name, this case's value and share. */
+export function explanationRows(
+  t: ReturnType<typeof useTranslation>['t'],
+  lng: string,
+  datasetType: DatasetType,
+  explanation: Pick<ShownExplanation, 'shown'>,
+  features: ParticipantCase['features'],
+): Row[] {
+  return [...explanation.shown]
+    .sort((a, b) => b.abs_importance - a.abs_importance)
+    .map((c) => {
+      const name = t(`fields.${datasetType}.${c.feature}.label`, { defaultValue: c.feature });
+      const value = formatFeature(t, lng, datasetType, c.feature, features[c.feature]);
+      const percent = Math.round(c.abs_importance * 100);
+      return { key: c.feature, share: c.importance, label: t('main.panel.barLabel', { name, value, percent: percent === 0 && c.abs_importance > 0 ? '<1' : percent }) };
+    });
+}
+
+/** The label line of a row, drawn just above its bar from the chart's left edge. */
+function RowLabel(props: { y?: number | string; value?: unknown }) {
+  const y = Number(props.y ?? 0);
+  return (
+    <text x={CHART_MARGIN.left} y={y - 5} className="explanation-bar-label">
+      {String(props.value ?? '')}
+    </text>
+  );
+}
+
+/**
+ * The feature-contribution bars: one per feature, largest first, pointing toward the label the
+ * feature pushes to, in that label's colour; 'feature importance data unavailable' without any.
+ */
+export function ExplanationChart({
+  datasetType,
+  shown,
+  features,
+}: {
+  datasetType: DatasetType;
+  shown: ShownExplanation['shown'];
+  features: ParticipantCase['features'];
+}) {
+  const { t, i18n } = useTranslation();
+  const colours = predictionColours[datasetType];
+  const positive = t(`main.labels.${datasetType}.positive`);
+  const negative = t(`main.labels.${datasetType}.negative`);
+  const rows = explanationRows(t, i18n.language, datasetType, { shown }, features);
+  if (!rows.some((r) => r.share !== 0)) return <p className="notice notice-warning">{t('main.panel.unavailable')}</p>;
+  const extent = Math.max(0.05, ...rows.map((r) => Math.abs(r.share)));
+  return (
+    <figure className="explanation-chart">
+      <figcaption>{t('main.panel.chartCaption')}</figcaption>
+      <div className="explanation-legend" aria-hidden="true">
+        <span style={{ color: colours.negative }}>← {negative}</span>
+        <span style={{ color: colours.positive }}>{positive} →</span>
+      </div>
+      <div aria-hidden="true">
+        <ResponsiveContainer width="100%" height={rows.length * ROW_HEIGHT + CHART_MARGIN.top + CHART_MARGIN.bottom} initialDimension={{ width: 320, height: 200 }}>
+          <BarChart layout="vertical" data={rows} margin={CHART_MARGIN} barSize={BAR_SIZE} accessibilityLayer={false}>
+            <XAxis type="number" domain={[-extent, extent]} hide />
+            <YAxis type="category" dataKey="key" hide />
+            <ReferenceLine x={0} stroke="var(--muted)" />
+            <Bar dataKey="share" isAnimationActive={false}>
+              {rows.map((r) => (
+                <Cell key={r.key} fill={r.share >= 0 ? colours.positive : colours.negative} />
+              ))}
+              <LabelList dataKey="label" content={RowLabel} />
+            </Bar>
+          </BarChart>
+        </ResponsiveContainer>
+      </div>
+      {/* What the bars say, for screen readers (the drawing itself is hidden from them). */}
+      <ol className="visually-hidden" data-testid="explanation-bars">
+        {rows.map((r) => (
+          <li key={r.key}>
+            {r.label}: {r.share > 0 ? t('main.panel.toward', { label: positive }) : r.share < 0 ? t('main.panel.toward', { label: negative }) : t('main.panel.noInfluence')}
+          </li>
+        ))}
+      </ol>
+    </figure>
+  );
+}
+
+/**
+ * The AI explanation panel (part 2 §2.2): the AI's prediction with its dataset's label and
+ * colour, the accuracy note, and one bar per feature pointing toward the label it pushes to.
+ * Whether the bars are the AI's own or aligned to the participant is never shown: that is the
+ * study's manipulation, disclosed only in the post-survey.
+ */
+export function ExplanationPanel({
+  datasetType,
+  explanation,
+  features,
+  loading = false,
+}: {
+  datasetType: DatasetType;
+  explanation: ShownExplanation | null;
+  features: ParticipantCase['features'];
+  loading?: boolean;
+}) {
+  const { t } = useTranslation();
+  if (loading || !explanation) {
+    return (
+      <section className="explanation-panel" aria-busy="true">
+        <h2>{t('main.panel.title')}</h2>
+        <p className="spinner-line">
+          <span className="spinner" aria-hidden="true" />
+          {t('main.panel.generating')}
+        </p>
+      </section>
+    );
+  }
+  const colours = predictionColours[datasetType];
+  const positive = t(`main.labels.${datasetType}.positive`);
+  const negative = t(`main.labels.${datasetType}.negative`);
+  const predicted = explanation.prediction === 1 ? positive : negative;
+  const accuracy = explanation.testAccuracy;
+
+  return (
+    <section className="explanation-panel" aria-labelledby="explanation-title">
+      <h2 id="explanation-title">{t('main.panel.title')}</h2>
+      <p className="ai-prediction">
+        <span>{t('main.panel.prediction')}</span>
+        <strong className="prediction-chip" style={{ background: explanation.prediction === 1 ? colours.positive : colours.negative }} data-testid="ai-prediction">
+          {predicted}
+        </strong>
+      </p>
+      <p className="muted accuracy-note" data-testid="accuracy-note">
+        {t('main.panel.accuracy', { value: (accuracy !== null ? accuracy * 100 : studyConfig.modelAccuracy.fallbackPercent[datasetType]).toFixed(1) })}
+      </p>
+      <ExplanationChart datasetType={datasetType} shown={explanation.shown} features={features} />
+    </section>
+  );
+}

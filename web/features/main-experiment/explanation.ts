@@ -1,0 +1,90 @@
+/**
+ * Fetching a case's explanation as the panel shows it (part 2 §4 "Explanation"): the
+ * human-aligned call first; if it fails, the AI-only fallback; if both fail, the caller shows the
+ * failure screen. Both answers become one `ShownExplanation`, the payload stored with the trial.
+ */
+import type { InferResponseType } from 'hono/client';
+import { api, unwrap } from '../../lib/api';
+import { logger } from '../../lib/error-log';
+
+export type Contribution = { feature: string; importance: number; abs_importance: number; raw_shap: number };
+
+export type ShownExplanation = {
+  kind: 'human_aligned' | 'ai_only';
+  prediction: 0 | 1;
+  aiProbability: number;
+  modelIdentifier: string;
+  /** Test accuracy recorded with the AI model; null when unknown (the panel falls back to the study's figure). */
+  testAccuracy: number | null;
+  alpha: number;
+  ai: Contribution[];
+  user: Contribution[];
+  /** The bars on screen. */
+  shown: Contribution[];
+  userModelAvailable: boolean;
+  userModelIdentifier: string | null;
+  userModelPrediction: 0 | 1 | null;
+  userModelProbability: number | null;
+};
+
+type HumanAligned = InferResponseType<(typeof api.api)['human-aligned-explanation']['$post'], 200>;
+type AiOnly = InferResponseType<(typeof api.api.experiments.explanations)[':caseId']['$get'], 200>;
+
+const fromHumanAligned = (r: HumanAligned): ShownExplanation => ({
+  kind: r.explanation_kind,
+  prediction: r.prediction,
+  aiProbability: r.ai_probability,
+  modelIdentifier: r.model_identifier,
+  testAccuracy: r.model_test_accuracy,
+  alpha: r.alignment_alpha,
+  ai: r.ai_feature_importance,
+  user: r.user_feature_importance,
+  shown: r.shown_feature_importance,
+  userModelAvailable: r.user_model_available,
+  userModelIdentifier: r.user_model_identifier,
+  userModelPrediction: r.user_model_prediction,
+  userModelProbability: r.user_model_probability,
+});
+
+const fromAiOnly = (r: AiOnly, alpha: number): ShownExplanation => ({
+  kind: 'ai_only',
+  prediction: r.prediction,
+  aiProbability: r.probability,
+  modelIdentifier: r.model_identifier,
+  testAccuracy: r.model_test_accuracy,
+  alpha,
+  ai: r.feature_importance,
+  user: [],
+  shown: r.feature_importance,
+  userModelAvailable: false,
+  userModelIdentifier: null,
+  userModelPrediction: null,
+  userModelProbability: null,
+});
+
+export class ExplanationUnavailable extends Error {
+  override readonly name = 'ExplanationUnavailable';
+}
+
+/** The explanation of a case for this participant; `alpha` counts only for a practice case (the server holds the main cases' alphas). */
+export async function fetchExplanation(input: { sessionId: string; caseId: string; alpha: number }): Promise<ShownExplanation> {
+  const noted = (e: ShownExplanation) => {
+    // Part 1 §8: without the model's accuracy the panel shows the study's fixed figure.
+    if (e.testAccuracy === null) logger.fallback('model_accuracy', 'モデル精度の取得に失敗しました');
+    return e;
+  };
+  try {
+    const r = await unwrap(
+      await api.api['human-aligned-explanation'].$post({ json: { session_id: input.sessionId, case_id: input.caseId, alignment_alpha: input.alpha } }),
+    );
+    return noted(fromHumanAligned(r));
+  } catch (first) {
+    logger.fallback('explanation', `human-aligned explanation failed; using the AI-only one: ${String(first)}`);
+    try {
+      return noted(fromAiOnly(await unwrap(await api.api.experiments.explanations[':caseId'].$get({ param: { caseId: input.caseId } })), input.alpha));
+    } catch (second) {
+      const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
+      throw new ExplanationUnavailable(`${reason(first)} / ${reason(second)}`);
+    }
+  }
+}

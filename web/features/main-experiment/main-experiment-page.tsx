@@ -1,0 +1,211 @@
+import { Button } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { useLocation, useNavigate, useSearchParams } from 'react-router';
+import { studyConfig } from '../../../worker/schemas/study-config';
+import { ProgressBar } from '../../components/ui/progress-bar';
+import { PhaseErrorScreen, RefusedAnswers } from '../../components/ui/phase-error';
+import { storedParticipant } from '../../lib/participant';
+import type { ResumeData } from '../../lib/resume';
+import { CaseFlow } from './case-flow';
+import { canStart, remainingCases, type MainSummary } from './main-experiment-machine';
+import { PracticeDialog } from './practice-dialog';
+import { UnderstandingTestDialog } from './understanding-test-dialog';
+import { useMainExperiment } from './use-main-experiment';
+
+const TOTAL = studyConfig.mainExperiment.numCases;
+const FLOW_STEPS = ['initial', 'explanation', 'final', 'survey'] as const;
+
+type RouteState = { sessionId?: string; datasetType?: string; preExperimentCompleted?: boolean; resumeData?: ResumeData; fromResume?: boolean; startFromCase?: number } | null;
+
+function Summary({ summary, sessionId }: { summary: MainSummary; sessionId: string }) {
+  const { t } = useTranslation();
+  const ratings = Object.entries(summary.meanRatings).filter((e): e is [string, number] => e[1] !== null);
+  return (
+    <dl className="kv completion-summary" data-testid="main-summary">
+      <dt>{t('main.complete.tasks')}</dt>
+      <dd>{t('main.complete.tasksValue', { count: summary.completed, total: summary.total })}</dd>
+      <dt>{t('main.complete.changes')}</dt>
+      <dd>{t('main.complete.changesValue', { count: summary.judgementChanges })}</dd>
+      <dt>{t('main.complete.survey')}</dt>
+      <dd>
+        {ratings.length === 0
+          ? t('common.unknown')
+          : ratings.map(([item, mean]) => t('main.complete.ratingValue', { item: t(`main.survey.short.${item}`), value: mean.toFixed(1) })).join(' / ')}
+      </dd>
+      <dt>{t('main.complete.sessionId')}</dt>
+      <dd>
+        <code>{sessionId}</code>
+      </dd>
+    </dl>
+  );
+}
+
+/**
+ * `/experiment/main`: intro with tutorial and understanding test, the 50 cases of four steps,
+ * the final confirmation and the completion summary. It renders the screen of
+ * `main-experiment-machine.ts`; transitions live there, effects in `use-main-experiment.ts`.
+ */
+export function MainExperimentPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
+  const [search] = useSearchParams();
+  const routeState = location.state as RouteState;
+  const sessionId = routeState?.sessionId ?? routeState?.resumeData?.sessionId ?? storedParticipant()?.sessionId ?? null;
+  const bypass = search.get('debug') === 'true' || search.get('tutorial') === 'true';
+
+  const main = useMainExperiment({ sessionId, resumeData: routeState?.resumeData, bypass });
+  const { state, current, outboxState } = main;
+  const { screen, data } = state;
+  const refused = outboxState?.refused ?? [];
+  // Resuming from the failure screen starts the route afresh from the server's state.
+  const resume = () => void navigate(location.pathname + location.search, { replace: true, state: { sessionId: data?.sessionId ?? sessionId, fromResume: true } });
+
+  if (screen.kind === 'loading') return <p className="page">{t('common.loading')}</p>;
+
+  if (screen.kind === 'error') {
+    return (
+      <PhaseErrorScreen
+        className="main-error"
+        title={t('main.errorTitle')}
+        message={t(screen.messageKey)}
+        detail={screen.detail}
+        refused={refused}
+        refusedKey="main.refused"
+        participantId={sessionId}
+      />
+    );
+  }
+
+  if (!data) return null;
+  const { datasetType } = data;
+  const done = state.answered.size;
+
+  if (screen.kind === 'intro') {
+    return (
+      <div className="page main-intro">
+        <h1>{t('main.title')}</h1>
+        <ProgressBar phase="main_experiment" value={0} max={TOTAL} />
+        <p className="lead">{t('main.introLead', { count: TOTAL, minutes: studyConfig.mainExperiment.estimatedMinutes })}</p>
+        <section className="card">
+          <h2>{t('main.flowTitle')}</h2>
+          <ol className="flow-steps">
+            {FLOW_STEPS.map((step) => (
+              <li key={step}>
+                <strong>{t(`main.steps.${step}`)}</strong>
+                <span className="muted"> — {t(`main.flow.${step}`)}</span>
+              </li>
+            ))}
+          </ol>
+          <p>
+            <strong>{t(`datasets.${datasetType}.task`)}</strong>
+          </p>
+        </section>
+        <section className="card preparation-steps">
+          <h2>{t('main.preparationTitle')}</h2>
+          <div className="preparation-row">
+            <div>
+              <h3>{t('main.tutorial.title')}</h3>
+              <p className="muted">{t('main.tutorial.lead')}</p>
+              {state.tutorial.done ? <p className="badge badge-green">{t('main.tutorial.done')}</p> : null}
+            </div>
+            <Button className={state.tutorial.done ? 'button' : 'button button-primary'} onPress={main.openTutorial}>
+              {state.tutorial.done ? t('main.tutorial.again') : t('main.tutorial.start')}
+            </Button>
+          </div>
+          <div className="preparation-row">
+            <div>
+              <h3>{t('main.test.title')}</h3>
+              <p className="muted">{t('main.test.lead', { count: studyConfig.mainExperiment.understandingTestQuestions })}</p>
+              {state.test.passed ? <p className="badge badge-green">{t('main.test.passedBadge')}</p> : null}
+            </div>
+            <Button className={state.tutorial.done && !state.test.passed ? 'button button-primary' : 'button'} onPress={main.openTest} isDisabled={state.test.passed}>
+              {t('main.test.start')}
+            </Button>
+          </div>
+          {canStart(state) ? null : (
+            <p id="main-start-required" className="muted">
+              {t('main.startRequired')}
+            </p>
+          )}
+        </section>
+        <div className="button-row sticky-actions">
+          <Button
+            className={canStart(state) ? 'button button-primary' : 'button'}
+            isDisabled={!canStart(state)}
+            aria-describedby={canStart(state) ? undefined : 'main-start-required'}
+            onPress={main.start}
+          >
+            {t('main.start')}
+          </Button>
+        </div>
+        <PracticeDialog sessionId={data.sessionId} datasetType={datasetType} isOpen={state.tutorial.open} onClose={main.closeTutorial} onDone={main.finishTutorial} />
+        <UnderstandingTestDialog datasetType={datasetType} isOpen={state.test.open} onClose={main.closeTest} onAttempt={main.saveTestAttempt} onPass={main.passTest} />
+      </div>
+    );
+  }
+
+  if (screen.kind === 'case' && current) {
+    const header = (
+      <header className="case-progress">
+        <h1>
+          {data.resumed
+            ? t('main.remaining', { remaining: remainingCases(state).length, done, total: data.cases.length })
+            : t('pre.caseOf', { n: Math.min(done + 1, data.cases.length), total: data.cases.length })}
+        </h1>
+        <ProgressBar phase="main_experiment" value={done} max={data.cases.length} />
+        {outboxState?.lastError && outboxState.pending > 0 ? (
+          <p className="notice notice-warning" role="status" data-testid="save-failed">
+            {t('main.saveFailed', { message: outboxState.lastError })} {t('pre.pending', { count: outboxState.pending })}
+          </p>
+        ) : null}
+        <RefusedAnswers refused={refused} messageKey="main.refused" />
+      </header>
+    );
+    return (
+      <div className="page main-case">
+        <CaseFlow
+          key={current.case_id}
+          sessionId={data.sessionId}
+          item={current}
+          datasetType={datasetType}
+          alpha={current.alignment_alpha}
+          header={header}
+          onDone={main.caseDone}
+          onResume={resume}
+        />
+      </div>
+    );
+  }
+
+  if (screen.kind === 'complete') {
+    return (
+      <div className="page main-complete">
+        <h1>{t('main.complete.title')}</h1>
+        <ProgressBar phase="main_experiment" value={TOTAL} max={TOTAL} />
+        <p>{t('main.complete.text')}</p>
+        <Summary summary={screen.summary} sessionId={data.sessionId} />
+        <div className="button-row sticky-actions">
+          <Button
+            className="button button-primary"
+            onPress={() => void navigate('/experiment/post-survey-intro', { state: { sessionId: data.sessionId, datasetType, fromMainExperiment: true } })}
+          >
+            {t('main.complete.toPostSurvey')}
+          </Button>
+        </div>
+      </div>
+    );
+  }
+
+  // Finishing: every saved case is on its way; the database's count decides what comes next.
+  return (
+    <div className="page main-finishing" aria-busy="true">
+      <h1>{t('pre.sendingTitle')}</h1>
+      <ProgressBar phase="main_experiment" value={done} max={data.cases.length} />
+      <p>{t('main.finishingText')}</p>
+      {screen.kind === 'finishing' && screen.offline ? <p className="notice notice-warning">{t('pre.sendingOffline')}</p> : null}
+      {outboxState ? <p className="muted">{t('pre.pending', { count: outboxState.pending })}</p> : null}
+      <RefusedAnswers refused={refused} messageKey="main.refused" />
+    </div>
+  );
+}

@@ -1,0 +1,48 @@
+/**
+ * The runner of one case's steps: it reads the clock for every event, fetches the explanation
+ * once the initial judgement is in, and reports the finished record once. Used for the real
+ * cases and the practice case alike (remount with a new `key` for the next case).
+ */
+import { useEffect, useReducer, useRef } from 'react';
+import type { Judgement } from '../../components/ui/judgement-input';
+import { logger } from '../../lib/error-log';
+import { caseFlowReducer, initialCaseFlow, type CaseRecord, type SurveyResponse } from './case-flow-machine';
+import { fetchExplanation } from './explanation';
+
+export function useCaseFlow(opts: { sessionId: string; caseId: string; alpha: number; onDone: (record: CaseRecord) => void }) {
+  const [state, dispatch] = useReducer(caseFlowReducer, undefined, () => initialCaseFlow(performance.now()));
+  const { sessionId, caseId, alpha } = opts;
+  const onDone = useRef(opts.onDone);
+  onDone.current = opts.onDone;
+
+  const explaining = state.step.kind === 'explaining';
+  useEffect(() => {
+    if (!explaining) return;
+    let cancelled = false;
+    fetchExplanation({ sessionId, caseId, alpha })
+      .then((explanation) => !cancelled && dispatch({ type: 'explanation_loaded', explanation, at: performance.now() }))
+      .catch((err: unknown) => {
+        logger.error('explanation', `no explanation for ${caseId}`, { error: String(err) });
+        if (!cancelled) dispatch({ type: 'explanation_failed', detail: err instanceof Error ? err.message : String(err) });
+      });
+    return () => {
+      cancelled = true;
+    };
+  }, [explaining, sessionId, caseId, alpha]);
+
+  const reported = useRef(false);
+  useEffect(() => {
+    if (state.step.kind !== 'done' || reported.current) return;
+    reported.current = true;
+    onDone.current(state.step.record);
+  }, [state.step]);
+
+  return {
+    state,
+    submitInitial: (judgement: Judgement) => dispatch({ type: 'initial_submitted', judgement, at: performance.now() }),
+    confirmExplanation: () => dispatch({ type: 'explanation_confirmed', at: performance.now() }),
+    submitFinal: (judgement: Judgement) => dispatch({ type: 'final_submitted', judgement, at: performance.now() }),
+    submitSurvey: (survey: SurveyResponse) => dispatch({ type: 'survey_submitted', survey, at: performance.now() }),
+    retryExplanation: () => dispatch({ type: 'explanation_retried' }),
+  };
+}
