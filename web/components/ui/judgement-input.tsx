@@ -15,10 +15,13 @@ export function JudgementInput({
   datasetType,
   onSubmit,
   disabled = false,
+  labels = 'datasets',
 }: {
   datasetType: DatasetType;
   onSubmit: (judgement: Judgement) => void;
   disabled?: boolean;
+  /** Where the prediction labels live: the datasets' own, or the main experiment's (part 2 §3). */
+  labels?: 'datasets' | 'main.labels';
 }) {
   const { t } = useTranslation();
   const [prediction, setPrediction] = useState<string | null>(null);
@@ -51,10 +54,10 @@ export function JudgementInput({
         </Label>
         <div className="segments segments-2">
           <Radio value="1" className="radio choice segment">
-            {t(`datasets.${datasetType}.positive`)}
+            {t(`${labels}.${datasetType}.positive`)}
           </Radio>
           <Radio value="0" className="radio choice segment">
-            {t(`datasets.${datasetType}.negative`)}
+            {t(`${labels}.${datasetType}.negative`)}
           </Radio>
         </div>
       </RadioGroup>

@@ -83,7 +83,7 @@ export function CaseFlow({
       body = (
         <div className="case-layout">
           {card}
-          <JudgementInput key="initial" datasetType={datasetType} onSubmit={flow.submitInitial} />
+          <JudgementInput key="initial" datasetType={datasetType} labels="main.labels" onSubmit={flow.submitInitial} />
         </div>
       );
       break;
@@ -145,7 +145,7 @@ export function CaseFlow({
           <div className="final-column">
             <InitialJudgementSummary judgement={step.initial} datasetType={datasetType} />
             <p className="final-lead">{t('main.finalLead')}</p>
-            <JudgementInput key="final" datasetType={datasetType} onSubmit={flow.submitFinal} />
+            <JudgementInput key="final" datasetType={datasetType} labels="main.labels" onSubmit={flow.submitFinal} />
           </div>
         </div>
       );

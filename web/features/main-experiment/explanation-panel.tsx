@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, Cell, LabelList, ReferenceLine, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { ParticipantCase } from '../../../worker/schemas/experiment';
@@ -11,7 +12,22 @@ const ROW_HEIGHT = 38;
 const BAR_SIZE = 12;
 const CHART_MARGIN = { top: 4, right: 4, bottom: 4, left: 4 };
 
-type Row = { key: string; share: number; label: string };
+type Row = { key: string; share: number; label: string; fitted: string };
+
+/** Rough advance of a 12 px label character: wide for CJK, narrow otherwise (enough to keep a label inside the chart). */
+const charWidth = (ch: string) => (ch.codePointAt(0)! >= 0x2e80 ? 12 : 6.9);
+const textWidth = (text: string) => [...text].reduce((w, ch) => w + charWidth(ch), 0);
+
+/** Shortens `value` with an ellipsis until the whole label fits `width` pixels (the full text stays in the case card and the list for screen readers). */
+export function fitLabel(make: (value: string) => string, value: string, width: number): string {
+  if (textWidth(make(value)) <= width) return make(value);
+  const chars = [...value];
+  for (let n = chars.length - 1; n > 0; n--) {
+    const label = make(`${chars.slice(0, n).join('').trimEnd()}…`);
+    if (textWidth(label) <= width) return label;
+  }
+  return make('…');
+}
 
 /** The chart's bars, largest share first, each with its readable name, this case's value and share. */
 export function explanationRows(
@@ -20,6 +36,7 @@ export function explanationRows(
   datasetType: DatasetType,
   explanation: Pick<ShownExplanation, 'shown'>,
   features: ParticipantCase['features'],
+  width = Infinity,
 ): Row[] {
   return [...explanation.shown]
     .sort((a, b) => b.abs_importance - a.abs_importance)
@@ -27,7 +44,9 @@ export function explanationRows(
       const name = t(`fields.${datasetType}.${c.feature}.label`, { defaultValue: c.feature });
       const value = formatFeature(t, lng, datasetType, c.feature, features[c.feature]);
       const percent = Math.round(c.abs_importance * 100);
-      return { key: c.feature, share: c.importance, label: t('main.panel.barLabel', { name, value, percent: percent === 0 && c.abs_importance > 0 ? '<1' : percent }) };
+      const shown = percent === 0 && c.abs_importance > 0 ? '<1' : percent;
+      const make = (v: string) => t('main.panel.barLabel', { name, value: v, percent: shown });
+      return { key: c.feature, share: c.importance, label: make(value), fitted: fitLabel(make, value, width) };
     });
 }
 
@@ -58,7 +77,8 @@ export function ExplanationChart({
   const colours = predictionColours[datasetType];
   const positive = t(`main.labels.${datasetType}.positive`);
   const negative = t(`main.labels.${datasetType}.negative`);
-  const rows = explanationRows(t, i18n.language, datasetType, { shown }, features);
+  const [width, setWidth] = useState(320);
+  const rows = explanationRows(t, i18n.language, datasetType, { shown }, features, width - CHART_MARGIN.left - CHART_MARGIN.right);
   if (!rows.some((r) => r.share !== 0)) return <p className="notice notice-warning">{t('main.panel.unavailable')}</p>;
   const extent = Math.max(0.05, ...rows.map((r) => Math.abs(r.share)));
   return (
@@ -69,7 +89,7 @@ export function ExplanationChart({
         <span style={{ color: colours.positive }}>{positive} →</span>
       </div>
       <div aria-hidden="true">
-        <ResponsiveContainer width="100%" height={rows.length * ROW_HEIGHT + CHART_MARGIN.top + CHART_MARGIN.bottom} initialDimension={{ width: 320, height: 200 }}>
+        <ResponsiveContainer width="100%" height={rows.length * ROW_HEIGHT + CHART_MARGIN.top + CHART_MARGIN.bottom} initialDimension={{ width: 320, height: 200 }} onResize={(w) => setWidth(w)}>
           <BarChart layout="vertical" data={rows} margin={CHART_MARGIN} barSize={BAR_SIZE} accessibilityLayer={false}>
             <XAxis type="number" domain={[-extent, extent]} hide />
             <YAxis type="category" dataKey="key" hide />
@@ -78,7 +98,7 @@ export function ExplanationChart({
               {rows.map((r) => (
                 <Cell key={r.key} fill={r.share >= 0 ? colours.positive : colours.negative} />
               ))}
-              <LabelList dataKey="label" content={RowLabel} />
+              <LabelList dataKey="fitted" content={RowLabel} />
             </Bar>
           </BarChart>
         </ResponsiveContainer>

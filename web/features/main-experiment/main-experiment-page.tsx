@@ -105,23 +105,22 @@ export function MainExperimentPage() {
           <h2>{t('main.preparationTitle')}</h2>
           <div className="preparation-row">
             <div>
-              <h3>{t('main.tutorial.title')}</h3>
+              <h3>1. {t('main.tutorial.title')}</h3>
               <p className="muted">{t('main.tutorial.lead')}</p>
               {state.tutorial.done ? <p className="badge badge-green">{t('main.tutorial.done')}</p> : null}
             </div>
-            <Button className={state.tutorial.done ? 'button' : 'button button-primary'} onPress={main.openTutorial}>
-              {state.tutorial.done ? t('main.tutorial.again') : t('main.tutorial.start')}
-            </Button>
+            {state.tutorial.done ? (
+              <Button className="button" onPress={main.openTutorial}>
+                {t('main.tutorial.again')}
+              </Button>
+            ) : null}
           </div>
           <div className="preparation-row">
             <div>
-              <h3>{t('main.test.title')}</h3>
+              <h3>2. {t('main.test.title')}</h3>
               <p className="muted">{t('main.test.lead', { count: studyConfig.mainExperiment.understandingTestQuestions })}</p>
               {state.test.passed ? <p className="badge badge-green">{t('main.test.passedBadge')}</p> : null}
             </div>
-            <Button className={state.tutorial.done && !state.test.passed ? 'button button-primary' : 'button'} onPress={main.openTest} isDisabled={state.test.passed}>
-              {t('main.test.start')}
-            </Button>
           </div>
           {canStart(state) ? null : (
             <p id="main-start-required" className="muted">
@@ -129,7 +128,17 @@ export function MainExperimentPage() {
             </p>
           )}
         </section>
-        <div className="button-row sticky-actions">
+        {/* The next preparation step and the start button stay in view on a phone. */}
+        <div className="button-row sticky-actions intro-actions">
+          {!state.tutorial.done ? (
+            <Button className="button button-primary" onPress={main.openTutorial}>
+              {t('main.tutorial.start')}
+            </Button>
+          ) : !state.test.passed ? (
+            <Button className="button button-primary" onPress={main.openTest}>
+              {t('main.test.start')}
+            </Button>
+          ) : null}
           <Button
             className={canStart(state) ? 'button button-primary' : 'button'}
             isDisabled={!canStart(state)}

@@ -1,0 +1,54 @@
+import { screen } from '@testing-library/react';
+import { describe, expect, it } from 'vitest';
+import type { ShownExplanation } from '../../web/features/main-experiment/explanation';
+import { ExplanationPanel } from '../../web/features/main-experiment/explanation-panel';
+import en from '../../web/i18n/en.json';
+import ja from '../../web/i18n/ja.json';
+import { predictionColours } from '../../web/lib/prediction-style';
+import { renderScreen } from './render';
+
+const bar = (feature: string, importance: number) => ({ feature, importance, abs_importance: Math.abs(importance), raw_shap: importance });
+const explanation = (overrides: Partial<ShownExplanation> = {}): ShownExplanation => ({
+  kind: 'human_aligned',
+  prediction: 1,
+  aiProbability: 0.8,
+  modelIdentifier: 'ai',
+  testAccuracy: 0.6934,
+  alpha: 0.5,
+  ai: [],
+  user: [],
+  shown: [bar('age', -0.25), bar('priors_count', 0.7), bar('sex', 0.05)],
+  userModelAvailable: true,
+  userModelIdentifier: 'user',
+  userModelPrediction: 1,
+  userModelProbability: 0.7,
+  ...overrides,
+});
+const features = { age: 23, priors_count: 6, sex: 'Male' };
+
+describe('ExplanationPanel', () => {
+  it("shows the main experiment's label in the dataset's colour, the recorded accuracy and the bars largest first", () => {
+    renderScreen(<ExplanationPanel datasetType="compas" explanation={explanation()} features={features} />);
+    const chip = screen.getByTestId('ai-prediction');
+    expect(chip.textContent).toBe('再犯あり');
+    expect(chip.style.background).toBe(predictionColours.compas.positive);
+    expect(screen.getByTestId('accuracy-note').textContent).toContain('69.3%');
+    const items = [...screen.getByTestId('explanation-bars').querySelectorAll('li')].map((li) => li.textContent);
+    expect(items[0]).toContain(`${ja.fields.compas.priors_count.label}: 6`);
+    expect(items[0]).toContain('70%');
+    expect(items[1]).toContain('「再犯なし」');
+  });
+
+  it("falls back to the study's fixed accuracy when the model has none recorded, in English too", () => {
+    renderScreen(<ExplanationPanel datasetType="adult_income" explanation={explanation({ testAccuracy: null, prediction: 0, shown: [bar('age', -1)] })} features={features} />, { lng: 'en' });
+    expect(screen.getByTestId('ai-prediction').textContent).toBe(en.main.labels.adult_income.negative);
+    expect(screen.getByTestId('accuracy-note').textContent).toContain('84.5%');
+  });
+
+  it("says 'feature importance data unavailable' without contributions, and shows a spinner while loading", () => {
+    renderScreen(<ExplanationPanel datasetType="compas" explanation={explanation({ shown: [] })} features={features} />, { lng: 'en' });
+    expect(screen.getByText('Feature importance data unavailable')).toBeTruthy();
+    renderScreen(<ExplanationPanel datasetType="compas" explanation={null} features={features} loading />, { lng: 'en' });
+    expect(screen.getByText(en.main.panel.generating)).toBeTruthy();
+  });
+});

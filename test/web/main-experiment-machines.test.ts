@@ -1,0 +1,133 @@
+import { describe, expect, it } from 'vitest';
+import { caseFlowReducer, initialCaseFlow, stepIndex, type CaseFlowEvent, type CaseFlowState } from '../../web/features/main-experiment/case-flow-machine';
+import type { ShownExplanation } from '../../web/features/main-experiment/explanation';
+import { fitLabel } from '../../web/features/main-experiment/explanation-panel';
+import { canStart, currentCase, initialMainState, mainReducer, remainingCases, type MainEvent, type MainState } from '../../web/features/main-experiment/main-experiment-machine';
+import { currentQuestion, newAttempt, testReducer, type TestEvent, type TestState } from '../../web/features/main-experiment/understanding-test-machine';
+import type { MainCase } from '../../worker/schemas/main-experiment';
+import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-test';
+
+const explanation: ShownExplanation = {
+  kind: 'human_aligned',
+  prediction: 1,
+  aiProbability: 0.8,
+  modelIdentifier: 'ai',
+  testAccuracy: 0.7,
+  alpha: 0.25,
+  ai: [],
+  user: [],
+  shown: [],
+  userModelAvailable: true,
+  userModelIdentifier: 'user',
+  userModelPrediction: 0,
+  userModelProbability: 0.3,
+};
+
+const flow = (state: CaseFlowState, ...events: CaseFlowEvent[]) => events.reduce(caseFlowReducer, state);
+
+describe('case flow', () => {
+  it('goes initial → explanation → final → survey → done and times each step from the runner’s clock', () => {
+    const done = flow(
+      initialCaseFlow(1000),
+      { type: 'initial_submitted', judgement: { prediction: 0, confidence: 2, reasoning: 'r' }, at: 4000 },
+      { type: 'explanation_loaded', explanation, at: 4500 },
+      { type: 'explanation_confirmed', at: 9500 },
+      { type: 'final_submitted', judgement: { prediction: 1, confidence: 4 }, at: 12500 },
+      { type: 'survey_submitted', survey: { comprehensibility: 1, transparency: 2, satisfaction: 3, trust: 4, alignment: 5 }, at: 20000 },
+    );
+    expect(done.step.kind).toBe('done');
+    if (done.step.kind !== 'done') return;
+    expect(done.step.record).toMatchObject({
+      initial: { prediction: 0, confidence: 2, reasoning: 'r', response_time_ms: 3000 },
+      explanationViewMs: 5000,
+      final: { prediction: 1, confidence: 4, response_time_ms: 3000 },
+      totalMs: 19000,
+    });
+    expect(done.step.record.explanation).toBe(explanation);
+  });
+
+  it('ignores events out of order, and a failed explanation can be retried', () => {
+    const start = initialCaseFlow(0);
+    expect(flow(start, { type: 'explanation_confirmed', at: 5 })).toBe(start);
+    expect(flow(start, { type: 'final_submitted', judgement: { prediction: 1, confidence: 3 }, at: 5 })).toBe(start);
+    const failed = flow(start, { type: 'initial_submitted', judgement: { prediction: 1, confidence: 3 }, at: 10 }, { type: 'explanation_failed', detail: 'down' });
+    expect(failed.step).toMatchObject({ kind: 'failed', detail: 'down', initial: { response_time_ms: 10 } });
+    expect(stepIndex(failed.step)).toBe(1);
+    expect(flow(failed, { type: 'explanation_retried' }).step.kind).toBe('explaining');
+  });
+});
+
+const cases: MainCase[] = [1, 2, 3].map((n) => ({ case_id: `compas_main_a_00${n}`, case_number: n, dataset_type: 'compas', features: {}, alignment_alpha: 0.5 }));
+const data = { sessionId: 'AB23CD45', datasetType: 'compas' as const, cases, resumed: false };
+const main = (state: MainState, ...events: MainEvent[]) => events.reduce(mainReducer, state);
+const loaded = (answered: string[]) => main(initialMainState({ tutorialDone: false, testPassed: false }), { type: 'loaded', data, answered });
+
+describe('main experiment', () => {
+  it('starts only after the tutorial and a passed test; a returning participant skips both', () => {
+    const intro = loaded([]);
+    expect(intro.screen).toEqual({ kind: 'intro' });
+    expect(main(intro, { type: 'started' }).screen.kind).toBe('intro');
+    expect(main(intro, { type: 'tutorial_done' }, { type: 'started' }).screen.kind).toBe('intro');
+    const ready = main(intro, { type: 'tutorial_done' }, { type: 'test_passed' });
+    expect(canStart(ready)).toBe(true);
+    expect(main(ready, { type: 'started' }).screen.kind).toBe('case');
+    const resumed = loaded(['compas_main_a_001', 'elsewhere']);
+    expect(resumed.screen.kind).toBe('case');
+    expect(currentCase(resumed)?.case_number).toBe(2);
+    expect(remainingCases(resumed)).toHaveLength(2);
+  });
+
+  it('takes one finished case at a time, pauses on it, and finishes once the set is exhausted', () => {
+    let s = main(loaded([]), { type: 'tutorial_done' }, { type: 'test_passed' }, { type: 'started' });
+    s = main(s, { type: 'case_done', caseId: 'compas_main_a_002' });
+    expect(s.pausingAfter).toBeNull();
+    s = main(s, { type: 'case_done', caseId: 'compas_main_a_001' }, { type: 'case_done', caseId: 'compas_main_a_001' });
+    expect(currentCase(s)?.case_number).toBe(1);
+    s = main(s, { type: 'next_case' }, { type: 'case_done', caseId: 'compas_main_a_002' }, { type: 'next_case' }, { type: 'case_done', caseId: 'compas_main_a_003' }, { type: 'next_case' });
+    expect(s.screen).toEqual({ kind: 'finishing', offline: false });
+    const summary = { completed: 3, total: 3, judgementChanges: 1, finalAgreesWithAi: 2, meanRatings: {} };
+    expect(main(s, { type: 'confirmed', summary }).screen).toEqual({ kind: 'complete', summary });
+  });
+});
+
+describe('understanding test', () => {
+  const questions = drawUnderstandingQuestions();
+  const test = (state: TestState, ...events: TestEvent[]) => events.reduce(testReducer, state);
+  const answerAll = (state: TestState, right: (i: number) => boolean) =>
+    questions.reduce(
+      (s, q, i) => test(s, { type: 'selected', option: right(i) ? q.correct : q.options.find((o) => o !== q.correct)! }, { type: 'checked' }, { type: 'next' }),
+      state,
+    );
+
+  it('needs an answer before check, and passes only at 5 of 5', () => {
+    const start = newAttempt('attempt-1', questions);
+    expect(test(start, { type: 'checked' })).toBe(start);
+    const failed = answerAll(start, (i) => i !== 3);
+    expect(failed.result).toEqual({ correct: 4, total: 5, passed: false });
+    expect(failed.answers).toHaveLength(5);
+    const passed = answerAll(start, () => true);
+    expect(passed.result).toEqual({ correct: 5, total: 5, passed: true });
+    // A passed attempt cannot be retried; a failed one starts afresh under a new attempt ID.
+    expect(test(passed, { type: 'retried', attemptId: 'attempt-2', questions })).toBe(passed);
+    const retried = test(failed, { type: 'retried', attemptId: 'attempt-2', questions: drawUnderstandingQuestions() });
+    expect(retried).toMatchObject({ attemptId: 'attempt-2', index: 0, answers: [], result: null });
+    expect(currentQuestion(retried)).not.toBeNull();
+  });
+
+  it('keeps the answer once checked', () => {
+    const q = questions[0]!;
+    const checked = test(newAttempt('a', questions), { type: 'selected', option: q.correct }, { type: 'checked' }, { type: 'selected', option: 'other' });
+    expect(checked.selected).toBe(q.correct);
+  });
+});
+
+describe('bar labels', () => {
+  it('shortens only the value, keeping the name and share, to fit the chart', () => {
+    const make = (v: string) => `Intended career: ${v} (7%)`;
+    const long = 'Banking, consulting, finance, business';
+    expect(fitLabel(make, long, 1000)).toBe(make(long));
+    const fitted = fitLabel(make, long, 300);
+    expect(fitted).toMatch(/^Intended career: Banking.*… \(7%\)$/);
+    expect(fitted.length).toBeLessThan(make(long).length);
+  });
+});
