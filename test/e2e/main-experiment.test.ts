@@ -4,7 +4,7 @@ import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { understandingQuestion } from '../../worker/schemas/understanding-test';
 import { useBrowser } from './browser';
-import { adoptParticipant, d1Rows, participantReadyForMain, type TestParticipant } from './participants';
+import { adoptParticipant, d1Rows, makeParticipant, participantReadyForMain, type TestParticipant } from './participants';
 
 const session = useBrowser();
 type Texts = typeof ja;
@@ -160,4 +160,49 @@ describe('main experiment', () => {
     await mainJourney(p, page, en);
     await page.context().close();
   }, 600_000);
+});
+
+describe('main experiment, off the main path', () => {
+  it('sends a participant without a finished pre-experiment to /, unless debug is set', async () => {
+    const p = await makeParticipant('speed_dating');
+    const page = await session.newPage({ width: 390, height: 844 });
+    await adoptParticipant(page, p, 'ja');
+    await page.goto(`${inject('baseUrl')}/experiment/main`);
+    await page.waitForURL((url) => url.pathname === '/');
+    await page.goto(`${inject('baseUrl')}/experiment/main?debug=true`);
+    await page.getByRole('button', { name: ja.main.tutorial.start }).waitFor();
+    await page.context().close();
+  }, 120_000);
+
+  it('shows the failure screen when neither explanation can be had, and goes on once one can', async () => {
+    const p = await participantReadyForMain('compas');
+    const page = await session.newPage({ width: 390, height: 844 });
+    await page.clock.install();
+    await adoptParticipant(page, p, 'en');
+    await page.evaluate(() => {
+      sessionStorage.setItem('main_experiment_tutorial_done', 'true');
+      sessionStorage.setItem('main_experiment_understanding_test_passed', 'true');
+    });
+    await page.goto(`${inject('baseUrl')}/experiment/main`);
+    await page.getByRole('button', { name: en.main.start, exact: true }).click();
+    const failing = ['**/api/human-aligned-explanation', '**/api/experiments/explanations/**'];
+    for (const url of failing) await page.route(url, (route) => route.fulfill({ status: 503, contentType: 'application/json', body: '{"detail":"model store down"}' }));
+    await judge(page, page, en, 1, 3);
+    const failure = page.getByText(en.main.explanationFailed);
+    await runUntil(page, () => failure.isVisible(), 'the failure screen');
+    expect(await page.getByRole('button', { name: en.main.resumeFromHere }).isVisible()).toBe(true);
+    expect(await page.getByRole('button', { name: en.main.reload }).isVisible()).toBe(true);
+    // Only the AI-only fallback comes back: the case goes on with the AI's own explanation.
+    await page.unroute(failing[1]!);
+    await page.getByRole('button', { name: en.main.retryExplanation }).click();
+    await runUntil(page, () => page.getByTestId('ai-prediction').isVisible(), 'the fallback explanation');
+    await page.getByRole('button', { name: en.main.toFinal }).click();
+    await judge(page, page, en, 0, 4);
+    const items = page.locator('.survey-item');
+    for (let i = 0; i < 5; i++) await items.nth(i).locator('.radio').nth(2).click();
+    await page.getByRole('button', { name: en.main.survey.submit }).click();
+    await runUntil(page, async () => storedCases(p).length === 1, 'the save');
+    expect(storedCases(p)[0]).toMatchObject({ case_number: 1, explanation_kind: 'ai_only', user_model_identifier: null });
+    await page.context().close();
+  }, 120_000);
 });
