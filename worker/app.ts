@@ -10,6 +10,7 @@ import { consentRoutes } from './routes/consent';
 import { datasetAssignmentRoutes } from './routes/dataset-assignment';
 import { explanationRoutes } from './routes/explanations';
 import { mainExperimentRoutes } from './routes/main-experiment';
+import { postSurveyRoutes } from './routes/post-survey';
 import { preExperimentRoutes } from './routes/pre-experiment';
 import { resumeRoutes } from './routes/resume';
 import { sessionRoutes } from './routes/sessions';
@@ -17,7 +18,8 @@ import { statusRoutes } from './routes/status';
 import { userModelRoutes } from './routes/user-models';
 
 /** The whole API as one chain, so `AppType` carries every route to the SPA's typed client. */
-const app = new Hono<AppEnv>()
+// Not strict about a trailing slash: the spec names `POST /api/post-survey/` with one.
+const app = new Hono<AppEnv>({ strict: false })
   .basePath('/api')
   .use(limitBody, rejectMalformedJson, withDb)
   .route('/status', statusRoutes)
@@ -28,6 +30,7 @@ const app = new Hono<AppEnv>()
   .route('/experiments', mainExperimentRoutes)
   .route('/experiments/dataset-assignment', datasetAssignmentRoutes)
   .route('/consent', consentRoutes)
+  .route('/post-survey', postSurveyRoutes)
   .route('/', userModelRoutes)
   .route('/', explanationRoutes)
   .route('/admin', adminAuthRoutes)

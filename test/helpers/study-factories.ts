@@ -110,6 +110,18 @@ export async function consentedParticipant(datasetType: 'compas' | 'adult_income
   return { id, userId };
 }
 
+/**
+ * A consented participant whose main experiment is recorded as complete (set directly: the
+ * post-survey's tests are about the post-survey, and the main experiment's own tests reach
+ * completion through the API).
+ */
+export async function participantDoneWithMain(datasetType: 'compas' | 'adult_income' | 'speed_dating' = 'compas') {
+  const p = await consentedParticipant(datasetType);
+  const now = new Date().toISOString();
+  await env.DB.prepare("update sessions set main_completed_at = ?, current_phase = 'post_survey' where session_id = ?").bind(now, p.id).run();
+  return p;
+}
+
 /** Seeds `variants` main-experiment COMPAS pools of `perPool` cases each, half of each label, as the set-up does. */
 export async function seedCompasMainCases(options: { variants?: readonly string[]; perPool?: number; seed?: number } = {}) {
   const db = createDb(env.DB);

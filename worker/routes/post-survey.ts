@@ -1,0 +1,43 @@
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import type { AppEnv } from '../env';
+import { notFound } from '../errors';
+import { sessionParamSchema } from '../schemas/experiment';
+import { postSurveyBodySchema, type postSurveyCheckSchema, type postSurveyRecordSchema, type postSurveySubmitResultSchema } from '../schemas/post-survey';
+import { findPostSurvey, storePostSurvey } from '../services/post-survey';
+import { requireSession } from '../services/sessions';
+import { validate } from '../validate';
+import { answerWriteLimit, idLookupLimit } from './sessions';
+
+export const postSurveyRoutes = new Hono<AppEnv>()
+  .post('/', answerWriteLimit, validate('json', postSurveyBodySchema), async (c) => {
+    const body = c.req.valid('json');
+    const session = await requireSession(c.var.db, body.session_id);
+    const { scores } = await storePostSurvey(c.var.db, session, body, new Date().toISOString());
+    return c.json({ success: true, message: 'Post-survey stored', session_id: session.sessionId, scores } satisfies z.infer<typeof postSurveySubmitResultSchema>, 201);
+  })
+  .get('/check/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+    const { sessionId } = c.req.valid('param');
+    const session = await requireSession(c.var.db, sessionId);
+    const found = await findPostSurvey(c.var.db, session.sessionId);
+    return c.json({ session_id: session.sessionId, exists: found !== null } satisfies z.infer<typeof postSurveyCheckSchema>);
+  })
+  .get('/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+    const { sessionId } = c.req.valid('param');
+    const session = await requireSession(c.var.db, sessionId);
+    const found = await findPostSurvey(c.var.db, session.sessionId);
+    if (!found) throw notFound('No post-survey answers for this session');
+    return c.json({
+      success: true,
+      session_id: found.sessionId,
+      demographics: found.demographics as Record<string, string | number | null>,
+      benevolent: found.benevolent as Record<string, string | number | null>,
+      bigfive: found.bigfive as Record<string, string | number | null>,
+      locus: found.locus as Record<string, string | number | null>,
+      cognition: found.cognition as Record<string, string | number | null>,
+      experiment_rating: found.experimentRating,
+      overall_feedback: found.overallFeedback,
+      scores: found.scores,
+      created_at: found.createdAt,
+    } satisfies z.infer<typeof postSurveyRecordSchema>);
+  });

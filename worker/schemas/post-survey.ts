@@ -1,0 +1,284 @@
+/**
+ * The post-survey's rules, read from its one definition (`post-survey-instrument.ts`): the shape
+ * a definition must have, how an answer is checked (part 2 §5, the same code in the browser and
+ * the Worker), how the instruments are scored, and the wire shapes of `/api/post-survey`.
+ */
+import { z } from 'zod';
+import { sessionIdSchema } from './experiment';
+import { postSurveyInstrument } from './post-survey-instrument';
+
+export const SECTION_IDS = ['demographics', 'benevolent', 'bigfive', 'locus', 'cognition'] as const;
+export type SectionId = (typeof SECTION_IDS)[number];
+
+export const FACTORS = [
+  'extraversion',
+  'agreeableness',
+  'conscientiousness',
+  'emotional_stability',
+  'openness',
+  'internal_control',
+  'external_control',
+  'need_for_cognition',
+] as const;
+export type Factor = (typeof FACTORS)[number];
+/** Factor scores are item means, except need for cognition, which is the item total (18–90). */
+export const FACTOR_SCORING: Record<Factor, 'mean' | 'sum'> = {
+  extraversion: 'mean',
+  agreeableness: 'mean',
+  conscientiousness: 'mean',
+  emotional_stability: 'mean',
+  openness: 'mean',
+  internal_control: 'mean',
+  external_control: 'mean',
+  need_for_cognition: 'sum',
+};
+
+/** Scale anchors: the words at a scale's two ends (the wording of the points between is not shown). */
+export const ANCHORS = ['agree5', 'agree7', 'extent5', 'fit5', 'rating7'] as const;
+
+const text = z.object({ ja: z.string().min(1), en: z.string().min(1) });
+const name = z.string().regex(/^[a-z][a-z0-9_]*$/);
+const option = z.object({ value: name, label: text });
+
+const questionSchema = z.discriminatedUnion('kind', [
+  z.object({ kind: z.literal('number'), name, label: text, min: z.number(), max: z.number(), unit: text.optional(), optional: z.boolean().optional() }),
+  z.object({ kind: z.literal('radio'), name, label: text, options: z.array(option).min(2), optional: z.boolean().optional() }),
+  z.object({
+    kind: z.literal('scale'),
+    name,
+    label: text,
+    min: z.number().int(),
+    max: z.number().int(),
+    anchors: z.enum(ANCHORS),
+    factor: z.enum(FACTORS).optional(),
+    reverse: z.boolean().optional(),
+    /** Earlier ratings shown as chips beside this question when all of them are answered. */
+    previousAnswers: z.array(name).optional(),
+    optional: z.boolean().optional(),
+  }),
+  z.object({ kind: z.literal('text'), name, label: text, maxLength: z.number().int().positive(), minLength: z.number().int().min(0).optional(), optional: z.boolean().optional() }),
+  z.object({ kind: z.literal('multiselect'), name, label: text, options: z.array(option).min(1), otherMaxLength: z.number().int().positive(), optional: z.boolean().optional() }),
+  z.object({ kind: z.literal('info'), name, label: text, body: text, figure: z.literal('benevolent_example').optional() }),
+]);
+export type Question = z.infer<typeof questionSchema>;
+export type AnsweredQuestion = Exclude<Question, { kind: 'info' }>;
+
+export const postSurveyDefinitionSchema = z
+  .object({
+    sections: z
+      .array(z.object({ id: z.enum(SECTION_IDS), title: text, intro: text.optional(), questions: z.array(questionSchema).min(1) }))
+      .length(SECTION_IDS.length),
+  })
+  .superRefine((d, ctx) => {
+    d.sections.forEach((s, i) => {
+      if (s.id !== SECTION_IDS[i]) ctx.addIssue({ code: 'custom', message: `section ${i + 1} must be ${SECTION_IDS[i]}` });
+    });
+    for (const q of d.sections.flatMap((s) => s.questions)) {
+      if (q.kind === 'scale' && (q.min !== 1 || (q.max !== 5 && q.max !== 7))) ctx.addIssue({ code: 'custom', message: `${q.name} must be a 1–5 or 1–7 scale` });
+    }
+    const names = d.sections.flatMap((s) => s.questions.map((q) => q.name));
+    const seen = new Set<string>();
+    for (const n of names) {
+      if (seen.has(n)) ctx.addIssue({ code: 'custom', message: `question ${n} appears twice` });
+      seen.add(n);
+    }
+  });
+export type PostSurveyDefinition = z.input<typeof postSurveyDefinitionSchema>;
+
+/** The study's post-survey, checked against its schema once, when first loaded. */
+export const postSurvey = postSurveyDefinitionSchema.parse(postSurveyInstrument);
+export type Section = (typeof postSurvey.sections)[number];
+
+export const sectionById = (id: string): Section | undefined => postSurvey.sections.find((s) => s.id === id);
+export const answeredQuestions = (section: Section): AnsweredQuestion[] => section.questions.filter((q): q is AnsweredQuestion => q.kind !== 'info');
+export const isRequired = (q: AnsweredQuestion) => !q.optional;
+
+/** A multiselect answer, stored as a JSON string (part 2 §3). */
+export type MultiselectAnswer = { selections: string[]; other_text: string };
+export const OTHER_OPTION = 'other';
+
+export type AnswerValue = string | number | null | undefined;
+export type SectionAnswers = Record<string, AnswerValue>;
+
+/** Part 2 §5: empty means null, an empty string or whitespace only. */
+const isEmpty = (v: unknown) => v === null || v === undefined || (typeof v === 'string' && v.trim() === '');
+
+export function parseMultiselect(value: unknown): MultiselectAnswer | null {
+  if (typeof value !== 'string') return null;
+  try {
+    const parsed = JSON.parse(value) as unknown;
+    const shape = z.object({ selections: z.array(z.string()), other_text: z.string() }).safeParse(parsed);
+    return shape.success ? shape.data : null;
+  } catch {
+    return null;
+  }
+}
+
+const multiselectIsEmpty = (v: unknown) => {
+  const m = parseMultiselect(v);
+  return !m || (m.selections.length === 0 && m.other_text.trim() === '');
+};
+
+export type ValidationIssue =
+  | { code: 'required' }
+  | { code: 'not_string' }
+  | { code: 'too_short'; n: number }
+  | { code: 'too_long'; n: number }
+  | { code: 'not_number' }
+  | { code: 'below_min'; min: number }
+  | { code: 'above_max'; max: number }
+  | { code: 'invalid_option' }
+  | { code: 'out_of_scale'; min: number; max: number }
+  | { code: 'other_text_required' }
+  | { code: 'unknown_field' }
+  | { code: 'invalid_section' };
+
+/** The first rule an answer breaks, or null (part 2 §5). */
+export function checkAnswer(q: AnsweredQuestion, value: unknown): ValidationIssue | null {
+  const empty = q.kind === 'multiselect' ? multiselectIsEmpty(value) : isEmpty(value);
+  if (empty) return isRequired(q) ? { code: 'required' } : null;
+  switch (q.kind) {
+    case 'text': {
+      if (typeof value !== 'string') return { code: 'not_string' };
+      const length = [...value.trim()].length;
+      if (q.minLength !== undefined && length < q.minLength) return { code: 'too_short', n: q.minLength };
+      if (length > q.maxLength) return { code: 'too_long', n: q.maxLength };
+      return null;
+    }
+    case 'number': {
+      const n = typeof value === 'number' ? value : typeof value === 'string' && /^\s*-?\d+(\.\d+)?\s*$/.test(value) ? Number(value) : NaN;
+      if (!Number.isFinite(n)) return { code: 'not_number' };
+      if (n < q.min) return { code: 'below_min', min: q.min };
+      if (n > q.max) return { code: 'above_max', max: q.max };
+      return null;
+    }
+    case 'radio':
+      return typeof value === 'string' && q.options.some((o) => o.value === value) ? null : { code: 'invalid_option' };
+    case 'scale':
+      return typeof value === 'number' && Number.isInteger(value) && value >= q.min && value <= q.max ? null : { code: 'out_of_scale', min: q.min, max: q.max };
+    case 'multiselect': {
+      const m = parseMultiselect(value);
+      if (!m) return { code: 'invalid_option' };
+      const allowed = new Set([...q.options.map((o) => o.value), OTHER_OPTION]);
+      if (m.selections.some((s) => !allowed.has(s)) || new Set(m.selections).size !== m.selections.length) return { code: 'invalid_option' };
+      if ([...m.other_text].length > q.otherMaxLength) return { code: 'too_long', n: q.otherMaxLength };
+      if (m.selections.includes(OTHER_OPTION) && m.other_text.trim() === '') return { code: 'other_text_required' };
+      return null;
+    }
+  }
+}
+
+/** Every broken rule of one section's answers, by field; unknown fields are errors too. */
+export function checkSection(section: Section, answers: Record<string, unknown>): Record<string, ValidationIssue> {
+  const issues: Record<string, ValidationIssue> = {};
+  const known = new Set(answeredQuestions(section).map((q) => q.name));
+  for (const q of answeredQuestions(section)) {
+    const issue = checkAnswer(q, answers[q.name]);
+    if (issue) issues[q.name] = issue;
+  }
+  for (const field of Object.keys(answers)) if (!known.has(field)) issues[field] = { code: 'unknown_field' };
+  return issues;
+}
+
+/** Answered required questions over required ones (part 2 §5 "Progress"). */
+export function sectionProgress(section: Section, answers: Record<string, unknown>) {
+  const required = answeredQuestions(section).filter(isRequired);
+  return { answered: required.filter((q) => checkAnswer(q, answers[q.name]) === null).length, required: required.length };
+}
+
+const MESSAGES: Record<'ja' | 'en', Record<ValidationIssue['code'], string>> = {
+  ja: {
+    required: '{label}は必須項目です',
+    not_string: '{label}は文字で入力してください',
+    too_short: '{label}は{n}文字以上で入力してください',
+    too_long: '{label}は{n}文字以内で入力してください',
+    not_number: '{label}は数値で入力してください',
+    below_min: '{label}は{min}以上の値を入力してください',
+    above_max: '{label}は{max}以下の値を入力してください',
+    invalid_option: '{label}は有効な選択肢から選んでください',
+    out_of_scale: '{label}は{min}から{max}の範囲で選択してください',
+    other_text_required: '{label}：「その他」の内容を入力してください',
+    unknown_field: '{label}はこの調査にない項目です',
+    invalid_section: '無効なセクションです',
+  },
+  en: {
+    required: '{label} is required',
+    not_string: '{label} must be text',
+    too_short: '{label} must be at least {n} characters',
+    too_long: '{label} must be at most {n} characters',
+    not_number: '{label} must be a number',
+    below_min: '{label} must be {min} or more',
+    above_max: '{label} must be {max} or less',
+    invalid_option: '{label}: choose one of the options',
+    out_of_scale: '{label}: choose a value from {min} to {max}',
+    other_text_required: '{label}: describe "other"',
+    unknown_field: '{label} is not a question of this survey',
+    invalid_section: 'Invalid section',
+  },
+};
+
+/** The message a participant (or an API client) reads for an issue. */
+export function issueMessage(issue: ValidationIssue, label: string, lang: 'ja' | 'en'): string {
+  const values: Record<string, string | number> = { label, ...issue };
+  return MESSAGES[lang][issue.code].replace(/\{(\w+)\}/g, (_, k: string) => String(values[k] ?? ''));
+}
+
+/** Factor scores from a full submission: reverse-keyed items count as (min + max − answer). */
+export function scorePostSurvey(answers: Partial<Record<SectionId, Record<string, unknown>>>): Record<Factor, number | null> {
+  const items = new Map<Factor, number[]>();
+  for (const section of postSurvey.sections) {
+    for (const q of answeredQuestions(section)) {
+      if (q.kind !== 'scale' || !q.factor) continue;
+      const value = answers[section.id]?.[q.name];
+      if (typeof value !== 'number') continue;
+      const keyed = q.reverse ? q.min + q.max - value : value;
+      items.set(q.factor, [...(items.get(q.factor) ?? []), keyed]);
+    }
+  }
+  return Object.fromEntries(
+    FACTORS.map((f) => {
+      const values = items.get(f) ?? [];
+      if (values.length === 0) return [f, null];
+      const sum = values.reduce((a, b) => a + b, 0);
+      return [f, FACTOR_SCORING[f] === 'sum' ? sum : sum / values.length];
+    }),
+  ) as Record<Factor, number | null>;
+}
+
+const sectionAnswersSchema = z.record(z.string().max(100), z.union([z.string().max(5000), z.number(), z.null()]));
+
+/** `POST /api/post-survey/`: the session and each section's answers by field name. */
+export const postSurveyBodySchema = z.object({
+  session_id: sessionIdSchema,
+  demographics: sectionAnswersSchema,
+  benevolent: sectionAnswersSchema,
+  bigfive: sectionAnswersSchema,
+  locus: sectionAnswersSchema,
+  cognition: sectionAnswersSchema,
+});
+export type PostSurveyBody = z.infer<typeof postSurveyBodySchema>;
+
+export const postSurveyScoresSchema = z.object(Object.fromEntries(FACTORS.map((f) => [f, z.number().nullable()])) as Record<Factor, z.ZodNullable<z.ZodNumber>>);
+
+export const postSurveyRecordSchema = z.object({
+  success: z.literal(true),
+  session_id: z.string(),
+  demographics: sectionAnswersSchema,
+  benevolent: sectionAnswersSchema,
+  bigfive: sectionAnswersSchema,
+  locus: sectionAnswersSchema,
+  cognition: sectionAnswersSchema,
+  experiment_rating: z.number().int().nullable(),
+  overall_feedback: z.string().nullable(),
+  scores: postSurveyScoresSchema,
+  created_at: z.string(),
+});
+
+export const postSurveySubmitResultSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  session_id: z.string(),
+  scores: postSurveyScoresSchema,
+});
+
+export const postSurveyCheckSchema = z.object({ session_id: z.string(), exists: z.boolean() });

@@ -1,0 +1,62 @@
+/**
+ * Stores the post-survey: one per session (UNIQUE session_id; a second submit is the spec's 409,
+ * which the client counts as done), checked field by field against the one definition, never
+ * trusting the browser. The session is then complete.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import type { SessionRow } from '../db/queries/sessions';
+import { postSurveys, sessions } from '../db/schema';
+import { AppError, conflict } from '../errors';
+import { answeredQuestions, checkSection, issueMessage, postSurvey, scorePostSurvey, type PostSurveyBody } from '../schemas/post-survey';
+import { requireConsent } from './pre-experiment';
+
+/** Every broken rule of a submission as `{msg, loc}` items (English texts: the SPA shows its own). */
+export function postSurveyIssues(body: PostSurveyBody) {
+  const items: { msg: string; loc: string[] }[] = [];
+  for (const section of postSurvey.sections) {
+    const labels = new Map(answeredQuestions(section).map((q) => [q.name, q.label.en]));
+    for (const [field, issue] of Object.entries(checkSection(section, body[section.id]))) {
+      items.push({ msg: issueMessage(issue, labels.get(field) ?? field, 'en'), loc: [section.id, field] });
+    }
+  }
+  return items;
+}
+
+export async function storePostSurvey(db: Db, session: SessionRow, body: PostSurveyBody, now: string) {
+  requireConsent(session);
+  if (!session.mainCompletedAt) throw conflict('main_experiment_incomplete', 'The post-survey opens once the main experiment is complete');
+  const issues = postSurveyIssues(body);
+  if (issues.length > 0) throw new AppError(400, 'validation_failed', issues);
+
+  const rating = body.cognition.experiment_rating;
+  const feedback = body.cognition.overall_feedback;
+  const inserted = await db
+    .insert(postSurveys)
+    .values({
+      participantId: session.userId,
+      sessionId: session.sessionId,
+      demographics: body.demographics,
+      benevolent: body.benevolent,
+      bigfive: body.bigfive,
+      locus: body.locus,
+      cognition: body.cognition,
+      experimentRating: typeof rating === 'number' ? rating : null,
+      overallFeedback: typeof feedback === 'string' && feedback.trim() ? feedback.trim() : null,
+      createdAt: now,
+    })
+    .onConflictDoNothing()
+    .returning({ id: postSurveys.id });
+  if (inserted.length === 0) throw conflict('already_answered', 'This session has already answered the post-survey');
+  await db
+    .update(sessions)
+    .set({ postSurveyCompletedAt: now, currentPhase: 'completed', updatedAt: now })
+    .where(sql`${sessions.sessionId} = ${session.sessionId} and ${sessions.postSurveyCompletedAt} is null`);
+  return { scores: scorePostSurvey(body) };
+}
+
+export async function findPostSurvey(db: Db, sessionId: string) {
+  const row = await db.select().from(postSurveys).where(eq(postSurveys.sessionId, sessionId)).get();
+  if (!row) return null;
+  return { ...row, scores: scorePostSurvey(row) };
+}
