@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
-import { postSurveyCheckSchema, postSurveyRecordSchema, postSurveySubmitResultSchema } from '../../worker/schemas/post-survey';
+import { adjustmentExampleSchema, postSurveyCheckSchema, postSurveyRecordSchema, postSurveySubmitResultSchema } from '../../worker/schemas/post-survey';
 import { api as callApi, postJson as callPostJson, uniqueClientIp } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { consentedParticipant, newParticipantId, participantDoneWithMain } from '../helpers/study-factories';
@@ -128,5 +128,33 @@ describe('GET /api/post-survey/{sessionId} and /check/{sessionId}', () => {
   it('answers an unknown participant with 404 and a malformed ID with 400', async () => {
     expect((await api(`/api/post-survey/check/${newParticipantId()}`)).status).toBe(404);
     expect((await api('/api/post-survey/bad%20id')).status).toBe(400);
+  });
+});
+
+describe('GET /api/post-survey/example/{sessionId}', () => {
+  it('finds nothing for a participant without adjusted cases', async () => {
+    const p = await participantDoneWithMain();
+    const body = adjustmentExampleSchema.parse(await (await api(`/api/post-survey/example/${p.id}`)).json());
+    expect(body).toEqual({ session_id: p.id, found: false, example: null });
+  });
+
+  it("gives the participant's most adjusted case: the AI's own bars before, the bars shown after", async () => {
+    const p = await participantDoneWithMain();
+    const bars = (x: number) => [{ feature: 'priors_count', importance: x, abs_importance: Math.abs(x), raw_shap: x }];
+    const insert = (caseNumber: number, alpha: number, kind: string) =>
+      env.DB.prepare(
+        `insert into main_experiment_responses (participant_id, session_id, dataset_type, case_id, case_number, ground_truth, alignment_alpha, explanation_kind,
+         ai_feature_importance, shown_feature_importance, case_data, ai_prediction, created_at, updated_at, completed_at)
+         values (?, ?, 'compas', ?, ?, 1, ?, ?, ?, ?, '{"priors_count":3}', 1, 'now', 'now', 'now')`,
+      )
+        .bind(p.userId, p.id, `compas_main_a_${caseNumber}`, caseNumber, alpha, kind, JSON.stringify(bars(0.9)), JSON.stringify(bars(0.1 * caseNumber)))
+        .run();
+    await insert(1, 1, 'human_aligned');
+    await insert(2, 0.25, 'ai_only');
+    await insert(3, 0.5, 'human_aligned');
+    await insert(4, 0.25, 'human_aligned');
+    const body = adjustmentExampleSchema.parse(await (await api(`/api/post-survey/example/${p.id}`)).json());
+    expect(body.example).toMatchObject({ case_number: 4, alignment_alpha: 0.25, before: bars(0.9), features: { priors_count: 3 } });
+    expect(body.example!.after[0]!.importance).toBeCloseTo(0.4, 12);
   });
 });

@@ -3,8 +3,8 @@ import type { z } from 'zod';
 import type { AppEnv } from '../env';
 import { notFound } from '../errors';
 import { sessionParamSchema } from '../schemas/experiment';
-import { postSurveyBodySchema, type postSurveyCheckSchema, type postSurveyRecordSchema, type postSurveySubmitResultSchema } from '../schemas/post-survey';
-import { findPostSurvey, storePostSurvey } from '../services/post-survey';
+import { type adjustmentExampleSchema, type FeatureBar, postSurveyBodySchema, type postSurveyCheckSchema, type postSurveyRecordSchema, type postSurveySubmitResultSchema } from '../schemas/post-survey';
+import { adjustmentExample, findPostSurvey, storePostSurvey } from '../services/post-survey';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
 import { answerWriteLimit, idLookupLimit } from './sessions';
@@ -21,6 +21,25 @@ export const postSurveyRoutes = new Hono<AppEnv>()
     const session = await requireSession(c.var.db, sessionId);
     const found = await findPostSurvey(c.var.db, session.sessionId);
     return c.json({ session_id: session.sessionId, exists: found !== null } satisfies z.infer<typeof postSurveyCheckSchema>);
+  })
+  .get('/example/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+    const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
+    const row = await adjustmentExample(c.var.db, session.sessionId);
+    return c.json({
+      session_id: session.sessionId,
+      found: row !== null,
+      example: row
+        ? {
+            case_number: row.caseNumber,
+            dataset_type: row.datasetType,
+            alignment_alpha: row.alpha ?? 1,
+            ai_prediction: row.aiPrediction,
+            features: (row.features ?? {}) as Record<string, string | number | null>,
+            before: (row.ai ?? []) as FeatureBar[],
+            after: (row.shown ?? []) as FeatureBar[],
+          }
+        : null,
+    } satisfies z.infer<typeof adjustmentExampleSchema>);
   })
   .get('/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
     const { sessionId } = c.req.valid('param');

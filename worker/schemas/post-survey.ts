@@ -282,3 +282,23 @@ export const postSurveySubmitResultSchema = z.object({
 });
 
 export const postSurveyCheckSchema = z.object({ session_id: z.string(), exists: z.boolean() });
+
+const contribution = z.object({ feature: z.string(), importance: z.number(), abs_importance: z.number(), raw_shap: z.number() });
+export type FeatureBar = z.infer<typeof contribution>;
+
+/** `GET /api/post-survey/example/{sessionId}`: before (the AI's own bars) and after (as shown) for one of the participant's cases. */
+export const adjustmentExampleSchema = z.object({
+  session_id: z.string(),
+  found: z.boolean(),
+  example: z
+    .object({
+      case_number: z.number().int(),
+      dataset_type: z.enum(['adult_income', 'speed_dating', 'compas']),
+      alignment_alpha: z.number(),
+      ai_prediction: z.number().int().nullable(),
+      features: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
+      before: z.array(contribution),
+      after: z.array(contribution),
+    })
+    .nullable(),
+});

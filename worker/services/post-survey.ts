@@ -3,10 +3,10 @@
  * which the client counts as done), checked field by field against the one definition, never
  * trusting the browser. The session is then complete.
  */
-import { eq, sql } from 'drizzle-orm';
+import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
-import { postSurveys, sessions } from '../db/schema';
+import { mainExperimentResponses, postSurveys, sessions } from '../db/schema';
 import { AppError, conflict } from '../errors';
 import { answeredQuestions, checkSection, issueMessage, postSurvey, scorePostSurvey, type PostSurveyBody } from '../schemas/post-survey';
 import { requireConsent } from './pre-experiment';
@@ -59,4 +59,27 @@ export async function findPostSurvey(db: Db, sessionId: string) {
   const row = await db.select().from(postSurveys).where(eq(postSurveys.sessionId, sessionId)).get();
   if (!row) return null;
   return { ...row, scores: scorePostSurvey(row) };
+}
+
+/**
+ * The benevolent-deception example: one of the participant's own main-experiment cases whose
+ * shown bars were a mix, the one with the lowest alpha (the most adjusted), with the AI's own
+ * bars beside what was shown. Null when no case was adjusted (no user model, or no answers).
+ */
+export async function adjustmentExample(db: Db, sessionId: string) {
+  const row = await db
+    .select({
+      caseNumber: mainExperimentResponses.caseNumber,
+      datasetType: mainExperimentResponses.datasetType,
+      alpha: mainExperimentResponses.alignmentAlpha,
+      ai: mainExperimentResponses.aiFeatureImportance,
+      shown: mainExperimentResponses.shownFeatureImportance,
+      features: mainExperimentResponses.caseData,
+      aiPrediction: mainExperimentResponses.aiPrediction,
+    })
+    .from(mainExperimentResponses)
+    .where(and(eq(mainExperimentResponses.sessionId, sessionId), eq(mainExperimentResponses.explanationKind, 'human_aligned'), sql`${mainExperimentResponses.alignmentAlpha} < 1`))
+    .orderBy(asc(mainExperimentResponses.alignmentAlpha), asc(mainExperimentResponses.caseNumber))
+    .get();
+  return row ?? null;
 }
