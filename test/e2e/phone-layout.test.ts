@@ -80,7 +80,8 @@ describe.each(DATASET_TYPES)('participant screens for %s', (dataset: DatasetType
         ['/experiment/consent', t.consent.title],
         ['/resume', t.resume.pageTitle],
         ['/experiment/pre', t.pre.title],
-        ['/experiment/main', t.notFound.title],
+        ['/experiment/main?debug=true', t.main.title],
+        ['/experiment/nowhere', t.notFound.title],
       ];
       for (const [route, heading] of screens) {
         await open(page, route, heading);

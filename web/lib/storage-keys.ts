@@ -13,6 +13,8 @@ export const storageKeys = {
   /** Saved main-experiment cases and understanding-test attempts, per participant, not yet confirmed by the server. */
   mainResponsesPrefix: 'main_experiment_responses_',
   testAttemptsPrefix: 'understanding_test_attempts_',
+  /** The post-survey's answers while its form is open, per participant. */
+  postSurveyDraftPrefix: 'post_survey_draft_',
   language: 'xai-decision-lab-language',
   /** Set by the browser debug helper; dataset-type resolution then fails on purpose. */
   forceDatasetError: 'xai-decision-lab-debug-force-dataset-error',
