@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { caseFlowReducer, initialCaseFlow, stepIndex, type CaseFlowEvent, type CaseFlowState } from '../../web/features/main-experiment/case-flow-machine';
 import type { ShownExplanation } from '../../web/features/main-experiment/explanation';
-import { fitLabel } from '../../web/features/main-experiment/explanation-panel';
+import { fitLabel } from '../../web/components/ui/explanation-chart';
 import { canStart, currentCase, initialMainState, mainReducer, remainingCases, type MainEvent, type MainState } from '../../web/features/main-experiment/main-experiment-machine';
 import { currentQuestion, newAttempt, testReducer, type TestEvent, type TestState } from '../../web/features/main-experiment/understanding-test-machine';
 import type { MainCase } from '../../worker/schemas/main-experiment';

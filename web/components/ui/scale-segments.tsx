@@ -26,7 +26,7 @@ export function ScaleSegments({
   return (
     <RadioGroup value={value} onChange={onChange} isDisabled={isDisabled} orientation="horizontal" className={`radio-group ${className ?? ''}`.trim()}>
       <Label className="answer-label">{label}</Label>
-      <div className="segments segments-5">
+      <div className={`segments segments-${levels.length}`}>
         {levels.map((text, i) => (
           <Radio key={text} value={String(min + i)} aria-label={`${min + i}. ${text}`} className="radio choice segment">
             {min + i}

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { FullScreenDialog } from '../../components/ui/full-screen-dialog';
 import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { drawUnderstandingQuestions, sampleShares, SAMPLE_ROLES, UNDERSTANDING_SAMPLES } from '../../../worker/schemas/understanding-test';
-import { ExplanationChart } from './explanation-panel';
+import { ExplanationChart } from '../../components/ui/explanation-chart';
 import { currentQuestion, isLastQuestion, newAttempt, testReducer, type TestAnswer } from './understanding-test-machine';
 
 /** A random attempt ID; getRandomValues also works where randomUUID does not (plain-HTTP lab machines). */

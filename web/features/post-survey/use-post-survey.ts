@@ -1,0 +1,134 @@
+/**
+ * The post-survey's side effects around its state machine: which session it is for (route
+ * state, the stored participant, or the debug override), the answers already stored or a draft
+ * kept in this browser (so a reload loses nothing), sending, and the spec's redirects after
+ * success (2 s) or "already answered" (1 s).
+ */
+import { useEffect, useReducer } from 'react';
+import { useNavigate } from 'react-router';
+import { SECTION_IDS, type AnswerValue, type SectionId } from '../../../worker/schemas/post-survey';
+import { studyConfig } from '../../../worker/schemas/study-config';
+import { api, ApiError, NetworkError, unwrap } from '../../lib/api';
+import { logger } from '../../lib/error-log';
+import { storedParticipant } from '../../lib/participant';
+import { readStorage, storageKeys, writeStorage } from '../../lib/storage-keys';
+import { emptyAnswers, initialSurveyState, surveyReducer, type Answers, type SubmitError } from './post-survey-machine';
+
+const draftKey = (sessionId: string) => `${storageKeys.postSurveyDraftPrefix}${sessionId}`;
+
+function readDraft(sessionId: string): Answers | null {
+  try {
+    const parsed = JSON.parse(readStorage(draftKey(sessionId)) ?? 'null') as Partial<Answers> | null;
+    if (!parsed || typeof parsed !== 'object') return null;
+    return { ...emptyAnswers(), ...Object.fromEntries(SECTION_IDS.filter((id) => parsed[id] && typeof parsed[id] === 'object').map((id) => [id, parsed[id]])) };
+  } catch {
+    return null;
+  }
+}
+
+async function loadAnswers(sessionId: string): Promise<{ answers: Answers; stored: boolean }> {
+  try {
+    const found = await unwrap(await api.api['post-survey'][':sessionId'].$get({ param: { sessionId } }));
+    return { answers: Object.fromEntries(SECTION_IDS.map((id) => [id, found[id]])) as Answers, stored: true };
+  } catch (err) {
+    // 404: nothing stored yet. Anything else only warns (part 2 §7) and the form starts from the draft.
+    if (!(err instanceof ApiError && err.status === 404)) logger.warn(`post-survey: existing answers could not be read: ${String(err)}`);
+    return { answers: readDraft(sessionId) ?? emptyAnswers(), stored: false };
+  }
+}
+
+/** The text of a failed submit (part 2 §8). */
+function submitError(err: unknown): SubmitError {
+  if (err instanceof NetworkError) return { key: 'postSurvey.errors.network' };
+  if (err instanceof ApiError) {
+    if (Array.isArray(err.detail)) return { key: 'postSurvey.errors.invalid', items: err.detail.map((d) => d.msg) };
+    if (typeof err.detail === 'string') return { key: 'postSurvey.errors.detail', values: { detail: err.detail } };
+    return { key: 'postSurvey.errors.status', values: { status: err.status } };
+  }
+  return { key: 'postSurvey.errors.format' };
+}
+
+export function usePostSurvey(input: { routeSessionId?: string; debug: boolean; debugSessionId: string | null }) {
+  const navigate = useNavigate();
+  const [state, dispatch] = useReducer(surveyReducer, undefined, initialSurveyState);
+  const sessionId = (input.debug ? input.debugSessionId : null) ?? input.routeSessionId ?? storedParticipant()?.sessionId ?? null;
+  const loading = state.screen.kind === 'loading';
+
+  useEffect(() => {
+    if (!loading) return;
+    if (!sessionId) {
+      dispatch({ type: 'session_missing', messageKey: 'postSurvey.noSession' });
+      return;
+    }
+    let cancelled = false;
+    loadAnswers(sessionId).then(({ answers, stored }) => !cancelled && dispatch({ type: 'loaded', sessionId, answers, stored }));
+    return () => {
+      cancelled = true;
+    };
+  }, [loading, sessionId]);
+
+  // Every change is kept in this browser until the survey is stored.
+  useEffect(() => {
+    if (state.sessionId && state.screen.kind === 'form' && !state.stored) writeStorage(draftKey(state.sessionId), JSON.stringify(state.answers));
+  }, [state.answers, state.sessionId, state.screen.kind, state.stored]);
+
+  const submitting = state.screen.kind === 'submitting';
+  useEffect(() => {
+    if (!submitting || !state.sessionId) return;
+    const id = state.sessionId;
+    let cancelled = false;
+    (async () => {
+      try {
+        const sections = Object.fromEntries(
+          SECTION_IDS.map((s) => [s, Object.fromEntries(Object.entries(state.answers[s]).filter((e): e is [string, string | number | null] => e[1] !== undefined))]),
+        ) as Record<SectionId, Record<string, string | number | null>>;
+        await unwrap(await api.api['post-survey'].$post({ json: { session_id: id, ...sections } }));
+        writeStorage(draftKey(id), null);
+        if (!cancelled) dispatch({ type: 'submitted', alreadyAnswered: false });
+      } catch (err) {
+        if (err instanceof ApiError && err.status === 409 && err.code === 'already_answered') {
+          writeStorage(draftKey(id), null);
+          if (!cancelled) dispatch({ type: 'submitted', alreadyAnswered: true });
+          return;
+        }
+        logger.error('post_survey_submit', `post-survey submit failed: ${String(err)}`);
+        if (!cancelled) dispatch({ type: 'submit_failed', error: submitError(err) });
+      }
+    })();
+    return () => {
+      cancelled = true;
+    };
+    // The answers are those of the moment submit was pressed.
+  }, [submitting]);
+
+  const thanks = state.screen.kind === 'thanks' ? state.screen : null;
+  useEffect(() => {
+    if (!thanks || !state.sessionId) return;
+    const delay = thanks.alreadyAnswered ? studyConfig.timingsMs.postSurveyConflictRedirect : studyConfig.timingsMs.postSurveyRedirect;
+    const timer = setTimeout(() => void navigate('/experiment/complete', { state: { sessionId: state.sessionId, completedSurvey: true } }), delay);
+    return () => clearTimeout(timer);
+  }, [thanks, state.sessionId, navigate]);
+
+  return {
+    state,
+    sessionId,
+    answer: (section: SectionId, name: string, value: AnswerValue) => dispatch({ type: 'answered', section, name, value }),
+    choose: (index: number) => {
+      window.scrollTo(0, 0);
+      dispatch({ type: 'section_chosen', index });
+    },
+    next: () => {
+      window.scrollTo(0, 0);
+      dispatch({ type: 'next' });
+    },
+    previous: () => {
+      window.scrollTo(0, 0);
+      dispatch({ type: 'previous' });
+    },
+    submit: () => {
+      window.scrollTo(0, 0);
+      dispatch({ type: 'submit' });
+    },
+    retry: () => dispatch({ type: 'retried' }),
+  };
+}

@@ -1,0 +1,5 @@
+import { CompletionPage } from '../features/post-survey/completion-page';
+
+export default function Route() {
+  return <CompletionPage />;
+}
