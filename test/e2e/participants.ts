@@ -64,6 +64,46 @@ export async function participantReadyForMain(datasetType: DatasetType): Promise
   return p;
 }
 
+/**
+ * A participant past the main experiment: 200 pre-experiment answers and 50 main cases, each
+ * saved with the explanation the Worker gives for it, all through the API.
+ */
+export async function participantDoneWithMain(datasetType: DatasetType): Promise<TestParticipant> {
+  const p = await participantReadyForMain(datasetType);
+  const started = await call<{ case_set: { case_id: string }[] }>('POST', '/api/experiments/main/start', { session_id: p.id });
+  for (const [i, c] of started.case_set.entries()) {
+    const e = await call<Record<string, unknown> & { prediction: 0 | 1 }>('POST', '/api/human-aligned-explanation', { session_id: p.id, case_id: c.case_id });
+    await call('POST', '/api/experiments/main/integrated-response', {
+      session_id: p.id,
+      case_id: c.case_id,
+      initial_prediction: i % 2,
+      initial_confidence: 3,
+      initial_response_time_ms: 4000,
+      final_prediction: e.prediction,
+      final_confidence: 4,
+      final_response_time_ms: 2000,
+      ai_prediction: e.prediction,
+      user_model_prediction: e.user_model_prediction,
+      ai_feature_importance: e.ai_feature_importance,
+      user_feature_importance: e.user_feature_importance,
+      shown_feature_importance: e.shown_feature_importance,
+      explanation_kind: e.explanation_kind,
+      ai_model_identifier: e.model_identifier,
+      user_model_identifier: e.user_model_identifier,
+      ai_probability: e.ai_probability,
+      user_model_probability: e.user_model_probability,
+      comprehensibility: 4,
+      transparency: 3,
+      satisfaction: 4,
+      trust: 3,
+      alignment: 2,
+      explanation_viewing_time_ms: 5000,
+      total_task_time_ms: 15000,
+    });
+  }
+  return p;
+}
+
 /** Reads the running Worker's local D1 directly, as a researcher's query would. */
 export function d1Rows<T>(sql: string): T[] {
   const out = execFileSync(

@@ -1,0 +1,125 @@
+import type { Locator, Page } from 'playwright-core';
+import { describe, expect, inject, it } from 'vitest';
+import en from '../../web/i18n/en.json';
+import ja from '../../web/i18n/ja.json';
+import { answeredQuestions, postSurvey, type AnsweredQuestion, type SectionId } from '../../worker/schemas/post-survey';
+import { studyConfig } from '../../worker/schemas/study-config';
+import { useBrowser } from './browser';
+import { adoptParticipant, d1Rows, participantDoneWithMain } from './participants';
+
+const session = useBrowser();
+type Texts = typeof ja;
+
+const panel = (page: Page) => page.locator('.survey-section');
+
+/** Answers one question through the screen, as a participant would (keyboard-free clicks and typing). */
+async function answer(page: Page, q: AnsweredQuestion, lang: 'ja' | 'en') {
+  const box = panel(page).locator(`[data-question="${q.name}"]`);
+  switch (q.kind) {
+    case 'number':
+      return box.locator('input').fill('34');
+    case 'radio':
+      return box.locator('.radio').nth(1).click();
+    case 'scale':
+      return box.locator('.segment').nth(q.max === 7 ? 5 : 3).click();
+    case 'text':
+      return q.optional ? undefined : box.locator('textarea').fill(lang === 'ja' ? 'とくになし' : 'nothing in particular');
+    case 'multiselect':
+      return box.locator('.checkbox').first().click();
+  }
+}
+
+async function answerSection(page: Page, id: SectionId, lang: 'ja' | 'en', skip: (q: AnsweredQuestion) => boolean = () => false) {
+  const section = postSurvey.sections.find((s) => s.id === id)!;
+  for (const q of answeredQuestions(section)) if (!skip(q)) await answer(page, q, lang);
+}
+
+const buttonNamed = (page: Page, name: string): Locator => page.getByRole('button', { name, exact: true });
+
+async function completeJourney(page: Page, texts: Texts, lang: 'ja' | 'en', id: string) {
+  await page.waitForURL('**/experiment/complete');
+  expect(await page.getByTestId('completion-code').innerText()).toBe(studyConfig.completionCode);
+  expect(await page.getByTestId('completion-participant-id').innerText()).toBe(id);
+  await page.getByRole('heading', { name: texts.complete.title }).waitFor();
+  const rows = d1Rows<{ experiment_rating: number; current_phase: string }>(
+    `select p.experiment_rating, s.current_phase from post_surveys p join sessions s on s.session_id = p.session_id where p.session_id = '${id}'`,
+  );
+  expect(rows).toEqual([{ experiment_rating: 6, current_phase: 'completed' }]);
+  void lang;
+}
+
+describe('post-survey', () => {
+  it('in Japanese: the spec’s messages for wrong answers, a reload keeps the answers, and submit leads to the completion code', async () => {
+    const p = await participantDoneWithMain('compas');
+    const page = await session.newPage({ width: 1280, height: 800 });
+    await adoptParticipant(page, p, 'ja');
+    await page.goto(`${inject('baseUrl')}/experiment/post-survey`);
+    await page.getByRole('heading', { name: ja.postSurvey.title }).waitFor();
+
+    // A wrong age shows the spec's message at once, and next stays disabled until the section is complete.
+    const age = panel(page).locator('[data-question="age"] input');
+    await age.fill('17');
+    expect(await panel(page).locator('[data-question="age"] .field-error').innerText()).toBe('年齢は18以上の値を入力してください');
+    await age.fill('abc');
+    expect(await panel(page).locator('[data-question="age"] .field-error').innerText()).toBe('年齢は数値で入力してください');
+    expect(await buttonNamed(page, ja.postSurvey.next).isDisabled()).toBe(true);
+    await answerSection(page, 'demographics', 'ja');
+    expect(await page.getByTestId('section-counter').innerText()).toBe(ja.postSurvey.sectionCounter.replace('{{answered}}', '8').replace('{{required}}', '8'));
+    await buttonNamed(page, ja.postSurvey.next).click();
+
+    // The benevolent section explains the adjustment with one of the participant's own cases.
+    await page.getByTestId('adjustment-example').waitFor();
+    expect(await page.getByTestId('adjustment-example').getAttribute('data-own')).toBe('true');
+    const feelings = panel(page).locator('[data-question="initial_reaction_feelings"] textarea');
+    await feelings.fill('あ'.repeat(801));
+    expect(await panel(page).locator('[data-question="initial_reaction_feelings"] .field-error').innerText()).toBe(
+      `${postSurvey.sections[1]!.questions.find((q) => q.name === 'initial_reaction_feelings')!.label.ja}は800文字以内で入力してください`,
+    );
+    expect(await panel(page).locator('[data-question="initial_reaction_feelings"] .counter').innerText()).toBe('801/800');
+    await answerSection(page, 'benevolent', 'ja', (q) => q.name.startsWith('disclosure_'));
+
+    // A reload in the middle of the form loses nothing.
+    await page.reload();
+    await page.getByRole('heading', { name: ja.postSurvey.title }).waitFor();
+    expect(await panel(page).locator('[data-question="age"] input').inputValue()).toBe('34');
+    await page.getByRole('tab', { name: /2\./ }).click();
+    expect(await panel(page).locator('[data-question="initial_reaction_feelings"] textarea').inputValue()).toBe('とくになし');
+    // The acceptability ratings come back as chips beside the disclosure questions.
+    expect(await panel(page).getByTestId('previous-answers').count()).toBe(4);
+    await answerSection(page, 'benevolent', 'ja', (q) => !q.name.startsWith('disclosure_'));
+    await buttonNamed(page, ja.postSurvey.next).click();
+    await answerSection(page, 'bigfive', 'ja');
+    await buttonNamed(page, ja.postSurvey.next).click();
+    await answerSection(page, 'locus', 'ja');
+    await buttonNamed(page, ja.postSurvey.next).click();
+    await answerSection(page, 'cognition', 'ja');
+    await buttonNamed(page, ja.postSurvey.submit).click();
+    await page.getByRole('heading', { name: ja.postSurvey.thanksTitle }).waitFor();
+    await completeJourney(page, ja, 'ja', p.id);
+    await page.context().close();
+  }, 300_000);
+
+  it('in English on a phone: a complete survey submits; a second submit counts as done', async () => {
+    const p = await participantDoneWithMain('adult_income');
+    const page = await session.newPage({ width: 390, height: 844 });
+    await adoptParticipant(page, p, 'en');
+    await page.goto(`${inject('baseUrl')}/experiment/post-survey`);
+    await page.getByRole('heading', { name: en.postSurvey.title }).waitFor();
+    for (const [i, s] of postSurvey.sections.entries()) {
+      await answerSection(page, s.id, 'en');
+      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      expect(overflow, `section ${s.id} overflows`).toBeLessThanOrEqual(0);
+      if (i < postSurvey.sections.length - 1) await buttonNamed(page, en.postSurvey.next).click();
+    }
+    await buttonNamed(page, en.postSurvey.submit).click();
+    await completeJourney(page, en, 'en', p.id);
+    // Back on the survey, the stored answers load and a second submit is the 409 that counts as done.
+    await page.goto(`${inject('baseUrl')}/experiment/post-survey`);
+    await page.getByText(en.postSurvey.storedNotice).waitFor();
+    await page.getByRole('tab', { name: /5\./ }).click();
+    await buttonNamed(page, en.postSurvey.submit).click();
+    await page.getByText(en.postSurvey.alreadyAnswered).waitFor();
+    await page.waitForURL('**/experiment/complete');
+    await page.context().close();
+  }, 300_000);
+});
