@@ -24,6 +24,9 @@ describe('POST /api/post-survey/', () => {
     expect(again.status).toBe(409);
     expect(errorBodySchema.parse(await again.json()).detail).toBeTruthy();
     expect(await stored(p.id)).toBe(1);
+    // Resuming a finished participant leads to the completion page.
+    const resume = (await (await callPostJson('/api/experiments/resume', { participant_name: p.id }, { 'CF-Connecting-IP': uniqueClientIp() })).json()) as Record<string, unknown>;
+    expect(resume).toMatchObject({ isPostSurveyCompleted: true });
   });
 
   it('scores the Big Five with reverse keys, both loci of control and the need-for-cognition total, as computed by hand', async () => {
