@@ -13,7 +13,20 @@ import { chromium } from 'playwright-core';
 import { CHROMIUM_PATH, CHROMIUM_FLAGS, ensureChromium } from '../scripts/lib/chromium';
 import { buildSpa, projectRoot } from '../scripts/lib/wrangler';
 
-const ROUTES = ['/', '/introduction', '/experiment/selection', '/experiment/consent', '/experiment/pre', '/resume', '/status', '/error-test', '/no-such-page'];
+const ROUTES = [
+  '/',
+  '/introduction',
+  '/experiment/selection',
+  '/experiment/consent',
+  '/experiment/pre',
+  '/experiment/main',
+  '/experiment/post-survey',
+  '/experiment/complete',
+  '/resume',
+  '/status',
+  '/error-test',
+  '/no-such-page',
+];
 const GOAL_ENTRY_JS_GZIP = 150 * 1024;
 const dist = path.join(projectRoot, 'dist', 'client');
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { answeredQuestions, checkAnswer, issueMessage, postSurvey, postSurveyDefinitionSchema, sectionById, SECTION_IDS, type AnsweredQuestion } from '../../worker/schemas/post-survey';
+import { answeredQuestions, checkAnswer, issueMessage, postSurvey, sectionById, SECTION_IDS, type AnsweredQuestion } from '../../worker/schemas/post-survey';
+import { postSurveyDefinitionSchema } from '../../worker/schemas/post-survey-schemas';
 import { postSurveyInstrument } from '../../worker/schemas/post-survey-instrument';
 
 const question = (name: string): AnsweredQuestion => {

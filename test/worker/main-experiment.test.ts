@@ -8,8 +8,9 @@ import {
   integratedResponseResultSchema,
   mainStartResponseSchema,
   mainSummaryResponseSchema,
+  understandingAttemptResultSchema,
 } from '../../worker/schemas/main-experiment';
-import { drawUnderstandingQuestions, understandingAttemptResultSchema } from '../../worker/schemas/understanding-test';
+import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-test';
 import { studyConfig } from '../../worker/schemas/study';
 import { alphaSchedule } from '../../worker/services/alignment';
 import { api as callApi, postJson as callPostJson, uniqueClientIp } from '../helpers/api';

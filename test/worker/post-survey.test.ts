@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
-import { adjustmentExampleSchema, postSurveyCheckSchema, postSurveyRecordSchema, postSurveySubmitResultSchema } from '../../worker/schemas/post-survey';
+import { adjustmentExampleSchema, postSurveyCheckSchema, postSurveyRecordSchema, postSurveySubmitResultSchema } from '../../worker/schemas/post-survey-schemas';
 import { api as callApi, postJson as callPostJson, uniqueClientIp } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { consentedParticipant, newParticipantId, participantDoneWithMain } from '../helpers/study-factories';

@@ -4,23 +4,6 @@
  */
 import type { TFunction } from 'i18next';
 import { ApiError, NetworkError } from './api';
-import { AnswerRejected } from './outbox';
-
-/** A 4xx other than "too many requests": the server refuses the request for good, so re-sending cannot help. */
-export const isRefusal = (err: unknown): err is ApiError => err instanceof ApiError && err.status >= 400 && err.status < 500 && err.status !== 429;
-
-/** An outbox sender over `call`: a refusal becomes AnswerRejected, so the outbox lets that answer go. */
-export const refusableSender =
-  <A>(call: (answer: A) => Promise<unknown>) =>
-  async (answer: A): Promise<void> => {
-    try {
-      await call(answer);
-    } catch (err) {
-      if (isRefusal(err)) throw new AnswerRejected(err.message);
-      throw err;
-    }
-  };
-
 export type UserErrorText = { key: string; values?: Record<string, string> };
 
 export function userErrorText(error: unknown): UserErrorText {

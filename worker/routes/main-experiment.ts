@@ -11,9 +11,10 @@ import {
   type alignmentAlphaResponseSchema,
   type mainStartResponseSchema,
   type mainSummaryResponseSchema,
+  understandingAttemptBodySchema,
+  type understandingAttemptResultSchema,
 } from '../schemas/main-experiment';
 import { sessionParamSchema } from '../schemas/experiment';
-import { understandingAttemptBodySchema, type understandingAttemptResultSchema } from '../schemas/understanding-test';
 import { storeUnderstandingAttempt } from '../services/understanding-test';
 import { answerWriteLimit, idLookupLimit } from './sessions';
 import { studyConfig } from '../schemas/study';

@@ -3,7 +3,7 @@ import type { z } from 'zod';
 import type { AppEnv } from '../env';
 import { notFound } from '../errors';
 import { sessionParamSchema } from '../schemas/experiment';
-import { type adjustmentExampleSchema, type FeatureBar, postSurveyBodySchema, type postSurveyCheckSchema, type postSurveyRecordSchema, type postSurveySubmitResultSchema } from '../schemas/post-survey';
+import { type adjustmentExampleSchema, type FeatureBar, postSurveyBodySchema, type postSurveyCheckSchema, type postSurveyRecordSchema, type postSurveySubmitResultSchema } from '../schemas/post-survey-schemas';
 import { adjustmentExample, findPostSurvey, storePostSurvey } from '../services/post-survey';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';

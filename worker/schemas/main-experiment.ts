@@ -5,6 +5,7 @@
 import { z } from 'zod';
 import { caseSchema, sessionIdSchema } from './experiment';
 import { datasetTypeSchema, studyConfig } from './study';
+import { understandingQuestion } from './understanding-test';
 
 const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 const numCases = z.coerce.number().int().min(1).max(studyConfig.mainExperiment.resumeRequestCases);
@@ -213,4 +214,29 @@ export const mainSummaryResponseSchema = z.object({
     trust: ratingMean,
     alignment: ratingMean,
   }),
+});
+
+/** `POST /api/experiments/main/understanding-test`: one finished attempt, stored once per `attempt_id`. */
+export const understandingAttemptBodySchema = z.object({
+  session_id: sessionIdSchema,
+  /** Made by the browser for the attempt, so a re-sent attempt is stored once. */
+  attempt_id: z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'invalid attempt ID'),
+  answers: z
+    .array(
+      z
+        .object({ question_id: z.string().max(64), answer: z.string().max(64) })
+        .refine((a) => understandingQuestion(a.question_id)?.options.includes(a.answer) ?? false, { message: 'unknown question or option' }),
+    )
+    .length(studyConfig.mainExperiment.understandingTestQuestions)
+    .refine((answers) => new Set(answers.map((a) => a.question_id)).size === answers.length, { message: 'a question appears twice' }),
+});
+
+export const understandingAttemptResultSchema = z.object({
+  success: z.literal(true),
+  duplicate: z.boolean(),
+  attempt_number: z.number().int(),
+  correct: z.number().int(),
+  total: z.number().int(),
+  score_percent: z.number(),
+  passed: z.boolean(),
 });

@@ -1,10 +1,9 @@
 /**
- * The post-survey's rules, read from its one definition (`post-survey-instrument.ts`): the shape
- * a definition must have, how an answer is checked (part 2 §5, the same code in the browser and
- * the Worker), how the instruments are scored, and the wire shapes of `/api/post-survey`.
+ * The post-survey's rules, read from its one definition (`post-survey-instrument.ts`): the types
+ * of a definition, how an answer is checked (part 2 §5, the same code in the browser and the
+ * Worker) and how the instruments are scored. Kept free of zod, since the browser loads it; the
+ * definition's schema and the wire shapes of `/api/post-survey` are in `post-survey-schemas.ts`.
  */
-import { z } from 'zod';
-import { sessionIdSchema } from './experiment';
 import { postSurveyInstrument } from './post-survey-instrument';
 
 export const SECTION_IDS = ['demographics', 'benevolent', 'bigfive', 'locus', 'cognition'] as const;
@@ -36,58 +35,33 @@ export const FACTOR_SCORING: Record<Factor, 'mean' | 'sum'> = {
 /** Scale anchors: the words at a scale's two ends (the wording of the points between is not shown). */
 export const ANCHORS = ['agree5', 'agree7', 'extent5', 'fit5', 'rating7'] as const;
 
-const text = z.object({ ja: z.string().min(1), en: z.string().min(1) });
-const name = z.string().regex(/^[a-z][a-z0-9_]*$/);
-const option = z.object({ value: name, label: text });
+type Text = { ja: string; en: string };
+type Option = { value: string; label: Text };
+type Common = { name: string; label: Text; optional?: boolean };
 
-const questionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('number'), name, label: text, min: z.number(), max: z.number(), unit: text.optional(), optional: z.boolean().optional() }),
-  z.object({ kind: z.literal('radio'), name, label: text, options: z.array(option).min(2), optional: z.boolean().optional() }),
-  z.object({
-    kind: z.literal('scale'),
-    name,
-    label: text,
-    min: z.number().int(),
-    max: z.number().int(),
-    anchors: z.enum(ANCHORS),
-    factor: z.enum(FACTORS).optional(),
-    reverse: z.boolean().optional(),
-    /** Earlier ratings shown as chips beside this question when all of them are answered. */
-    previousAnswers: z.array(name).optional(),
-    optional: z.boolean().optional(),
-  }),
-  z.object({ kind: z.literal('text'), name, label: text, maxLength: z.number().int().positive(), minLength: z.number().int().min(0).optional(), optional: z.boolean().optional() }),
-  z.object({ kind: z.literal('multiselect'), name, label: text, options: z.array(option).min(1), otherMaxLength: z.number().int().positive(), optional: z.boolean().optional() }),
-  z.object({ kind: z.literal('info'), name, label: text, body: text, figure: z.literal('benevolent_example').optional() }),
-]);
-export type Question = z.infer<typeof questionSchema>;
+/** One question of the definition, by kind (part 2 §3 and §5). */
+export type Question =
+  | (Common & { kind: 'number'; min: number; max: number; unit?: Text })
+  | (Common & { kind: 'radio'; options: Option[] })
+  | (Common & {
+      kind: 'scale';
+      min: number;
+      max: number;
+      anchors: (typeof ANCHORS)[number];
+      factor?: Factor;
+      reverse?: boolean;
+      /** Earlier ratings shown as chips beside this question when all of them are answered. */
+      previousAnswers?: string[];
+    })
+  | (Common & { kind: 'text'; maxLength: number; minLength?: number })
+  | (Common & { kind: 'multiselect'; options: Option[]; otherMaxLength: number })
+  | { kind: 'info'; name: string; label: Text; body: Text; figure?: 'benevolent_example' };
 export type AnsweredQuestion = Exclude<Question, { kind: 'info' }>;
+export type Section = { id: SectionId; title: Text; intro?: Text; questions: Question[] };
+export type PostSurveyDefinition = { sections: Section[] };
 
-export const postSurveyDefinitionSchema = z
-  .object({
-    sections: z
-      .array(z.object({ id: z.enum(SECTION_IDS), title: text, intro: text.optional(), questions: z.array(questionSchema).min(1) }))
-      .length(SECTION_IDS.length),
-  })
-  .superRefine((d, ctx) => {
-    d.sections.forEach((s, i) => {
-      if (s.id !== SECTION_IDS[i]) ctx.addIssue({ code: 'custom', message: `section ${i + 1} must be ${SECTION_IDS[i]}` });
-    });
-    for (const q of d.sections.flatMap((s) => s.questions)) {
-      if (q.kind === 'scale' && (q.min !== 1 || (q.max !== 5 && q.max !== 7))) ctx.addIssue({ code: 'custom', message: `${q.name} must be a 1–5 or 1–7 scale` });
-    }
-    const names = d.sections.flatMap((s) => s.questions.map((q) => q.name));
-    const seen = new Set<string>();
-    for (const n of names) {
-      if (seen.has(n)) ctx.addIssue({ code: 'custom', message: `question ${n} appears twice` });
-      seen.add(n);
-    }
-  });
-export type PostSurveyDefinition = z.input<typeof postSurveyDefinitionSchema>;
-
-/** The study's post-survey, checked against its schema once, when first loaded. */
-export const postSurvey = postSurveyDefinitionSchema.parse(postSurveyInstrument);
-export type Section = (typeof postSurvey.sections)[number];
+/** The study's post-survey (checked against its schema, `post-survey-schemas.ts`, when the Worker starts and in the tests). */
+export const postSurvey: PostSurveyDefinition = postSurveyInstrument;
 
 export const sectionById = (id: string): Section | undefined => postSurvey.sections.find((s) => s.id === id);
 export const answeredQuestions = (section: Section): AnsweredQuestion[] => section.questions.filter((q): q is AnsweredQuestion => q.kind !== 'info');
@@ -106,9 +80,11 @@ const isEmpty = (v: unknown) => v === null || v === undefined || (typeof v === '
 export function parseMultiselect(value: unknown): MultiselectAnswer | null {
   if (typeof value !== 'string') return null;
   try {
-    const parsed = JSON.parse(value) as unknown;
-    const shape = z.object({ selections: z.array(z.string()), other_text: z.string() }).safeParse(parsed);
-    return shape.success ? shape.data : null;
+    const parsed = JSON.parse(value) as { selections?: unknown; other_text?: unknown } | null;
+    if (!parsed || typeof parsed !== 'object' || Array.isArray(parsed)) return null;
+    const { selections, other_text } = parsed;
+    if (!Array.isArray(selections) || !selections.every((x) => typeof x === 'string') || typeof other_text !== 'string') return null;
+    return { selections: selections as string[], other_text };
   } catch {
     return null;
   }
@@ -245,60 +221,3 @@ export function scorePostSurvey(answers: Partial<Record<SectionId, Record<string
   ) as Record<Factor, number | null>;
 }
 
-const sectionAnswersSchema = z.record(z.string().max(100), z.union([z.string().max(5000), z.number(), z.null()]));
-
-/** `POST /api/post-survey/`: the session and each section's answers by field name. */
-export const postSurveyBodySchema = z.object({
-  session_id: sessionIdSchema,
-  demographics: sectionAnswersSchema,
-  benevolent: sectionAnswersSchema,
-  bigfive: sectionAnswersSchema,
-  locus: sectionAnswersSchema,
-  cognition: sectionAnswersSchema,
-});
-export type PostSurveyBody = z.infer<typeof postSurveyBodySchema>;
-
-export const postSurveyScoresSchema = z.object(Object.fromEntries(FACTORS.map((f) => [f, z.number().nullable()])) as Record<Factor, z.ZodNullable<z.ZodNumber>>);
-
-export const postSurveyRecordSchema = z.object({
-  success: z.literal(true),
-  session_id: z.string(),
-  demographics: sectionAnswersSchema,
-  benevolent: sectionAnswersSchema,
-  bigfive: sectionAnswersSchema,
-  locus: sectionAnswersSchema,
-  cognition: sectionAnswersSchema,
-  experiment_rating: z.number().int().nullable(),
-  overall_feedback: z.string().nullable(),
-  scores: postSurveyScoresSchema,
-  created_at: z.string(),
-});
-
-export const postSurveySubmitResultSchema = z.object({
-  success: z.literal(true),
-  message: z.string(),
-  session_id: z.string(),
-  scores: postSurveyScoresSchema,
-});
-
-export const postSurveyCheckSchema = z.object({ session_id: z.string(), exists: z.boolean() });
-
-const contribution = z.object({ feature: z.string(), importance: z.number(), abs_importance: z.number(), raw_shap: z.number() });
-export type FeatureBar = z.infer<typeof contribution>;
-
-/** `GET /api/post-survey/example/{sessionId}`: before (the AI's own bars) and after (as shown) for one of the participant's cases. */
-export const adjustmentExampleSchema = z.object({
-  session_id: z.string(),
-  found: z.boolean(),
-  example: z
-    .object({
-      case_number: z.number().int(),
-      dataset_type: z.enum(['adult_income', 'speed_dating', 'compas']),
-      alignment_alpha: z.number(),
-      ai_prediction: z.number().int().nullable(),
-      features: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),
-      before: z.array(contribution),
-      after: z.array(contribution),
-    })
-    .nullable(),
-});

@@ -7,10 +7,9 @@
  * Question and option texts live in the i18n files under `mainTest.questions.<id>`; an option
  * key `feature_<role>` names a feature of the sample, `label_positive` / `label_negative` the
  * dataset's prediction labels. No question mentions the alignment of explanations: the study
- * discloses it only in the post-survey.
+ * discloses it only in the post-survey. Kept free of zod, since the browser loads it; the wire
+ * shape of a stored attempt is in `main-experiment.ts`.
  */
-import { z } from 'zod';
-import { sessionIdSchema } from './experiment';
 import { studyConfig, type DatasetType } from './study-config';
 
 /** The four features of a sample, by the part each plays in its chart. */
@@ -133,28 +132,3 @@ export function scoreUnderstanding(answers: readonly { question_id: string; answ
   const correct = answers.filter((a) => understandingQuestion(a.question_id)?.correct === a.answer).length;
   return { correct, total: answers.length, passed: answers.length === studyConfig.mainExperiment.understandingTestQuestions && correct === answers.length };
 }
-
-/** `POST /api/experiments/main/understanding-test`: one finished attempt, stored once per `attempt_id`. */
-export const understandingAttemptBodySchema = z.object({
-  session_id: sessionIdSchema,
-  /** Made by the browser for the attempt, so a re-sent attempt is stored once. */
-  attempt_id: z.string().regex(/^[A-Za-z0-9-]{8,64}$/, 'invalid attempt ID'),
-  answers: z
-    .array(
-      z
-        .object({ question_id: z.string().max(64), answer: z.string().max(64) })
-        .refine((a) => understandingQuestion(a.question_id)?.options.includes(a.answer) ?? false, { message: 'unknown question or option' }),
-    )
-    .length(studyConfig.mainExperiment.understandingTestQuestions)
-    .refine((answers) => new Set(answers.map((a) => a.question_id)).size === answers.length, { message: 'a question appears twice' }),
-});
-
-export const understandingAttemptResultSchema = z.object({
-  success: z.literal(true),
-  duplicate: z.boolean(),
-  attempt_number: z.number().int(),
-  correct: z.number().int(),
-  total: z.number().int(),
-  score_percent: z.number(),
-  passed: z.boolean(),
-});

@@ -8,7 +8,8 @@ import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
 import { mainExperimentResponses, postSurveys, sessions } from '../db/schema';
 import { AppError, conflict } from '../errors';
-import { answeredQuestions, checkSection, issueMessage, postSurvey, scorePostSurvey, type PostSurveyBody } from '../schemas/post-survey';
+import { answeredQuestions, checkSection, issueMessage, scorePostSurvey } from '../schemas/post-survey';
+import { checkedPostSurvey as postSurvey, type PostSurveyBody } from '../schemas/post-survey-schemas';
 import { requireConsent } from './pre-experiment';
 
 /** Every broken rule of a submission as `{msg, loc}` items (English texts: the SPA shows its own). */

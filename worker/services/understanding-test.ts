@@ -9,7 +9,7 @@ import type { SessionRow } from '../db/queries/sessions';
 import { understandingTestAttempts } from '../db/schema';
 import { scoreUnderstanding, understandingQuestion } from '../schemas/understanding-test';
 import type { z } from 'zod';
-import type { understandingAttemptBodySchema } from '../schemas/understanding-test';
+import type { understandingAttemptBodySchema } from '../schemas/main-experiment';
 import { requireConsent } from './pre-experiment';
 
 type AttemptBody = z.infer<typeof understandingAttemptBodySchema>;

@@ -6,7 +6,7 @@
 import type { InferRequestType } from 'hono/client';
 import type { MainCase } from '../../../worker/schemas/main-experiment';
 import { api, unwrap } from '../../lib/api';
-import { refusableSender } from '../../lib/http-errors';
+import { refusableSender } from '../../lib/refusal';
 import { AnswerOutbox } from '../../lib/outbox';
 import { storageKeys } from '../../lib/storage-keys';
 import type { CaseRecord } from './case-flow-machine';

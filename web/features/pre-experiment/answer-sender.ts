@@ -4,7 +4,7 @@
  */
 import type { DatasetType } from '../../../worker/schemas/study-config';
 import { api, unwrap } from '../../lib/api';
-import { refusableSender } from '../../lib/http-errors';
+import { refusableSender } from '../../lib/refusal';
 import type { AnswerOutbox, OutboxAnswer } from '../../lib/outbox';
 
 /** Sends one answer; a refusal means the server will never take it. */
