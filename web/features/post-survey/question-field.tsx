@@ -1,8 +1,11 @@
+import { lazy, Suspense } from 'react';
 import { Checkbox, CheckboxGroup, Input, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { OTHER_OPTION, parseMultiselect, type AnsweredQuestion, type AnswerValue, type Question } from '../../../worker/schemas/post-survey';
 import { ScaleSegments } from '../../components/ui/scale-segments';
-import { AdjustmentExample } from './adjustment-example';
+
+// The chart library comes only with the section that shows the example.
+const AdjustmentExample = lazy(() => import('./adjustment-example').then((m) => ({ default: m.AdjustmentExample })));
 
 type Lang = 'ja' | 'en';
 
@@ -50,7 +53,11 @@ export function QuestionField({
       <section className="survey-info">
         <h3>{question.label[lang]}</h3>
         <p>{question.body[lang]}</p>
-        {question.figure === 'benevolent_example' ? <AdjustmentExample sessionId={sessionId} /> : null}
+        {question.figure === 'benevolent_example' ? (
+          <Suspense fallback={<p className="muted">{t('common.loading')}</p>}>
+            <AdjustmentExample sessionId={sessionId} />
+          </Suspense>
+        ) : null}
       </section>
     );
   }
