@@ -24,7 +24,9 @@ export const participantNameSchema = z
 export const datasetCreatedBySchema = z.enum(['user_query_parameter', 'user_query_parameter_on_reload', 'system']);
 
 export const createSessionBodySchema = z.object({
-  participant_name: participantNameSchema,
+  // A new participant's ID is stored exactly as given, so it must already be a valid session ID
+  // (part 1 §3): rewriting `q` into `Q` would store a participant no later call accepts.
+  participant_name: sessionIdSchema,
   dataset_type: datasetTypeSchema,
   language: z.enum(['ja', 'en']).optional(),
   /** A new participant's ID must not exist yet; a clash answers 409 so the client draws another. */

@@ -21,18 +21,21 @@ export async function openSession(
     now: string;
   },
 ): Promise<{ session: SessionRow; created: boolean }> {
-  const existing = await findSession(db, input.code);
-  if (existing) {
+  const joinExisting = (existing: SessionRow) => {
     if (input.newParticipant) throw conflict('participant_exists', `Participant ID ${input.code} is already in use`);
     if (existing.datasetType !== input.datasetType) {
       throw conflict('dataset_mismatch', `Participant ${input.code} takes part with ${existing.datasetType}`);
     }
     return { session: existing, created: false };
-  }
+  };
+  const existing = await findSession(db, input.code);
+  if (existing) return joinExisting(existing);
   const assignment = await findAssignment(db, input.code);
   if (assignment && assignment.datasetType !== input.datasetType) {
     throw conflict('dataset_mismatch', `Participant ${input.code} is assigned to ${assignment.datasetType}`);
   }
-  await insertParticipantSession(db, input);
-  return { session: (await findSession(db, input.code))!, created: true };
+  const { inserted } = await insertParticipantSession(db, input);
+  const session = (await findSession(db, input.code))!;
+  // Lost a race for the same new ID: the other request created it, so this one joins or is refused.
+  return inserted ? { session, created: true } : joinExisting(session);
 }

@@ -50,9 +50,9 @@ export async function insertParticipantSession(
     prolific: { pid?: string; studyId?: string; sessionId?: string };
     now: string;
   },
-): Promise<void> {
+): Promise<{ inserted: boolean }> {
   const { code, datasetType, language, now } = input;
-  await db.batch([
+  const results = await db.batch([
     db
       .insert(participants)
       .values({
@@ -94,8 +94,11 @@ export async function insertParticipantSession(
           .from(participants)
           .where(eq(participants.participantCode, code)),
       )
-      .onConflictDoNothing(),
+      .onConflictDoNothing()
+      .returning({ id: sessions.id }),
   ]);
+  // Two requests for one new ID may race: only the one whose session row went in created it.
+  return { inserted: results[2].length > 0 };
 }
 
 /** Answer counts and completion flags that resume and progress displays need. */
