@@ -135,6 +135,10 @@ describe('resumeDestination', () => {
     expect(resumeDestination({ ...base, isMainExperimentCompleted: true }).path).toBe('/experiment/post-survey');
     expect(resumeDestination({ ...base, action: 'start_post_survey' }).path).toBe('/experiment/post-survey');
     expect(resumeDestination({ ...base, action: 'start_main_experiment', currentPhase: 'main_experiment' }).path).toBe('/experiment/main');
+    expect(resumeDestination({ ...base, action: 'give_consent', currentPhase: 'consent' })).toEqual({
+      path: '/experiment/consent',
+      state: { sessionId: 'AB12CD34', participantName: 'AB12CD34', datasetType: 'compas' },
+    });
     const pre = resumeDestination(base);
     expect(pre).toEqual({ path: '/experiment/pre', state: { resumeData: base, startFromCase: 57, fromResume: true } });
   });

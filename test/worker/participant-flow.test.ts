@@ -192,6 +192,13 @@ describe('resume', () => {
     expect(res.status).toBe(404);
   });
 
+  it('leads a participant who never consented to consent first, since no answer would be accepted before it', async () => {
+    const id = newParticipantId();
+    await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas', new_participant: true });
+    const resume = resumeDataSchema.parse(await (await postJson('/api/experiments/resume', { participant_name: id })).json());
+    expect(resume).toMatchObject({ success: true, currentPhase: 'consent', action: 'give_consent', resume_url: '/experiment/consent', confirmedDatasetType: 'compas' });
+  });
+
   it('resumes a pre-experiment at the exact next unanswered case', async () => {
     const { id, userId } = await consentedParticipant();
     const set = await caseSet(id);

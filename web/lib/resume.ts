@@ -38,7 +38,7 @@ export class UnknownResumeAction extends Error {
 }
 
 /**
- * Part 1 §4, in order: post-survey done → complete; main done or start_post_survey →
+ * Part 1 §4, in order: post-survey done → complete; no consent yet → consent; main done or start_post_survey →
  * post-survey; start_main_experiment or main phase → main; resume_pre_experiment or pre phase →
  * pre; anything else fails. Resume data counts only when `success` is true.
  */
@@ -46,6 +46,10 @@ export function resumeDestination(data: ResumeData): ResumeDestination {
   if (!data.success) throw new UnknownResumeAction('integrity', data.integrityMessage ?? data.message);
   if (data.isPostSurveyCompleted) {
     return { path: '/experiment/complete', state: { fromResume: true, experimentCompleted: true, sessionId: data.sessionId } };
+  }
+  if (data.action === 'give_consent') {
+    // No answer is accepted before consent: the participant consents first, then starts the pre-experiment.
+    return { path: '/experiment/consent', state: { sessionId: data.sessionId, participantName: data.participantName, datasetType: data.confirmedDatasetType } };
   }
   if (data.isMainExperimentCompleted || data.action === 'start_post_survey') {
     return {

@@ -200,7 +200,8 @@ export const checkExistingResponseSchema = z.object({
 
 export type CheckExistingResponse = z.infer<typeof checkExistingResponseSchema>;
 
-export const resumeActionSchema = z.enum(['resume_pre_experiment', 'start_main_experiment', 'start_post_survey', 'completed']);
+/** `give_consent`: the participant never consented, so every answer would be refused; consent comes first. */
+export const resumeActionSchema = z.enum(['give_consent', 'resume_pre_experiment', 'start_main_experiment', 'start_post_survey', 'completed']);
 
 export const resumeDataSchema = z.object({
   success: z.boolean(),
@@ -208,7 +209,7 @@ export const resumeDataSchema = z.object({
   sessionId: z.string(),
   participantName: z.string(),
   userId: z.number().int(),
-  currentPhase: z.enum(['pre_experiment', 'main_experiment', 'completed']),
+  currentPhase: z.enum(['consent', 'pre_experiment', 'main_experiment', 'completed']),
   action: resumeActionSchema,
   nextCaseNumber: z.number().int(),
   preExperimentCount: z.number().int(),

@@ -49,6 +49,10 @@ export async function buildResumeData(db: Db, session: SessionRow): Promise<Resu
     currentPhase = 'completed';
     action = 'completed';
     resumeUrl = '/experiment/complete';
+  } else if (!session.consentedAt) {
+    currentPhase = 'consent';
+    action = 'give_consent';
+    resumeUrl = '/experiment/consent';
   } else if (mainDone) {
     currentPhase = 'main_experiment';
     action = 'start_post_survey';
