@@ -3,6 +3,7 @@
  * cases, consent, pre-experiment answers, user-model training and resume.
  */
 import { z } from 'zod';
+import { freeText } from './free-text';
 import { datasetTypeSchema, studyConfig } from './study';
 
 /** 2–8 uppercase letters or digits, or `session_` + 2–192 letters, digits, `-`, `_` (10–200 in all). */
@@ -122,7 +123,7 @@ const preAnswerSchema = z.object({
   prediction,
   confidence,
   response_time_ms: responseTimeMs,
-  reasoning: z.string().max(studyConfig.reasoningMaxLength).nullish(),
+  reasoning: freeText(studyConfig.reasoningMaxLength).nullish(),
   // Sent by the spec's clients; the server uses its own case table instead.
   ground_truth: z.number().int().nullish(),
   case_data_json: z.unknown().optional(),

@@ -3,6 +3,7 @@
  * case set, and the alignment alpha of each case.
  */
 import { z } from 'zod';
+import { freeText } from './free-text';
 import { caseSchema, sessionIdSchema } from './experiment';
 import { datasetTypeSchema, studyConfig } from './study';
 import { understandingQuestion } from './understanding-test';
@@ -120,7 +121,7 @@ const confidence = z.number().int().min(studyConfig.confidence.min).max(studyCon
 const rating = z.number().int().min(1).max(5);
 /** A step taking longer than a day is a client clock error, not a judgement. */
 const durationMs = z.number().int().min(0).max(24 * 3600 * 1000);
-const reasoning = z.string().max(studyConfig.reasoningMaxLength).nullish();
+const reasoning = freeText(studyConfig.reasoningMaxLength).nullish();
 const contributions = z.array(featureContributionSchema).max(100);
 
 /**

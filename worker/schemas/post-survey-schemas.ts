@@ -4,6 +4,7 @@
  * shapes of `/api/post-survey`.
  */
 import { z } from 'zod';
+import { freeText } from './free-text';
 import { sessionIdSchema } from './experiment';
 import { ANCHORS, FACTORS, SECTION_IDS, type Factor, type PostSurveyDefinition } from './post-survey';
 import { postSurveyInstrument } from './post-survey-instrument';
@@ -57,7 +58,7 @@ export const postSurveyDefinitionSchema = z
 /** The definition in use, checked once when first loaded (the Worker's routes import it). */
 export const checkedPostSurvey: PostSurveyDefinition = postSurveyDefinitionSchema.parse(postSurveyInstrument);
 
-const sectionAnswersSchema = z.record(z.string().max(100), z.union([z.string().max(5000), z.number(), z.null()]));
+const sectionAnswersSchema = z.record(z.string().max(100), z.union([freeText(5000), z.number(), z.null()]));
 
 /** `POST /api/post-survey/`: the session and each section's answers by field name. */
 export const postSurveyBodySchema = z.object({

@@ -5,6 +5,7 @@
  * definition's schema and the wire shapes of `/api/post-survey` are in `post-survey-schemas.ts`.
  */
 import { postSurveyInstrument } from './post-survey-instrument';
+import { isCleanText } from './text';
 
 export const SECTION_IDS = ['demographics', 'benevolent', 'bigfive', 'locus', 'cognition'] as const;
 export type SectionId = (typeof SECTION_IDS)[number];
@@ -106,6 +107,7 @@ export type ValidationIssue =
   | { code: 'invalid_option' }
   | { code: 'out_of_scale'; min: number; max: number }
   | { code: 'other_text_required' }
+  | { code: 'invalid_characters' }
   | { code: 'unknown_field' }
   | { code: 'invalid_section' };
 
@@ -116,6 +118,7 @@ export function checkAnswer(q: AnsweredQuestion, value: unknown): ValidationIssu
   switch (q.kind) {
     case 'text': {
       if (typeof value !== 'string') return { code: 'not_string' };
+      if (!isCleanText(value)) return { code: 'invalid_characters' };
       const length = [...value.trim()].length;
       if (q.minLength !== undefined && length < q.minLength) return { code: 'too_short', n: q.minLength };
       if (length > q.maxLength) return { code: 'too_long', n: q.maxLength };
@@ -137,6 +140,7 @@ export function checkAnswer(q: AnsweredQuestion, value: unknown): ValidationIssu
       if (!m) return { code: 'invalid_option' };
       const allowed = new Set([...q.options.map((o) => o.value), OTHER_OPTION]);
       if (m.selections.some((s) => !allowed.has(s)) || new Set(m.selections).size !== m.selections.length) return { code: 'invalid_option' };
+      if (!isCleanText(m.other_text)) return { code: 'invalid_characters' };
       if ([...m.other_text].length > q.otherMaxLength) return { code: 'too_long', n: q.otherMaxLength };
       if (m.selections.includes(OTHER_OPTION) && m.other_text.trim() === '') return { code: 'other_text_required' };
       return null;
@@ -174,6 +178,7 @@ const MESSAGES: Record<'ja' | 'en', Record<ValidationIssue['code'], string>> = {
     invalid_option: '{label}は有効な選択肢から選んでください',
     out_of_scale: '{label}は{min}から{max}の範囲で選択してください',
     other_text_required: '{label}：「その他」の内容を入力してください',
+    invalid_characters: '{label}に使用できない文字が含まれています',
     unknown_field: '{label}はこの調査にない項目です',
     invalid_section: '無効なセクションです',
   },
@@ -188,6 +193,7 @@ const MESSAGES: Record<'ja' | 'en', Record<ValidationIssue['code'], string>> = {
     invalid_option: '{label}: choose one of the options',
     out_of_scale: '{label}: choose a value from {min} to {max}',
     other_text_required: '{label}: describe "other"',
+    invalid_characters: '{label} contains characters that cannot be stored',
     unknown_field: '{label} is not a question of this survey',
     invalid_section: 'Invalid section',
   },

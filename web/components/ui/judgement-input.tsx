@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
+import { cleanText } from '../../../worker/schemas/text';
 import { ScaleSegments } from './scale-segments';
 
 export type Judgement = { prediction: 0 | 1; confidence: number; reasoning?: string };
@@ -37,7 +38,7 @@ export function JudgementInput({
   const submit = () => {
     if (!complete) return;
     setSending(true);
-    const reason = reasoning.trim();
+    const reason = cleanText(reasoning).trim();
     setTimeout(
       () => onSubmit({ prediction: prediction === '1' ? 1 : 0, confidence: Number(confidence), ...(reason ? { reasoning: reason } : {}) }),
       studyConfig.timingsMs.submitDelay,

@@ -2,6 +2,7 @@ import { lazy, Suspense } from 'react';
 import { Checkbox, CheckboxGroup, Input, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { OTHER_OPTION, parseMultiselect, type AnsweredQuestion, type AnswerValue, type Question } from '../../../worker/schemas/post-survey';
+import { cleanText } from '../../../worker/schemas/text';
 import { ScaleSegments } from '../../components/ui/scale-segments';
 
 // The chart library comes only with the section that shows the example.
@@ -123,7 +124,7 @@ export function QuestionField({
     case 'text': {
       const text = typeof value === 'string' ? value : '';
       field = (
-        <TextField className="text-field survey-text" value={text} onChange={onChange} isInvalid={!!error} aria-describedby={error ? errorId : undefined}>
+        <TextField className="text-field survey-text" value={text} onChange={(v) => onChange(cleanText(v))} isInvalid={!!error} aria-describedby={error ? errorId : undefined}>
           <Label className="answer-label">{label}</Label>
           <TextArea rows={3} />
           <span className={[...text].length > q.maxLength ? 'counter counter-over' : 'counter'} aria-live="polite">
@@ -147,7 +148,7 @@ export function QuestionField({
             ))}
           </CheckboxGroup>
           {current.selections.includes(OTHER_OPTION) ? (
-            <TextField className="text-field survey-text" value={current.other_text} onChange={(other_text) => set({ other_text })}>
+            <TextField className="text-field survey-text" value={current.other_text} onChange={(other_text) => set({ other_text: cleanText(other_text) })}>
               <Label className="answer-label">{t('postSurvey.otherText')}</Label>
               <Input />
               <span className="counter">
