@@ -8,7 +8,8 @@ export default defineConfig({
   build: {
     outDir: '../dist/client',
     emptyOutDir: true,
-    sourcemap: true,
+    // Source maps stay out of the public assets (they would publish the whole source).
+    sourcemap: false,
   },
   server: {
     // `vite dev` forwards API calls to a running `wrangler dev`.

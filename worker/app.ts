@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from './env';
 import { handleError, notFound } from './errors';
 import { limitBody, rejectMalformedJson } from './middleware/json-body';
@@ -21,7 +22,18 @@ import { userModelRoutes } from './routes/user-models';
 // Not strict about a trailing slash: the spec names `POST /api/post-survey/` with one.
 const app = new Hono<AppEnv>({ strict: false })
   .basePath('/api')
-  .use(limitBody, rejectMalformedJson, withDb)
+  .use(
+    // JSON only: no content may load from an API response, and none may be framed.
+    secureHeaders({
+      contentSecurityPolicy: { defaultSrc: ["'none'"], frameAncestors: ["'none'"] },
+      xFrameOptions: 'DENY',
+      referrerPolicy: 'strict-origin-when-cross-origin',
+      strictTransportSecurity: 'max-age=31536000; includeSubDomains',
+    }),
+    limitBody,
+    rejectMalformedJson,
+    withDb,
+  )
   .route('/status', statusRoutes)
   .route('/experiments', sessionRoutes)
   .route('/experiments', caseRoutes)

@@ -137,3 +137,25 @@ describe('API through the local Worker', () => {
     expect(await res.text()).toContain('<div id="root">');
   });
 });
+
+describe('security headers of the pages', () => {
+  it('serve every page and file with a CSP that forbids framing, nosniff and HSTS, and publish no source maps', async () => {
+    for (const path of ['/', '/experiment/consent', '/experiment/main', '/favicon.svg']) {
+      const res = await fetch(`${inject('baseUrl')}${path}`);
+      expect(res.status, path).toBe(200);
+      expect(res.headers.get('Content-Security-Policy'), path).toContain("frame-ancestors 'none'");
+      expect(res.headers.get('Content-Security-Policy'), path).toContain("script-src 'self'");
+      expect(res.headers.get('X-Frame-Options'), path).toBe('DENY');
+      expect(res.headers.get('X-Content-Type-Options'), path).toBe('nosniff');
+      expect(res.headers.get('Strict-Transport-Security'), path).toContain('max-age=');
+    }
+    const html = await (await fetch(`${inject('baseUrl')}/`)).text();
+    const scripts = [...html.matchAll(/src="(\/assets\/[^"]+\.js)"/g)].map((m) => m[1]!);
+    expect(scripts.length).toBeGreaterThan(0);
+    for (const src of scripts) {
+      expect(await (await fetch(`${inject('baseUrl')}${src}`)).text()).not.toContain('sourceMappingURL');
+      const map = await fetch(`${inject('baseUrl')}${src}.map`);
+      expect(await map.text()).not.toContain('"mappings"');
+    }
+  });
+});

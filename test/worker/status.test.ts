@@ -33,3 +33,18 @@ describe('unknown API paths', () => {
     expect(body.detail).toContain('/api/no-such-route');
   });
 });
+
+describe('security headers of the API', () => {
+  it.each([
+    ['an answer', '/api/status'],
+    ['an error', '/api/no/such/route'],
+  ])('come with %s: no framing, no sniffing, no content, HSTS, a referrer policy', async (_name, path) => {
+    const res = await api(path);
+    expect(res.headers.get('Content-Security-Policy')).toContain("default-src 'none'");
+    expect(res.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
+    expect(res.headers.get('X-Frame-Options')).toBe('DENY');
+    expect(res.headers.get('X-Content-Type-Options')).toBe('nosniff');
+    expect(res.headers.get('Referrer-Policy')).toBe('strict-origin-when-cross-origin');
+    expect(res.headers.get('Strict-Transport-Security')).toContain('max-age=31536000');
+  });
+});
