@@ -1,8 +1,17 @@
 import { exports } from 'cloudflare:workers';
 
-/** Calls the Worker's own fetch handler, as a browser would reach it. */
-export const api = (path: string, init?: RequestInit) =>
-  exports.default.fetch(new Request(`https://lab.test${path}`, init));
+/** A distinct client address, so per-client rate limits never leak between tests. */
+export const uniqueClientIp = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${crypto.randomUUID()}`;
+
+/**
+ * Calls the Worker's own fetch handler, as a browser would reach it. Each call comes from a
+ * client address of its own unless the caller names one (as the rate-limit tests do).
+ */
+export const api = (path: string, init?: RequestInit) => {
+  const headers = new Headers(init?.headers);
+  if (!headers.has('CF-Connecting-IP')) headers.set('CF-Connecting-IP', uniqueClientIp());
+  return exports.default.fetch(new Request(`https://lab.test${path}`, { ...init, headers }));
+};
 
 export const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   api(path, {
@@ -10,9 +19,6 @@ export const postJson = (path: string, body: unknown, headers: Record<string, st
     headers: { 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
-
-/** A distinct client address per test, so per-client rate limits never leak between tests. */
-export const uniqueClientIp = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${crypto.randomUUID()}`;
 
 /** Logs in as the test admin and returns the session cookie to send. */
 export async function adminCookie(): Promise<string> {

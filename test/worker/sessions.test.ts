@@ -113,6 +113,22 @@ describe('GET /api/experiments/sessions/{sessionId}', () => {
     expect(res.status).toBe(400);
   });
 
+  it.each([
+    ['creating sessions', (id: string) => ['/api/experiments/sessions', { participant_name: id, dataset_type: 'compas', new_participant: true }] as const],
+    ['assigning datasets', (id: string) => ['/api/experiments/dataset-assignment/explicit', { session_id: id, dataset_type: 'compas', created_by: 'system' }] as const],
+    ['submitting consent', (id: string) => ['/api/consent/submit', { session_id: id, consent_items: {} }] as const],
+    ['training a participant model', (id: string) => ['/api/user-model/train', { session_id: id, dataset_type: 'compas' }] as const],
+  ])('throttles %s per client, whatever the answers were', async (_name, call) => {
+    const ip = uniqueClientIp();
+    const statuses: number[] = [];
+    for (let i = 0; i < 121; i++) {
+      const [path, body] = call(newParticipantId());
+      statuses.push((await postJson(path, body, { 'CF-Connecting-IP': ip })).status);
+    }
+    expect(statuses.slice(0, 120)).not.toContain(429);
+    expect(statuses[120]).toBe(429);
+  });
+
   it('throttles ID lookups per client', async () => {
     const ip = uniqueClientIp();
     let last = 0;

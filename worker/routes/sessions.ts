@@ -37,8 +37,15 @@ export const idLookupLimit = rateLimit({ name: 'id-lookup', limit: 120, windowSe
  */
 export const answerWriteLimit = rateLimit({ name: 'answer-write', limit: 600, windowSeconds: 60 });
 
+/**
+ * Unauthenticated calls that create participant rows (sessions, assignments, consent, the
+ * participant's model) or tell a known ID from an unknown one: a participant makes a handful of
+ * them, so 120 a minute per address still lets a whole lab behind one address start together.
+ */
+export const participantWriteLimit = rateLimit({ name: 'participant-write', limit: 120, windowSeconds: 60 });
+
 export const sessionRoutes = new Hono<AppEnv>()
-  .post('/sessions', validate('json', createSessionBodySchema), async (c) => {
+  .post('/sessions', participantWriteLimit, validate('json', createSessionBodySchema), async (c) => {
     const body = c.req.valid('json');
     const { session, created } = await openSession(c.var.db, {
       code: body.participant_name,
@@ -50,7 +57,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     });
     return c.json(sessionResult(session, created), created ? 201 : 200);
   })
-  .post('/start', validate('query', startQuerySchema), async (c) => {
+  .post('/start', participantWriteLimit, validate('query', startQuerySchema), async (c) => {
     const { participant_name } = c.req.valid('query');
     return c.json(sessionResult(await requireSession(c.var.db, participant_name), false));
   })

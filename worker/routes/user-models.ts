@@ -8,6 +8,7 @@ import { forceRetrainQuerySchema, userIdParamSchema, userModelTrainBodySchema, t
 import { requireSession } from '../services/sessions';
 import { trainUserModel, type UserModelOutcome } from '../services/user-model';
 import { validate } from '../validate';
+import { participantWriteLimit } from './sessions';
 
 const toResult = (session: SessionRow, outcome: UserModelOutcome): z.infer<typeof userModelTrainResultSchema> => ({
   success: outcome.status === 'trained',
@@ -21,7 +22,7 @@ const toResult = (session: SessionRow, outcome: UserModelOutcome): z.infer<typeo
 });
 
 export const userModelRoutes = new Hono<AppEnv>()
-  .post('/user-model/train', validate('json', userModelTrainBodySchema), async (c) => {
+  .post('/user-model/train', participantWriteLimit, validate('json', userModelTrainBodySchema), async (c) => {
     const body = c.req.valid('json');
     const session = await requireSession(c.var.db, body.session_id);
     if (body.dataset_type && body.dataset_type !== session.datasetType) {
