@@ -1,3 +1,4 @@
+import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
 import {
@@ -274,5 +275,27 @@ describe('GET /api/experiments/case-sets/fixed validation', () => {
     const res = await api(`/api/experiments/case-sets/fixed?${query}`);
     expect(res.status).toBe(400);
     errorBodySchema.parse(await res.json());
+  });
+});
+
+describe('balance of dataset assignments', () => {
+  const statistics = async () => assignmentStatisticsSchema.parse(((await (await api('/api/experiments/dataset-assignment/statistics')).json()) as { statistics: unknown }).statistics);
+
+  it('never counts an old assignment nobody took up, but counts a fresh one and every one with a session', async () => {
+    const before = await statistics();
+    const old = new Date(Date.now() - 60 * 60 * 1000).toISOString();
+    for (let i = 0; i < 30; i++) {
+      await env.DB.prepare("insert into dataset_assignments (session_id, dataset_type, created_by, is_confirmed, created_at, updated_at) values (?, 'compas', 'system', 0, ?, ?)")
+        .bind(newParticipantId(), old, old)
+        .run();
+    }
+    expect((await statistics()).datasets.compas!.assigned).toBe(before.datasets.compas!.assigned);
+    // A newcomer between assignment and session counts at once; so does an old assignment once its session exists.
+    await postJson('/api/experiments/dataset-assignment/explicit', { session_id: newParticipantId(), dataset_type: 'compas', created_by: 'system' });
+    expect((await statistics()).datasets.compas!.assigned).toBe(before.datasets.compas!.assigned + 1);
+    const taken = newParticipantId();
+    await env.DB.prepare("insert into dataset_assignments (session_id, dataset_type, created_by, is_confirmed, created_at, updated_at) values (?, 'compas', 'system', 0, ?, ?)").bind(taken, old, old).run();
+    expect((await postJson('/api/experiments/sessions', { participant_name: taken, dataset_type: 'compas', new_participant: true })).status).toBe(201);
+    expect((await statistics()).datasets.compas!.assigned).toBe(before.datasets.compas!.assigned + 2);
   });
 });

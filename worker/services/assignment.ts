@@ -12,6 +12,18 @@ import type { z } from 'zod';
 import type { datasetCreatedBySchema } from '../schemas/experiment';
 import { studyConfig, type DatasetType } from '../schemas/study';
 
+/**
+ * An assignment counts toward balance once its participant has a session, or while it is fresh
+ * (the entry page opens the session right after assigning): a row nobody ever took up, say from a
+ * script calling the assignment route alone, stops counting after this long and cannot skew the
+ * balance.
+ */
+const PENDING_MS = 5 * 60 * 1000;
+const counted = (now: string) => {
+  const cutoff = new Date(Date.parse(now) - PENDING_MS).toISOString();
+  return sql`(EXISTS (SELECT 1 FROM sessions s WHERE s.session_id = ${datasetAssignments.sessionId}) OR ${datasetAssignments.createdAt} > ${cutoff})`;
+};
+
 export async function assignBalanced(db: Db, sessionId: string, now: string) {
   const enabled = JSON.stringify(studyConfig.enabledDatasets);
   // SQLite needs the WHERE in an INSERT … SELECT … ON CONFLICT to parse the upsert.
@@ -19,7 +31,7 @@ export async function assignBalanced(db: Db, sessionId: string, now: string) {
     INSERT INTO dataset_assignments (session_id, dataset_type, created_by, is_confirmed, created_at, updated_at)
     SELECT ${sessionId}, d.value, 'system', 0, ${now}, ${now}
     FROM json_each(${enabled}) AS d
-    LEFT JOIN (SELECT dataset_type, count(*) AS n FROM dataset_assignments GROUP BY dataset_type) AS c ON c.dataset_type = d.value
+    LEFT JOIN (SELECT dataset_type, count(*) AS n FROM dataset_assignments WHERE ${counted(now)} GROUP BY dataset_type) AS c ON c.dataset_type = d.value
     WHERE true
     ORDER BY coalesce(c.n, 0) ASC, d.key ASC
     LIMIT 1
@@ -57,9 +69,13 @@ export async function assignExplicit(
   return stored;
 }
 
-export async function assignmentStatistics(db: Db) {
+export async function assignmentStatistics(db: Db, now = new Date().toISOString()) {
   const [assigned, completed, started] = await db.batch([
-    db.select({ datasetType: datasetAssignments.datasetType, n: count() }).from(datasetAssignments).groupBy(datasetAssignments.datasetType),
+    db
+      .select({ datasetType: datasetAssignments.datasetType, n: count() })
+      .from(datasetAssignments)
+      .where(counted(now))
+      .groupBy(datasetAssignments.datasetType),
     db
       .select({ datasetType: sessions.datasetType, n: count() })
       .from(sessions)
