@@ -4,7 +4,7 @@
  * pause between cases, and the final confirmation that the database holds all 50 cases.
  * Everything it learns it dispatches as an event of `main-experiment-machine.ts`.
  */
-import { useEffect, useReducer, useRef, useState } from 'react';
+import { useEffect, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study-config';
@@ -15,6 +15,7 @@ import type { AnswerOutbox } from '../../lib/outbox';
 import { rememberParticipant } from '../../lib/participant';
 import type { ResumeData } from '../../lib/resume';
 import { sessionKeys } from '../../lib/storage-keys';
+import { useBetweenCasesPause } from '../../lib/use-between-cases-pause';
 import { useOutboxState } from '../../lib/use-outbox-state';
 import type { CaseRecord } from './case-flow-machine';
 import { fetchMainSummary, loadMainExperiment, NotReadyForMain } from './load';
@@ -89,8 +90,7 @@ export function useMainExperiment(input: { sessionId: string | null; resumeData?
     // Start once per participant; the route state is only read at that moment.
   }, [sessionId]);
 
-  const pauseTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(pauseTimer.current), []);
+  const pauseBeforeNext = useBetweenCasesPause();
 
   // The end: every saved case reaches the server, then the database's own count decides.
   const finishing = state.screen.kind === 'finishing';
@@ -127,10 +127,10 @@ export function useMainExperiment(input: { sessionId: string | null; resumeData?
     if (!outbox || !current || !data || state.pausingAfter) return;
     outbox.add(integratedResponse(data.sessionId, current, record));
     dispatch({ type: 'case_done', caseId: current.case_id });
-    pauseTimer.current = setTimeout(() => {
+    pauseBeforeNext(() => {
       window.scrollTo(0, 0);
       dispatch({ type: 'next_case' });
-    }, studyConfig.timingsMs.betweenCases);
+    });
   };
 
   return {

@@ -2,10 +2,11 @@ import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { FullScreenDialog } from '../../components/ui/full-screen-dialog';
 import type { ParticipantCase } from '../../../worker/schemas/experiment';
-import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
+import type { DatasetType } from '../../../worker/schemas/study-config';
 import { CaseCard } from '../../components/ui/case-card';
 import { JudgementInput } from '../../components/ui/judgement-input';
 import { ProgressBar } from '../../components/ui/progress-bar';
+import { useBetweenCasesPause } from '../../lib/use-between-cases-pause';
 
 /**
  * The practice cases: the same screens and the same 0.8 s pause between cases as the real
@@ -29,8 +30,7 @@ export function TutorialDialog({
   const [index, setIndex] = useState(0);
   const [pausing, setPausing] = useState(false);
   const scroller = useRef<HTMLDivElement>(null);
-  const pauseTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(pauseTimer.current), []);
+  const pauseBeforeNext = useBetweenCasesPause();
 
   useEffect(() => {
     if (isOpen) setIndex(0);
@@ -43,11 +43,11 @@ export function TutorialDialog({
   // The spec's pause between cases, timed from the answer itself as in the real cases.
   const answered = () => {
     setPausing(true);
-    pauseTimer.current = setTimeout(() => {
+    pauseBeforeNext(() => {
       setPausing(false);
       if (index + 1 >= (cases?.length ?? 0)) onDone();
       else setIndex(index + 1);
-    }, studyConfig.timingsMs.betweenCases);
+    });
   };
 
   const total = Math.max(cases?.length ?? 0, 1);

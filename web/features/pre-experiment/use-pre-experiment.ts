@@ -7,13 +7,13 @@
 import { useEffect, useReducer, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
-import { studyConfig } from '../../../worker/schemas/study-config';
 import type { Judgement } from '../../components/ui/judgement-input';
 import { ApiError, NetworkError } from '../../lib/api';
 import { logger } from '../../lib/error-log';
 import { userErrorMessage } from '../../lib/http-errors';
 import { isRefusal } from '../../lib/refusal';
 import { AnswerOutbox, preOutboxKey } from '../../lib/outbox';
+import { useBetweenCasesPause } from '../../lib/use-between-cases-pause';
 import { useOutboxState } from '../../lib/use-outbox-state';
 import { rememberParticipant, rememberUserModel } from '../../lib/participant';
 import type { ResumeData } from '../../lib/resume';
@@ -96,8 +96,7 @@ export function usePreExperiment(sessionId: string | null, resumeData: ResumeDat
     shownAt.current = performance.now();
   }, [current?.case_id]);
 
-  const pauseTimer = useRef<ReturnType<typeof setTimeout> | undefined>(undefined);
-  useEffect(() => () => clearTimeout(pauseTimer.current), []);
+  const pauseBeforeNext = useBetweenCasesPause();
 
   // Final phase: make sure the server holds every answer, then learn the participant's pattern.
   // One run spans both screens, so leaving "sending" for "learning" does not cancel it. It always
@@ -154,12 +153,11 @@ export function usePreExperiment(sessionId: string | null, resumeData: ResumeDat
       answered_at: new Date().toISOString(),
     });
     dispatch({ type: 'answered', caseId: current.case_id });
-    // The spec's pause between cases, timed from the answer itself (not from a later render);
-    // the next case opens at the top of the screen.
-    pauseTimer.current = setTimeout(() => {
+    // The next case opens at the top of the screen.
+    pauseBeforeNext(() => {
       window.scrollTo(0, 0);
       dispatch({ type: 'next_case' });
-    }, studyConfig.timingsMs.betweenCases);
+    });
   };
 
   return {
