@@ -36,7 +36,7 @@ async function answerSection(page: Page, id: SectionId, lang: 'ja' | 'en', skip:
 
 const buttonNamed = (page: Page, name: string): Locator => page.getByRole('button', { name, exact: true });
 
-async function completeJourney(page: Page, texts: Texts, lang: 'ja' | 'en', id: string) {
+async function completeJourney(page: Page, texts: Texts, id: string) {
   await page.waitForURL('**/experiment/complete');
   expect(await page.getByTestId('completion-code').innerText()).toBe(studyConfig.completionCode);
   expect(await page.getByTestId('completion-participant-id').innerText()).toBe(id);
@@ -45,7 +45,6 @@ async function completeJourney(page: Page, texts: Texts, lang: 'ja' | 'en', id: 
     `select p.experiment_rating, s.current_phase from post_surveys p join sessions s on s.session_id = p.session_id where p.session_id = '${id}'`,
   );
   expect(rows).toEqual([{ experiment_rating: 6, current_phase: 'completed' }]);
-  void lang;
 }
 
 describe('post-survey', () => {
@@ -95,7 +94,7 @@ describe('post-survey', () => {
     await answerSection(page, 'cognition', 'ja');
     await buttonNamed(page, ja.postSurvey.submit).click();
     await page.getByRole('heading', { name: ja.postSurvey.thanksTitle }).waitFor();
-    await completeJourney(page, ja, 'ja', p.id);
+    await completeJourney(page, ja, p.id);
     await page.context().close();
   }, 300_000);
 
@@ -112,7 +111,7 @@ describe('post-survey', () => {
       if (i < postSurvey.sections.length - 1) await buttonNamed(page, en.postSurvey.next).click();
     }
     await buttonNamed(page, en.postSurvey.submit).click();
-    await completeJourney(page, en, 'en', p.id);
+    await completeJourney(page, en, p.id);
     // Back on the survey, the stored answers load and a second submit is the 409 that counts as done.
     await page.goto(`${inject('baseUrl')}/experiment/post-survey`);
     await page.getByText(en.postSurvey.storedNotice).waitFor();

@@ -13,11 +13,7 @@ import {
 import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-test';
 import { studyConfig } from '../../worker/schemas/study';
 import { alphaSchedule } from '../../worker/services/alignment';
-import { api as callApi, postJson as callPostJson, uniqueClientIp } from '../helpers/api';
-
-// These tests make far more calls than one client may in a minute; the limits have their own tests.
-const api = (path: string, init: RequestInit = {}) => callApi(path, { ...init, headers: { ...(init.headers as Record<string, string>), 'CF-Connecting-IP': uniqueClientIp() } });
-const postJson = (path: string, body: unknown) => callPostJson(path, body, { 'CF-Connecting-IP': uniqueClientIp() });
+import { api, postJson } from '../helpers/api';
 import { compileModel, encodeRow } from '../../worker/ml/model';
 import { normaliseContributions } from '../../worker/ml/explanation';
 import { treeShap } from '../../worker/ml/treeshap';

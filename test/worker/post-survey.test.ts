@@ -2,12 +2,11 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
 import { adjustmentExampleSchema, postSurveyCheckSchema, postSurveyRecordSchema, postSurveySubmitResultSchema } from '../../worker/schemas/post-survey-schemas';
-import { api as callApi, postJson as callPostJson, uniqueClientIp } from '../helpers/api';
+import { api, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { consentedParticipant, newParticipantId, participantDoneWithMain } from '../helpers/study-factories';
 
-const api = (path: string) => callApi(path, { headers: { 'CF-Connecting-IP': uniqueClientIp() } });
-const submit = (body: unknown) => callPostJson('/api/post-survey/', body, { 'CF-Connecting-IP': uniqueClientIp() });
+const submit = (body: unknown) => postJson('/api/post-survey/', body);
 const stored = async (sessionId: string) =>
   (await env.DB.prepare('select count(*) as n from post_surveys where session_id = ?').bind(sessionId).first<{ n: number }>())!.n;
 
@@ -25,7 +24,7 @@ describe('POST /api/post-survey/', () => {
     expect(errorBodySchema.parse(await again.json()).detail).toBeTruthy();
     expect(await stored(p.id)).toBe(1);
     // Resuming a finished participant leads to the completion page.
-    const resume = (await (await callPostJson('/api/experiments/resume', { participant_name: p.id }, { 'CF-Connecting-IP': uniqueClientIp() })).json()) as Record<string, unknown>;
+    const resume = (await (await postJson('/api/experiments/resume', { participant_name: p.id })).json()) as Record<string, unknown>;
     expect(resume).toMatchObject({ isPostSurveyCompleted: true });
   });
 
@@ -101,7 +100,7 @@ describe('POST /api/post-survey/', () => {
     ['an object as an answer', JSON.stringify({ session_id: 'AB23CD45', demographics: { age: { n: 3 } }, benevolent: {}, bigfive: {}, locus: {}, cognition: {} })],
     ['a malformed session ID', JSON.stringify({ session_id: '../x', demographics: {}, benevolent: {}, bigfive: {}, locus: {}, cognition: {} })],
   ])('answers %s with 4xx and detail, never 5xx', async (_name, body) => {
-    const res = await callApi('/api/post-survey/', { method: 'POST', headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': uniqueClientIp() }, body });
+    const res = await api('/api/post-survey/', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body });
     expect(res.status).toBeGreaterThanOrEqual(400);
     expect(res.status).toBeLessThan(500);
     expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();

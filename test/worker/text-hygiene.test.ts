@@ -2,8 +2,8 @@ import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
 import { caseSetResponseSchema } from '../../worker/schemas/experiment';
-import { isCleanText } from '../../worker/schemas/text';
-import { api, postJson, uniqueClientIp } from '../helpers/api';
+import { cleanText, isCleanText } from '../../worker/schemas/text';
+import { api, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { consentedParticipant, participantDoneWithMain, seedCompasCases } from '../helpers/study-factories';
 
@@ -20,8 +20,6 @@ const HOSTILE = [
   ['a lone low surrogate', '\uDE00 half'],
 ] as const;
 
-const post = (path: string, body: unknown) => postJson(path, body, { 'CF-Connecting-IP': uniqueClientIp() });
-
 describe('free text', () => {
   it('keeps tab, newline and any well-formed Unicode', () => {
     expect(isCleanText('tab\there\nnext line 日本語 😀 é')).toBe(true);
@@ -31,9 +29,9 @@ describe('free text', () => {
   it.each(HOSTILE)('refuses a pre-experiment reason with %s (400, detail, nothing stored)', async (_name, text) => {
     const p = await consentedParticipant();
     const set = caseSetResponseSchema.parse(
-      await (await api(`/api/experiments/case-sets/fixed?participant_id=${p.id}&num_cases=200&experiment_type=pre_experiment`, { headers: { 'CF-Connecting-IP': uniqueClientIp() } })).json(),
+      await (await api(`/api/experiments/case-sets/fixed?participant_id=${p.id}&num_cases=200&experiment_type=pre_experiment`)).json(),
     );
-    const res = await post('/api/experiments/pre-experiment/responses', {
+    const res = await postJson('/api/experiments/pre-experiment/responses', {
       session_id: p.id,
       case_id: set.case_set[0]!.case_id,
       prediction: 1,
@@ -54,7 +52,7 @@ describe('free text', () => {
       { ...answers, benevolent: { ...answers.benevolent, initial_reaction_feelings: text } },
       { ...answers, benevolent: { ...answers.benevolent, disclosure_content_what_objective: JSON.stringify({ selections: ['other'], other_text: text }) } },
     ]) {
-      const res = await post('/api/post-survey/', { session_id: p.id, ...spoiled });
+      const res = await postJson('/api/post-survey/', { session_id: p.id, ...spoiled });
       expect(res.status).toBe(400);
       expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
     }
@@ -64,8 +62,7 @@ describe('free text', () => {
 });
 
 describe('cleanText (what the browser keeps)', () => {
-  it('drops only what the server would refuse', async () => {
-    const { cleanText } = await import('../../worker/schemas/text');
+  it('drops only what the server would refuse', () => {
     expect(cleanText('a\u0000b\u0007c\td\ne\uD83D f😀')).toBe('abc\td\ne f😀');
     for (const [, text] of HOSTILE) expect(isCleanText(cleanText(text))).toBe(true);
   });
