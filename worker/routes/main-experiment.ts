@@ -18,11 +18,11 @@ import { sessionParamSchema } from '../schemas/experiment';
 import { storeUnderstandingAttempt } from '../services/understanding-test';
 import { answerWriteLimit, idLookupLimit } from './sessions';
 import { studyConfig } from '../schemas/study';
-import { sessionProgress } from '../db/queries/sessions';
 import { alphaSchedule } from '../services/alignment';
 import { toParticipantCase } from '../services/case-sets';
 import { ensureMainCaseSet, mainSetItem, MainPoolError } from '../services/main-case-sets';
 import { mainResponseSummary, storeIntegratedResponse } from '../services/main-responses';
+import { countPreResponses } from '../services/pre-experiment';
 import { requireSession } from '../services/sessions';
 import { validate, validateOptionalJson } from '../validate';
 
@@ -38,9 +38,10 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
 
     const session = await requireSession(c.var.db, sessionId);
     if (!session.consentedAt) throw conflict('consent_required', 'Consent must be recorded before the main experiment starts');
-    const progress = await sessionProgress(c.var.db, session.sessionId);
-    if (!bypass && progress.preCount < studyConfig.preExperiment.numCases) {
-      throw conflict('pre_experiment_incomplete', `The pre-experiment has ${progress.preCount} of ${studyConfig.preExperiment.numCases} answers`);
+    // Only the pre-experiment count is needed here; the stored main cases are read below.
+    const preCount = bypass ? 0 : await countPreResponses(c.var.db, session.sessionId);
+    if (!bypass && preCount < studyConfig.preExperiment.numCases) {
+      throw conflict('pre_experiment_incomplete', `The pre-experiment has ${preCount} of ${studyConfig.preExperiment.numCases} answers`);
     }
     let outcome;
     try {

@@ -15,7 +15,12 @@ import { useMainExperiment } from './use-main-experiment';
 const TOTAL = studyConfig.mainExperiment.numCases;
 const FLOW_STEPS = ['initial', 'explanation', 'final', 'survey'] as const;
 
-type RouteState = { sessionId?: string; datasetType?: string; preExperimentCompleted?: boolean; resumeData?: ResumeData; fromResume?: boolean; startFromCase?: number } | null;
+/**
+ * What the page reads of its navigation state (part 2 §2.1). The rest of what callers pass
+ * (dataset, startFromCase…) is settled by the server's start call instead: its stored set and
+ * the cases it holds decide where the participant resumes.
+ */
+type RouteState = { sessionId?: string; resumeData?: ResumeData } | null;
 
 function Summary({ summary, sessionId }: { summary: MainSummary; sessionId: string }) {
   const { t } = useTranslation();
