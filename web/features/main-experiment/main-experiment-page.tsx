@@ -39,7 +39,7 @@ function Summary({ summary, sessionId }: { summary: MainSummary; sessionId: stri
       </dd>
       <dt>{t('main.complete.sessionId')}</dt>
       <dd>
-        <code>{sessionId}</code>
+        <code className="participant-id participant-id-small">{sessionId}</code>
       </dd>
     </dl>
   );
