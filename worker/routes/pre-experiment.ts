@@ -4,15 +4,13 @@ import type { AppEnv } from '../env';
 import { preResponseBatchBodySchema, preResponseBodySchema, type preBatchResultSchema, type preResponseResultSchema } from '../schemas/experiment';
 import { studyConfig } from '../schemas/study';
 import { storePreAnswers } from '../services/pre-experiment';
-import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
 import { answerWriteLimit } from './sessions';
 
 export const preExperimentRoutes = new Hono<AppEnv>()
   .post('/pre-experiment/responses', answerWriteLimit, validate('json', preResponseBodySchema), async (c) => {
     const body = c.req.valid('json');
-    const session = await requireSession(c.var.db, body.session_id);
-    const { stored, total } = await storePreAnswers(c.var.db, session, [body], new Date().toISOString());
+    const { stored, total } = await storePreAnswers(c.var.db, body.session_id, [body], new Date().toISOString());
     const result: z.infer<typeof preResponseResultSchema> = {
       success: true,
       duplicate: stored === 0,
@@ -23,8 +21,7 @@ export const preExperimentRoutes = new Hono<AppEnv>()
   })
   .post('/pre-experiment/responses/batch', answerWriteLimit, validate('json', preResponseBatchBodySchema), async (c) => {
     const body = c.req.valid('json');
-    const session = await requireSession(c.var.db, body.session_id);
-    const outcome = await storePreAnswers(c.var.db, session, body.responses, new Date().toISOString());
+    const outcome = await storePreAnswers(c.var.db, body.session_id, body.responses, new Date().toISOString());
     const result: z.infer<typeof preBatchResultSchema> = {
       success: true,
       stored: outcome.stored,

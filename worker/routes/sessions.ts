@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { findAssignment, sessionProgress, type SessionRow } from '../db/queries/sessions';
 import type { AppEnv } from '../env';
 import { notFound } from '../errors';
-import { rateLimit } from '../middleware/rate-limit';
+import { limitPerClient } from '../middleware/rate-limit';
 import {
   createSessionBodySchema,
   sessionParamSchema,
@@ -27,22 +27,22 @@ const sessionResult = (session: SessionRow, created: boolean): z.infer<typeof se
   created,
 });
 
-/** ID lookups are throttled per client so participant IDs cannot be enumerated. */
-export const idLookupLimit = rateLimit({ name: 'id-lookup', limit: 120, windowSeconds: 60 });
+/** ID lookups are throttled per client (120 a minute, wrangler.toml) so participant IDs cannot be enumerated. */
+export const idLookupLimit = limitPerClient('ID_LOOKUP_LIMITER');
 
 /**
  * Saving answers also tells an unknown ID from a known one, so it is throttled too, in its own
- * bucket and more loosely: a lab of participants behind one address saves one answer each every
+ * bucket and more loosely (600 a minute, wrangler.toml): a lab of participants behind one address saves one answer each every
  * few seconds, and a guesser still gets only a few hundred tries a minute from 33^8 IDs.
  */
-export const answerWriteLimit = rateLimit({ name: 'answer-write', limit: 600, windowSeconds: 60 });
+export const answerWriteLimit = limitPerClient('ANSWER_WRITE_LIMITER');
 
 /**
  * Unauthenticated calls that create participant rows (sessions, assignments, consent, the
  * participant's model) or tell a known ID from an unknown one: a participant makes a handful of
  * them, so 120 a minute per address still lets a whole lab behind one address start together.
  */
-export const participantWriteLimit = rateLimit({ name: 'participant-write', limit: 120, windowSeconds: 60 });
+export const participantWriteLimit = limitPerClient('PARTICIPANT_WRITE_LIMITER');
 
 export const sessionRoutes = new Hono<AppEnv>()
   .post('/sessions', participantWriteLimit, validate('json', createSessionBodySchema), async (c) => {

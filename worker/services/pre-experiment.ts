@@ -2,20 +2,22 @@
  * Stores pre-experiment answers. Each answer is checked against the session's own case set; the
  * case number (position in the set), features and ground truth come from the server's tables.
  * UNIQUE(session, case) makes every retry and the final full send idempotent.
+ *
+ * Saving is one D1 batch (one round trip, one transaction): insert what is new, mark the phase
+ * complete at the 200th answer, and read back what the reply needs. The insert is guarded by the
+ * same conditions the reply reports (session consented, every case in its set), so a refused call
+ * changes nothing.
  */
 import { count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { preExperimentResponses, sessions } from '../db/schema';
 import type { SessionRow } from '../db/queries/sessions';
-import { AppError, conflict } from '../errors';
+import { caseSetItems, preExperimentResponses, sessions } from '../db/schema';
+import { AppError, conflict, notFound } from '../errors';
 import type { PreAnswer } from '../schemas/experiment';
 import { studyConfig } from '../schemas/study';
-import { ensurePreCaseSet, preCaseSetItems } from './case-sets';
+import { ensurePreCaseSet } from './case-sets';
 
-/** D1 binds at most 100 parameters per statement; an answer row binds 12. */
-const ROWS_PER_INSERT = 8;
-
-export function requireConsent(session: SessionRow): void {
+export function requireConsent(session: Pick<SessionRow, 'consentedAt'>): void {
   if (!session.consentedAt) throw conflict('consent_required', 'Consent must be recorded before answers are accepted');
 }
 
@@ -24,67 +26,79 @@ export async function countPreResponses(db: Db, sessionId: string): Promise<numb
   return row?.n ?? 0;
 }
 
-/** Marks the pre-experiment complete once every case of the set is answered (first time only). */
-async function markCompleteIfDone(db: Db, session: SessionRow, total: number, now: string) {
-  if (total < studyConfig.preExperiment.numCases || session.preCompletedAt) return;
-  await db
-    .update(sessions)
-    .set({ preCompletedAt: now, currentPhase: 'main_experiment', updatedAt: now })
-    .where(sql`${sessions.sessionId} = ${session.sessionId} and ${sessions.preCompletedAt} is null`);
+/** The answers as one JSON parameter: any number of them binds one value (D1 allows 100 per statement). */
+const answersParam = (answers: readonly PreAnswer[]) =>
+  JSON.stringify(
+    answers.map((a) => ({
+      case_id: a.case_id,
+      prediction: a.prediction,
+      confidence: a.confidence,
+      response_time_ms: a.response_time_ms,
+      reasoning: a.reasoning ?? null,
+    })),
+  );
+
+function saveBatch(db: Db, sessionId: string, answers: string, now: string) {
+  const inSet = (caseId: ReturnType<typeof sql>) =>
+    sql`exists (select 1 from case_set_items i2 where i2.session_id = ${sessionId} and i2.phase = 'pre_experiment' and i2.case_id = ${caseId})`;
+  return db.batch([
+    // New answers only; the first of two answers to one case in a call wins, as a retry never overwrites.
+    db
+      .insert(preExperimentResponses)
+      // Columns in the table's order (drizzle lists them all); the id is SQLite's.
+      .select(sql`
+        select null, s.participant_id, s.session_id, s.dataset_type, i.case_id, i.position + 1,
+               json_extract(a.value, '$.prediction'), json_extract(a.value, '$.confidence'),
+               json_extract(a.value, '$.response_time_ms'), json_extract(a.value, '$.reasoning'),
+               c.ground_truth, c.features, ${now}
+        from json_each(${answers}) a
+        join sessions s on s.session_id = ${sessionId} and s.consented_at is not null
+        join case_set_items i on i.session_id = s.session_id and i.phase = 'pre_experiment'
+                             and i.case_id = json_extract(a.value, '$.case_id')
+        join cases c on c.case_id = i.case_id
+        where not exists (select 1 from json_each(${answers}) b where not ${inSet(sql`json_extract(b.value, '$.case_id')`)})
+        order by a.key`)
+      .onConflictDoNothing()
+      .returning({ id: preExperimentResponses.id }),
+    db
+      .update(sessions)
+      .set({ preCompletedAt: now, currentPhase: 'main_experiment', updatedAt: now })
+      .where(
+        sql`${sessions.sessionId} = ${sessionId} and ${sessions.preCompletedAt} is null
+            and (select count(*) from pre_experiment_responses r where r.session_id = ${sessionId}) >= ${studyConfig.preExperiment.numCases}`,
+      ),
+    db
+      .select({
+        consentedAt: sessions.consentedAt,
+        total: sql<number>`(select count(*) from pre_experiment_responses r where r.session_id = ${sessionId})`,
+        setSize: sql<number>`(select count(*) from ${caseSetItems} i where i.session_id = ${sessionId} and i.phase = 'pre_experiment')`,
+        outsideSet: sql<string | null>`(select json_group_array(json_extract(b.value, '$.case_id')) from json_each(${answers}) b
+                                        where not ${inSet(sql`json_extract(b.value, '$.case_id')`)})`,
+      })
+      .from(sessions)
+      .where(eq(sessions.sessionId, sessionId)),
+  ]);
 }
 
-/** Stores answers not yet stored; returns how many were new and the session's total after. */
-export async function storePreAnswers(db: Db, session: SessionRow, answers: PreAnswer[], now: string) {
-  requireConsent(session);
-  const ids = [...new Set(answers.map((a) => a.case_id))];
-  let items = await preCaseSetItems(db, session.sessionId, ids);
-  if (items.length === 0) {
+/**
+ * Stores answers not yet stored; returns how many were new and the session's total after.
+ * 404 for an unknown session, 409 before consent, 400 when a case is not in the session's set.
+ */
+export async function storePreAnswers(db: Db, sessionId: string, answers: readonly PreAnswer[], now: string) {
+  const json = answersParam(answers);
+  let [inserted, , [status]] = await saveBatch(db, sessionId, json, now);
+  if (!status) throw notFound(`No experiment session for participant ${sessionId}`);
+  requireConsent(status);
+  if (status.setSize === 0) {
     // The set is normally drawn when the client first asks for it; draw it now if it was not.
-    await ensurePreCaseSet(db, session.sessionId, session.datasetType, now);
-    items = await preCaseSetItems(db, session.sessionId, ids);
+    const session = await db.select({ datasetType: sessions.datasetType }).from(sessions).where(eq(sessions.sessionId, sessionId)).get();
+    await ensurePreCaseSet(db, sessionId, session!.datasetType, now);
+    [inserted, , [status]] = await saveBatch(db, sessionId, json, now);
   }
-  const byCase = new Map(items.map((item) => [item.row.caseId, item]));
-  const seen = new Set<string>();
-  const rows = [];
-  for (const answer of answers) {
-    const item = byCase.get(answer.case_id);
-    if (!item) {
-      throw new AppError(400, 'case_not_in_set', [{ msg: `case ${answer.case_id} is not in this session's pre-experiment set`, loc: ['case_id'] }]);
-    }
-    if (seen.has(answer.case_id)) continue;
-    seen.add(answer.case_id);
-    rows.push({
-      participantId: session.userId,
-      sessionId: session.sessionId,
-      datasetType: session.datasetType,
-      caseId: answer.case_id,
-      caseNumber: item.position + 1,
-      prediction: answer.prediction,
-      confidence: answer.confidence,
-      responseTimeMs: answer.response_time_ms,
-      reasoning: answer.reasoning ?? null,
-      groundTruth: item.row.groundTruth,
-      caseData: item.row.features,
-      createdAt: now,
-    });
+  const outside = JSON.parse(status!.outsideSet ?? '[]') as string[];
+  if (outside.length > 0) {
+    throw new AppError(400, 'case_not_in_set', [{ msg: `case ${outside[0]} is not in this session's pre-experiment set`, loc: ['case_id'] }]);
   }
-  const statements = [];
-  for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) {
-    statements.push(
-      db
-        .insert(preExperimentResponses)
-        .values(rows.slice(i, i + ROWS_PER_INSERT))
-        .onConflictDoNothing()
-        .returning({ id: preExperimentResponses.id }),
-    );
-  }
-  let stored = 0;
-  if (statements.length > 0) {
-    const [first, ...rest] = statements;
-    // A conflicting (already stored) answer returns no row, so this counts only new ones.
-    for (const inserted of await db.batch([first!, ...rest])) stored += inserted.length;
-  }
-  const total = await countPreResponses(db, session.sessionId);
-  await markCompleteIfDone(db, session, total, now);
-  return { stored, duplicates: answers.length - stored, total };
+  const stored = inserted.length;
+  return { stored, duplicates: answers.length - stored, total: status!.total };
 }
