@@ -76,8 +76,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
   })
   .post('/main/integrated-response', answerWriteLimit, validate('json', integratedResponseBodySchema), async (c) => {
     const body = c.req.valid('json');
-    const session = await requireSession(c.var.db, body.session_id);
-    const outcome = await storeIntegratedResponse(c.var.db, session, body, new Date().toISOString());
+    const outcome = await storeIntegratedResponse(c.var.db, body.session_id, body, new Date().toISOString());
     const result: z.infer<typeof integratedResponseResultSchema> = {
       success: true,
       duplicate: outcome.duplicate,

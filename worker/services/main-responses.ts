@@ -4,14 +4,12 @@
  * explanation is kept exactly as shown. UNIQUE(session, case) makes a retry a duplicate that
  * counts as success and never overwrites what was stored first.
  */
-import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import type { SessionRow } from '../db/queries/sessions';
-import { mainExperimentResponses, sessions } from '../db/schema';
-import { AppError } from '../errors';
+import { caseSetItems, cases, mainExperimentResponses, sessions } from '../db/schema';
+import { AppError, notFound } from '../errors';
 import type { IntegratedResponseBody } from '../schemas/main-experiment';
 import { studyConfig } from '../schemas/study';
-import { mainSetItem } from './main-case-sets';
 import { requireConsent } from './pre-experiment';
 
 export async function countMainResponses(db: Db, sessionId: string): Promise<number> {
@@ -23,64 +21,112 @@ export async function countMainResponses(db: Db, sessionId: string): Promise<num
   return row?.n ?? 0;
 }
 
-export async function storeIntegratedResponse(db: Db, session: SessionRow, body: IntegratedResponseBody, now: string) {
-  requireConsent(session);
-  const item = await mainSetItem(db, session.sessionId, { caseId: body.case_id });
-  if (!item) throw new AppError(400, 'case_not_in_set', [{ msg: `case ${body.case_id} is not in this session's main-experiment set`, loc: ['case_id'] }]);
+/** The row's values from the body; the session, set and case columns come from the tables in the insert itself. */
+function answerColumns(body: IntegratedResponseBody, now: string): Partial<typeof mainExperimentResponses.$inferInsert> {
+  return {
+    initialPrediction: body.initial_prediction,
+    initialConfidence: body.initial_confidence,
+    initialResponseTimeMs: body.initial_response_time_ms,
+    initialReasoning: body.initial_reasoning ?? null,
+    finalPrediction: body.final_prediction,
+    finalConfidence: body.final_confidence,
+    finalResponseTimeMs: body.final_response_time_ms,
+    finalReasoning: body.final_reasoning ?? null,
+    aiPrediction: body.ai_prediction,
+    aiModelPrediction: body.ai_model_prediction ?? body.ai_prediction,
+    userModelPrediction: body.user_model_prediction ?? null,
+    aiFeatureImportance: body.ai_feature_importance,
+    userFeatureImportance: body.user_feature_importance,
+    shownFeatureImportance: body.shown_feature_importance ?? null,
+    explanationKind: body.explanation_kind ?? null,
+    aiModelIdentifier: body.ai_model_identifier ?? null,
+    userModelIdentifier: body.user_model_identifier ?? null,
+    aiProbability: body.ai_probability ?? null,
+    userModelProbability: body.user_model_probability ?? null,
+    comprehensibility: body.comprehensibility,
+    transparency: body.transparency,
+    satisfaction: body.satisfaction,
+    trust: body.trust,
+    alignment: body.alignment,
+    explanationViewingTimeMs: body.explanation_viewing_time_ms,
+    totalTaskTimeMs: body.total_task_time_ms,
+    createdAt: now,
+    updatedAt: now,
+    completedAt: now,
+  };
+}
 
-  const inserted = await db
-    .insert(mainExperimentResponses)
-    .values({
-      participantId: session.userId,
-      sessionId: session.sessionId,
-      datasetType: session.datasetType,
-      caseId: body.case_id,
-      caseNumber: item.position + 1,
-      groundTruth: item.row.groundTruth,
-      caseData: item.row.features,
-      alignmentAlpha: item.alpha,
-      initialPrediction: body.initial_prediction,
-      initialConfidence: body.initial_confidence,
-      initialResponseTimeMs: body.initial_response_time_ms,
-      initialReasoning: body.initial_reasoning ?? null,
-      finalPrediction: body.final_prediction,
-      finalConfidence: body.final_confidence,
-      finalResponseTimeMs: body.final_response_time_ms,
-      finalReasoning: body.final_reasoning ?? null,
-      aiPrediction: body.ai_prediction,
-      aiModelPrediction: body.ai_model_prediction ?? body.ai_prediction,
-      userModelPrediction: body.user_model_prediction ?? null,
-      aiFeatureImportance: body.ai_feature_importance,
-      userFeatureImportance: body.user_feature_importance,
-      shownFeatureImportance: body.shown_feature_importance ?? null,
-      explanationKind: body.explanation_kind ?? null,
-      aiModelIdentifier: body.ai_model_identifier ?? null,
-      userModelIdentifier: body.user_model_identifier ?? null,
-      aiProbability: body.ai_probability ?? null,
-      userModelProbability: body.user_model_probability ?? null,
-      comprehensibility: body.comprehensibility,
-      transparency: body.transparency,
-      satisfaction: body.satisfaction,
-      trust: body.trust,
-      alignment: body.alignment,
-      explanationViewingTimeMs: body.explanation_viewing_time_ms,
-      totalTaskTimeMs: body.total_task_time_ms,
-      createdAt: now,
-      updatedAt: now,
-      completedAt: now,
-    })
-    .onConflictDoNothing()
-    .returning({ id: mainExperimentResponses.id });
+const completedCount = (sessionId: string) =>
+  sql<number>`(select count(*) from main_experiment_responses r where r.session_id = ${sessionId} and r.completed_at is not null)`;
 
-  const completed = await countMainResponses(db, session.sessionId);
-  const complete = completed >= studyConfig.mainExperiment.numCases;
-  if (complete && !session.mainCompletedAt) {
-    await db
+/**
+ * Stores one whole case in one D1 batch (one round trip, one transaction): the insert reads the
+ * session, its stored set and the case itself, so it stores nothing unless the session has
+ * consented and the case is in its main set; the 50th case completes the phase; the last
+ * statement reads back what the reply needs. 404 unknown session, 409 before consent, 400 when
+ * the case is not in the set.
+ */
+export async function storeIntegratedResponse(db: Db, sessionId: string, body: IntegratedResponseBody, now: string) {
+  const given = answerColumns(body, now);
+  const fromTables = {
+    id: sql`null`,
+    participantId: sessions.participantId,
+    sessionId: sessions.sessionId,
+    datasetType: sessions.datasetType,
+    caseId: caseSetItems.caseId,
+    caseNumber: sql`${caseSetItems.position} + 1`,
+    groundTruth: cases.groundTruth,
+    caseData: cases.features,
+    alignmentAlpha: sql`coalesce(${caseSetItems.alignmentAlpha}, ${studyConfig.mainExperiment.fallbackAlpha})`,
+  } as const;
+  // Every column in the table's order (the order drizzle lists them in the insert), each from the
+  // tables or bound as its column encodes it.
+  const columns = getTableColumns(mainExperimentResponses);
+  const selection = Object.fromEntries(
+    Object.entries(columns).map(([key, column]) => {
+      if (key in fromTables) return [key, fromTables[key as keyof typeof fromTables]];
+      const value = given[key as keyof typeof given];
+      return [key, value === null || value === undefined ? sql`null` : sql`${sql.param(value, column)}`];
+    }),
+  ) as Record<keyof typeof columns, SQL>;
+  const inSet = and(eq(caseSetItems.sessionId, sessions.sessionId), eq(caseSetItems.phase, 'main_experiment'), eq(caseSetItems.caseId, body.case_id));
+
+  const [inserted, , [status]] = await db.batch([
+    db
+      .insert(mainExperimentResponses)
+      .select(
+        db
+          .select(selection)
+          .from(sessions)
+          .innerJoin(caseSetItems, inSet)
+          .innerJoin(cases, eq(cases.caseId, caseSetItems.caseId))
+          .where(and(eq(sessions.sessionId, sessionId), isNotNull(sessions.consentedAt)))
+          .getSQL(),
+      )
+      .onConflictDoNothing()
+      .returning({ id: mainExperimentResponses.id }),
+    db
       .update(sessions)
       .set({ mainCompletedAt: now, currentPhase: 'post_survey', updatedAt: now })
-      .where(sql`${sessions.sessionId} = ${session.sessionId} and ${sessions.mainCompletedAt} is null`);
+      .where(
+        sql`${sessions.sessionId} = ${sessionId} and ${sessions.mainCompletedAt} is null
+            and ${completedCount(sessionId)} >= ${studyConfig.mainExperiment.numCases}`,
+      ),
+    db
+      .select({
+        consentedAt: sessions.consentedAt,
+        completed: completedCount(sessionId),
+        inSet: sql<number>`exists (select 1 from case_set_items i where i.session_id = ${sessionId} and i.phase = 'main_experiment' and i.case_id = ${body.case_id})`,
+      })
+      .from(sessions)
+      .where(eq(sessions.sessionId, sessionId)),
+  ]);
+  if (!status) throw notFound(`No experiment session for participant ${sessionId}`);
+  requireConsent(status);
+  if (!status.inSet) {
+    throw new AppError(400, 'case_not_in_set', [{ msg: `case ${body.case_id} is not in this session's main-experiment set`, loc: ['case_id'] }]);
   }
-  return { duplicate: inserted.length === 0, completed, complete };
+  return { duplicate: inserted.length === 0, completed: status.completed, complete: status.completed >= studyConfig.mainExperiment.numCases };
 }
 
 const RATINGS = ['comprehensibility', 'transparency', 'satisfaction', 'trust', 'alignment'] as const;
