@@ -53,6 +53,16 @@ export default defineConfig(async () => {
           },
         },
         {
+          // The whole study through the API of a local Worker, with faults and a SIGKILL (starts its own Worker).
+          test: {
+            name: 'faults',
+            include: ['test/faults/**/*.test.ts'],
+            environment: 'node',
+            testTimeout: 30 * 60_000,
+            hookTimeout: 240_000,
+          },
+        },
+        {
           test: {
             name: 'e2e',
             include: ['test/e2e/**/*.test.ts'],

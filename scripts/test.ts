@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { ensureChromium } from './lib/chromium';
-import { runTool } from './lib/wrangler';
+import { offlineEnv, runTool } from './lib/wrangler';
 
 type Counts = { passed: number; failed: number; skipped: number };
 const results: { name: string; counts: Counts | null }[] = [];
@@ -33,13 +33,13 @@ async function typecheck(): Promise<Counts> {
   return { passed: checks.length - failed, failed, skipped: 0 };
 }
 
-async function vitestProject(project: string): Promise<Counts> {
+async function vitestProject(project: string, env: Record<string, string> = {}): Promise<Counts> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'xdl-vitest-'));
   const report = path.join(dir, 'report.json');
   try {
-    await runTool('vitest', ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`]).catch(
-      () => undefined,
-    );
+    await runTool('vitest', ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+      env: offlineEnv(env),
+    }).catch(() => undefined);
     if (!existsSync(report)) return { passed: 0, failed: 1, skipped: 0 };
     const json = JSON.parse(readFileSync(report, 'utf8')) as {
       numPassedTests: number;
@@ -66,6 +66,8 @@ const runners: [string, () => Promise<Counts>][] = [
   ['worker', () => vitestProject('worker')],
   ['ml', () => vitestProject('ml')],
   ['web', () => vitestProject('web')],
+  // Full size (200 participants) when asked for by name (`npm run test:faults`); a smaller crowd inside the whole `npm test`.
+  ['faults', () => vitestProject('faults', { XDL_FAULT_PARTICIPANTS: process.env.XDL_FAULT_PARTICIPANTS ?? (only.includes('faults') ? '200' : '30') })],
   [
     'e2e',
     () => {

@@ -2,7 +2,7 @@
  * Runs wrangler the only way this project allows: no metrics, no banner, no Cloudflare API
  * lookups, so a local run never waits on the network.
  */
-import { spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -66,11 +66,13 @@ export async function startLocalWorker(input: {
   persistTo?: string;
   vars?: Record<string, string>;
   stdio?: SpawnOptions['stdio'];
+  /** Its own process group, so `killLocalWorker` can take down wrangler and workerd together. */
+  detached?: boolean;
 }): Promise<ChildProcess> {
   const args = ['dev', '--ip', '127.0.0.1', '--port', String(input.port), '--local', '--show-interactive-dev-session=false'];
   if (input.persistTo) args.push('--persist-to', input.persistTo);
   for (const [key, value] of Object.entries(input.vars ?? {})) args.push('--var', `${key}:${value}`);
-  const child = spawnTool('wrangler', args, { stdio: input.stdio ?? 'inherit' });
+  const child = spawnTool('wrangler', args, { stdio: input.stdio ?? 'inherit', detached: input.detached ?? false });
   const deadline = Date.now() + 120_000;
   while (Date.now() < deadline) {
     if (child.exitCode !== null) throw new Error(`wrangler dev exited with ${child.exitCode}`);
@@ -84,4 +86,27 @@ export async function startLocalWorker(input: {
   }
   child.kill('SIGTERM');
   throw new Error('wrangler dev did not start within 120 s');
+}
+
+/** Ends a Worker started with `detached`: the whole process group (wrangler, workerd), SIGKILL by default. */
+export async function killLocalWorker(child: ChildProcess, signal: NodeJS.Signals = 'SIGKILL'): Promise<void> {
+  const exited = new Promise((r) => (child.exitCode !== null ? r(null) : child.once('exit', r)));
+  try {
+    process.kill(-child.pid!, signal);
+  } catch {
+    // Already gone.
+  }
+  await exited;
+}
+
+/** Rows of a query on a local D1 state directory, as a researcher's query would read them. */
+export function localD1Rows<T>(persistTo: string, sql: string): T[] {
+  const out = execFileSync(bin('wrangler'), ['d1', 'execute', D1_DATABASE, '--local', '--persist-to', persistTo, '--json', '--command', sql], {
+    cwd: projectRoot,
+    env: offlineEnv(),
+    encoding: 'utf8',
+    maxBuffer: 256 * 1024 * 1024,
+    stdio: ['ignore', 'pipe', 'ignore'],
+  });
+  return (JSON.parse(out) as { results: T[] }[])[0]!.results;
 }

@@ -2,11 +2,10 @@
  * Participants made through the live Worker's API, for tests that start mid-journey, and the
  * browser storage that makes a page treat them as this browser's participant.
  */
-import { execFileSync } from 'node:child_process';
-import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
-import { D1_DATABASE, offlineEnv, projectRoot } from '../../scripts/lib/wrangler';
+import { localD1Rows } from '../../scripts/lib/wrangler';
+import { integratedAnswer } from '../helpers/simulated-participant';
 import type { DatasetType, Language } from '../../worker/schemas/study-config';
 import { CONSENT_ITEMS } from '../../worker/schemas/study-config';
 import { generateParticipantId } from '../../web/lib/session-id';
@@ -73,46 +72,13 @@ export async function participantDoneWithMain(datasetType: DatasetType): Promise
   const started = await call<{ case_set: { case_id: string }[] }>('POST', '/api/experiments/main/start', { session_id: p.id });
   for (const [i, c] of started.case_set.entries()) {
     const e = await call<Record<string, unknown> & { prediction: 0 | 1 }>('POST', '/api/human-aligned-explanation', { session_id: p.id, case_id: c.case_id });
-    await call('POST', '/api/experiments/main/integrated-response', {
-      session_id: p.id,
-      case_id: c.case_id,
-      initial_prediction: i % 2,
-      initial_confidence: 3,
-      initial_response_time_ms: 4000,
-      final_prediction: e.prediction,
-      final_confidence: 4,
-      final_response_time_ms: 2000,
-      ai_prediction: e.prediction,
-      user_model_prediction: e.user_model_prediction,
-      ai_feature_importance: e.ai_feature_importance,
-      user_feature_importance: e.user_feature_importance,
-      shown_feature_importance: e.shown_feature_importance,
-      explanation_kind: e.explanation_kind,
-      ai_model_identifier: e.model_identifier,
-      user_model_identifier: e.user_model_identifier,
-      ai_probability: e.ai_probability,
-      user_model_probability: e.user_model_probability,
-      comprehensibility: 4,
-      transparency: 3,
-      satisfaction: 4,
-      trust: 3,
-      alignment: 2,
-      explanation_viewing_time_ms: 5000,
-      total_task_time_ms: 15000,
-    });
+    await call('POST', '/api/experiments/main/integrated-response', integratedAnswer(p.id, c.case_id, e, { initial: i % 2, trust: 3 }));
   }
   return p;
 }
 
 /** Reads the running Worker's local D1 directly, as a researcher's query would. */
-export function d1Rows<T>(sql: string): T[] {
-  const out = execFileSync(
-    path.join(projectRoot, 'node_modules', '.bin', 'wrangler'),
-    ['d1', 'execute', D1_DATABASE, '--local', '--persist-to', inject('persistTo'), '--json', '--command', sql],
-    { cwd: projectRoot, env: offlineEnv(), encoding: 'utf8', maxBuffer: 64 * 1024 * 1024, stdio: ['ignore', 'pipe', 'ignore'] },
-  );
-  return (JSON.parse(out) as { results: T[] }[])[0]!.results;
-}
+export const d1Rows = <T>(sql: string): T[] => localD1Rows<T>(inject('persistTo'), sql);
 
 /** Opens the app once so this browser remembers `p` (and the language) as a returning participant would. */
 export async function adoptParticipant(page: Page, p: TestParticipant, language: Language, extra: { tutorialDone?: boolean } = {}): Promise<void> {

@@ -32,27 +32,31 @@ export async function storePostSurvey(db: Db, session: SessionRow, body: PostSur
 
   const rating = body.cognition.experiment_rating;
   const feedback = body.cognition.overall_feedback;
-  const inserted = await db
-    .insert(postSurveys)
-    .values({
-      participantId: session.userId,
-      sessionId: session.sessionId,
-      demographics: body.demographics,
-      benevolent: body.benevolent,
-      bigfive: body.bigfive,
-      locus: body.locus,
-      cognition: body.cognition,
-      experimentRating: typeof rating === 'number' ? rating : null,
-      overallFeedback: typeof feedback === 'string' && feedback.trim() ? feedback.trim() : null,
-      createdAt: now,
-    })
-    .onConflictDoNothing()
-    .returning({ id: postSurveys.id });
+  // One batch: the survey and the session's completion land together or not at all, so a Worker
+  // stopped between them cannot leave a stored survey whose session never completes.
+  const [inserted] = await db.batch([
+    db
+      .insert(postSurveys)
+      .values({
+        participantId: session.userId,
+        sessionId: session.sessionId,
+        demographics: body.demographics,
+        benevolent: body.benevolent,
+        bigfive: body.bigfive,
+        locus: body.locus,
+        cognition: body.cognition,
+        experimentRating: typeof rating === 'number' ? rating : null,
+        overallFeedback: typeof feedback === 'string' && feedback.trim() ? feedback.trim() : null,
+        createdAt: now,
+      })
+      .onConflictDoNothing()
+      .returning({ id: postSurveys.id }),
+    db
+      .update(sessions)
+      .set({ postSurveyCompletedAt: now, currentPhase: 'completed', updatedAt: now })
+      .where(sql`${sessions.sessionId} = ${session.sessionId} and ${sessions.postSurveyCompletedAt} is null`),
+  ]);
   if (inserted.length === 0) throw conflict('already_answered', 'This session has already answered the post-survey');
-  await db
-    .update(sessions)
-    .set({ postSurveyCompletedAt: now, currentPhase: 'completed', updatedAt: now })
-    .where(sql`${sessions.sessionId} = ${session.sessionId} and ${sessions.postSurveyCompletedAt} is null`);
   return { scores: scorePostSurvey(body) };
 }
 
