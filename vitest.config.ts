@@ -24,7 +24,13 @@ export default defineConfig(async () => {
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {
-                bindings: { TEST_MIGRATIONS: migrations, ADMIN_PASSWORD: 'test-admin-password', ML_FIXTURE: mlFixture },
+                bindings: {
+                  TEST_MIGRATIONS: migrations,
+                  ADMIN_PASSWORD: 'test-admin-password',
+                  ML_FIXTURE: mlFixture,
+                  // Generated calls of the fuzzing suite in all (test/worker/fuzz.test.ts).
+                  XDL_FUZZ_RUNS: Number(process.env.XDL_FUZZ_RUNS ?? 10_000),
+                },
               },
             }),
           ],

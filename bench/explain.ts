@@ -10,10 +10,11 @@
  * cannot be read from inside); it includes the local D1's SQLite work, so it bounds the Worker's
  * own CPU time from above. Writes bench/results/explain.json.
  */
-import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { prepareAll } from '../ml-assets/lib/prepare';
+import { workerdUsage } from './lib/workerd-processes';
 import { seedLocal } from '../ml-assets/lib/seed';
 import { applyLocalMigrations, freeLoopbackPort, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
 import { generateParticipantId } from '../web/lib/session-id';
@@ -22,43 +23,7 @@ import { CONSENT_ITEMS, DATASET_TYPES, type DatasetType } from '../worker/schema
 const WARM_CALLS = 300;
 const TARGET_CPU_P50_MS = 2;
 
-/** Clock ticks per second of /proc's CPU accounting (USER_HZ, 100 on Linux). */
-const USER_HZ = 100;
-
-/** Processes descended from `root`, from /proc. */
-function descendants(root: number): number[] {
-  const parent = new Map<number, number>();
-  for (const entry of readdirSync('/proc')) {
-    if (!/^\d+$/.test(entry)) continue;
-    try {
-      const stat = readFileSync(`/proc/${entry}/stat`, 'utf8');
-      parent.set(Number(entry), Number(stat.slice(stat.lastIndexOf(')') + 2).split(' ')[1]));
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  const out: number[] = [];
-  const walk = (pid: number) => {
-    for (const [child, ppid] of parent) if (ppid === pid) (out.push(child), walk(child));
-  };
-  walk(root);
-  return out;
-}
-
-/** User + system CPU seconds used so far by the workerd processes under `root`. */
-function workerdCpuSeconds(root: number): number {
-  let ticks = 0;
-  for (const pid of descendants(root)) {
-    try {
-      if (!readFileSync(`/proc/${pid}/cmdline`, 'utf8').includes('workerd')) continue;
-      const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-      ticks += Number(fields[11]) + Number(fields[12]);
-    } catch {
-      // The process ended while we looked.
-    }
-  }
-  return ticks / USER_HZ;
-}
+const workerdCpuSeconds = (root: number) => workerdUsage(root).cpuSeconds;
 
 const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 

@@ -68,8 +68,10 @@ export async function startLocalWorker(input: {
   stdio?: SpawnOptions['stdio'];
   /** Its own process group, so `killLocalWorker` can take down wrangler and workerd together. */
   detached?: boolean;
+  /** Another Worker's wrangler.toml (benchmarks); the platform's by default. */
+  config?: string;
 }): Promise<ChildProcess> {
-  const args = ['dev', '--ip', '127.0.0.1', '--port', String(input.port), '--local', '--show-interactive-dev-session=false'];
+  const args = ['dev', ...(input.config ? ['--config', input.config] : []), '--ip', '127.0.0.1', '--port', String(input.port), '--local', '--show-interactive-dev-session=false'];
   if (input.persistTo) args.push('--persist-to', input.persistTo);
   for (const [key, value] of Object.entries(input.vars ?? {})) args.push('--var', `${key}:${value}`);
   const child = spawnTool('wrangler', args, { stdio: input.stdio ?? 'inherit', detached: input.detached ?? false });

@@ -7,6 +7,7 @@ declare global {
     }
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
+      XDL_FUZZ_RUNS: number;
       ML_FIXTURE: { model: unknown; encoding: unknown; expected: { rows: { x: (number | null)[]; raw_score: number; contrib: number[] }[] } } | null;
     }
   }

@@ -1,0 +1,308 @@
+/**
+ * `npm run bench:load`: the platform under a crowd, on the local Worker (`wrangler dev`, local
+ * D1/R2, throw-away state) over loopback. Writes bench/results/load.json.
+ *
+ * 1. Saturation, first, while both workerds are fresh: LOAD_CONCURRENCY (32) callers send
+ *    pre-experiment answers back to back for LOAD_ROUND_SECONDS (10), interleaved round by round
+ *    with the same callers sending single-row inserts to a minimal Worker on its own local D1
+ *    (bench/d1-ceiling): the platform's answer throughput as a share of the raw insert ceiling
+ *    measured in the same run on this machine, with each side's workerd CPU and memory growth
+ *    per request.
+ * 2. Study pace (the soak): LOAD_PARTICIPANTS simulated participants (1,000), nine in ten in the
+ *    pre-experiment and one in ten in the main experiment (explanation + case), each giving one
+ *    answer every ~9 s for LOAD_PACE_SECONDS (180), about 110 answers/s in all. Latency
+ *    p50/p95/p99 per endpoint; the workerd processes' memory sampled every 2 s; afterwards every
+ *    acknowledged answer is looked up in D1 (lost = acknowledged but absent).
+ *
+ * Each simulated participant has its own client address (CF-Connecting-IP, which a local run
+ * takes as the caller sends it), as a crowd behind Cloudflare's edge would.
+ */
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { prepareAll } from '../ml-assets/lib/prepare';
+import { workerdUsage } from './lib/workerd-processes';
+import { seedLocal } from '../ml-assets/lib/seed';
+import { applyLocalMigrations, freeLoopbackPort, killLocalWorker, localD1Rows, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
+import {
+  ApiClient,
+  datasetFor,
+  enter,
+  newAcknowledged,
+  preAnswerFor,
+  preCaseIds,
+  sendMainCase,
+  sendPreAnswer,
+  sendPreBatch,
+  trainAndStartMain,
+  type Acknowledged,
+} from '../test/helpers/simulated-participant';
+
+const PARTICIPANTS = Number(process.env.LOAD_PARTICIPANTS ?? 1000);
+const PACE_SECONDS = Number(process.env.LOAD_PACE_SECONDS ?? 180);
+const ANSWER_EVERY_MS = 9000;
+const MAIN_SHARE = 0.1;
+const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 32);
+const ROUND_SECONDS = Number(process.env.LOAD_ROUND_SECONDS ?? 10);
+const ROUNDS = 3;
+const SETUP_CONCURRENCY = 16;
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : null);
+const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
+const round = (v: number | null, digits = 1) => (v === null ? null : Number(v.toFixed(digits)));
+
+const workerdRssMb = (root: number) => workerdUsage(root).rssMb;
+
+/** Least-squares slope of y over x. */
+function slope(points: { x: number; y: number }[]): number {
+  const n = points.length;
+  const mx = points.reduce((s, p) => s + p.x, 0) / n;
+  const my = points.reduce((s, p) => s + p.y, 0) / n;
+  const sxy = points.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0);
+  const sxx = points.reduce((s, p) => s + (p.x - mx) ** 2, 0);
+  return sxx === 0 ? 0 : sxy / sxx;
+}
+
+type Participant = { ack: Acknowledged; client: ApiClient; cases: string[]; next: number; main: boolean };
+
+async function inBatches<T>(count: number, size: number, make: (i: number) => Promise<T>): Promise<T[]> {
+  const out: T[] = new Array(count);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: size }, async () => {
+      while (next < count) {
+        const i = next++;
+        out[i] = await make(i);
+      }
+    }),
+  );
+  return out;
+}
+
+async function main() {
+  const persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-bench-load-'));
+  const ceilingState = mkdtempSync(path.join(os.tmpdir(), 'xdl-bench-ceiling-'));
+  await applyLocalMigrations(persistTo, { stdio: 'ignore' });
+  prepareAll();
+  await seedLocal({ persistTo });
+  const port = await freeLoopbackPort();
+  const worker = await startLocalWorker({ port, persistTo, vars: { ADMIN_PASSWORD: 'bench' }, stdio: 'ignore', detached: true });
+  const ceilingPort = await freeLoopbackPort();
+  const ceiling = await startLocalWorker({
+    port: ceilingPort,
+    persistTo: ceilingState,
+    config: path.join(projectRoot, 'bench', 'd1-ceiling', 'wrangler.toml'),
+    stdio: 'ignore',
+    detached: true,
+  });
+  const base = `http://127.0.0.1:${port}`;
+  const timings = new Map<string, number[]>();
+  const statuses = new Map<number, number>();
+  let recording = false;
+  const onTiming = (endpoint: string, ms: number, status: number) => {
+    if (!recording) return;
+    const key = endpoint.replace(/\/api\/post-survey\/$/, '/api/post-survey');
+    (timings.get(key) ?? timings.set(key, []).get(key)!).push(ms);
+    statuses.set(status, (statuses.get(status) ?? 0) + 1);
+  };
+
+  try {
+    // ── Set-up: every participant enters and consents; one in ten gets to the main experiment.
+    const setupStarted = performance.now();
+    const participants = await inBatches(PARTICIPANTS, SETUP_CONCURRENCY, async (i): Promise<Participant> => {
+      const client = new ApiClient({ baseUrl: base, clientIp: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, onTiming });
+      const ack = newAcknowledged(datasetFor(i));
+      await enter(client, ack);
+      const preIds = await preCaseIds(client, ack.id);
+      const main = i % Math.round(1 / MAIN_SHARE) === 0;
+      if (!main) return { ack, client, cases: preIds, next: 0, main };
+      await sendPreBatch(client, ack, preIds);
+      return { ack, client, cases: await trainAndStartMain(client, ack), next: 0, main };
+    });
+    const setupSeconds = (performance.now() - setupStarted) / 1000;
+    console.log(`set-up: ${PARTICIPANTS} participants in ${setupSeconds.toFixed(0)} s`);
+
+    // ── Saturation, interleaved with the raw insert ceiling (before the soak, so neither workerd
+    // has been grown by it).
+    const pre = participants.filter((p) => !p.main);
+    let cursor = 0;
+    const nextAnswer = () => {
+      for (let tries = 0; tries < pre.length; tries++) {
+        const p = pre[cursor++ % pre.length]!;
+        if (p.next < p.cases.length) return { p, caseId: p.cases[p.next++]! };
+      }
+      throw new Error('no unanswered cases left for the saturation rounds');
+    };
+    /** Requests per second, and the serving workerd's CPU and memory growth per request, over one round. */
+    const saturate = async (root: number, send: () => Promise<void>) => {
+      const before = workerdUsage(root);
+      const end = performance.now() + ROUND_SECONDS * 1000;
+      let done = 0;
+      const started = performance.now();
+      await Promise.all(
+        Array.from({ length: CONCURRENCY }, async () => {
+          while (performance.now() < end) {
+            await send();
+            done++;
+          }
+        }),
+      );
+      const after = workerdUsage(root);
+      return {
+        perSecond: done / ((performance.now() - started) / 1000),
+        cpuMsPerRequest: ((after.cpuSeconds - before.cpuSeconds) * 1000) / done,
+        rssKbPerRequest: ((after.rssMb - before.rssMb) * 1024) / done,
+      };
+    };
+    type Round = Awaited<ReturnType<typeof saturate>>;
+    const platformRounds: Round[] = [];
+    const ceilingRounds: Round[] = [];
+    for (let r = 0; r < ROUNDS; r++) {
+      platformRounds.push(
+        await saturate(worker.pid!, async () => {
+          const { p, caseId } = nextAnswer();
+          await sendPreAnswer(p.client, p.ack, caseId);
+        }),
+      );
+      ceilingRounds.push(
+        await saturate(ceiling.pid!, async () => {
+          const { p, caseId } = nextAnswer();
+          const res = await fetch(`http://127.0.0.1:${ceilingPort}/answers`, {
+            method: 'POST',
+            headers: { 'Content-Type': 'application/json' },
+            body: JSON.stringify({ session_id: p.ack.id, case_id: caseId, ...preAnswerFor(p.ack.id, caseId) }),
+          });
+          if (res.status !== 201) throw new Error(`ceiling worker answered ${res.status}`);
+          await res.arrayBuffer();
+        }),
+      );
+      console.log(`round ${r + 1}: platform ${platformRounds.at(-1)!.perSecond.toFixed(0)} answers/s · raw insert ${ceilingRounds.at(-1)!.perSecond.toFixed(0)} rows/s`);
+    }
+
+    // ── Study pace (the soak).
+    const memory: { t: number; mb: number }[] = [];
+    const paceStarted = performance.now();
+    const sampler = setInterval(() => memory.push({ t: (performance.now() - paceStarted) / 1000, mb: workerdRssMb(worker.pid!) }), 2000);
+    memory.push({ t: 0, mb: workerdRssMb(worker.pid!) });
+    recording = true;
+    let failed = 0;
+    const answerMs: number[] = [];
+    const deadline = paceStarted + PACE_SECONDS * 1000;
+    await Promise.all(
+      participants.map(async (p, i) => {
+        let due = paceStarted + (i / participants.length) * ANSWER_EVERY_MS;
+        for (;;) {
+          const wait = due - performance.now();
+          if (wait > 0) await sleep(wait);
+          if (performance.now() >= deadline || p.next >= p.cases.length) return;
+          const caseId = p.cases[p.next++]!;
+          const t = performance.now();
+          try {
+            if (p.main) await sendMainCase(p.client, p.ack, caseId, p.next - 1);
+            else await sendPreAnswer(p.client, p.ack, caseId);
+            answerMs.push(performance.now() - t);
+          } catch (err) {
+            failed++;
+            console.error(String(err));
+          }
+          due += ANSWER_EVERY_MS * (0.9 + 0.2 * Math.random());
+        }
+      }),
+    );
+    recording = false;
+    clearInterval(sampler);
+    const paceSeconds = (performance.now() - paceStarted) / 1000;
+    const paceAnswers = answerMs.length;
+
+    // Every acknowledged answer must be in D1, and nothing else.
+    const storedPre = localD1Rows<{ n: number }>(persistTo, 'select count(*) as n from pre_experiment_responses')[0]!.n;
+    const storedMain = localD1Rows<{ n: number }>(persistTo, 'select count(*) as n from main_experiment_responses where completed_at is not null')[0]!.n;
+    const ackedPre = participants.reduce((s, p) => s + p.ack.pre.size, 0);
+    const ackedMain = participants.reduce((s, p) => s + p.ack.main.size, 0);
+    const sessionIds = participants.map((p) => `'${p.ack.id}'`).join(',');
+    const storedPerParticipant = new Map(
+      localD1Rows<{ session_id: string; n: number }>(persistTo, `select session_id, count(*) as n from pre_experiment_responses where session_id in (${sessionIds}) group by session_id`).map(
+        (r) => [r.session_id, r.n],
+      ),
+    );
+    const lost = participants.filter((p) => (storedPerParticipant.get(p.ack.id) ?? 0) < p.ack.pre.size).length;
+
+    const perEndpoint = Object.fromEntries(
+      [...timings].map(([endpoint, values]) => {
+        const sorted = [...values].sort((a, b) => a - b);
+        return [endpoint, { calls: sorted.length, p50_ms: round(quantile(sorted, 0.5)), p95_ms: round(quantile(sorted, 0.95)), p99_ms: round(quantile(sorted, 0.99)) }];
+      }),
+    );
+    const answerSorted = [...answerMs].sort((a, b) => a - b);
+    const paceMemory = memory.filter((m) => m.t <= paceSeconds);
+    const secondHalf = paceMemory.filter((m) => m.t >= paceSeconds / 2);
+    const memorySlope = slope(secondHalf.map((m) => ({ x: m.t / 60, y: m.mb })));
+    const platform = median(platformRounds.map((r) => r.perSecond));
+    const raw = median(ceilingRounds.map((r) => r.perSecond));
+    const answerP99 = quantile(answerSorted, 0.99)!;
+    // The calls that save an answer (the explanation is timed apart, under per_endpoint).
+    const saveP99 = ['/api/experiments/pre-experiment/responses', '/api/experiments/main/integrated-response'].map((e) => perEndpoint[e]?.p99_ms ?? Infinity);
+    const report = {
+      generated_at: new Date().toISOString(),
+      machine: `${process.platform} ${process.arch} ${os.cpus()[0]?.model ?? ''} × ${os.cpus().length}, node ${process.version}`,
+      method:
+        'wrangler dev (local D1/R2) over loopback; simulated participants through the real API (test/helpers/simulated-participant.ts), each with its own client address; latencies are per HTTP call',
+      config: { participants: PARTICIPANTS, main_share: MAIN_SHARE, answer_every_ms: ANSWER_EVERY_MS, pace_seconds: PACE_SECONDS, concurrency: CONCURRENCY, round_seconds: ROUND_SECONDS, rounds: ROUNDS },
+      setup_seconds: round(setupSeconds),
+      study_pace: {
+        seconds: round(paceSeconds),
+        answers: paceAnswers,
+        answers_per_second: round(paceAnswers / paceSeconds),
+        // A main-experiment answer here is the explanation call and the case save together.
+        answer_p50_ms: round(quantile(answerSorted, 0.5)),
+        answer_p95_ms: round(quantile(answerSorted, 0.95)),
+        answer_p99_ms: round(answerP99),
+        per_endpoint: perEndpoint,
+        http_statuses: Object.fromEntries(statuses),
+        failed_answers: failed,
+        acknowledged: { pre: ackedPre, main: ackedMain },
+        stored: { pre: storedPre, main: storedMain },
+        participants_missing_an_acknowledged_answer: lost,
+      },
+      memory: {
+        workerd_rss_mb: memory.map((m) => ({ t_s: round(m.t), mb: round(m.mb) })),
+        pace_start_mb: round(paceMemory[0]?.mb ?? null),
+        pace_end_mb: round(paceMemory.at(-1)?.mb ?? null),
+        second_half_slope_mb_per_minute: round(memorySlope, 2),
+      },
+      saturation: {
+        platform_answers_per_second: platformRounds.map((r) => round(r.perSecond)),
+        raw_insert_rows_per_second: ceilingRounds.map((r) => round(r.perSecond)),
+        platform_median: round(platform),
+        raw_median: round(raw),
+        ratio: round(platform / raw, 3),
+        // Where the time goes: CPU of the serving workerd (Worker, local D1, local limiter, proxy) per request.
+        workerd_cpu_ms_per_request: { platform: round(median(platformRounds.map((r) => r.cpuMsPerRequest)), 2), raw: round(median(ceilingRounds.map((r) => r.cpuMsPerRequest)), 2) },
+        // Growth of the serving workerd's memory per request, the platform's Worker beside one that holds nothing.
+        workerd_rss_kb_per_request: { platform: round(median(platformRounds.map((r) => r.rssKbPerRequest))), raw: round(median(ceilingRounds.map((r) => r.rssKbPerRequest))) },
+      },
+      targets: {
+        answer_save_p99_under_100_ms: Math.max(...saveP99) < 100,
+        none_lost: failed === 0 && lost === 0 && storedPre === ackedPre && storedMain === ackedMain,
+        saturation_at_least_80_percent_of_raw: platform / raw >= 0.8,
+        memory_flat_under_1_mb_per_minute: Math.abs(memorySlope) < 1,
+        // The local emulator's own growth, measured on a Worker that holds nothing, is the yardstick.
+        memory_growth_per_request_at_most_bare_worker_x1_5:
+          median(platformRounds.map((r) => r.rssKbPerRequest)) <= 1.5 * Math.max(median(ceilingRounds.map((r) => r.rssKbPerRequest)), 1),
+      },
+    };
+    console.log(JSON.stringify({ study_pace: { ...report.study_pace, per_endpoint: undefined }, memory: { ...report.memory, workerd_rss_mb: undefined }, saturation: report.saturation, targets: report.targets }, null, 2));
+    const out = path.join(projectRoot, 'bench', 'results', 'load.json');
+    mkdirSync(path.dirname(out), { recursive: true });
+    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
+    console.log(`wrote ${path.relative(projectRoot, out)}`);
+  } finally {
+    await killLocalWorker(worker, 'SIGTERM');
+    await killLocalWorker(ceiling, 'SIGTERM');
+    rmSync(persistTo, { recursive: true, force: true });
+    rmSync(ceilingState, { recursive: true, force: true });
+  }
+}
+
+await main();
