@@ -120,6 +120,11 @@ async function mainJourney(p: TestParticipant, page: Page, texts: Texts) {
   for (let n = 23; n <= 24; n++) await answerMainCase(page, texts, n);
   await runUntil(page, () => page.getByTestId('save-failed').isVisible(), 'the unsaved notice', 200);
   expect(storedCases(p)).toHaveLength(22);
+  // A reload while they are still unsaved keeps them: the page comes back at case 25 and sends them once the server is reachable.
+  await page.reload();
+  await runUntil(page, async () => (await page.locator('.case-progress h1').count()) > 0, 'the case screen after a reload with unsaved cases');
+  expect(await page.locator('.case-progress h1').innerText()).toBe(fill(texts.main.remaining, { remaining: 26, done: 24, total: 50 }));
+  expect(storedCases(p)).toHaveLength(22);
   await page.unroute('**/api/experiments/main/integrated-response');
 
   for (let n = 25; n <= 50; n++) await answerMainCase(page, texts, n);

@@ -128,7 +128,7 @@ export type Acknowledged = {
   pre: Map<string, { prediction: number; confidence: number }>;
   main: Map<string, { initial: number; final: number; trust: number }>;
   postSurvey: boolean;
-  /** IDs this participant's entry tried and was refused as taken (a lost creation answer). */
+  /** IDs this participant's entry tried and was refused as taken. */
   abandonedIds: string[];
 };
 
@@ -150,11 +150,13 @@ export async function enter(client: ApiClient, ack: Acknowledged): Promise<void>
   for (let attempt = 0; attempt < 5; attempt++) {
     const id = generateParticipantId();
     try {
-      await client.call('POST', '/api/experiments/sessions', { participant_name: id, dataset_type: ack.datasetType, language: 'ja', new_participant: true });
+      // Every send of this creation carries one request ID, as the SPA's does.
+      const requestId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+      await client.call('POST', '/api/experiments/sessions', { participant_name: id, dataset_type: ack.datasetType, language: 'ja', new_participant: true, request_id: requestId });
       ack.id = id;
       break;
     } catch (err) {
-      // A creation whose answer was lost looks like a taken ID on the retry: the SPA moves on to another.
+      // A taken ID (another participant's): the SPA moves on to another.
       if (err instanceof RefusedError && err.status === 409) {
         ack.abandonedIds.push(id);
         continue;

@@ -33,6 +33,32 @@ describe('POST /api/experiments/sessions', () => {
     }
   });
 
+  it('tells the creating request again that it created the participant when it is resent after a lost answer, and no other', async () => {
+    const id = newParticipantId();
+    const body = { participant_name: id, dataset_type: 'compas', new_participant: true, request_id: 'a1b2c3d4e5f6a7b8c9d0e1f2a3b4c5d6' };
+    const first = await postJson('/api/experiments/sessions', body);
+    expect(first.status).toBe(201);
+    const created = sessionResponseSchema.parse(await first.json());
+    // The same request, resent (its answer never arrived), alone and twice at once.
+    for (const res of [await postJson('/api/experiments/sessions', body), ...(await Promise.all([1, 2].map(() => postJson('/api/experiments/sessions', body))))]) {
+      expect(res.status).toBe(201);
+      expect(sessionResponseSchema.parse(await res.json())).toEqual(created);
+    }
+    // Another request for the same ID, or one without a request ID, is someone else.
+    expect((await postJson('/api/experiments/sessions', { ...body, request_id: 'ffffffffffffffffffffffffffffffff' })).status).toBe(409);
+    expect((await postJson('/api/experiments/sessions', { ...body, request_id: undefined })).status).toBe(409);
+    const { results } = await env.DB.prepare('select count(*) as n from participants where participant_code = ?').bind(id).all<{ n: number }>();
+    expect(results[0]!.n).toBe(1);
+  });
+
+  it.each(['short', 'has spaces in it here', 'x'.repeat(65), "'; DROP TABLE--0000"])('refuses %j as a request ID with 400, storing nothing', async (requestId) => {
+    const id = newParticipantId();
+    const res = await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas', new_participant: true, request_id: requestId });
+    expect(res.status).toBe(400);
+    expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
+    expect((await api(`/api/experiments/sessions/${id}`)).status).toBe(404);
+  });
+
   it.each(['q', 'ABCDEFGHIJKLMNOPQRST', "'; DROP TABLE sessions;--", 'ab12cd34', ' AB12CD34'])('refuses %j as a participant ID with 400 and detail, storing nothing', async (name) => {
     const res = await postJson('/api/experiments/sessions', { participant_name: name, dataset_type: 'compas', new_participant: true });
     expect(res.status).toBe(400);

@@ -102,6 +102,11 @@ export const sessions = sqliteTable(
     postSurveyCompletedAt: text('post_survey_completed_at'),
     ...timestamps,
     updatedAt: text('updated_at').notNull(),
+    /**
+     * The browser's ID for the request that created the participant: the same request sent again
+     * (its answer was lost) is told it created the participant, a different one gets 409.
+     */
+    creationRequestId: text('creation_request_id'),
   },
   (t) => [
     // Every participant call resolves the session by its string id.

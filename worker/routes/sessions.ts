@@ -52,6 +52,7 @@ export const sessionRoutes = new Hono<AppEnv>()
       datasetType: body.dataset_type,
       language: body.language ?? 'ja',
       newParticipant: body.new_participant ?? false,
+      requestId: body.request_id,
       prolific: { pid: body.prolific_pid, studyId: body.prolific_study_id, sessionId: body.prolific_session_id },
       now: new Date().toISOString(),
     });

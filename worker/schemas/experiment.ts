@@ -32,6 +32,11 @@ export const createSessionBodySchema = z.object({
   language: z.enum(['ja', 'en']).optional(),
   /** A new participant's ID must not exist yet; a clash answers 409 so the client draws another. */
   new_participant: z.boolean().optional(),
+  /** The browser's ID for this creation request, so a resend after a lost answer is not a clash. */
+  request_id: z
+    .string()
+    .regex(/^[A-Za-z0-9-]{16,64}$/, 'request_id must be 16 to 64 letters, digits or hyphens')
+    .optional(),
   prolific_pid: z.string().max(64).optional(),
   prolific_study_id: z.string().max(64).optional(),
   prolific_session_id: z.string().max(64).optional(),

@@ -18,10 +18,16 @@ export async function openSession(
     language: Language;
     newParticipant: boolean;
     prolific: { pid?: string; studyId?: string; sessionId?: string };
+    /** The browser's ID for this creation request; a resend of it is the same creation. */
+    requestId?: string;
     now: string;
   },
 ): Promise<{ session: SessionRow; created: boolean }> {
   const joinExisting = (existing: SessionRow) => {
+    if (input.newParticipant && input.requestId && existing.creationRequestId === input.requestId) {
+      // The request that created this participant, sent again because its answer was lost.
+      if (existing.datasetType === input.datasetType) return { session: existing, created: true };
+    }
     if (input.newParticipant) throw conflict('participant_exists', `Participant ID ${input.code} is already in use`);
     if (existing.datasetType !== input.datasetType) {
       throw conflict('dataset_mismatch', `Participant ${input.code} takes part with ${existing.datasetType}`);

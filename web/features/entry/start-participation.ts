@@ -35,6 +35,9 @@ async function assignDataset(id: string, forced: ForcedDataset | null): Promise<
   return res.dataset_type;
 }
 
+/** 32 hex digits; getRandomValues works outside secure contexts too, unlike randomUUID. */
+const newRequestId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 export async function startParticipation(input: {
   participantId: string;
   forced: ForcedDataset | null;
@@ -52,7 +55,8 @@ export async function startParticipation(input: {
     try {
       const session = await unwrap(
         await api.api.experiments.sessions.$post({
-          json: { participant_name: id, dataset_type: datasetType, language: input.language, new_participant: true },
+          // The retrying fetch resends this very body, so a resend after a lost answer carries the same request ID.
+          json: { participant_name: id, dataset_type: datasetType, language: input.language, new_participant: true, request_id: newRequestId() },
         }),
       );
       return { sessionId: session.session_id, userId: session.user_id, datasetType: session.dataset_type };

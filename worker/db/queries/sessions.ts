@@ -20,6 +20,7 @@ export async function findSession(db: Db, sessionId: string) {
         mainCompletedAt: sessions.mainCompletedAt,
         postSurveyCompletedAt: sessions.postSurveyCompletedAt,
         createdAt: sessions.createdAt,
+        creationRequestId: sessions.creationRequestId,
       })
       .from(sessions)
       .innerJoin(participants, eq(participants.id, sessions.participantId))
@@ -48,6 +49,7 @@ export async function insertParticipantSession(
     datasetType: DatasetType;
     language: Language;
     prolific: { pid?: string; studyId?: string; sessionId?: string };
+    requestId?: string;
     now: string;
   },
 ): Promise<{ inserted: boolean }> {
@@ -90,6 +92,7 @@ export async function insertParticipantSession(
             postSurveyCompletedAt: sql<null>`null`.as('post_survey_completed_at'),
             createdAt: sql<string>`${now}`.as('created_at'),
             updatedAt: sql<string>`${now}`.as('updated_at'),
+            creationRequestId: sql<string | null>`${input.requestId ?? null}`.as('creation_request_id'),
           })
           .from(participants)
           .where(eq(participants.participantCode, code)),

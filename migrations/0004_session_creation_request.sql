@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `creation_request_id` text;
