@@ -152,7 +152,7 @@ async function mainJourney(p: TestParticipant, page: Page, texts: Texts) {
 }
 
 describe('main experiment', () => {
-  it('in Japanese on a desktop: tutorial, a failed then passed test, 50 cases through a reload and two unsaved answers, then the post-survey intro', async () => {
+  it('in Japanese on a desktop: tutorial, a failed then passed test, 50 cases through two reloads, the second with two unsaved answers, then the post-survey intro', async () => {
     const p = await participantReadyForMain('compas');
     const page = await session.newPage({ width: 1280, height: 800 });
     await mainJourney(p, page, ja);
