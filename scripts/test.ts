@@ -46,11 +46,11 @@ async function vitestProject(project: string, env: Record<string, string> = {}):
       numFailedTests: number;
       numPendingTests: number;
       numTodoTests: number;
-      testResults: { status: string; assertionResults: unknown[] }[];
+      testResults: { status: string; assertionResults: { status: string }[] }[];
     };
-    // A file that failed to load (or whose hooks failed before any test) counts as one failure;
-    // a file whose tests failed is already counted by its tests.
-    const brokenFiles = json.testResults.filter((file) => file.status === 'failed' && file.assertionResults.length === 0).length;
+    // A file that failed to load, or whose hooks failed (its tests then count as skipped), counts
+    // as one failure; a file whose tests failed is already counted by its tests.
+    const brokenFiles = json.testResults.filter((file) => file.status === 'failed' && !file.assertionResults.some((a) => a.status === 'failed')).length;
     return {
       passed: json.numPassedTests,
       failed: json.numFailedTests + brokenFiles,

@@ -9,14 +9,14 @@
  *
  * Size: XDL_FAULT_PARTICIPANTS (200 under `npm run test:faults`, fewer inside `npm test`).
  */
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareAll } from '../../ml-assets/lib/prepare';
 import { seedLocal } from '../../ml-assets/lib/seed';
-import { applyLocalMigrations, freeLoopbackPort, killLocalWorker, localD1Rows, startLocalWorker } from '../../scripts/lib/wrangler';
+import { applyLocalMigrations, buildSpa, freeLoopbackPort, killLocalWorker, localD1Rows, projectRoot, startLocalWorker } from '../../scripts/lib/wrangler';
 import {
   ApiClient,
   datasetFor,
@@ -46,6 +46,8 @@ const start = () => startLocalWorker({ port, persistTo, vars: { ADMIN_PASSWORD: 
 
 beforeAll(async () => {
   persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-faults-'));
+  // wrangler dev serves the SPA's build as static assets and will not start without it.
+  if (!existsSync(path.join(projectRoot, 'dist', 'client', 'index.html'))) await buildSpa({ stdio: 'ignore' });
   await applyLocalMigrations(persistTo, { stdio: 'ignore' });
   prepareAll();
   await seedLocal({ persistTo });
