@@ -102,8 +102,7 @@ async function main() {
   let recording = false;
   const onTiming = (endpoint: string, ms: number, status: number) => {
     if (!recording) return;
-    const key = endpoint.replace(/\/api\/post-survey\/$/, '/api/post-survey');
-    (timings.get(key) ?? timings.set(key, []).get(key)!).push(ms);
+    (timings.get(endpoint) ?? timings.set(endpoint, []).get(endpoint)!).push(ms);
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
   };
 

@@ -1,4 +1,5 @@
 import { exports } from 'cloudflare:workers';
+import app from '../../worker/app';
 
 /** A distinct client address, so per-client rate limits never leak between tests. */
 export const uniqueClientIp = () => `198.51.100.${Math.floor(Math.random() * 250) + 1}-${crypto.randomUUID()}`;
@@ -19,6 +20,16 @@ export const postJson = (path: string, body: unknown, headers: Record<string, st
     headers: { 'Content-Type': 'application/json', ...headers },
     body: JSON.stringify(body),
   });
+
+/** Every concrete route of the app, once (middleware entries and the catch-all left out), as its route table lists them. */
+export function appRoutes(): { method: string; path: string }[] {
+  const seen = new Map<string, { method: string; path: string }>();
+  for (const r of app.routes) {
+    if (r.method === 'ALL' || r.path.includes('*')) continue;
+    seen.set(`${r.method} ${r.path}`, { method: r.method, path: r.path });
+  }
+  return [...seen.values()];
+}
 
 /** Logs in as the test admin and returns the session cookie to send. */
 export async function adminCookie(): Promise<string> {

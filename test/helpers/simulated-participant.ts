@@ -9,7 +9,7 @@
  * participant had acknowledged is recorded, so a run can compare the database with it.
  */
 import { CONSENT_ITEMS, DATASET_TYPES, type DatasetType } from '../../worker/schemas/study-config';
-import { generateParticipantId } from '../../web/lib/session-id';
+import { generateParticipantId, newRequestId } from '../../web/lib/session-id';
 import { completePostSurvey } from './post-survey-answers';
 
 /** Faults injected per call, each with its probability (0 = never). */
@@ -151,8 +151,7 @@ export async function enter(client: ApiClient, ack: Acknowledged): Promise<void>
     const id = generateParticipantId();
     try {
       // Every send of this creation carries one request ID, as the SPA's does.
-      const requestId = Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
-      await client.call('POST', '/api/experiments/sessions', { participant_name: id, dataset_type: ack.datasetType, language: 'ja', new_participant: true, request_id: requestId });
+      await client.call('POST', '/api/experiments/sessions', { participant_name: id, dataset_type: ack.datasetType, language: 'ja', new_participant: true, request_id: newRequestId() });
       ack.id = id;
       break;
     } catch (err) {

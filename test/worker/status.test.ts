@@ -1,7 +1,7 @@
 import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { errorBodySchema, statusResponseSchema } from '../../worker/schemas/api';
-import { api } from '../helpers/api';
+import { api, postJson } from '../helpers/api';
 
 describe('GET /api/status', () => {
   it('reports D1 and R2 connected from real checks and redis as not used', async () => {
@@ -36,10 +36,11 @@ describe('unknown API paths', () => {
 
 describe('security headers of the API', () => {
   it.each([
-    ['an answer', '/api/status'],
-    ['an error', '/api/no/such/route'],
-  ])('come with %s: no framing, no sniffing, no content, HSTS, a referrer policy', async (_name, path) => {
-    const res = await api(path);
+    ['an answer', () => api('/api/status')],
+    ['an error', () => api('/api/no/such/route')],
+    ['a refused participant call', () => postJson('/api/experiments/check-existing', { participant_name: 'x' })],
+  ])('come with %s: no framing, no sniffing, no content, HSTS, a referrer policy', async (_name, send) => {
+    const res = await send();
     expect(res.headers.get('Content-Security-Policy')).toContain("default-src 'none'");
     expect(res.headers.get('Content-Security-Policy')).toContain("frame-ancestors 'none'");
     expect(res.headers.get('X-Frame-Options')).toBe('DENY');

@@ -31,6 +31,13 @@ export function generateParticipantId(random: (bytes: Uint8Array) => Uint8Array 
   return id;
 }
 
+/**
+ * An ID for one creation request (32 hex digits), so the server can tell a resend after a lost
+ * answer from another person's request. getRandomValues works outside secure contexts too,
+ * unlike randomUUID.
+ */
+export const newRequestId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
+
 /** What a participant typed into an ID field: letters and digits only, upper-cased, at most 8 (part 1 §5). */
 export const normaliseParticipantId = (raw: string) =>
   raw

@@ -24,10 +24,9 @@ export async function openSession(
   },
 ): Promise<{ session: SessionRow; created: boolean }> {
   const joinExisting = (existing: SessionRow) => {
-    if (input.newParticipant && input.requestId && existing.creationRequestId === input.requestId) {
-      // The request that created this participant, sent again because its answer was lost.
-      if (existing.datasetType === input.datasetType) return { session: existing, created: true };
-    }
+    // The request that created this participant, sent again because its answer was lost.
+    const resent = input.newParticipant && input.requestId && existing.creationRequestId === input.requestId && existing.datasetType === input.datasetType;
+    if (resent) return { session: existing, created: true };
     if (input.newParticipant) throw conflict('participant_exists', `Participant ID ${input.code} is already in use`);
     if (existing.datasetType !== input.datasetType) {
       throw conflict('dataset_mismatch', `Participant ${input.code} takes part with ${existing.datasetType}`);

@@ -6,7 +6,7 @@
 import type { DatasetType, Language } from '../../../worker/schemas/study-config';
 import { api, ApiError, NetworkError, unwrap } from '../../lib/api';
 import { fetchResume, resumeDestination, type ResumeDestination } from '../../lib/resume';
-import { generateParticipantId } from '../../lib/session-id';
+import { generateParticipantId, newRequestId } from '../../lib/session-id';
 
 export type ForcedDataset = { datasetType: DatasetType; source: 'url' | 'selection' };
 
@@ -34,9 +34,6 @@ async function assignDataset(id: string, forced: ForcedDataset | null): Promise<
   const res = await unwrap(await api.api.experiments['dataset-assignment'].balanced.$post({ json: { session_id: id } }));
   return res.dataset_type;
 }
-
-/** 32 hex digits; getRandomValues works outside secure contexts too, unlike randomUUID. */
-const newRequestId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
 export async function startParticipation(input: {
   participantId: string;
