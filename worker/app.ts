@@ -2,19 +2,25 @@ import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from './env';
 import { handleError, notFound } from './errors';
+import { guardAdminAreas } from './middleware/admin-auth';
 import { limitBody, rejectMalformedJson } from './middleware/json-body';
 import { withDb } from './middleware/with-db';
 import { adminAuditLogRoutes } from './routes/admin/audit-log';
 import { adminAuthRoutes } from './routes/admin/auth';
+import { adminCleanupRoutes } from './routes/admin/cleanup';
+import { adminDashboardRoutes } from './routes/admin/dashboard';
+import { adminRegistrationRoutes } from './routes/admin/registration';
 import { caseRoutes } from './routes/cases';
 import { consentRoutes } from './routes/consent';
 import { datasetAssignmentRoutes } from './routes/dataset-assignment';
 import { explanationRoutes } from './routes/explanations';
+import { consentExportRoutes, exportRoutes } from './routes/exports';
 import { mainExperimentRoutes } from './routes/main-experiment';
 import { postSurveyRoutes } from './routes/post-survey';
 import { preExperimentRoutes } from './routes/pre-experiment';
 import { resumeRoutes } from './routes/resume';
 import { sessionRoutes } from './routes/sessions';
+import { statisticsRoutes } from './routes/statistics';
 import { statusRoutes } from './routes/status';
 import { userModelRoutes } from './routes/user-models';
 
@@ -33,8 +39,10 @@ const app = new Hono<AppEnv>({ strict: false })
     limitBody,
     rejectMalformedJson,
     withDb,
+    guardAdminAreas,
   )
   .route('/status', statusRoutes)
+  .route('/experiments/statistics', statisticsRoutes)
   .route('/experiments', sessionRoutes)
   .route('/experiments', caseRoutes)
   .route('/experiments', preExperimentRoutes)
@@ -46,7 +54,12 @@ const app = new Hono<AppEnv>({ strict: false })
   .route('/', userModelRoutes)
   .route('/', explanationRoutes)
   .route('/admin', adminAuthRoutes)
-  .route('/admin/audit-log', adminAuditLogRoutes);
+  .route('/admin/audit-log', adminAuditLogRoutes)
+  .route('/admin/consent-records', consentExportRoutes)
+  .route('/admin/cleanup', adminCleanupRoutes)
+  .route('/admin', adminDashboardRoutes)
+  .route('/admin', adminRegistrationRoutes)
+  .route('/enhanced-export', exportRoutes);
 
 app.onError(handleError);
 app.notFound((c) => handleError(notFound(`No API route for ${c.req.method} ${c.req.path}`), c));

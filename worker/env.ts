@@ -1,7 +1,10 @@
 import type { Db } from './db/client';
 
+/** What an admin call did, for the audit log the admin guard writes after it (`guardAdminAreas`). */
+export type AuditMark = { action: string; targetType?: string; targetId?: string; details?: Record<string, unknown> };
+
 /** Env comes from `wrangler types` (bindings, vars, and the secret names in secrets.env.example). */
 export type AppEnv = {
   Bindings: Env;
-  Variables: { db: Db };
+  Variables: { db: Db; audit?: AuditMark };
 };

@@ -8,6 +8,7 @@ import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import Papa from 'papaparse';
+import { FEATURES } from '../../worker/schemas/dataset-features';
 import type { DatasetType } from '../../worker/schemas/study';
 import { dataDir } from './paths';
 
@@ -31,45 +32,7 @@ export type PreparedDataset = {
   sourceFiles: Record<string, string>;
 };
 
-export const FEATURES: Record<DatasetType, string[]> = {
-  adult_income: [
-    'age',
-    'workclass',
-    'fnlwgt',
-    'education',
-    'education_num',
-    'marital_status',
-    'occupation',
-    'relationship',
-    'race',
-    'sex',
-    'capital_gain',
-    'capital_loss',
-    'hours_per_week',
-    'native_country',
-  ],
-  speed_dating: [
-    'gender',
-    'age',
-    'race',
-    'field_cd',
-    'income',
-    'career_c',
-    'pf_o_att',
-    'pf_o_sin',
-    'pf_o_int',
-    'pf_o_fun',
-    'pf_o_amb',
-    'pf_o_sha',
-    'attr_o',
-    'sinc_o',
-    'intel_o',
-    'fun_o',
-    'amb_o',
-    'shar_o',
-  ],
-  compas: ['sex', 'age', 'race', 'juv_fel_count', 'juv_misd_count', 'juv_other_count', 'priors_count', 'c_charge_degree'],
-};
+export { FEATURES };
 
 const CATEGORICAL: Record<DatasetType, string[]> = {
   adult_income: ['workclass', 'education', 'marital_status', 'occupation', 'relationship', 'race', 'sex', 'native_country'],

@@ -20,6 +20,7 @@ const ADMIN_ONLY = [
   /^\/api\/(admin\/)?cleanup/,
   /^\/api\/model-verification\//,
   /^\/api\/user-models\//,
+  /^\/api\/experiments\/statistics$/,
   /^\/api\/user-model\/debug/,
   /^\/api\/experiments\/(debug|register|bulk)/,
 ];

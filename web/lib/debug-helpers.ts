@@ -4,7 +4,7 @@
  * `.setInvalidSession()`, and `.errorLog` to inspect the client error log.
  */
 import { errorLog, type ErrorLog } from './error-log';
-import { storageKeys, writeStorage } from './storage-keys';
+import { clearExperimentStorage, storageKeys, writeStorage } from './storage-keys';
 
 export type DebugHelpers = {
   forceDatasetError(): void;
@@ -28,19 +28,7 @@ export function installDebugHelpers(target: Window): DebugHelpers {
   const helpers: DebugHelpers = {
     forceDatasetError: () => writeStorage(storageKeys.forceDatasetError, 'true'),
     clearDatasetError: () => writeStorage(storageKeys.forceDatasetError, null),
-    resetLocalStorage: () => {
-      const storage = target.localStorage;
-      const experimentKeys = Object.values(storageKeys).filter((k) => k !== storageKeys.language);
-      const removed: string[] = [];
-      for (let i = storage.length - 1; i >= 0; i--) {
-        const key = storage.key(i);
-        if (key && (experimentKeys.includes(key as never) || key.startsWith(storageKeys.preResponsesPrefix))) {
-          storage.removeItem(key);
-          removed.push(key);
-        }
-      }
-      return removed;
-    },
+    resetLocalStorage: () => clearExperimentStorage(target.localStorage),
     setInvalidSession: () => {
       writeStorage(storageKeys.sessionId, INVALID_SESSION_ID);
       writeStorage(storageKeys.session, JSON.stringify({ session_id: INVALID_SESSION_ID, timestamp: Date.now() }));

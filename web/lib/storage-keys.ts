@@ -1,24 +1,23 @@
-/** Browser storage keys of part 1 §3 and part 2 §3, in one place. */
-export const storageKeys = {
-  sessionId: 'experiment_session_id',
-  participantId: 'experiment_participant_id',
-  participantName: 'experiment_participant_name',
-  datasetType: 'experiment_dataset_type',
-  session: 'experiment_session',
-  legacyParticipantId: 'participant_id',
-  userModelTrained: 'user_model_trained',
-  userModelInfo: 'user_model_info',
-  /** Saved pre-experiment answers are kept per participant: `${preResponsesPrefix}${participantId}`. */
-  preResponsesPrefix: 'pre_experiment_responses_',
-  /** Saved main-experiment cases and understanding-test attempts, per participant, not yet confirmed by the server. */
-  mainResponsesPrefix: 'main_experiment_responses_',
-  testAttemptsPrefix: 'understanding_test_attempts_',
-  /** The post-survey's answers while its form is open, per participant. */
-  postSurveyDraftPrefix: 'post_survey_draft_',
-  language: 'xai-decision-lab-language',
-  /** Set by the browser debug helper; dataset-type resolution then fails on purpose. */
-  forceDatasetError: 'xai-decision-lab-debug-force-dataset-error',
-} as const;
+import { experimentStorageKeys } from '../../worker/schemas/storage-keys';
+
+export { storageKeys } from '../../worker/schemas/storage-keys';
+
+/**
+ * Removes every experiment key from `storage` (entries of `keys` ending in `_` are prefixes of
+ * per-participant keys); the language choice stays. Returns the keys removed.
+ */
+export function clearExperimentStorage(storage: Storage, keys: readonly string[] = experimentStorageKeys): string[] {
+  const matches = (key: string) => keys.some((k) => (k.endsWith('_') ? key.startsWith(k) : key === k));
+  const removed: string[] = [];
+  for (let i = storage.length - 1; i >= 0; i--) {
+    const key = storage.key(i);
+    if (key && matches(key)) {
+      storage.removeItem(key);
+      removed.push(key);
+    }
+  }
+  return removed;
+}
 
 /** Session storage (per tab). */
 export const sessionKeys = {

@@ -1,15 +1,54 @@
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
+import { auditInsert } from '../db/queries/audit-log';
 import type { AppEnv } from '../env';
 import { AppError } from '../errors';
+import { clientIp } from '../request-meta';
 import { ADMIN_COOKIE, findAdminSession } from '../services/admin-auth';
 
-/** Every admin route sits behind this: the session cookie must name a live server-side session. */
-export const requireAdmin = createMiddleware<AppEnv>(async (c, next) => {
+/**
+ * The areas of the API only an administrator may call: the dashboard, its exports, cleanup and
+ * registration tools (all under /admin), the statistics, model verification and the user-model
+ * tools by numeric user id. The participant's own `/user-model/train` is not among them.
+ */
+const ADMIN_AREAS = ['/api/admin/', '/api/enhanced-export/', '/api/model-verification/', '/api/user-models/'];
+const ADMIN_PATHS = new Set(['/api/experiments/statistics']);
+/** The calls that establish or end an admin session must be reachable without one. */
+const OPEN_PATHS = new Set(['/api/admin/login', '/api/admin/logout', '/api/admin/session']);
+
+export const isAdminPath = (path: string) => {
+  const p = path.replace(/\/+$/, '');
+  if (OPEN_PATHS.has(p)) return false;
+  return ADMIN_PATHS.has(p) || ADMIN_AREAS.some((area) => `${p}/`.startsWith(area));
+};
+
+/**
+ * The one guard of every admin call: the session cookie must name a live server-side session,
+ * else 401 with `detail`. After the handler, every admin mutation that succeeded, and every call
+ * a handler marked with `c.set('audit', …)` (exports), goes to the audit log, so no route can
+ * forget to record what it did.
+ */
+export const guardAdminAreas = createMiddleware<AppEnv>(async (c, next) => {
+  if (!isAdminPath(c.req.path)) return next();
   const token = getCookie(c, ADMIN_COOKIE);
   const session = token ? await findAdminSession(c.var.db, token, new Date()) : null;
   if (!session) {
     throw new AppError(401, 'admin_auth_required', 'Administrator authentication is required');
   }
   await next();
+  const marked = c.get('audit');
+  const mutation = !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method);
+  if (c.res.status >= 400 || (!mutation && !marked)) return;
+  await auditInsert(
+    c.var.db,
+    {
+      actor: 'admin',
+      action: marked?.action ?? `${c.req.method} ${c.req.path}`,
+      targetType: marked?.targetType,
+      targetId: marked?.targetId,
+      details: { ...marked?.details, method: c.req.method, path: c.req.path },
+      ipAddress: clientIp(c),
+    },
+    new Date(),
+  );
 });

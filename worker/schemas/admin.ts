@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { datasetTypeSchema } from './study';
 
 export const adminLoginBodySchema = z.object({
   password: z.string().min(1, 'password is required').max(512),
@@ -31,3 +32,230 @@ export const auditLogResponseSchema = z.object({
   ),
 });
 export type AuditLogResponse = z.infer<typeof auditLogResponseSchema>;
+
+const experimentTypeSchema = z.enum(['pre_experiment', 'main_experiment']);
+const participantCodeFilter = z.string().trim().min(1).max(200);
+export { PAGE_SIZES } from './admin-constants';
+
+export const userListQuerySchema = paginationQuerySchema.extend({ user_name: participantCodeFilter.optional() });
+export const responseListQuerySchema = paginationQuerySchema.extend({
+  experiment_type: experimentTypeSchema.optional(),
+  user_name: participantCodeFilter.optional(),
+  session_id: z.string().min(1).max(200).optional(),
+  case_id: z.string().min(1).max(200).optional(),
+});
+export const responseDeleteQuerySchema = z.object({ experiment_type: experimentTypeSchema });
+export const numericIdParamSchema = z.object({ id: z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER) });
+export const confirmDeletionQuerySchema = z.object({
+  confirm_deletion: z.literal('true', { error: 'confirm_deletion=true is required to delete' }),
+});
+export const consentExportQuerySchema = z.object({ format: z.enum(['csv', 'json']).default('csv') });
+
+export const adminUserSchema = z.object({
+  id: z.number().int(),
+  username: z.string(),
+  display_name: z.string().nullable(),
+  /** The platform never asks participants for an e-mail address (anonymous study). */
+  email: z.null(),
+  is_active: z.boolean(),
+  is_test: z.boolean(),
+  origin: z.enum(['participant', 'admin_synthetic']),
+  created_at: z.string(),
+  session_id: z.string().nullable(),
+  dataset_type: z.string().nullable(),
+  current_phase: z.string().nullable(),
+  consented: z.boolean(),
+  pre_experiment_count: z.number().int(),
+  main_experiment_count: z.number().int(),
+  post_survey_completed: z.boolean(),
+});
+export const usersResponseSchema = z.object({ total: z.number().int(), users: z.array(adminUserSchema) });
+
+export const adminSessionSchema = z.object({
+  id: z.number().int(),
+  session_id: z.string(),
+  user_id: z.number().int(),
+  user_name: z.string(),
+  dataset_type: z.string(),
+  current_phase: z.string(),
+  language: z.string(),
+  consented_at: z.string().nullable(),
+  pre_completed_at: z.string().nullable(),
+  main_started_at: z.string().nullable(),
+  main_completed_at: z.string().nullable(),
+  post_survey_completed_at: z.string().nullable(),
+  created_at: z.string(),
+});
+export const sessionsResponseSchema = z.object({ total: z.number().int(), sessions: z.array(adminSessionSchema) });
+
+/** Part 2 §3 "Response (admin)": both phases in one shape, main-only fields null for pre answers. */
+export const adminResponseSchema = z.object({
+  id: z.number().int(),
+  user: z.string(),
+  user_id: z.number().int(),
+  user_name: z.string(),
+  session_id: z.string(),
+  experiment_type: experimentTypeSchema,
+  task_name: z.string(),
+  dataset_type: z.string(),
+  case_id: z.string(),
+  case_number: z.number().int(),
+  prediction: z.number().int().nullable(),
+  confidence: z.number().int().nullable(),
+  ground_truth: z.number().int(),
+  is_correct: z.boolean().nullable(),
+  response_time_ms: z.number().int().nullable(),
+  created_at: z.string(),
+  completed: z.boolean(),
+  response_metadata: z.record(z.string(), z.unknown()),
+  case_data_json: z.string().nullable(),
+  initial_prediction: z.number().int().nullable(),
+  initial_confidence: z.number().int().nullable(),
+  initial_correct: z.boolean().nullable(),
+  final_prediction: z.number().int().nullable(),
+  final_confidence: z.number().int().nullable(),
+  judgment_changed: z.boolean().nullable(),
+  ai_prediction: z.number().int().nullable(),
+  alignment_alpha: z.number().nullable(),
+});
+export const responsesResponseSchema = z.object({ total: z.number().int(), responses: z.array(adminResponseSchema) });
+
+export const adminStatsSchema = z.object({
+  total_users: z.number().int(),
+  total_responses: z.number().int(),
+  pre_experiment_responses: z.number().int(),
+  main_experiment_responses: z.number().int(),
+  responses_today: z.number().int(),
+  responses_this_week: z.number().int(),
+  /** Sessions by the furthest step they reached, in study order. */
+  funnel: z.array(z.object({ step: z.enum(['created', 'consented', 'pre_completed', 'main_started', 'main_completed', 'completed']), sessions: z.number().int() })),
+  dataset_balance: z.array(z.object({ dataset_type: z.string(), sessions: z.number().int() })),
+  by_alpha: z.array(
+    z.object({
+      alignment_alpha: z.number().nullable(),
+      cases: z.number().int(),
+      judgment_change_rate: z.number().nullable(),
+      initial_accuracy: z.number().nullable(),
+      final_accuracy: z.number().nullable(),
+    }),
+  ),
+});
+
+const phaseStatisticsSchema = z.object({
+  total_responses: z.number().int(),
+  unique_users: z.number().int(),
+  judgment_change_rate: z.number().nullable(),
+  /** Completed cases per alignment alpha, keyed by the alpha as written in the configuration. */
+  alignment_distribution: z.record(z.string(), z.number().int()),
+});
+export const experimentStatisticsSchema = z.object({
+  pre_experiment: phaseStatisticsSchema,
+  main_experiment: phaseStatisticsSchema,
+  last_updated: z.string(),
+});
+
+export const consentRecordSchema = z.object({
+  id: z.number().int(),
+  user: z.string(),
+  user_id: z.number().int(),
+  session_id: z.string(),
+  study_version: z.string(),
+  consent_items: z.record(z.string(), z.boolean()),
+  consented_at: z.string(),
+  ip_address: z.string().nullable(),
+});
+export const consentRecordsResponseSchema = z.object({ total: z.number().int(), consent_records: z.array(consentRecordSchema) });
+
+export const adminPostSurveySchema = z.object({
+  id: z.number().int(),
+  user: z.string(),
+  user_id: z.number().int(),
+  session_id: z.string(),
+  experiment_rating: z.number().int().nullable(),
+  overall_feedback: z.string().nullable(),
+  has_demographics: z.boolean(),
+  has_personality_traits: z.boolean(),
+  has_ai_literacy: z.boolean(),
+  has_ethics_responses: z.boolean(),
+  scores: z.record(z.string(), z.number().nullable()),
+  sections: z.record(z.string(), z.record(z.string(), z.unknown())),
+  created_at: z.string(),
+});
+export const postSurveysResponseSchema = z.object({ total: z.number().int(), post_surveys: z.array(adminPostSurveySchema) });
+
+export const participantDeletionSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  user_id: z.number().int(),
+  username: z.string(),
+  deleted: z.record(z.string(), z.number().int()),
+  deleted_model_files: z.number().int(),
+});
+export const rowDeletionSchema = z.object({ success: z.literal(true), message: z.string(), id: z.number().int() });
+
+export const cleanupAllResultSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  total_database_records: z.number().int(),
+  deleted_model_files: z.number().int(),
+  localStorage_keys_to_clear: z.array(z.string()),
+});
+export const cleanupModelFilesResultSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  deleted_files: z.number().int(),
+  deleted_db_records: z.number().int(),
+});
+
+/** Synthetic participants are named test_… so no export or badge can mistake them for people. */
+const syntheticName = z
+  .string()
+  .regex(/^test_[A-Za-z0-9_-]{1,40}$/, 'participant_name must start with test_ followed by 1–40 letters, digits, _ or -');
+const rate01 = z.coerce.number().min(0).max(1);
+
+export const registerUserResponsesQuerySchema = z.object({
+  participant_name: syntheticName,
+  experiment_type: z.literal('pre_experiment').default('pre_experiment'),
+  dataset_type: datasetTypeSchema,
+  num_responses: z.coerce.number().int().min(1).max(200).default(200),
+  accuracy_rate: rate01.default(0.7),
+  /** Shifts confidence from the scale's middle (3): −2 always unsure … +2 always sure. */
+  confidence_bias: z.coerce.number().min(-2).max(2).default(0),
+  use_fixed_case_set: z.enum(['true']).default('true'),
+});
+export const registerMainResponsesQuerySchema = z.object({
+  participant_name: syntheticName,
+  dataset_type: datasetTypeSchema,
+  num_responses: z.coerce.number().int().min(1).max(50).default(50),
+  accuracy_rate: rate01.default(0.7),
+  ai_alignment_alpha: rate01.optional(),
+});
+
+export const registerUserResponsesResultSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  user_id: z.number().int(),
+  session_id: z.string(),
+  experiment_stats: z.object({ total_responses: z.number().int(), accuracy_rate: z.number(), avg_response_time: z.number() }),
+  case_set_info: z.object({ case_set: z.literal('fixed'), positive_cases: z.number().int(), negative_cases: z.number().int(), message: z.string() }),
+  next_steps: z.object({ can_train_user_model: z.boolean(), can_resume_experiment: z.boolean() }),
+});
+export const registerMainResponsesResultSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  registered_cases: z.number().int(),
+  user_id: z.number().int(),
+  session_id: z.string(),
+  case_details: z.array(
+    z.object({
+      case_number: z.number().int(),
+      case_id: z.string(),
+      original_case_id: z.string(),
+      initial_prediction: z.number().int(),
+      initial_confidence: z.number().int(),
+      final_prediction: z.number().int(),
+      final_confidence: z.number().int(),
+      avg_subjective_rating: z.number(),
+    }),
+  ),
+});

@@ -66,7 +66,14 @@ const completedCount = (sessionId: string) =>
  * statement reads back what the reply needs. 404 unknown session, 409 before consent, 400 when
  * the case is not in the set.
  */
-export async function storeIntegratedResponse(db: Db, sessionId: string, body: IntegratedResponseBody, now: string) {
+export async function storeIntegratedResponse(
+  db: Db,
+  sessionId: string,
+  body: IntegratedResponseBody,
+  now: string,
+  /** Added to the 1-based position: 200 for admin-registered cases, numbered 201–250 (part 2 §3). */
+  caseNumberBase = 0,
+) {
   const given = answerColumns(body, now);
   const fromTables = {
     id: sql`null`,
@@ -74,7 +81,7 @@ export async function storeIntegratedResponse(db: Db, sessionId: string, body: I
     sessionId: sessions.sessionId,
     datasetType: sessions.datasetType,
     caseId: caseSetItems.caseId,
-    caseNumber: sql`${caseSetItems.position} + 1`,
+    caseNumber: sql`${caseSetItems.position} + ${1 + caseNumberBase}`,
     groundTruth: cases.groundTruth,
     caseData: cases.features,
     alignmentAlpha: sql`coalesce(${caseSetItems.alignmentAlpha}, ${studyConfig.mainExperiment.fallbackAlpha})`,

@@ -20,6 +20,8 @@ export async function openSession(
     prolific: { pid?: string; studyId?: string; sessionId?: string };
     /** The browser's ID for this creation request; a resend of it is the same creation. */
     requestId?: string;
+    /** The registration tools' synthetic participants are marked as such. */
+    origin?: 'participant' | 'admin_synthetic';
     now: string;
   },
 ): Promise<{ session: SessionRow; created: boolean }> {

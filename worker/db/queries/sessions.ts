@@ -50,6 +50,7 @@ export async function insertParticipantSession(
     language: Language;
     prolific: { pid?: string; studyId?: string; sessionId?: string };
     requestId?: string;
+    origin?: 'participant' | 'admin_synthetic';
     now: string;
   },
 ): Promise<{ inserted: boolean }> {
@@ -60,6 +61,7 @@ export async function insertParticipantSession(
       .values({
         participantCode: code,
         displayName: code,
+        origin: input.origin ?? 'participant',
         language,
         prolificPid: input.prolific.pid ?? null,
         prolificStudyId: input.prolific.studyId ?? null,

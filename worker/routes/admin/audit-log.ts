@@ -1,12 +1,10 @@
 import { Hono } from 'hono';
 import { listAuditLog } from '../../db/queries/audit-log';
 import type { AppEnv } from '../../env';
-import { requireAdmin } from '../../middleware/admin-auth';
 import { paginationQuerySchema, type AuditLogResponse } from '../../schemas/admin';
 import { validate } from '../../validate';
 
 export const adminAuditLogRoutes = new Hono<AppEnv>()
-  .use(requireAdmin)
   .get('/', validate('query', paginationQuerySchema), async (c) => {
     const { rows, total } = await listAuditLog(c.var.db, c.req.valid('query'));
     const body: AuditLogResponse = {

@@ -1,0 +1,381 @@
+import { env } from 'cloudflare:workers';
+import { strFromU8, unzipSync } from 'fflate';
+import Papa from 'papaparse';
+import { beforeAll, describe, expect, it } from 'vitest';
+import {
+  adminStatsSchema,
+  auditLogResponseSchema,
+  cleanupAllResultSchema,
+  cleanupModelFilesResultSchema,
+  consentRecordsResponseSchema,
+  experimentStatisticsSchema,
+  participantDeletionSchema,
+  postSurveysResponseSchema,
+  registerMainResponsesResultSchema,
+  registerUserResponsesResultSchema,
+  responsesResponseSchema,
+  rowDeletionSchema,
+  usersResponseSchema,
+} from '../../worker/schemas/admin';
+import { errorBodySchema } from '../../worker/schemas/api';
+import { caseSetResponseSchema } from '../../worker/schemas/experiment';
+import { ALL_DATA_TABLES } from '../../worker/services/exports/tables';
+import { adminCookie, api, postJson } from '../helpers/api';
+import { completePostSurvey } from '../helpers/post-survey-answers';
+import { consentedParticipant, participantDoneWithMain, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
+
+let cookie: string;
+beforeAll(async () => {
+  await seedCompasCases();
+  await seedCompasMainCases();
+  await seedCompasAiModel();
+  cookie = await adminCookie();
+});
+
+const asAdmin = (path: string, init: RequestInit = {}) => api(path, { ...init, headers: { ...(init.headers as Record<string, string>), Cookie: cookie } });
+const json = async <T>(res: Response, schema: { parse: (v: unknown) => T }, status = 200) => {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  return schema.parse(JSON.parse(text));
+};
+const uniqueName = () => `test_${crypto.randomUUID().slice(0, 8)}`;
+const rows = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).all<Record<string, unknown>>()).results;
+
+/** Texts a spreadsheet or a naive writer would break: separators, quotes, line breaks, Japanese, a tab, a formula. */
+const AWKWARD = ['comma, inside', 'a "quoted" word', 'two\nlines\nand more', '日本語の理由です', 'tab\there', '=SUM(A1:A2)'];
+
+/** A consented participant whose first pre-experiment answers carry the awkward reasons. */
+async function participantWithAwkwardAnswers() {
+  const p = await consentedParticipant();
+  const set = caseSetResponseSchema.parse(
+    await (await api(`/api/experiments/case-sets/fixed?participant_id=${p.id}&num_cases=200&experiment_type=pre_experiment`)).json(),
+  );
+  const responses = AWKWARD.map((reasoning, i) => ({ case_id: set.case_set[i]!.case_id, prediction: i % 2, confidence: 1 + (i % 5), response_time_ms: 1000 + i, reasoning }));
+  expect((await postJson('/api/experiments/pre-experiment/responses/batch', { session_id: p.id, responses })).status).toBe(200);
+  return p;
+}
+
+describe('POST /api/admin/register-user-responses', () => {
+  it('creates a consented test_ participant through the participant services with the asked accuracy', async () => {
+    const name = uniqueName();
+    const res = await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas&num_responses=200&accuracy_rate=0.8&confidence_bias=1`, { method: 'POST' });
+    const body = await json(res, registerUserResponsesResultSchema);
+    expect(body.experiment_stats.total_responses).toBe(200);
+    expect(body.experiment_stats.accuracy_rate).toBeGreaterThan(0.7);
+    expect(body.experiment_stats.accuracy_rate).toBeLessThan(0.9);
+    expect(body.next_steps).toEqual({ can_train_user_model: true, can_resume_experiment: true });
+    const stored = await rows('select prediction, ground_truth, confidence from pre_experiment_responses where session_id = ?', name);
+    expect(stored).toHaveLength(200);
+    const accuracy = stored.filter((r) => r.prediction === r.ground_truth).length / 200;
+    expect(accuracy).toBeCloseTo(body.experiment_stats.accuracy_rate, 10);
+    const [participant] = await rows('select p.origin, s.consented_at, s.pre_completed_at from participants p join sessions s on s.participant_id = p.id where p.participant_code = ?', name);
+    expect(participant).toMatchObject({ origin: 'admin_synthetic' });
+    expect(participant!.consented_at).toBeTruthy();
+    expect(participant!.pre_completed_at).toBeTruthy();
+
+    // The same registration again stores nothing new.
+    const again = await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas&num_responses=200&accuracy_rate=0.8`, { method: 'POST' }), registerUserResponsesResultSchema);
+    expect(again.experiment_stats.total_responses).toBe(200);
+    expect(await rows('select id from pre_experiment_responses where session_id = ?', name)).toHaveLength(200);
+  });
+
+  it('refuses a name without test_, a rate above 1 and another dataset for an existing participant, changing nothing', async () => {
+    for (const query of ['participant_name=ABCDEFGH&dataset_type=compas', 'participant_name=test_x&dataset_type=compas&accuracy_rate=1.5', 'participant_name=test_x&dataset_type=iris']) {
+      const res = await asAdmin(`/api/admin/register-user-responses?${query}`, { method: 'POST' });
+      expect(res.status, query).toBe(400);
+      expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
+    }
+    const name = uniqueName();
+    await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas&num_responses=10`, { method: 'POST' }), registerUserResponsesResultSchema);
+    const mismatch = await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=adult_income&num_responses=10`, { method: 'POST' });
+    expect(mismatch.status).toBe(409);
+    expect(await rows("select id from participants where participant_code in ('ABCDEFGH', 'test_x')")).toHaveLength(0);
+  });
+});
+
+describe('POST /api/admin/register-main-experiment-responses', () => {
+  it('registers explained main cases numbered 201 onwards at the asked alpha, keeping the original case id', async () => {
+    const name = uniqueName();
+    await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas`, { method: 'POST' }), registerUserResponsesResultSchema);
+    const res = await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=12&accuracy_rate=0.6&ai_alignment_alpha=0.25`, { method: 'POST' });
+    const body = await json(res, registerMainResponsesResultSchema);
+    expect(body.registered_cases).toBe(12);
+    expect(body.case_details.map((d) => d.case_number)).toEqual(Array.from({ length: 12 }, (_, i) => 201 + i));
+    expect(body.case_details[0]!.case_id).toBe('main_case_201');
+    const stored = await rows('select case_id, case_number, alignment_alpha, ai_prediction, ai_model_identifier, completed_at from main_experiment_responses where session_id = ? order by case_number', name);
+    expect(stored).toHaveLength(12);
+    expect(stored.map((r) => r.case_id)).toEqual(body.case_details.map((d) => d.original_case_id));
+    expect(stored.every((r) => r.alignment_alpha === 0.25 && r.completed_at && r.ai_model_identifier)).toBe(true);
+    expect(stored.map((r) => r.case_number)).toEqual(body.case_details.map((d) => d.case_number));
+  });
+});
+
+describe('admin lists', () => {
+  it('list users with test badges and progress, responses of both phases, sessions, consent records and post-surveys', async () => {
+    const name = uniqueName();
+    await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas&num_responses=30&accuracy_rate=1`, { method: 'POST' }), registerUserResponsesResultSchema);
+    const users = await json(await asAdmin(`/api/admin/users?user_name=${name}`), usersResponseSchema);
+    expect(users.total).toBe(1);
+    expect(users.users[0]).toMatchObject({ username: name, is_test: true, origin: 'admin_synthetic', consented: true, pre_experiment_count: 30, main_experiment_count: 0, email: null });
+
+    const pre = await json(await asAdmin(`/api/admin/responses?experiment_type=pre_experiment&user_name=${name}&limit=20`), responsesResponseSchema);
+    expect(pre.total).toBe(30);
+    expect(pre.responses).toHaveLength(20);
+    expect(pre.responses.every((r) => r.is_correct === true && r.experiment_type === 'pre_experiment' && r.judgment_changed === null)).toBe(true);
+    const next = await json(await asAdmin(`/api/admin/responses?experiment_type=pre_experiment&user_name=${name}&limit=20&offset=20`), responsesResponseSchema);
+    expect(next.responses).toHaveLength(10);
+    expect(new Set([...pre.responses, ...next.responses].map((r) => r.id)).size).toBe(30);
+
+    await json(await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=5`, { method: 'POST' }), registerMainResponsesResultSchema);
+    const both = await json(await asAdmin(`/api/admin/responses?session_id=${name}&limit=1000`), responsesResponseSchema);
+    expect(both.total).toBe(35);
+    const main = both.responses.filter((r) => r.experiment_type === 'main_experiment');
+    expect(main).toHaveLength(5);
+    for (const r of main) {
+      expect(r.judgment_changed).toBe(r.initial_prediction !== r.final_prediction);
+      expect(r.is_correct).toBe(r.final_prediction === r.ground_truth);
+    }
+
+    const consent = await json(await asAdmin('/api/admin/consent-records?limit=1000'), consentRecordsResponseSchema);
+    expect(consent.consent_records.find((c) => c.user === name)?.consent_items).toMatchObject({ overview: true, others: true });
+
+    const done = await participantDoneWithMain();
+    expect((await postJson('/api/post-survey/', { session_id: done.id, ...completePostSurvey() })).status).toBe(201);
+    const surveys = await json(await asAdmin('/api/admin/post-survey/responses?limit=1000'), postSurveysResponseSchema);
+    expect(surveys.post_surveys.find((s) => s.session_id === done.id)).toMatchObject({
+      has_demographics: true,
+      has_personality_traits: true,
+      has_ai_literacy: true,
+      has_ethics_responses: true,
+    });
+  });
+
+  it('refuse a bad page size or filter with 400 and detail', async () => {
+    for (const path of ['/api/admin/users?limit=0', '/api/admin/responses?limit=1001', '/api/admin/responses?experiment_type=other', '/api/admin/users?offset=-1']) {
+      const res = await asAdmin(path);
+      expect(res.status, path).toBe(400);
+      expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
+    }
+  });
+});
+
+describe('GET /api/admin/stats and /api/experiments/statistics', () => {
+  it('count participants, responses, the funnel and per-alpha rates as computed from the rows', async () => {
+    const name = uniqueName();
+    await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas`, { method: 'POST' }), registerUserResponsesResultSchema);
+    await json(await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=10&ai_alignment_alpha=0.5`, { method: 'POST' }), registerMainResponsesResultSchema);
+    const stats = await json(await asAdmin('/api/admin/stats'), adminStatsSchema);
+    const [expected] = await rows(
+      `select (select count(*) from participants) as users, (select count(*) from pre_experiment_responses) as pre,
+              (select count(*) from main_experiment_responses where completed_at is not null) as main,
+              (select count(*) from sessions where consented_at is not null) as consented`,
+    );
+    expect(stats.total_users).toBe(expected!.users);
+    expect(stats.pre_experiment_responses).toBe(expected!.pre);
+    expect(stats.main_experiment_responses).toBe(expected!.main);
+    expect(stats.total_responses).toBe(Number(expected!.pre) + Number(expected!.main));
+    // Everything in this file was written just now.
+    expect(stats.responses_today).toBe(stats.total_responses);
+    expect(stats.responses_this_week).toBe(stats.total_responses);
+    expect(stats.funnel.find((f) => f.step === 'consented')?.sessions).toBe(expected!.consented);
+    const alphaRows = await rows(
+      'select alignment_alpha as alpha, count(*) as n, sum(final_prediction != initial_prediction) as changed, sum(final_prediction = ground_truth) as correct from main_experiment_responses where completed_at is not null group by alignment_alpha',
+    );
+    for (const a of alphaRows) {
+      const shown = stats.by_alpha.find((b) => b.alignment_alpha === a.alpha)!;
+      expect(shown.cases).toBe(a.n);
+      expect(shown.judgment_change_rate).toBeCloseTo(Number(a.changed) / Number(a.n), 12);
+      expect(shown.final_accuracy).toBeCloseTo(Number(a.correct) / Number(a.n), 12);
+    }
+
+    const statistics = await json(await asAdmin('/api/experiments/statistics'), experimentStatisticsSchema);
+    expect(statistics.main_experiment.total_responses).toBe(expected!.main);
+    expect(statistics.pre_experiment.total_responses).toBe(expected!.pre);
+    expect(Object.values(statistics.main_experiment.alignment_distribution).reduce((a, b) => a + b, 0)).toBe(expected!.main);
+    expect((await api('/api/experiments/statistics')).status).toBe(401);
+  });
+});
+
+describe('GET /api/enhanced-export/{name}', () => {
+  it('streams the pre-experiment CSV that parses back to exactly the stored rows, awkward texts included, and keeps a copy in R2', async () => {
+    const p = await participantWithAwkwardAnswers();
+    const res = await asAdmin(`/api/enhanced-export/pre-experiment?user_name=${p.id}`);
+    expect(res.status).toBe(200);
+    expect(res.headers.get('Content-Type')).toContain('text/csv');
+    const disposition = res.headers.get('Content-Disposition') ?? '';
+    expect(disposition).toMatch(new RegExp(`^attachment; filename="pre-experiment_\\d{8}-\\d{6}_${p.id}\\.csv"$`));
+    const text = await res.text();
+    const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    const stored = await rows('select id, case_id, prediction, confidence, reasoning from pre_experiment_responses where session_id = ? order by id', p.id);
+    expect(parsed.data).toHaveLength(stored.length);
+    parsed.data.forEach((row, i) => {
+      const s = stored[i]!;
+      expect(Number(row.id)).toBe(s.id);
+      expect(row.case_id).toBe(s.case_id);
+      expect(Number(row.prediction)).toBe(s.prediction);
+      expect(row.is_correct).toMatch(/^(true|false)$/);
+      // Formula escaping is the one change, documented in the codebook.
+      const reasoning = String(s.reasoning);
+      expect(row.reasoning).toBe(/^[=+\-@\t\r]/.test(reasoning) ? `'${reasoning}` : reasoning);
+    });
+    const fileName = disposition.match(/filename="(.+)"/)![1]!;
+    const listed = await env.EXPORTS.list({ prefix: 'exports/' });
+    const copy = listed.objects.find((o) => o.key.endsWith(fileName));
+    expect(copy).toBeDefined();
+    expect(await (await env.EXPORTS.get(copy!.key))!.text()).toBe(text);
+  });
+
+  it('writes TSV with tabs inside cells quoted', async () => {
+    const p = await participantWithAwkwardAnswers();
+    const res = await asAdmin(`/api/enhanced-export/pre-experiment?format=tsv&user_name=${p.id}`);
+    expect(res.headers.get('Content-Type')).toContain('text/tab-separated-values');
+    const parsed = Papa.parse<Record<string, string>>(await res.text(), { header: true, delimiter: '\t', skipEmptyLines: true });
+    expect(parsed.errors).toEqual([]);
+    expect(parsed.data.map((r) => r.reasoning)).toContain('tab\there');
+    expect(parsed.data.map((r) => r.reasoning)).toContain('日本語の理由です');
+  });
+
+  it('exports the main experiment, its feature importance and case data with the codebook columns', async () => {
+    const name = uniqueName();
+    await json(await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=4`, { method: 'POST' }), registerMainResponsesResultSchema);
+    const main = Papa.parse<Record<string, string>>(await (await asAdmin(`/api/enhanced-export/main-experiment?user_name=${name}`)).text(), { header: true, skipEmptyLines: true });
+    expect(main.data).toHaveLength(4);
+    const mainColumns = ALL_DATA_TABLES.find((t) => t.name === 'main-experiment')!.columns.map((c) => c.name);
+    expect(main.meta.fields).toEqual(mainColumns);
+    for (const row of main.data) expect(row.judgment_changed).toBe(String(row.initial_prediction !== row.final_prediction));
+
+    const importance = Papa.parse<Record<string, string>>(await (await asAdmin(`/api/enhanced-export/feature-importance?user_name=${name}`)).text(), { header: true, skipEmptyLines: true });
+    // 8 COMPAS features, AI bars and the bars shown for each case (no participant model here).
+    expect(importance.data.filter((r) => r.source === 'ai')).toHaveLength(4 * 8);
+    const shares = importance.data.filter((r) => r.source === 'ai' && r.response_id === main.data[0]!.id).reduce((sum, r) => sum + Number(r.abs_importance), 0);
+    expect(shares).toBeCloseTo(1, 9);
+
+    const caseData = Papa.parse<Record<string, string>>(await (await asAdmin(`/api/enhanced-export/case-data?user_name=${name}`)).text(), { header: true, skipEmptyLines: true });
+    expect(caseData.data.filter((r) => r.phase === 'main_experiment')).toHaveLength(50);
+    expect(caseData.data.every((r) => r.priors_count !== '' && r.hours_per_week === '')).toBe(true);
+  });
+
+  it('zips every table, the codebook describing every column, and the study configuration', async () => {
+    const p = await participantWithAwkwardAnswers();
+    const res = await asAdmin(`/api/enhanced-export/all-data?user_name=${p.id}`);
+    expect(res.headers.get('Content-Type')).toBe('application/zip');
+    expect(res.headers.get('Content-Disposition')).toMatch(/filename="all-data_.+\.zip"/);
+    const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+    for (const table of ALL_DATA_TABLES) expect(Object.keys(files)).toContain(`${table.name}.csv`);
+    const codebook = Papa.parse<Record<string, string>>(strFromU8(files['codebook.csv']!), { header: true, skipEmptyLines: true });
+    for (const table of ALL_DATA_TABLES) {
+      const header = Papa.parse<string[]>(strFromU8(files[`${table.name}.csv`]!), { preview: 1 }).data[0]!;
+      for (const column of header) {
+        const entry = codebook.data.find((c) => c.table === table.name && c.column === column);
+        expect(entry?.meaning, `${table.name}.${column}`).toBeTruthy();
+        expect(entry?.type).toBeTruthy();
+      }
+    }
+    const pre = Papa.parse<Record<string, string>>(strFromU8(files['pre-experiment.csv']!), { header: true, skipEmptyLines: true });
+    expect(pre.data.map((r) => r.reasoning)).toContain('two\nlines\nand more');
+    const config = JSON.parse(strFromU8(files['study-config.json']!)) as { study: { studyVersion: string } };
+    expect(config.study.studyVersion).toBeTruthy();
+  });
+
+  it('refuses an unknown export or format with 400, and everything without a session with 401', async () => {
+    expect((await asAdmin('/api/enhanced-export/passwords')).status).toBe(400);
+    expect((await asAdmin('/api/enhanced-export/pre-experiment?format=xlsx')).status).toBe(400);
+    expect((await api('/api/enhanced-export/all-data')).status).toBe(401);
+  });
+
+  it('exports consent records as CSV and JSON', async () => {
+    const p = await consentedParticipant();
+    const csv = Papa.parse<Record<string, string>>(await (await asAdmin('/api/admin/consent-records/export?format=csv')).text(), { header: true, skipEmptyLines: true });
+    expect(csv.data.find((r) => r.user_name === p.id)).toMatchObject({ consent_overview: 'true', consent_others: 'true' });
+    const jsonRes = await asAdmin('/api/admin/consent-records/export?format=json');
+    expect(jsonRes.headers.get('Content-Disposition')).toMatch(/consent-records_.+\.json/);
+    const records = (await jsonRes.json()) as { user: string }[];
+    expect(records.some((r) => r.user === p.id)).toBe(true);
+  });
+});
+
+const countsFor = async (userId: number, sessionId: string) => {
+  const [row] = await rows(
+    `select (select count(*) from participants where id = ?1) + (select count(*) from sessions where participant_id = ?1)
+          + (select count(*) from consent_records where participant_id = ?1) + (select count(*) from pre_experiment_responses where participant_id = ?1)
+          + (select count(*) from main_experiment_responses where participant_id = ?1) + (select count(*) from post_surveys where participant_id = ?1)
+          + (select count(*) from user_models where participant_id = ?1) + (select count(*) from case_set_items where session_id = ?2)
+          + (select count(*) from dataset_assignments where session_id = ?2) + (select count(*) from understanding_test_attempts where participant_id = ?1) as n`,
+    userId,
+    sessionId,
+  );
+  return Number(row!.n);
+};
+
+describe('DELETE /api/admin/users/{id}', () => {
+  it('deletes the participant with every row and model file of theirs, and records it in the audit log', async () => {
+    const name = uniqueName();
+    const reg = await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas`, { method: 'POST' }), registerUserResponsesResultSchema);
+    expect((await asAdmin(`/api/user-models/train/${reg.user_id}`, { method: 'POST' })).status).toBe(200);
+    await json(await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=3`, { method: 'POST' }), registerMainResponsesResultSchema);
+    const modelKey = (await rows('select r2_key from user_models where session_id = ?', name))[0]!.r2_key as string;
+    expect(await env.MODELS.head(modelKey)).not.toBeNull();
+    const other = await consentedParticipant();
+    const otherBefore = await countsFor(other.userId, other.id);
+    expect(await countsFor(reg.user_id, name)).toBeGreaterThan(250);
+
+    const res = await asAdmin(`/api/admin/users/${reg.user_id}`, { method: 'DELETE' });
+    const body = await json(res, participantDeletionSchema);
+    expect(body).toMatchObject({ username: name, deleted_model_files: 1 });
+    expect(body.deleted.pre_experiment_responses).toBe(200);
+    expect(await countsFor(reg.user_id, name)).toBe(0);
+    expect(await env.MODELS.head(modelKey)).toBeNull();
+    expect(await countsFor(other.userId, other.id)).toBe(otherBefore);
+
+    const log = await json(await asAdmin('/api/admin/audit-log?limit=1000'), auditLogResponseSchema);
+    const entry = log.entries.find((e) => e.action === 'delete_participant' && e.target_id === String(reg.user_id));
+    expect(entry?.details).toMatchObject({ deleted_model_files: 1 });
+    expect(JSON.stringify(entry)).not.toContain(name);
+
+    expect((await asAdmin(`/api/admin/users/${reg.user_id}`, { method: 'DELETE' })).status).toBe(404);
+  });
+});
+
+describe('DELETE single rows', () => {
+  it('deletes one response by phase and id, and a post-survey reopening it for its session', async () => {
+    const name = uniqueName();
+    await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas&num_responses=3`, { method: 'POST' }), registerUserResponsesResultSchema);
+    const [first] = (await json(await asAdmin(`/api/admin/responses?user_name=${name}&experiment_type=pre_experiment`), responsesResponseSchema)).responses;
+    expect((await asAdmin(`/api/admin/responses/${first!.id}`, { method: 'DELETE' })).status).toBe(400);
+    await json(await asAdmin(`/api/admin/responses/${first!.id}?experiment_type=pre_experiment`, { method: 'DELETE' }), rowDeletionSchema);
+    expect(await rows('select id from pre_experiment_responses where session_id = ?', name)).toHaveLength(2);
+
+    const done = await participantDoneWithMain();
+    expect((await postJson('/api/post-survey/', { session_id: done.id, ...completePostSurvey() })).status).toBe(201);
+    const [survey] = await rows('select id from post_surveys where session_id = ?', done.id);
+    await json(await asAdmin(`/api/admin/post-survey/responses/${survey!.id}`, { method: 'DELETE' }), rowDeletionSchema);
+    const [session] = await rows('select current_phase, post_survey_completed_at from sessions where session_id = ?', done.id);
+    expect(session).toEqual({ current_phase: 'post_survey', post_survey_completed_at: null });
+  });
+});
+
+describe('DELETE /api/admin/cleanup/*', () => {
+  it('needs confirm_deletion=true; model files only removes every user model; all data leaves cases and AI models', async () => {
+    expect((await asAdmin('/api/admin/cleanup/all-data', { method: 'DELETE' })).status).toBe(400);
+    const name = uniqueName();
+    const reg = await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas`, { method: 'POST' }), registerUserResponsesResultSchema);
+    expect((await asAdmin(`/api/user-models/train/${reg.user_id}`, { method: 'POST' })).status).toBe(200);
+    const models = await json(await asAdmin('/api/admin/cleanup/model-files?confirm_deletion=true', { method: 'DELETE' }), cleanupModelFilesResultSchema);
+    expect(models.deleted_files).toBeGreaterThanOrEqual(1);
+    expect((await env.MODELS.list({ prefix: 'user-models/' })).objects).toHaveLength(0);
+    expect(await rows('select id from user_models')).toHaveLength(0);
+
+    const casesBefore = (await rows('select count(*) as n from cases'))[0]!.n;
+    const all = await json(await asAdmin('/api/admin/cleanup/all-data?confirm_deletion=true', { method: 'DELETE' }), cleanupAllResultSchema);
+    expect(all.total_database_records).toBeGreaterThan(200);
+    expect(all.localStorage_keys_to_clear).toContain('experiment_session_id');
+    for (const table of ['participants', 'sessions', 'pre_experiment_responses', 'main_experiment_responses', 'consent_records', 'case_set_items', 'post_surveys']) {
+      expect(await rows(`select 1 from ${table}`), table).toHaveLength(0);
+    }
+    expect((await rows('select count(*) as n from cases'))[0]!.n).toBe(casesBefore);
+    expect((await rows("select count(*) as n from ai_models where status = 'active'"))[0]!.n).toBeGreaterThan(0);
+    const log = await json(await asAdmin('/api/admin/audit-log?limit=1000'), auditLogResponseSchema);
+    expect(log.entries.map((e) => e.action)).toEqual(expect.arrayContaining(['cleanup_all_data', 'cleanup_model_files']));
+  });
+});

@@ -1,0 +1,361 @@
+/**
+ * What the admin dashboard reads and deletes. Lists are paged in SQL (never a whole table read
+ * into the Worker); counts and rates are SQL aggregates over the stored rows.
+ */
+import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import type { Db } from '../client';
+import {
+  caseSetItems,
+  consentRecords,
+  datasetAssignments,
+  mainExperimentResponses as main,
+  participants,
+  postSurveys,
+  preExperimentResponses as pre,
+  sessions,
+  understandingTestAttempts,
+  userModels,
+} from '../schema';
+
+export type Page = { limit: number; offset: number };
+
+/** Synthetic participants of the registration tools carry this prefix (part 2 §2.6 test badge). */
+export const TEST_USER_PREFIX = 'test_';
+
+const codeFilter = (column: typeof participants.participantCode, userName?: string) =>
+  userName ? eq(column, userName) : undefined;
+
+export async function listUsers(db: Db, page: Page & { userName?: string }) {
+  const where = codeFilter(participants.participantCode, page.userName);
+  const preCount = db.$count(pre, eq(pre.participantId, participants.id));
+  const mainCount = db.$count(main, and(eq(main.participantId, participants.id), isNotNull(main.completedAt)));
+  const [rows, total] = await db.batch([
+    db
+      .select({
+        id: participants.id,
+        username: participants.participantCode,
+        displayName: participants.displayName,
+        origin: participants.origin,
+        isActive: participants.isActive,
+        createdAt: participants.createdAt,
+        sessionId: sessions.sessionId,
+        datasetType: sessions.datasetType,
+        currentPhase: sessions.currentPhase,
+        consentedAt: sessions.consentedAt,
+        postSurveyCompletedAt: sessions.postSurveyCompletedAt,
+        preCount: sql<number>`${preCount}`,
+        mainCount: sql<number>`${mainCount}`,
+      })
+      .from(participants)
+      .leftJoin(sessions, eq(sessions.participantId, participants.id))
+      .where(where)
+      .orderBy(desc(participants.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(participants).where(where),
+  ]);
+  return { rows, total: total[0]?.n ?? 0 };
+}
+
+export async function listSessions(db: Db, page: Page) {
+  const [rows, total] = await db.batch([
+    db
+      .select({
+        id: sessions.id,
+        sessionId: sessions.sessionId,
+        userId: sessions.participantId,
+        username: participants.participantCode,
+        datasetType: sessions.datasetType,
+        currentPhase: sessions.currentPhase,
+        language: sessions.language,
+        consentedAt: sessions.consentedAt,
+        preCompletedAt: sessions.preCompletedAt,
+        mainStartedAt: sessions.mainStartedAt,
+        mainCompletedAt: sessions.mainCompletedAt,
+        postSurveyCompletedAt: sessions.postSurveyCompletedAt,
+        createdAt: sessions.createdAt,
+      })
+      .from(sessions)
+      .innerJoin(participants, eq(participants.id, sessions.participantId))
+      .orderBy(desc(sessions.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(sessions),
+  ]);
+  return { rows, total: total[0]?.n ?? 0 };
+}
+
+export type ExperimentType = 'pre_experiment' | 'main_experiment';
+export type ResponseFilter = { experimentType?: ExperimentType; userName?: string; sessionId?: string; caseId?: string };
+
+/**
+ * One projection for both phases' answers, so the admin list pages through either table or, with
+ * no phase named, both at once (UNION ALL in SQL, newest first). Main-only columns are NULL for
+ * pre-experiment rows; a main case still in progress has no `completedAt`.
+ */
+function responseSelect(db: Db, type: ExperimentType, f: ResponseFilter) {
+  const t = type === 'pre_experiment' ? pre : main;
+  const isMain = type === 'main_experiment';
+  const nul = <T>(alias: string) => sql<T | null>`null`.as(alias);
+  return db
+    .select({
+      id: sql<number>`${t.id}`.as('row_id'),
+      experimentType: sql<ExperimentType>`${type}`.as('experiment_type'),
+      userId: t.participantId,
+      username: participants.participantCode,
+      sessionId: t.sessionId,
+      datasetType: t.datasetType,
+      caseId: t.caseId,
+      caseNumber: t.caseNumber,
+      prediction: isMain ? main.finalPrediction : pre.prediction,
+      confidence: isMain ? main.finalConfidence : pre.confidence,
+      groundTruth: t.groundTruth,
+      responseTimeMs: isMain ? main.finalResponseTimeMs : pre.responseTimeMs,
+      reasoning: isMain ? main.finalReasoning : pre.reasoning,
+      caseData: t.caseData,
+      initialPrediction: isMain ? main.initialPrediction : nul<number>('initial_prediction'),
+      initialConfidence: isMain ? main.initialConfidence : nul<number>('initial_confidence'),
+      aiPrediction: isMain ? main.aiPrediction : nul<number>('ai_prediction'),
+      alignmentAlpha: isMain ? main.alignmentAlpha : nul<number>('alignment_alpha'),
+      completedAt: isMain ? main.completedAt : pre.createdAt,
+      createdAt: sql<string>`${t.createdAt}`.as('row_created_at'),
+    })
+    .from(t)
+    .innerJoin(participants, eq(participants.id, t.participantId))
+    .where(
+      and(
+        f.userName ? eq(participants.participantCode, f.userName) : undefined,
+        f.sessionId ? eq(t.sessionId, f.sessionId) : undefined,
+        f.caseId ? eq(t.caseId, f.caseId) : undefined,
+      ),
+    );
+}
+
+const countOf = (db: Db, type: ExperimentType, f: ResponseFilter) => {
+  const t = type === 'pre_experiment' ? pre : main;
+  return db
+    .select({ n: count() })
+    .from(t)
+    .innerJoin(participants, eq(participants.id, t.participantId))
+    .where(
+      and(
+        f.userName ? eq(participants.participantCode, f.userName) : undefined,
+        f.sessionId ? eq(t.sessionId, f.sessionId) : undefined,
+        f.caseId ? eq(t.caseId, f.caseId) : undefined,
+      ),
+    );
+};
+
+export async function listResponses(db: Db, page: Page, f: ResponseFilter = {}) {
+  const types: ExperimentType[] = f.experimentType ? [f.experimentType] : ['pre_experiment', 'main_experiment'];
+  const [first, second] = types.map((type) => responseSelect(db, type, f));
+  const rowsQuery = (second ? first!.unionAll(second) : first!)
+    .orderBy(sql`row_created_at desc`, sql`row_id desc`)
+    .limit(page.limit)
+    .offset(page.offset);
+  const [rows, ...counts] = await db.batch([rowsQuery, ...types.map((type) => countOf(db, type, f))] as const);
+  return { rows, total: counts.reduce((sum, c) => sum + (c[0]?.n ?? 0), 0) };
+}
+
+/** A main-experiment case in full (explanation shown, ratings, times) for the detail dialog. */
+export const findMainResponse = async (db: Db, id: number) => (await db.select().from(main).where(eq(main.id, id)).get()) ?? null;
+
+/** A page of a table whose rows belong to one participant each, newest first, with the participant's code. */
+async function listOwned<T extends typeof consentRecords | typeof postSurveys>(db: Db, table: T, page: Page) {
+  const [rows, total] = await db.batch([
+    db
+      .select({ row: table as typeof consentRecords, username: participants.participantCode })
+      .from(table as typeof consentRecords)
+      .innerJoin(participants, eq(participants.id, table.participantId))
+      .orderBy(desc(table.id))
+      .limit(page.limit)
+      .offset(page.offset),
+    db.select({ n: count() }).from(table),
+  ]);
+  return { rows: rows as { row: T['$inferSelect']; username: string }[], total: total[0]?.n ?? 0 };
+}
+
+export const listConsentRecords = (db: Db, page: Page) => listOwned(db, consentRecords, page);
+export const listPostSurveys = (db: Db, page: Page) => listOwned(db, postSurveys, page);
+
+/** Start of the current UTC day and the instant seven days ago, as stored timestamps compare. */
+function recentBounds(now: Date) {
+  const today = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())).toISOString();
+  const weekAgo = new Date(now.getTime() - 7 * 24 * 3600 * 1000).toISOString();
+  return { today, weekAgo };
+}
+
+const completedMain = isNotNull(main.completedAt);
+
+/**
+ * The dashboard's summary cards and charts. A response is a pre-experiment answer or a completed
+ * main-experiment case. The funnel counts participants by the furthest phase they reached.
+ */
+export async function dashboardStats(db: Db, now: Date) {
+  const { today, weekAgo } = recentBounds(now);
+  const sinceCount = (since: string) =>
+    sql<number>`(select count(*) from ${pre} where ${pre.createdAt} >= ${since}) + (select count(*) from ${main} where ${main.completedAt} >= ${since})`;
+  const [users, responses, phases, balance, byAlpha] = await db.batch([
+    db.select({ n: count() }).from(participants),
+    db
+      .select({
+        pre: sql<number>`(select count(*) from ${pre})`,
+        main: sql<number>`(select count(*) from ${main} where ${completedMain})`,
+        today: sinceCount(today).as('responses_today'),
+        week: sinceCount(weekAgo).as('responses_week'),
+      })
+      .from(sql`(select 1)`),
+    db
+      .select({
+        consented: sql<number>`coalesce(sum(${sessions.consentedAt} is not null), 0)`,
+        preDone: sql<number>`coalesce(sum(${sessions.preCompletedAt} is not null), 0)`,
+        mainStarted: sql<number>`coalesce(sum(${sessions.mainStartedAt} is not null), 0)`,
+        mainDone: sql<number>`coalesce(sum(${sessions.mainCompletedAt} is not null), 0)`,
+        completed: sql<number>`coalesce(sum(${sessions.postSurveyCompletedAt} is not null), 0)`,
+        sessions: count(),
+      })
+      .from(sessions),
+    db.select({ datasetType: sessions.datasetType, n: count() }).from(sessions).groupBy(sessions.datasetType),
+    db
+      .select({
+        alpha: main.alignmentAlpha,
+        cases: count(),
+        changed: sql<number>`sum(${main.finalPrediction} != ${main.initialPrediction})`,
+        finalCorrect: sql<number>`sum(${main.finalPrediction} = ${main.groundTruth})`,
+        initialCorrect: sql<number>`sum(${main.initialPrediction} = ${main.groundTruth})`,
+      })
+      .from(main)
+      .where(completedMain)
+      .groupBy(main.alignmentAlpha)
+      .orderBy(main.alignmentAlpha),
+  ]);
+  const r = responses[0]!;
+  const p = phases[0]!;
+  return {
+    totalUsers: users[0]?.n ?? 0,
+    preResponses: r.pre,
+    mainResponses: r.main,
+    responsesToday: r.today,
+    responsesThisWeek: r.week,
+    funnel: p,
+    balance,
+    byAlpha,
+  };
+}
+
+/** Part 2 §3 "Statistics": per phase, responses, distinct participants, change rate and alphas. */
+export async function experimentStatistics(db: Db) {
+  const [preStats, mainStats, alphas] = await db.batch([
+    db.select({ total: count(), users: sql<number>`count(distinct ${pre.participantId})` }).from(pre),
+    db
+      .select({
+        total: count(),
+        users: sql<number>`count(distinct ${main.participantId})`,
+        changed: sql<number>`coalesce(sum(${main.finalPrediction} != ${main.initialPrediction}), 0)`,
+      })
+      .from(main)
+      .where(completedMain),
+    db.select({ alpha: main.alignmentAlpha, n: count() }).from(main).where(completedMain).groupBy(main.alignmentAlpha).orderBy(main.alignmentAlpha),
+  ]);
+  return { pre: preStats[0]!, main: mainStats[0]!, alphas };
+}
+
+/** The session ids of one participant, as a subquery the cascade's statements share. */
+const sessionIdsOf = (db: Db, participantId: number) =>
+  db.select({ sessionId: sessions.sessionId }).from(sessions).where(eq(sessions.participantId, participantId));
+
+/** R2 keys of a participant's user-model files, read before the rows that name them go. */
+export async function userModelKeysOf(db: Db, participantId: number) {
+  const rows = await db.select({ key: userModels.r2Key }).from(userModels).where(eq(userModels.participantId, participantId));
+  return rows.flatMap((r) => (r.key ? [r.key] : []));
+}
+
+/**
+ * Deletes a participant and everything that is theirs in one batch (one transaction on D1): every
+ * table that names them by numeric id, and the case sets and dataset assignment keyed by their
+ * session ids (rows without a foreign key, so the cascade must name them). Returns rows deleted
+ * per table.
+ */
+export async function deleteParticipantCascade(db: Db, participantId: number) {
+  const ids = sessionIdsOf(db, participantId);
+  const code = db.select({ code: participants.participantCode }).from(participants).where(eq(participants.id, participantId));
+  const results = await db.batch([
+    db.delete(caseSetItems).where(inArray(caseSetItems.sessionId, ids)).returning({ k: caseSetItems.sessionId }),
+    db
+      .delete(datasetAssignments)
+      .where(sql`${datasetAssignments.sessionId} in ${ids} or ${datasetAssignments.sessionId} in ${code}`)
+      .returning({ k: datasetAssignments.sessionId }),
+    db.delete(pre).where(eq(pre.participantId, participantId)).returning({ k: pre.id }),
+    db.delete(main).where(eq(main.participantId, participantId)).returning({ k: main.id }),
+    db.delete(understandingTestAttempts).where(eq(understandingTestAttempts.participantId, participantId)).returning({ k: understandingTestAttempts.id }),
+    db.delete(postSurveys).where(eq(postSurveys.participantId, participantId)).returning({ k: postSurveys.id }),
+    db.delete(userModels).where(eq(userModels.participantId, participantId)).returning({ k: userModels.id }),
+    db.delete(consentRecords).where(eq(consentRecords.participantId, participantId)).returning({ k: consentRecords.id }),
+    db.delete(sessions).where(eq(sessions.participantId, participantId)).returning({ k: sessions.id }),
+    db.delete(participants).where(eq(participants.id, participantId)).returning({ k: participants.participantCode }),
+  ]);
+  const [caseSets, assignments, preRows, mainRows, attempts, surveys, models, consents, sessionRows, people] = results.map((r) => r.length);
+  const counts = {
+    case_set_items: caseSets!,
+    dataset_assignments: assignments!,
+    pre_experiment_responses: preRows!,
+    main_experiment_responses: mainRows!,
+    understanding_test_attempts: attempts!,
+    post_surveys: surveys!,
+    user_models: models!,
+    consent_records: consents!,
+    sessions: sessionRows!,
+    participants: people!,
+  };
+  return { username: results[9][0]?.k ?? null, counts };
+}
+
+/**
+ * Every row participants produced, across all their tables, in one batch; cases, AI models, admin
+ * sessions and the audit log stay (the platform keeps working and the log keeps what was done).
+ */
+export async function deleteAllParticipantData(db: Db) {
+  const results = await db.batch([
+    db.delete(caseSetItems),
+    db.delete(datasetAssignments),
+    db.delete(pre),
+    db.delete(main),
+    db.delete(understandingTestAttempts),
+    db.delete(postSurveys),
+    db.delete(userModels),
+    db.delete(consentRecords),
+    db.delete(sessions),
+    db.delete(participants),
+  ]);
+  return results.reduce((sum, r) => sum + r.meta.changes, 0);
+}
+
+/** Every user-model row with its R2 key, for the model-files cleanup. */
+export const allUserModelKeys = async (db: Db) =>
+  (await db.select({ key: userModels.r2Key }).from(userModels)).flatMap((r) => (r.key ? [r.key] : []));
+
+export async function deleteAllUserModelRows(db: Db) {
+  const [result] = await db.batch([db.delete(userModels)]);
+  return result.meta.changes;
+}
+
+export const deletePreResponse = (db: Db, id: number) =>
+  db.delete(pre).where(eq(pre.id, id)).returning({ id: pre.id, sessionId: pre.sessionId, caseId: pre.caseId });
+export const deleteMainResponse = (db: Db, id: number) =>
+  db.delete(main).where(eq(main.id, id)).returning({ id: main.id, sessionId: main.sessionId, caseId: main.caseId });
+
+/**
+ * Deletes a post-survey and reopens it for its session in one batch, so no session claims a
+ * completed survey that is gone.
+ */
+export async function deletePostSurvey(db: Db, id: number, now: string) {
+  const sessionOf = db.select({ s: postSurveys.sessionId }).from(postSurveys).where(eq(postSurveys.id, id));
+  const [, deleted] = await db.batch([
+    db
+      .update(sessions)
+      .set({ postSurveyCompletedAt: null, currentPhase: 'post_survey', updatedAt: now })
+      .where(inArray(sessions.sessionId, sessionOf)),
+    db.delete(postSurveys).where(eq(postSurveys.id, id)).returning({ id: postSurveys.id, sessionId: postSurveys.sessionId }),
+  ]);
+  return deleted;
+}

@@ -1,0 +1,244 @@
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import {
+  dashboardStats,
+  deleteMainResponse,
+  deletePostSurvey,
+  deletePreResponse,
+  findMainResponse,
+  listConsentRecords,
+  listPostSurveys,
+  listResponses,
+  listSessions,
+  listUsers,
+  TEST_USER_PREFIX,
+} from '../../db/queries/admin';
+import type { AppEnv } from '../../env';
+import { notFound } from '../../errors';
+import {
+  numericIdParamSchema,
+  paginationQuerySchema,
+  responseDeleteQuerySchema,
+  responseListQuerySchema,
+  userListQuerySchema,
+  type adminPostSurveySchema,
+  type adminResponseSchema,
+  type adminStatsSchema,
+  type consentRecordsResponseSchema,
+  type participantDeletionSchema,
+  type rowDeletionSchema,
+  type sessionsResponseSchema,
+  type usersResponseSchema,
+} from '../../schemas/admin';
+import { scorePostSurvey } from '../../schemas/post-survey';
+import { deleteParticipant } from '../../services/admin-data';
+import { validate } from '../../validate';
+
+type ListedResponse = Awaited<ReturnType<typeof listResponses>>['rows'][number];
+
+const correct = (prediction: number | null, truth: number) => (prediction === null ? null : prediction === truth);
+
+/** Part 2 §3 "Response (admin)" from either phase's row. */
+function toAdminResponse(r: ListedResponse): z.infer<typeof adminResponseSchema> {
+  const isMain = r.experimentType === 'main_experiment';
+  const completed = r.completedAt !== null;
+  return {
+    id: r.id,
+    user: r.username,
+    user_id: r.userId,
+    user_name: r.username,
+    session_id: r.sessionId,
+    experiment_type: r.experimentType,
+    task_name: `${r.datasetType}:${r.experimentType}`,
+    dataset_type: r.datasetType,
+    case_id: r.caseId,
+    case_number: r.caseNumber,
+    prediction: r.prediction,
+    confidence: r.confidence,
+    ground_truth: r.groundTruth,
+    is_correct: correct(r.prediction, r.groundTruth),
+    response_time_ms: r.responseTimeMs,
+    created_at: r.createdAt,
+    completed,
+    response_metadata: { reasoning: r.reasoning, completed_at: r.completedAt },
+    case_data_json: r.caseData === null ? null : JSON.stringify(r.caseData),
+    initial_prediction: isMain ? r.initialPrediction : null,
+    initial_confidence: isMain ? r.initialConfidence : null,
+    initial_correct: isMain ? correct(r.initialPrediction, r.groundTruth) : null,
+    final_prediction: isMain ? r.prediction : null,
+    final_confidence: isMain ? r.confidence : null,
+    judgment_changed: isMain && r.prediction !== null && r.initialPrediction !== null ? r.prediction !== r.initialPrediction : null,
+    ai_prediction: r.aiPrediction,
+    alignment_alpha: r.alignmentAlpha,
+  };
+}
+
+const rate = (part: number | null, whole: number) => (whole > 0 && part !== null ? part / whole : null);
+const nonEmpty = (section: Record<string, unknown>) => Object.values(section).some((v) => v !== null && v !== undefined && v !== '');
+const AI_LITERACY_ITEMS = ['ai_trust_before_disclosure', 'ai_understanding_before_disclosure', 'ai_explanation_helpfulness_before'];
+
+type PostSurveyRow = Awaited<ReturnType<typeof listPostSurveys>>['rows'][number];
+function toAdminPostSurvey({ row, username }: PostSurveyRow): z.infer<typeof adminPostSurveySchema> {
+  const { demographics, benevolent, bigfive, locus, cognition } = row;
+  return {
+    id: row.id,
+    user: username,
+    user_id: row.participantId,
+    session_id: row.sessionId,
+    experiment_rating: row.experimentRating,
+    overall_feedback: row.overallFeedback,
+    has_demographics: nonEmpty(demographics),
+    has_personality_traits: nonEmpty(bigfive) || nonEmpty(locus) || nonEmpty(cognition),
+    has_ai_literacy: AI_LITERACY_ITEMS.some((name) => demographics[name] !== null && demographics[name] !== undefined),
+    has_ethics_responses: nonEmpty(benevolent),
+    scores: scorePostSurvey(row),
+    sections: { demographics, benevolent, bigfive, locus, cognition },
+    created_at: row.createdAt,
+  };
+}
+
+/** The dashboard's reads and single-row deletions (part 2 §2.6, §7); the admin guard covers them all. */
+export const adminDashboardRoutes = new Hono<AppEnv>()
+  .get('/users', validate('query', userListQuerySchema), async (c) => {
+    const q = c.req.valid('query');
+    const { rows, total } = await listUsers(c.var.db, { limit: q.limit, offset: q.offset, userName: q.user_name });
+    const body: z.infer<typeof usersResponseSchema> = {
+      total,
+      users: rows.map((r) => ({
+        id: r.id,
+        username: r.username,
+        display_name: r.displayName,
+        email: null,
+        is_active: r.isActive,
+        is_test: r.username.startsWith(TEST_USER_PREFIX),
+        origin: r.origin,
+        created_at: r.createdAt,
+        session_id: r.sessionId,
+        dataset_type: r.datasetType,
+        current_phase: r.currentPhase,
+        consented: r.consentedAt !== null,
+        pre_experiment_count: r.preCount,
+        main_experiment_count: r.mainCount,
+        post_survey_completed: r.postSurveyCompletedAt !== null,
+      })),
+    };
+    return c.json(body);
+  })
+  .delete('/users/:id', validate('param', numericIdParamSchema), async (c) => {
+    const id = c.req.valid('param').id;
+    const { username, deleted, deletedModelFiles } = await deleteParticipant(c.var.db, c.env.MODELS, id);
+    if (username === null) throw notFound(`No participant with id ${id}`);
+    // The audit entry keeps what was deleted and how much, not whose answers they were.
+    c.set('audit', { action: 'delete_participant', targetType: 'participant', targetId: String(id), details: { deleted, deleted_model_files: deletedModelFiles } });
+    const body: z.infer<typeof participantDeletionSchema> = {
+      success: true,
+      message: `Participant ${username} and all of their data were deleted`,
+      user_id: id,
+      username,
+      deleted,
+      deleted_model_files: deletedModelFiles,
+    };
+    return c.json(body);
+  })
+  .get('/sessions', validate('query', paginationQuerySchema), async (c) => {
+    const { rows, total } = await listSessions(c.var.db, c.req.valid('query'));
+    const body: z.infer<typeof sessionsResponseSchema> = {
+      total,
+      sessions: rows.map((r) => ({
+        id: r.id,
+        session_id: r.sessionId,
+        user_id: r.userId,
+        user_name: r.username,
+        dataset_type: r.datasetType,
+        current_phase: r.currentPhase,
+        language: r.language,
+        consented_at: r.consentedAt,
+        pre_completed_at: r.preCompletedAt,
+        main_started_at: r.mainStartedAt,
+        main_completed_at: r.mainCompletedAt,
+        post_survey_completed_at: r.postSurveyCompletedAt,
+        created_at: r.createdAt,
+      })),
+    };
+    return c.json(body);
+  })
+  .get('/responses', validate('query', responseListQuerySchema), async (c) => {
+    const q = c.req.valid('query');
+    const { rows, total } = await listResponses(
+      c.var.db,
+      { limit: q.limit, offset: q.offset },
+      { experimentType: q.experiment_type, userName: q.user_name, sessionId: q.session_id, caseId: q.case_id },
+    );
+    return c.json({ total, responses: rows.map(toAdminResponse) });
+  })
+  // The detail dialog of a main-experiment case: everything stored, including the bars shown.
+  .get('/responses/main/:id', validate('param', numericIdParamSchema), async (c) => {
+    const row = await findMainResponse(c.var.db, c.req.valid('param').id);
+    if (!row) throw notFound('No main-experiment response with this id');
+    return c.json(row);
+  })
+  .delete('/responses/:id', validate('param', numericIdParamSchema), validate('query', responseDeleteQuerySchema), async (c) => {
+    const id = c.req.valid('param').id;
+    const type = c.req.valid('query').experiment_type;
+    const deleted = await (type === 'pre_experiment' ? deletePreResponse(c.var.db, id) : deleteMainResponse(c.var.db, id));
+    if (deleted.length === 0) throw notFound(`No ${type} response with id ${id}`);
+    c.set('audit', { action: 'delete_response', targetType: type, targetId: String(id), details: { ...deleted[0] } });
+    return c.json({ success: true, message: `Response ${id} was deleted`, id } satisfies z.infer<typeof rowDeletionSchema>);
+  })
+  .get('/stats', async (c) => {
+    const s = await dashboardStats(c.var.db, new Date());
+    const f = s.funnel;
+    const body: z.infer<typeof adminStatsSchema> = {
+      total_users: s.totalUsers,
+      total_responses: s.preResponses + s.mainResponses,
+      pre_experiment_responses: s.preResponses,
+      main_experiment_responses: s.mainResponses,
+      responses_today: s.responsesToday,
+      responses_this_week: s.responsesThisWeek,
+      funnel: [
+        { step: 'created', sessions: f.sessions },
+        { step: 'consented', sessions: f.consented },
+        { step: 'pre_completed', sessions: f.preDone },
+        { step: 'main_started', sessions: f.mainStarted },
+        { step: 'main_completed', sessions: f.mainDone },
+        { step: 'completed', sessions: f.completed },
+      ],
+      dataset_balance: s.balance.map((b) => ({ dataset_type: b.datasetType, sessions: b.n })),
+      by_alpha: s.byAlpha.map((a) => ({
+        alignment_alpha: a.alpha,
+        cases: a.cases,
+        judgment_change_rate: rate(a.changed, a.cases),
+        initial_accuracy: rate(a.initialCorrect, a.cases),
+        final_accuracy: rate(a.finalCorrect, a.cases),
+      })),
+    };
+    return c.json(body);
+  })
+  .get('/consent-records', validate('query', paginationQuerySchema), async (c) => {
+    const { rows, total } = await listConsentRecords(c.var.db, c.req.valid('query'));
+    const body: z.infer<typeof consentRecordsResponseSchema> = {
+      total,
+      consent_records: rows.map(({ row, username }) => ({
+        id: row.id,
+        user: username,
+        user_id: row.participantId,
+        session_id: row.sessionId,
+        study_version: row.studyVersion,
+        consent_items: row.consentItems,
+        consented_at: row.consentedAt,
+        ip_address: row.ipAddress,
+      })),
+    };
+    return c.json(body);
+  })
+  .get('/post-survey/responses', validate('query', paginationQuerySchema), async (c) => {
+    const { rows, total } = await listPostSurveys(c.var.db, c.req.valid('query'));
+    return c.json({ total, post_surveys: rows.map(toAdminPostSurvey) });
+  })
+  .delete('/post-survey/responses/:id', validate('param', numericIdParamSchema), async (c) => {
+    const id = c.req.valid('param').id;
+    const deleted = await deletePostSurvey(c.var.db, id, new Date().toISOString());
+    if (deleted.length === 0) throw notFound(`No post-survey with id ${id}`);
+    c.set('audit', { action: 'delete_post_survey', targetType: 'post_survey', targetId: String(id), details: { ...deleted[0] } });
+    return c.json({ success: true, message: `Post-survey ${id} was deleted`, id } satisfies z.infer<typeof rowDeletionSchema>);
+  });

@@ -1,0 +1,50 @@
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import type { AppEnv } from '../../env';
+import {
+  registerMainResponsesQuerySchema,
+  registerUserResponsesQuerySchema,
+  type registerMainResponsesResultSchema,
+  type registerUserResponsesResultSchema,
+} from '../../schemas/admin';
+import { studyConfig } from '../../schemas/study';
+import { registerMainResponses, registerPreResponses } from '../../services/registration';
+import { validate } from '../../validate';
+
+/** Part 2 §7 registration tools (query parameters as the spec sends them); audited by the admin guard. */
+export const adminRegistrationRoutes = new Hono<AppEnv>()
+  .post('/register-user-responses', validate('query', registerUserResponsesQuerySchema), async (c) => {
+    const q = c.req.valid('query');
+    const input = { name: q.participant_name, datasetType: q.dataset_type, numResponses: q.num_responses, accuracyRate: q.accuracy_rate, confidenceBias: q.confidence_bias };
+    const r = await registerPreResponses(c.var.db, input, new Date().toISOString());
+    const total = r.stats.total_responses;
+    const body: z.infer<typeof registerUserResponsesResultSchema> = {
+      success: true,
+      message: `${r.stored.stored} answers registered for ${q.participant_name} (${r.stored.duplicates} already stored)`,
+      user_id: r.session.userId,
+      session_id: r.session.sessionId,
+      experiment_stats: r.stats,
+      case_set_info: {
+        case_set: 'fixed',
+        positive_cases: r.caseSet.positive_cases,
+        negative_cases: r.caseSet.negative_cases,
+        message: `The first ${q.num_responses} cases of the participant's fixed pre-experiment set`,
+      },
+      next_steps: { can_train_user_model: total >= studyConfig.userModelMinResponses, can_resume_experiment: true },
+    };
+    return c.json(body);
+  })
+  .post('/register-main-experiment-responses', validate('query', registerMainResponsesQuerySchema), async (c) => {
+    const q = c.req.valid('query');
+    const input = { name: q.participant_name, datasetType: q.dataset_type, numResponses: q.num_responses, accuracyRate: q.accuracy_rate, alpha: q.ai_alignment_alpha };
+    const r = await registerMainResponses(c.var.db, c.env.MODELS, input, new Date().toISOString());
+    const body: z.infer<typeof registerMainResponsesResultSchema> = {
+      success: true,
+      message: `${r.stored} main-experiment cases registered for ${q.participant_name}`,
+      registered_cases: r.details.length,
+      user_id: r.session.userId,
+      session_id: r.session.sessionId,
+      case_details: r.details,
+    };
+    return c.json(body);
+  });

@@ -1,0 +1,92 @@
+/**
+ * Runs one export: writes it to the EXPORTS bucket (the copy the study keeps) and returns the key
+ * and file name the route streams back. `all-data` is a zip of every table, the codebook and the
+ * study configuration, so one file is enough to analyse and to cite the study's set-up.
+ */
+import type { Db } from '../../db/client';
+import { studyConfig } from '../../schemas/study';
+import { r2Keys } from '../../storage/r2';
+import { ALL_DATA_TABLES, consentTable, EXPORT_TABLES, type ExportFilter, type ExportName, type ExportTable } from './tables';
+import { R2ExportSink, tableText, writeTextExport, writeZipExport, type TextFormat } from './writer';
+
+export const CONTENT_TYPES = {
+  csv: 'text/csv; charset=utf-8',
+  tsv: 'text/tab-separated-values; charset=utf-8',
+  json: 'application/json; charset=utf-8',
+  zip: 'application/zip',
+} as const;
+
+/** The codebook as a table itself: one row per column of every exported table. */
+type CodebookRow = { table: string; description: string; column: string; type: string; meaning: string; coding?: string; units?: string };
+export const codebookTable: ExportTable<CodebookRow> = {
+  name: 'codebook',
+  description: 'Every column of every exported table: meaning, type, coding and units.',
+  columns: (['table', 'column', 'type', 'meaning', 'coding', 'units', 'description'] as const).map((name) => ({
+    name,
+    type: 'text' as const,
+    meaning: name,
+    value: (r: CodebookRow) => r[name] ?? null,
+  })),
+  async *pages() {
+    yield ALL_DATA_TABLES.flatMap((t) =>
+      t.columns.map((c) => ({ table: t.name, description: t.description, column: c.name, type: c.type, meaning: c.meaning, coding: c.coding, units: c.units })),
+    );
+  },
+};
+
+const stamp = (now: Date) => now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
+const fileNameOf = (base: string, ext: string, now: Date, filter: ExportFilter) =>
+  `${base}_${stamp(now)}${filter.userName ? `_${filter.userName.replace(/[^A-Za-z0-9_-]/g, '')}` : ''}.${ext}`;
+
+export type ExportResult = { key: string; fileName: string; contentType: string; bytes: number };
+
+async function store(bucket: R2Bucket, fileName: string, contentType: string, now: Date, write: (sink: R2ExportSink) => Promise<number>): Promise<ExportResult> {
+  // A random suffix keeps two exports in the same second apart; every copy is kept.
+  const key = r2Keys.export(now.toISOString(), `${crypto.randomUUID().slice(0, 8)}_${fileName}`);
+  const bytes = await write(new R2ExportSink(bucket, key, contentType));
+  return { key, fileName, contentType, bytes };
+}
+
+export function exportTable(db: Db, bucket: R2Bucket, name: ExportName, format: TextFormat, filter: ExportFilter, now: Date) {
+  const table = EXPORT_TABLES[name] as ExportTable<unknown>;
+  return store(bucket, fileNameOf(name, format, now, filter), CONTENT_TYPES[format], now, (sink) => writeTextExport(sink, db, table, filter, format));
+}
+
+export function exportAllData(db: Db, bucket: R2Bucket, format: TextFormat, filter: ExportFilter, now: Date) {
+  const entries = [
+    ...ALL_DATA_TABLES.map((table) => ({ name: `${table.name}.${format}`, text: () => tableText(db, table, filter, format) })),
+    { name: `codebook.${format}`, text: () => tableText(db, codebookTable, {}, format) },
+    { name: 'study-config.json', text: () => [JSON.stringify({ exported_at: now.toISOString(), filter, study: studyConfig }, null, 2)] },
+  ];
+  return store(bucket, fileNameOf('all-data', 'zip', now, filter), CONTENT_TYPES.zip, now, (sink) => writeZipExport(sink, entries));
+}
+
+/** Consent records as CSV (one column per item) or as JSON records like the dashboard's list. */
+export function exportConsent(db: Db, bucket: R2Bucket, format: 'csv' | 'json', now: Date) {
+  const fileName = fileNameOf('consent-records', format, now, {});
+  if (format === 'csv') return store(bucket, fileName, CONTENT_TYPES.csv, now, (sink) => writeTextExport(sink, db, consentTable, {}, 'csv'));
+  return store(bucket, fileName, CONTENT_TYPES.json, now, async (sink) => {
+    const encoder = new TextEncoder();
+    let first = true;
+    sink.write(encoder.encode('['));
+    for await (const rows of consentTable.pages(db, {})) {
+      const records = rows.map(({ r, username }) => ({
+        id: r.id,
+        user: username,
+        user_id: r.participantId,
+        session_id: r.sessionId,
+        study_version: r.studyVersion,
+        consent_items: r.consentItems,
+        consented_at: r.consentedAt,
+        ip_address: r.ipAddress,
+      }));
+      for (const record of records) {
+        sink.write(encoder.encode(`${first ? '' : ','}\n${JSON.stringify(record)}`));
+        first = false;
+      }
+      await sink.flush();
+    }
+    sink.write(encoder.encode('\n]\n'));
+    return sink.close();
+  });
+}

@@ -1,0 +1,503 @@
+/**
+ * Every table a researcher can export, defined once: its columns with meaning, type, coding and
+ * units (the codebook is generated from these), how each cell is read from a stored row, and
+ * how rows are paged out of D1 (keyset pages by id, so an export never holds a table in memory).
+ * The post-survey's columns come from its instrument definition.
+ */
+import { and, asc, eq, gt, isNotNull, sql, type SQL } from 'drizzle-orm';
+import type { Db } from '../../db/client';
+import {
+  caseSetItems,
+  cases,
+  consentRecords,
+  mainExperimentResponses as main,
+  participants,
+  postSurveys,
+  preExperimentResponses as pre,
+  sessions,
+  understandingTestAttempts,
+  userModels,
+} from '../../db/schema';
+import { DATASET_FEATURES } from '../../schemas/dataset-features';
+import { answeredQuestions, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
+import { CONSENT_ITEMS, DATASET_TYPES } from '../../schemas/study';
+
+export type ColumnType = 'integer' | 'number' | 'text' | 'boolean' | 'timestamp' | 'category' | 'json';
+export type Column<R> = {
+  name: string;
+  type: ColumnType;
+  meaning: string;
+  coding?: string;
+  units?: string;
+  value: (row: R) => unknown;
+};
+export type ExportFilter = { userName?: string };
+export type ExportTable<R = never> = {
+  name: string;
+  description: string;
+  columns: Column<R>[];
+  /** Pages of rows in id order; each page is read from D1 when the writer asks for it. */
+  pages: (db: Db, filter: ExportFilter) => AsyncGenerator<R[]>;
+};
+
+/** Rows per D1 page: small enough that a page of main-experiment rows with explanations stays a few MB. */
+export const EXPORT_PAGE_ROWS = 500;
+
+/** Pages through a query by an increasing integer key until a short page. */
+async function* keysetPages<R>(fetch: (afterKey: number) => Promise<R[]>, keyOf: (row: R) => number): AsyncGenerator<R[]> {
+  let after = 0;
+  for (;;) {
+    const rows = await fetch(after);
+    if (rows.length > 0) yield rows;
+    if (rows.length < EXPORT_PAGE_ROWS) return;
+    after = keyOf(rows[rows.length - 1]!);
+  }
+}
+
+const byUser = (filter: ExportFilter): SQL | undefined =>
+  filter.userName ? eq(participants.participantCode, filter.userName) : undefined;
+
+const PREDICTION = '1 = positive class (adult_income: income above $50K; speed_dating: wants to meet again; compas: reoffends within two years), 0 = negative class';
+const CONFIDENCE = '1 全く確信がない (not at all confident) … 5 非常に確信がある (very confident)';
+const UTC = 'ISO 8601, UTC';
+const TRUE_FALSE = 'true or false';
+const correctness = (prediction: number | null, truth: number) => (prediction === null ? null : prediction === truth);
+
+const identity = <R extends { userId: number; username: string; sessionId: string; datasetType: string }>(): Column<R>[] => [
+  { name: 'user_id', type: 'integer', meaning: "Participant's numeric id (assigned by the database, never reused)", value: (r) => r.userId },
+  { name: 'user_name', type: 'text', meaning: 'Participant ID (8 characters; test_ prefix for synthetic participants)', value: (r) => r.username },
+  { name: 'session_id', type: 'text', meaning: 'Session ID (equal to the participant ID for sessions created by the entry page)', value: (r) => r.sessionId },
+  { name: 'dataset_type', type: 'category', meaning: 'Dataset of the cases judged', coding: DATASET_TYPES.join(', '), value: (r) => r.datasetType },
+];
+
+// ---------------------------------------------------------------------------------------------
+type ParticipantRow = Awaited<ReturnType<typeof participantPage>>[number];
+const participantPage = (db: Db, filter: ExportFilter, after: number) =>
+  db
+    .select({ p: participants, s: sessions })
+    .from(participants)
+    .leftJoin(sessions, eq(sessions.participantId, participants.id))
+    .where(and(gt(participants.id, after), byUser(filter)))
+    .orderBy(asc(participants.id))
+    .limit(EXPORT_PAGE_ROWS);
+
+export const participantsTable: ExportTable<ParticipantRow> = {
+  name: 'participants',
+  description: 'One row per participant with their session and how far they got.',
+  columns: [
+    { name: 'user_id', type: 'integer', meaning: "Participant's numeric id", value: (r) => r.p.id },
+    { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.p.participantCode },
+    { name: 'origin', type: 'category', meaning: 'Who created the participant', coding: 'participant = a person; admin_synthetic = the registration tools', value: (r) => r.p.origin },
+    { name: 'is_test', type: 'boolean', meaning: 'Synthetic test participant (ID starts with test_)', coding: TRUE_FALSE, value: (r) => r.p.participantCode.startsWith('test_') },
+    { name: 'language', type: 'category', meaning: 'Interface language chosen', coding: 'ja, en', value: (r) => r.s?.language ?? r.p.language },
+    { name: 'dataset_type', type: 'category', meaning: 'Dataset assigned', coding: DATASET_TYPES.join(', '), value: (r) => r.s?.datasetType ?? null },
+    { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.s?.sessionId ?? null },
+    { name: 'current_phase', type: 'category', meaning: 'Phase the session is in', coding: 'consent, pre_experiment, main_experiment, post_survey, completed', value: (r) => r.s?.currentPhase ?? null },
+    { name: 'prolific_pid', type: 'text', meaning: 'Prolific participant id from the study URL (empty without Prolific)', value: (r) => r.p.prolificPid },
+    { name: 'prolific_study_id', type: 'text', meaning: 'Prolific study id from the study URL', value: (r) => r.p.prolificStudyId },
+    { name: 'prolific_session_id', type: 'text', meaning: 'Prolific session id from the study URL', value: (r) => r.p.prolificSessionId },
+    { name: 'created_at', type: 'timestamp', meaning: 'When the participant ID was registered', coding: UTC, value: (r) => r.p.createdAt },
+    { name: 'consented_at', type: 'timestamp', meaning: 'When consent was given', coding: UTC, value: (r) => r.s?.consentedAt ?? null },
+    { name: 'pre_completed_at', type: 'timestamp', meaning: 'When the pre-experiment was completed', coding: UTC, value: (r) => r.s?.preCompletedAt ?? null },
+    { name: 'main_started_at', type: 'timestamp', meaning: 'When the main experiment started', coding: UTC, value: (r) => r.s?.mainStartedAt ?? null },
+    { name: 'main_completed_at', type: 'timestamp', meaning: 'When the main experiment was completed', coding: UTC, value: (r) => r.s?.mainCompletedAt ?? null },
+    { name: 'post_survey_completed_at', type: 'timestamp', meaning: 'When the post-survey was submitted (study complete)', coding: UTC, value: (r) => r.s?.postSurveyCompletedAt ?? null },
+  ],
+  pages: (db, filter) => keysetPages((after) => participantPage(db, filter, after), (r) => r.p.id),
+};
+
+// ---------------------------------------------------------------------------------------------
+const prePage = (db: Db, filter: ExportFilter, after: number) =>
+  db
+    .select({ r: pre, userId: pre.participantId, username: participants.participantCode, sessionId: pre.sessionId, datasetType: pre.datasetType })
+    .from(pre)
+    .innerJoin(participants, eq(participants.id, pre.participantId))
+    .where(and(gt(pre.id, after), byUser(filter)))
+    .orderBy(asc(pre.id))
+    .limit(EXPORT_PAGE_ROWS);
+type PreRow = Awaited<ReturnType<typeof prePage>>[number];
+
+export const preExperimentTable: ExportTable<PreRow> = {
+  name: 'pre-experiment',
+  description: 'One row per pre-experiment judgement (the participant alone, no AI).',
+  columns: [
+    { name: 'id', type: 'integer', meaning: 'Response id', value: (r) => r.r.id },
+    ...identity<PreRow>(),
+    { name: 'case_id', type: 'text', meaning: 'Case judged (see case-data)', value: (r) => r.r.caseId },
+    { name: 'case_number', type: 'integer', meaning: 'Position-independent number of the case in its pool', value: (r) => r.r.caseNumber },
+    { name: 'prediction', type: 'integer', meaning: "Participant's prediction", coding: PREDICTION, value: (r) => r.r.prediction },
+    { name: 'confidence', type: 'integer', meaning: 'Confidence in the prediction', coding: CONFIDENCE, value: (r) => r.r.confidence },
+    { name: 'ground_truth', type: 'integer', meaning: 'True outcome of the case', coding: PREDICTION, value: (r) => r.r.groundTruth },
+    { name: 'is_correct', type: 'boolean', meaning: 'prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => r.r.prediction === r.r.groundTruth },
+    { name: 'response_time_ms', type: 'integer', meaning: 'Time from showing the case to the answer', units: 'milliseconds', value: (r) => r.r.responseTimeMs },
+    { name: 'reasoning', type: 'text', meaning: 'Optional free-text reason given with the answer', value: (r) => r.r.reasoning },
+    { name: 'created_at', type: 'timestamp', meaning: 'When the server stored the answer', coding: UTC, value: (r) => r.r.createdAt },
+  ],
+  pages: (db, filter) => keysetPages((after) => prePage(db, filter, after), (r) => r.r.id),
+};
+
+// ---------------------------------------------------------------------------------------------
+const mainPage = (db: Db, filter: ExportFilter, after: number) =>
+  db
+    .select({ r: main, userId: main.participantId, username: participants.participantCode, sessionId: main.sessionId, datasetType: main.datasetType })
+    .from(main)
+    .innerJoin(participants, eq(participants.id, main.participantId))
+    .where(and(gt(main.id, after), isNotNull(main.completedAt), byUser(filter)))
+    .orderBy(asc(main.id))
+    .limit(EXPORT_PAGE_ROWS);
+type MainRow = Awaited<ReturnType<typeof mainPage>>[number];
+
+const RATING = '1 (lowest) … 5 (highest)';
+const rating = (name: 'comprehensibility' | 'transparency' | 'satisfaction' | 'trust' | 'alignment', meaning: string): Column<MainRow> => ({
+  name,
+  type: 'integer',
+  meaning,
+  coding: RATING,
+  value: (r) => r.r[name],
+});
+
+export const mainExperimentTable: ExportTable<MainRow> = {
+  name: 'main-experiment',
+  description: 'One row per completed main-experiment case: initial judgement, the AI advice and explanation shown, final judgement, and the five ratings.',
+  columns: [
+    { name: 'id', type: 'integer', meaning: 'Response id', value: (r) => r.r.id },
+    ...identity<MainRow>(),
+    { name: 'case_id', type: 'text', meaning: 'Case judged (see case-data)', value: (r) => r.r.caseId },
+    { name: 'case_number', type: 'integer', meaning: 'Number of the case in its set (1–50; 201–250 for admin-registered cases)', value: (r) => r.r.caseNumber },
+    { name: 'ground_truth', type: 'integer', meaning: 'True outcome of the case', coding: PREDICTION, value: (r) => r.r.groundTruth },
+    { name: 'initial_prediction', type: 'integer', meaning: 'Prediction before seeing the AI', coding: PREDICTION, value: (r) => r.r.initialPrediction },
+    { name: 'initial_confidence', type: 'integer', meaning: 'Confidence before seeing the AI', coding: CONFIDENCE, value: (r) => r.r.initialConfidence },
+    { name: 'initial_correct', type: 'boolean', meaning: 'initial_prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => correctness(r.r.initialPrediction, r.r.groundTruth) },
+    { name: 'initial_response_time_ms', type: 'integer', meaning: 'Time to the initial judgement', units: 'milliseconds', value: (r) => r.r.initialResponseTimeMs },
+    { name: 'initial_reasoning', type: 'text', meaning: 'Optional reason given with the initial judgement', value: (r) => r.r.initialReasoning },
+    { name: 'ai_prediction', type: 'integer', meaning: 'Prediction the AI showed', coding: PREDICTION, value: (r) => r.r.aiPrediction },
+    { name: 'ai_probability', type: 'number', meaning: "AI model's probability of the positive class", units: 'probability 0–1', value: (r) => r.r.aiProbability },
+    { name: 'ai_correct', type: 'boolean', meaning: 'ai_prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => correctness(r.r.aiPrediction, r.r.groundTruth) },
+    { name: 'ai_model_identifier', type: 'text', meaning: 'Version of the AI model that explained the case', value: (r) => r.r.aiModelIdentifier },
+    { name: 'alignment_alpha', type: 'number', meaning: "Weight of the AI's own contributions in the bars shown (1 − alpha is the weight of the participant's model)", units: '0–1', value: (r) => r.r.alignmentAlpha },
+    { name: 'explanation_kind', type: 'category', meaning: 'Which explanation was shown', coding: "human_aligned = alpha mix of AI and participant's model; ai_only = the AI's own (no usable participant model)", value: (r) => r.r.explanationKind },
+    { name: 'user_model_prediction', type: 'integer', meaning: "Prediction of the participant's own model", coding: PREDICTION, value: (r) => r.r.userModelPrediction },
+    { name: 'user_model_probability', type: 'number', meaning: "Participant model's probability of the positive class", units: 'probability 0–1', value: (r) => r.r.userModelProbability },
+    { name: 'user_model_identifier', type: 'text', meaning: "Version of the participant's model", value: (r) => r.r.userModelIdentifier },
+    { name: 'final_prediction', type: 'integer', meaning: 'Prediction after seeing the AI', coding: PREDICTION, value: (r) => r.r.finalPrediction },
+    { name: 'final_confidence', type: 'integer', meaning: 'Confidence after seeing the AI', coding: CONFIDENCE, value: (r) => r.r.finalConfidence },
+    { name: 'final_correct', type: 'boolean', meaning: 'final_prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => correctness(r.r.finalPrediction, r.r.groundTruth) },
+    { name: 'final_response_time_ms', type: 'integer', meaning: 'Time to the final judgement', units: 'milliseconds', value: (r) => r.r.finalResponseTimeMs },
+    { name: 'final_reasoning', type: 'text', meaning: 'Optional reason given with the final judgement', value: (r) => r.r.finalReasoning },
+    {
+      name: 'judgment_changed',
+      type: 'boolean',
+      meaning: 'final_prediction differs from initial_prediction',
+      coding: TRUE_FALSE,
+      value: (r) => (r.r.finalPrediction === null || r.r.initialPrediction === null ? null : r.r.finalPrediction !== r.r.initialPrediction),
+    },
+    {
+      name: 'agrees_with_ai',
+      type: 'boolean',
+      meaning: 'final_prediction equals ai_prediction',
+      coding: TRUE_FALSE,
+      value: (r) => (r.r.finalPrediction === null || r.r.aiPrediction === null ? null : r.r.finalPrediction === r.r.aiPrediction),
+    },
+    rating('comprehensibility', 'Rating: the explanation was easy to understand'),
+    rating('transparency', "Rating: the explanation made the AI's reasoning transparent"),
+    rating('satisfaction', 'Rating: satisfied with the explanation'),
+    rating('trust', 'Rating: trust in the AI for this case'),
+    rating('alignment', 'Rating: the explanation matched how the participant reasons'),
+    { name: 'explanation_viewing_time_ms', type: 'integer', meaning: 'Time the explanation was on screen', units: 'milliseconds', value: (r) => r.r.explanationViewingTimeMs },
+    { name: 'total_task_time_ms', type: 'integer', meaning: 'Time from showing the case to the last rating', units: 'milliseconds', value: (r) => r.r.totalTaskTimeMs },
+    { name: 'created_at', type: 'timestamp', meaning: 'When the server first stored a step of this case', coding: UTC, value: (r) => r.r.createdAt },
+    { name: 'completed_at', type: 'timestamp', meaning: 'When the server stored the completed case', coding: UTC, value: (r) => r.r.completedAt },
+  ],
+  pages: (db, filter) => keysetPages((after) => mainPage(db, filter, after), (r) => r.r.id),
+};
+
+// ---------------------------------------------------------------------------------------------
+type Contribution = { feature: string; importance: number; abs_importance: number; raw_shap: number };
+type ImportanceRow = { m: MainRow; source: 'ai' | 'user' | 'shown'; c: Contribution; rank: number };
+
+const contributionsOf = (value: unknown): Contribution[] => (Array.isArray(value) ? (value as Contribution[]) : []);
+
+export const featureImportanceTable: ExportTable<ImportanceRow> = {
+  name: 'feature-importance',
+  description: "One row per feature of each explanation of a completed main-experiment case: the AI's own contributions, the participant model's, and the bars shown.",
+  columns: [
+    { name: 'response_id', type: 'integer', meaning: 'Main-experiment response id', value: (r) => r.m.r.id },
+    { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.m.username },
+    { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.m.sessionId },
+    { name: 'dataset_type', type: 'category', meaning: 'Dataset', coding: DATASET_TYPES.join(', '), value: (r) => r.m.datasetType },
+    { name: 'case_id', type: 'text', meaning: 'Case explained', value: (r) => r.m.r.caseId },
+    { name: 'alignment_alpha', type: 'number', meaning: 'Alpha of the case', units: '0–1', value: (r) => r.m.r.alignmentAlpha },
+    {
+      name: 'source',
+      type: 'category',
+      meaning: 'Whose contributions the row holds',
+      coding: "ai = the AI model's TreeSHAP; user = the participant model's TreeSHAP; shown = the bars on screen (alpha mix, renormalised)",
+      value: (r) => r.source,
+    },
+    { name: 'feature', type: 'text', meaning: 'Feature name (see the dataset columns of case-data)', value: (r) => r.c.feature },
+    { name: 'importance', type: 'number', meaning: 'Signed share of the feature; absolute values of one explanation sum to 1', units: 'share −1…1', value: (r) => r.c.importance },
+    { name: 'abs_importance', type: 'number', meaning: 'Absolute value of importance', units: 'share 0…1', value: (r) => r.c.abs_importance },
+    { name: 'raw_shap', type: 'number', meaning: 'TreeSHAP contribution before normalisation', units: 'log-odds', value: (r) => r.c.raw_shap },
+    { name: 'rank', type: 'integer', meaning: 'Rank by abs_importance within the explanation (1 = largest)', value: (r) => r.rank },
+  ],
+  async *pages(db, filter) {
+    for await (const page of keysetPages((after) => mainPage(db, filter, after), (r) => r.r.id)) {
+      const rows: ImportanceRow[] = [];
+      for (const m of page) {
+        const sources = [
+          ['ai', m.r.aiFeatureImportance],
+          ['user', m.r.userFeatureImportance],
+          ['shown', m.r.shownFeatureImportance],
+        ] as const;
+        for (const [source, list] of sources) {
+          const ranked = [...contributionsOf(list)].sort((a, b) => b.abs_importance - a.abs_importance);
+          ranked.forEach((c, i) => rows.push({ m, source, c, rank: i + 1 }));
+        }
+      }
+      if (rows.length > 0) yield rows;
+    }
+  },
+};
+
+// ---------------------------------------------------------------------------------------------
+const casePage = (db: Db, filter: ExportFilter, after: number) =>
+  db
+    .select({
+      rowKey: sql<number>`${caseSetItems}.rowid`,
+      item: caseSetItems,
+      c: cases,
+      username: participants.participantCode,
+    })
+    .from(caseSetItems)
+    .innerJoin(cases, eq(cases.caseId, caseSetItems.caseId))
+    .innerJoin(sessions, eq(sessions.sessionId, caseSetItems.sessionId))
+    .innerJoin(participants, eq(participants.id, sessions.participantId))
+    .where(and(sql`${caseSetItems}.rowid > ${after}`, byUser(filter)))
+    .orderBy(sql`${caseSetItems}.rowid`)
+    .limit(EXPORT_PAGE_ROWS);
+type CaseRow = Awaited<ReturnType<typeof casePage>>[number];
+
+/** Every dataset's features, once each, in dataset order; a case has values only for its own dataset's. */
+const featureColumns: Column<CaseRow>[] = [];
+for (const dataset of DATASET_TYPES) {
+  for (const feature of DATASET_FEATURES[dataset]) {
+    const existing = featureColumns.find((c) => c.name === feature.name);
+    if (existing) {
+      existing.meaning += `; ${dataset}: ${feature.meaning}`;
+      continue;
+    }
+    featureColumns.push({
+      name: feature.name,
+      type: feature.type,
+      meaning: `${dataset}: ${feature.meaning}`,
+      units: feature.units,
+      value: (r) => r.c.features[feature.name] ?? null,
+    });
+  }
+}
+
+export const caseDataTable: ExportTable<CaseRow> = {
+  name: 'case-data',
+  description: "One row per case of each session's case sets, in the order shown, with the case's features (empty for other datasets' features).",
+  columns: [
+    { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
+    { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.item.sessionId },
+    { name: 'phase', type: 'category', meaning: 'Phase the case set belongs to', coding: 'pre_experiment, main_experiment', value: (r) => r.item.phase },
+    { name: 'position', type: 'integer', meaning: 'Position in the set (0 = first shown)', value: (r) => r.item.position },
+    { name: 'case_id', type: 'text', meaning: 'Case id', value: (r) => r.c.caseId },
+    { name: 'dataset_type', type: 'category', meaning: 'Dataset of the case', coding: DATASET_TYPES.join(', '), value: (r) => r.c.datasetType },
+    { name: 'pool', type: 'category', meaning: 'Case pool', coding: 'tutorial, pre_experiment, main_experiment', value: (r) => r.c.pool },
+    { name: 'ground_truth', type: 'integer', meaning: 'True outcome', coding: PREDICTION, value: (r) => r.c.groundTruth },
+    { name: 'alignment_alpha', type: 'number', meaning: 'Alpha fixed for the case when the main set was drawn', units: '0–1', value: (r) => r.item.alignmentAlpha },
+    { name: 'source_row', type: 'integer', meaning: "Row of the dataset's held-out split the case came from", value: (r) => r.c.sourceRow },
+    ...featureColumns,
+  ],
+  pages: (db, filter) => keysetPages((after) => casePage(db, filter, after), (r) => r.rowKey),
+};
+
+// ---------------------------------------------------------------------------------------------
+const surveyPage = (db: Db, filter: ExportFilter, after: number) =>
+  db
+    .select({ r: postSurveys, username: participants.participantCode })
+    .from(postSurveys)
+    .innerJoin(participants, eq(participants.id, postSurveys.participantId))
+    .where(and(gt(postSurveys.id, after), byUser(filter)))
+    .orderBy(asc(postSurveys.id))
+    .limit(EXPORT_PAGE_ROWS);
+type SurveyRow = Awaited<ReturnType<typeof surveyPage>>[number];
+
+function questionColumn(sectionId: string, q: AnsweredQuestion): Column<SurveyRow> {
+  const read = (r: SurveyRow) => (r.r[sectionId as 'demographics'] as Record<string, unknown>)[q.name] ?? null;
+  const meaning = q.label.en;
+  switch (q.kind) {
+    case 'scale':
+      return {
+        name: q.name,
+        type: 'integer',
+        meaning: `${meaning}${q.factor ? ` (factor ${q.factor}${q.reverse ? ', reverse-keyed' : ''})` : ''}`,
+        coding: `${q.min}–${q.max} (${q.anchors})`,
+        value: read,
+      };
+    case 'number':
+      return { name: q.name, type: 'number', meaning, coding: `${q.min}–${q.max}`, units: q.unit?.en, value: read };
+    case 'radio':
+      return { name: q.name, type: 'category', meaning, coding: q.options.map((o) => `${o.value} = ${o.label.en}`).join('; '), value: read };
+    case 'multiselect':
+      return {
+        name: q.name,
+        type: 'json',
+        meaning,
+        coding: `JSON {"selections": [...], "other_text": "..."}; options: ${q.options.map((o) => o.value).join(', ')}`,
+        value: read,
+      };
+    case 'text':
+      return { name: q.name, type: 'text', meaning, coding: `free text, at most ${q.maxLength} characters`, value: read };
+  }
+}
+
+export const postSurveyTable: ExportTable<SurveyRow> = {
+  name: 'post-survey',
+  description: 'One row per submitted post-survey: every answer by question name, then the factor scores.',
+  columns: [
+    { name: 'id', type: 'integer', meaning: 'Post-survey id', value: (r) => r.r.id },
+    { name: 'user_id', type: 'integer', meaning: "Participant's numeric id", value: (r) => r.r.participantId },
+    { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
+    { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.r.sessionId },
+    { name: 'experiment_rating', type: 'integer', meaning: 'Overall rating of the experiment', coding: '1–7', value: (r) => r.r.experimentRating },
+    { name: 'overall_feedback', type: 'text', meaning: 'Overall free-text feedback', value: (r) => r.r.overallFeedback },
+    ...postSurvey.sections.flatMap((section) =>
+      answeredQuestions(section)
+        .filter((q) => q.name !== 'experiment_rating' && q.name !== 'overall_feedback')
+        .map((q) => questionColumn(section.id, q)),
+    ),
+    ...FACTORS.map(
+      (factor): Column<SurveyRow> => ({
+        name: `score_${factor}`,
+        type: 'number',
+        meaning: `Score of ${factor}, reverse-keyed items reversed`,
+        coding: 'mean or sum of the factor items as configured (FACTOR_SCORING); empty when an item is missing',
+        value: (r) => scorePostSurvey(r.r)[factor],
+      }),
+    ),
+    { name: 'created_at', type: 'timestamp', meaning: 'When the post-survey was stored', coding: UTC, value: (r) => r.r.createdAt },
+  ],
+  pages: (db, filter) => keysetPages((after) => surveyPage(db, filter, after), (r) => r.r.id),
+};
+
+// ---------------------------------------------------------------------------------------------
+const consentPage = (db: Db, filter: ExportFilter, after: number) =>
+  db
+    .select({ r: consentRecords, username: participants.participantCode })
+    .from(consentRecords)
+    .innerJoin(participants, eq(participants.id, consentRecords.participantId))
+    .where(and(gt(consentRecords.id, after), byUser(filter)))
+    .orderBy(asc(consentRecords.id))
+    .limit(EXPORT_PAGE_ROWS);
+type ConsentRow = Awaited<ReturnType<typeof consentPage>>[number];
+
+export const consentTable: ExportTable<ConsentRow> = {
+  name: 'consent-records',
+  description: 'One row per consent given, with each of the seven items.',
+  columns: [
+    { name: 'id', type: 'integer', meaning: 'Consent record id', value: (r) => r.r.id },
+    { name: 'user_id', type: 'integer', meaning: "Participant's numeric id", value: (r) => r.r.participantId },
+    { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
+    { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.r.sessionId },
+    { name: 'study_version', type: 'text', meaning: 'Version of the study (and consent text) agreed to', value: (r) => r.r.studyVersion },
+    ...CONSENT_ITEMS.map(
+      (item): Column<ConsentRow> => ({
+        name: `consent_${item}`,
+        type: 'boolean',
+        meaning: `Consent item "${item}" was ticked`,
+        coding: TRUE_FALSE,
+        value: (r) => r.r.consentItems[item] === true,
+      }),
+    ),
+    { name: 'consented_at', type: 'timestamp', meaning: 'When consent was given', coding: UTC, value: (r) => r.r.consentedAt },
+    { name: 'ip_address', type: 'text', meaning: "Client address as Cloudflare's edge reported it (empty in local runs)", value: (r) => r.r.ipAddress },
+  ],
+  pages: (db, filter) => keysetPages((after) => consentPage(db, filter, after), (r) => r.r.id),
+};
+
+// ---------------------------------------------------------------------------------------------
+const attemptPage = (db: Db, filter: ExportFilter, after: number) =>
+  db
+    .select({ r: understandingTestAttempts, username: participants.participantCode })
+    .from(understandingTestAttempts)
+    .innerJoin(participants, eq(participants.id, understandingTestAttempts.participantId))
+    .where(and(gt(understandingTestAttempts.id, after), byUser(filter)))
+    .orderBy(asc(understandingTestAttempts.id))
+    .limit(EXPORT_PAGE_ROWS);
+type AttemptRow = Awaited<ReturnType<typeof attemptPage>>[number];
+
+export const understandingTestTable: ExportTable<AttemptRow> = {
+  name: 'understanding-test',
+  description: "One row per attempt at the main experiment's understanding test.",
+  columns: [
+    { name: 'id', type: 'integer', meaning: 'Attempt id', value: (r) => r.r.id },
+    { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
+    { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.r.sessionId },
+    { name: 'attempt_number', type: 'integer', meaning: 'Attempt number within the session (1 = first)', value: (r) => r.r.attemptNumber },
+    { name: 'correct_count', type: 'integer', meaning: 'Questions answered correctly', value: (r) => r.r.correctCount },
+    { name: 'total_questions', type: 'integer', meaning: 'Questions asked', value: (r) => r.r.totalQuestions },
+    { name: 'passed', type: 'boolean', meaning: 'All questions correct (pass mark 100 %)', coding: TRUE_FALSE, value: (r) => r.r.passed },
+    { name: 'answers', type: 'json', meaning: 'Questions in the order asked with the answer given', coding: 'JSON [{"question_id", "answer", "correct"}]', value: (r) => r.r.answers },
+    { name: 'created_at', type: 'timestamp', meaning: 'When the attempt was stored', coding: UTC, value: (r) => r.r.createdAt },
+  ],
+  pages: (db, filter) => keysetPages((after) => attemptPage(db, filter, after), (r) => r.r.id),
+};
+
+// ---------------------------------------------------------------------------------------------
+const modelPage = (db: Db, filter: ExportFilter, after: number) =>
+  db
+    .select({ r: userModels, username: participants.participantCode })
+    .from(userModels)
+    .innerJoin(participants, eq(participants.id, userModels.participantId))
+    .where(and(gt(userModels.id, after), byUser(filter)))
+    .orderBy(asc(userModels.id))
+    .limit(EXPORT_PAGE_ROWS);
+type ModelRow = Awaited<ReturnType<typeof modelPage>>[number];
+
+export const userModelsTable: ExportTable<ModelRow> = {
+  name: 'user-models',
+  description: "One row per participant model fitted on the participant's pre-experiment answers.",
+  columns: [
+    { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
+    { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.r.sessionId },
+    { name: 'dataset_type', type: 'category', meaning: 'Dataset', coding: DATASET_TYPES.join(', '), value: (r) => r.r.datasetType },
+    { name: 'status', type: 'category', meaning: 'Training outcome', coding: 'trained, training_failed', value: (r) => r.r.status },
+    { name: 'model_identifier', type: 'text', meaning: 'Model version', value: (r) => r.r.modelIdentifier },
+    { name: 'training_samples', type: 'integer', meaning: 'Pre-experiment answers trained on', value: (r) => r.r.trainingSamples },
+    { name: 'num_trees', type: 'integer', meaning: 'Boosted trees', value: (r) => r.r.numTrees },
+    { name: 'num_leaves', type: 'integer', meaning: 'Leaves per tree at most', value: (r) => r.r.numLeaves },
+    { name: 'max_depth', type: 'integer', meaning: 'Tree depth at most', value: (r) => r.r.maxDepth },
+    { name: 'learning_rate', type: 'number', meaning: 'Shrinkage', value: (r) => r.r.learningRate },
+    { name: 'train_accuracy', type: 'number', meaning: "Share of the participant's own answers the model reproduces", units: '0–1', value: (r) => r.r.trainAccuracy },
+    { name: 'training_duration_ms', type: 'number', meaning: 'Training time in the Worker', units: 'milliseconds', value: (r) => r.r.trainingDurationMs },
+    { name: 'failure_reason', type: 'text', meaning: 'Why training failed', value: (r) => r.r.failureReason },
+    { name: 'trained_at', type: 'timestamp', meaning: 'When the model was fitted', coding: UTC, value: (r) => r.r.trainedAt },
+  ],
+  pages: (db, filter) => keysetPages((after) => modelPage(db, filter, after), (r) => r.r.id),
+};
+
+/** The single-table exports by their URL name (part 2 §7), and the tables of the all-data zip. */
+export const EXPORT_TABLES = {
+  'pre-experiment': preExperimentTable,
+  'main-experiment': mainExperimentTable,
+  'case-data': caseDataTable,
+  'feature-importance': featureImportanceTable,
+  'post-survey': postSurveyTable,
+} as const;
+export type ExportName = keyof typeof EXPORT_TABLES;
+
+export const ALL_DATA_TABLES = [
+  participantsTable,
+  consentTable,
+  preExperimentTable,
+  mainExperimentTable,
+  featureImportanceTable,
+  caseDataTable,
+  understandingTestTable,
+  userModelsTable,
+  postSurveyTable,
+] as ExportTable<unknown>[];

@@ -1,0 +1,146 @@
+/**
+ * Writes exports into R2 as they are read from D1, page by page: CSV/TSV text by papaparse (its
+ * quoting, plus formula escaping), zips by fflate, and bytes into an R2 multipart upload in
+ * fixed-size parts. At any moment the Worker holds one D1 page and at most one part, whatever the
+ * table's size; the response then streams the stored copy back from R2.
+ */
+import { Zip, ZipDeflate, strToU8 } from 'fflate';
+import Papa from 'papaparse';
+import type { Db } from '../../db/client';
+import type { ExportFilter, ExportTable } from './tables';
+
+export type TextFormat = 'csv' | 'tsv';
+
+/** R2 wants every part but the last of one size, at least 5 MiB. */
+const PART_BYTES = 5 * 1024 * 1024;
+
+/** Buffers bytes into equal parts and uploads each as it fills; small files become one plain put. */
+export class R2ExportSink {
+  private chunks: Uint8Array[] = [];
+  private buffered = 0;
+  private upload: R2MultipartUpload | null = null;
+  private parts: R2UploadedPart[] = [];
+  private written = 0;
+
+  constructor(
+    private readonly bucket: R2Bucket,
+    private readonly key: string,
+    private readonly contentType: string,
+  ) {}
+
+  write(chunk: Uint8Array) {
+    if (chunk.length === 0) return;
+    this.chunks.push(chunk);
+    this.buffered += chunk.length;
+    this.written += chunk.length;
+  }
+
+  /** Uploads every full part buffered so far. */
+  async flush() {
+    while (this.buffered >= PART_BYTES) {
+      this.upload ??= await this.bucket.createMultipartUpload(this.key, { httpMetadata: { contentType: this.contentType } });
+      const part = this.take(PART_BYTES);
+      this.parts.push(await this.upload.uploadPart(this.parts.length + 1, part));
+    }
+  }
+
+  async close(): Promise<number> {
+    await this.flush();
+    const rest = this.take(this.buffered);
+    if (!this.upload) {
+      await this.bucket.put(this.key, rest, { httpMetadata: { contentType: this.contentType } });
+    } else {
+      if (rest.length > 0) this.parts.push(await this.upload.uploadPart(this.parts.length + 1, rest));
+      await this.upload.complete(this.parts);
+    }
+    return this.written;
+  }
+
+  async abort() {
+    await this.upload?.abort().catch(() => undefined);
+  }
+
+  private take(bytes: number): Uint8Array {
+    const out = new Uint8Array(bytes);
+    let filled = 0;
+    while (filled < bytes) {
+      const head = this.chunks[0]!;
+      const n = Math.min(head.length, bytes - filled);
+      out.set(head.subarray(0, n), filled);
+      filled += n;
+      if (n === head.length) this.chunks.shift();
+      else this.chunks[0] = head.subarray(n);
+    }
+    this.buffered -= bytes;
+    return out;
+  }
+}
+
+const cell = (value: unknown): string | number | null => {
+  if (value === null || value === undefined) return null;
+  if (typeof value === 'number') return Number.isFinite(value) ? value : null;
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  if (typeof value === 'string') return value;
+  return JSON.stringify(value);
+};
+
+/**
+ * Text of one page of rows. Text cells starting with = + - @ or a tab get a leading apostrophe
+ * (papaparse's formula escaping), so a participant's free text never runs as a spreadsheet formula.
+ */
+function pageText<R>(table: ExportTable<R>, rows: R[] | null, format: TextFormat): string {
+  const unparse = (data: (string | number | null)[][]) =>
+    Papa.unparse(data, { delimiter: format === 'tsv' ? '\t' : ',', newline: '\r\n', escapeFormulae: true });
+  if (rows === null) return `${unparse([table.columns.map((c) => c.name)])}\r\n`;
+  return rows.length === 0 ? '' : `${unparse(rows.map((row) => table.columns.map((c) => cell(c.value(row)))))}\r\n`;
+}
+
+/** Yields the table as text, header first, one D1 page at a time. */
+export async function* tableText<R>(db: Db, table: ExportTable<R>, filter: ExportFilter, format: TextFormat): AsyncGenerator<string> {
+  yield pageText(table, null, format);
+  for await (const rows of table.pages(db, filter)) yield pageText(table, rows, format);
+}
+
+const encoder = new TextEncoder();
+
+export async function writeTextExport<R>(sink: R2ExportSink, db: Db, table: ExportTable<R>, filter: ExportFilter, format: TextFormat) {
+  try {
+    for await (const text of tableText(db, table, filter, format)) {
+      sink.write(encoder.encode(text));
+      await sink.flush();
+    }
+    return await sink.close();
+  } catch (err) {
+    await sink.abort();
+    throw err;
+  }
+}
+
+export type ZipEntry = { name: string; text: () => AsyncIterable<string> | Iterable<string> };
+
+/** A zip of text files, each deflated as its pages arrive (fflate compresses synchronously on push). */
+export async function writeZipExport(sink: R2ExportSink, entries: ZipEntry[]) {
+  let failure: Error | null = null;
+  const zip = new Zip((err, chunk) => {
+    if (err) failure = err;
+    else sink.write(chunk);
+  });
+  try {
+    for (const entry of entries) {
+      const file = new ZipDeflate(entry.name, { level: 6 });
+      zip.add(file);
+      for await (const text of entry.text()) {
+        file.push(strToU8(text));
+        if (failure) throw failure;
+        await sink.flush();
+      }
+      file.push(new Uint8Array(0), true);
+    }
+    zip.end();
+    if (failure) throw failure;
+    return await sink.close();
+  } catch (err) {
+    await sink.abort();
+    throw err;
+  }
+}
