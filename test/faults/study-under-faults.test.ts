@@ -13,6 +13,8 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
+import { strFromU8, unzipSync } from 'fflate';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareAll } from '../../ml-assets/lib/prepare';
 import { seedLocal } from '../../ml-assets/lib/seed';
@@ -198,5 +200,19 @@ describe('the whole study under faults', () => {
     // Every participant finished, and the phase flags say so.
     const mine = sessions.filter((s) => known.has(s.session_id));
     expect(mine.filter((s) => !(s.consented && s.pre_done && s.main_done && s.survey_done))).toEqual([]);
+
+    // The researcher's all-data export, taken from the Worker that survived the faults, holds
+    // exactly the stored answers: every pre and main answer once, every survey.
+    const login = await fetch(`${baseUrl}/api/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ password: 'faults' }) });
+    expect(login.status).toBe(200);
+    const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+    const zip = await fetch(`${baseUrl}/api/enhanced-export/all-data`, { headers: { Cookie: cookie } });
+    expect(zip.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+    const table = (name: string) => Papa.parse<Record<string, string>>(strFromU8(files[`${name}.csv`]!), { header: true, skipEmptyLines: true }).data;
+    const keys = (rows: { session_id: string; case_id: string }[]) => rows.map((r) => `${r.session_id}/${r.case_id}`).sort();
+    expect(keys(table('pre-experiment') as never)).toEqual(keys(pre));
+    expect(keys(table('main-experiment') as never)).toEqual(keys(main));
+    expect(table('post-survey').map((r) => r.session_id).sort()).toEqual(surveys.map((r) => r.session_id).sort());
   });
 });

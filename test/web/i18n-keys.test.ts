@@ -1,8 +1,10 @@
 import { describe, expect, it } from 'vitest';
+import adminEn from '../../web/features/admin/i18n/en.json';
+import adminJa from '../../web/features/admin/i18n/ja.json';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 
-type Tree = { [key: string]: string | string[] | Tree };
+type Tree = { [key: string]: string | (string | Tree)[] | Tree };
 
 /** Every leaf path, with array lengths and interpolation variables, so both files must match. */
 function shape(tree: Tree, prefix = ''): string[] {
@@ -18,11 +20,17 @@ function shape(tree: Tree, prefix = ''): string[] {
 }
 
 /** Every text, list items included. */
-const leaves = (t: Tree): string[] => Object.values(t).flatMap((v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v : leaves(v)));
+const leaves = (t: Tree): string[] =>
+  Object.values(t).flatMap((v) => (typeof v === 'string' ? [v] : Array.isArray(v) ? v.flatMap((x) => (typeof x === 'string' ? [x] : leaves(x as Tree))) : leaves(v)));
 
 describe('translations', () => {
   it('ja.json and en.json have identical keys, array lengths and placeholders', () => {
     expect(shape(en as Tree).sort()).toEqual(shape(ja as Tree).sort());
+  });
+
+  it("the admin screens' lazily loaded texts match in both languages too, with nothing empty", () => {
+    expect(shape(adminEn as unknown as Tree).sort()).toEqual(shape(adminJa as unknown as Tree).sort());
+    expect([...leaves(adminJa as unknown as Tree), ...leaves(adminEn as unknown as Tree)].filter((s) => s.trim() === '')).toEqual([]);
   });
 
   it('has no empty strings or lists', () => {

@@ -5,12 +5,16 @@
  * call: never a 5xx; every rejection is a 4xx whose JSON body has `detail`; and a rejected call
  * leaves the database exactly as it was (a fingerprint of every table is compared).
  *
+ * Admin routes are called with a live admin session, so their input validation is fuzzed too, not
+ * only the guard in front of it.
+ *
  * Size: XDL_FUZZ_RUNS generated calls in all (10,000 by default), spread over the routes.
  */
 import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { api, appRoutes, postJson } from '../helpers/api';
+import { isAdminPath } from '../../worker/middleware/admin-auth';
+import { adminCookie, api, appRoutes, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { allConsentItems, consentedParticipant, newParticipantId, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
 
@@ -86,8 +90,10 @@ async function fingerprintStatements(): Promise<D1PreparedStatement[]> {
 describe('bad-input fuzzing over every route', () => {
   let participant: { id: string; userId: number };
   let valid: Map<string, () => unknown>;
+  let admin: string;
 
   beforeAll(async () => {
+    admin = await adminCookie();
     await seedCompasCases();
     await seedCompasMainCases();
     await seedCompasAiModel();
@@ -148,7 +154,14 @@ describe('bad-input fuzzing over every route', () => {
       );
       const call = fc.record({
         params: fc.array(pathSegment, { minLength: paramNames.length, maxLength: paramNames.length }),
-        query: fc.dictionary(fc.constantFrom('session_id', 'participant_id', 'participant_name', 'num_cases', 'experiment_type', 'dataset_type', 'debug', 'page', 'limit', 'force_retrain', 'x'), hostileText, { maxKeys: 3 }),
+        query: fc.dictionary(
+          fc.constantFrom(
+            ...['session_id', 'participant_id', 'participant_name', 'num_cases', 'experiment_type', 'dataset_type', 'debug', 'page', 'limit', 'offset'],
+            ...['force_retrain', 'user_name', 'format', 'case_id', 'num_responses', 'accuracy_rate', 'confidence_bias', 'ai_alignment_alpha', 'x'],
+          ),
+          hostileText,
+          { maxKeys: 3 },
+        ),
         body,
       });
 
@@ -158,9 +171,10 @@ describe('bad-input fuzzing over every route', () => {
           paramNames.forEach((name, i) => (path = path.replace(`:${name}`, params[i]!)));
           const search = new URLSearchParams(query).toString();
           const before = await databaseFingerprint();
-          const init: RequestInit = { method: route.method };
+          const headers: Record<string, string> = isAdminPath(path) ? { Cookie: admin } : {};
+          const init: RequestInit = { method: route.method, headers };
           if (route.method !== 'GET' && route.method !== 'HEAD') {
-            init.headers = { 'Content-Type': 'raw' in body ? body.type : 'application/json' };
+            headers['Content-Type'] = 'raw' in body ? body.type : 'application/json';
             init.body = 'raw' in body ? body.raw : JSON.stringify(body.json);
           }
           const res = await api(`${path}${search ? `?${search}` : ''}`, init);

@@ -13,5 +13,8 @@ export const paths = {
   complete: '/experiment/complete',
   resume: '/resume',
   status: '/status',
+  home: '/home',
+  admin: '/admin',
+  modelVerification: '/model-verification',
   errorTest: '/error-test',
 } as const;

@@ -30,6 +30,8 @@ export const routes: RouteObject[] = [
       { path: paths.complete, lazy: lazyRoute(() => import('../routes/complete')) },
       { path: paths.resume, lazy: lazyRoute(() => import('../routes/resume')) },
       { path: paths.status, lazy: lazyRoute(() => import('../routes/status')) },
+      { path: paths.home, lazy: lazyRoute(() => import('../routes/home')) },
+      { path: paths.admin, lazy: lazyRoute(() => import('../routes/admin')) },
       { path: paths.errorTest, lazy: lazyRoute(() => import('../routes/error-test')) },
       { path: '*', element: <NotFoundRoute /> },
     ],

@@ -22,8 +22,9 @@ export function initialLanguage(): Language {
 
 /** Makes sure a language's texts are loaded into the instance. */
 export async function loadLanguage(instance: i18n, lng: Language): Promise<void> {
-  if (lng === 'ja' || instance.hasResourceBundle(lng, 'translation')) return;
-  instance.addResourceBundle(lng, 'translation', (await loaders[lng]()).default);
+  // Checked by a key of the app's own texts: a lazily loaded screen may have added its texts already.
+  if (lng === 'ja' || instance.getResource(lng, 'translation', 'app.title') !== undefined) return;
+  instance.addResourceBundle(lng, 'translation', (await loaders[lng]()).default, true, false);
 }
 
 /** Loads a language's texts, then switches to it (the choice is saved by the instance). */

@@ -1,0 +1,71 @@
+import type { InferResponseType } from 'hono/client';
+import { useTranslation } from 'react-i18next';
+import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import type { api } from '../../lib/api';
+
+type Stats = InferResponseType<typeof api.api.admin.stats.$get, 200>;
+
+const percent = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 10);
+
+/** What a researcher would rather look at than read: the funnel, the dataset balance and the per-alpha rates. */
+export function DashboardCharts({ stats }: { stats: Stats }) {
+  const { t } = useTranslation();
+  const funnel = stats.funnel.map((f) => ({ step: t(`admin.dashboard.charts.steps.${f.step}`), sessions: f.sessions }));
+  const byAlpha = stats.by_alpha.map((a) => ({
+    alpha: a.alignment_alpha === null ? '—' : String(a.alignment_alpha),
+    change: percent(a.judgment_change_rate),
+    initial: percent(a.initial_accuracy),
+    final: percent(a.final_accuracy),
+  }));
+  return (
+    <section className="chart-grid" aria-label={t('admin.dashboard.charts.title')}>
+      <figure className="card chart-card" data-chart="funnel">
+        <figcaption>{t('admin.dashboard.charts.funnel')}</figcaption>
+        <ResponsiveContainer width="100%" height={220}>
+          <BarChart data={funnel} layout="vertical" margin={{ left: 24, right: 16 }}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis type="number" allowDecimals={false} />
+            <YAxis type="category" dataKey="step" width={110} />
+            <Tooltip />
+            <Bar dataKey="sessions" name={t('admin.dashboard.charts.sessions')} fill="#2f6fd6" />
+          </BarChart>
+        </ResponsiveContainer>
+      </figure>
+      <figure className="card chart-card" data-chart="balance">
+        <figcaption>{t('admin.dashboard.charts.balance')}</figcaption>
+        {stats.dataset_balance.length === 0 ? (
+          <p>{t('admin.dashboard.charts.none')}</p>
+        ) : (
+          <ResponsiveContainer width="100%" height={220}>
+            <BarChart data={stats.dataset_balance}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="dataset_type" />
+              <YAxis allowDecimals={false} />
+              <Tooltip />
+              <Bar dataKey="sessions" name={t('admin.dashboard.charts.sessions')} fill="#3a9b6a" />
+            </BarChart>
+          </ResponsiveContainer>
+        )}
+      </figure>
+      <figure className="card chart-card chart-wide" data-chart="by-alpha">
+        <figcaption>{t('admin.dashboard.charts.byAlpha')}</figcaption>
+        {byAlpha.length === 0 ? (
+          <p>{t('admin.dashboard.charts.none')}</p>
+        ) : (
+          <ResponsiveContainer width="100%" height={240}>
+            <BarChart data={byAlpha}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="alpha" />
+              <YAxis unit="%" domain={[0, 100]} />
+              <Tooltip formatter={(v) => `${String(v)}%`} />
+              <Legend />
+              <Bar dataKey="change" name={t('admin.dashboard.charts.changeRate')} fill="#d68a2f" />
+              <Bar dataKey="initial" name={t('admin.dashboard.charts.initialAccuracy')} fill="#9aa5b1" />
+              <Bar dataKey="final" name={t('admin.dashboard.charts.finalAccuracy')} fill="#2f6fd6" />
+            </BarChart>
+          </ResponsiveContainer>
+        )}
+      </figure>
+    </section>
+  );
+}

@@ -1,0 +1,272 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useState, type FormEvent, type ReactNode } from 'react';
+import { Button } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { DATASET_TYPES, studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
+import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { api, unwrap } from '../../lib/api';
+import { clearExperimentStorage } from '../../lib/storage-keys';
+import type { Banner } from './dashboard-tables';
+
+type Notify = (banner: Banner) => void;
+
+function Field({ label, children }: { label: string; children: ReactNode }) {
+  return (
+    <label className="form-field">
+      <span>{label}</span>
+      {children}
+    </label>
+  );
+}
+
+function DatasetSelect({ value, onChange }: { value: DatasetType; onChange: (d: DatasetType) => void }) {
+  return (
+    <select value={value} onChange={(e) => onChange(e.target.value as DatasetType)}>
+      {DATASET_TYPES.map((d) => (
+        <option key={d} value={d}>
+          {d}
+        </option>
+      ))}
+    </select>
+  );
+}
+
+type SyntheticForm = { name: string; dataset: DatasetType; num: string; accuracy: string };
+
+/** Who is registered and how: the fields both registration tools share. */
+function SyntheticParticipantFields({ form, onChange, maxResponses }: { form: SyntheticForm; onChange: (next: Partial<SyntheticForm>) => void; maxResponses: number }) {
+  const { t } = useTranslation();
+  return (
+    <>
+      <Field label={t('admin.dashboard.debug.participantName')}>
+        <input value={form.name} onChange={(e) => onChange({ name: e.target.value })} required pattern="test_[A-Za-z0-9_\-]{1,40}" />
+      </Field>
+      <Field label={t('admin.dashboard.debug.dataset')}>
+        <DatasetSelect value={form.dataset} onChange={(dataset) => onChange({ dataset })} />
+      </Field>
+      <Field label={t('admin.dashboard.debug.numResponses')}>
+        <input type="number" min={1} max={maxResponses} value={form.num} onChange={(e) => onChange({ num: e.target.value })} />
+      </Field>
+      <Field label={t('admin.dashboard.debug.accuracyRate')}>
+        <input type="number" min={0} max={1} step={0.05} value={form.accuracy} onChange={(e) => onChange({ accuracy: e.target.value })} />
+      </Field>
+    </>
+  );
+}
+
+const useRefreshData = () => {
+  const client = useQueryClient();
+  return () => void client.invalidateQueries({ queryKey: ['admin', 'data'] });
+};
+
+/** Debug tools: what resuming an ID would do, and bulk pre-experiment answers for a synthetic participant. */
+export function DebugToolsTab({ notify }: { notify: Notify }) {
+  const { t } = useTranslation();
+  const refresh = useRefreshData();
+  const [participantId, setParticipantId] = useState('');
+  const [resumeResult, setResumeResult] = useState<string | null>(null);
+  const [form, setForm] = useState({ name: 'test_', dataset: 'adult_income' as DatasetType, num: '10', accuracy: '0.7', bias: '0' });
+  const register = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await api.api.admin['register-user-responses'].$post({
+          query: {
+            participant_name: form.name.trim(),
+            dataset_type: form.dataset,
+            num_responses: form.num,
+            accuracy_rate: form.accuracy,
+            confidence_bias: form.bias,
+            experiment_type: 'pre_experiment',
+            use_fixed_case_set: 'true',
+          },
+        }),
+      ),
+    onSuccess: (r) => {
+      notify({ kind: 'success', text: t('admin.dashboard.debug.registered', { message: r.message }) });
+      refresh();
+    },
+    onError: (err) => notify({ kind: 'error', text: t('admin.dashboard.debug.failed', { message: err.message }) }),
+  });
+  const checkResume = async (event: FormEvent) => {
+    event.preventDefault();
+    try {
+      const res = await api.api.experiments.resume.$post({ json: { participant_name: participantId.trim() } });
+      if (res.status === 404) return setResumeResult(t('admin.dashboard.resumeNotFound'));
+      const body = await unwrap(res);
+      setResumeResult(JSON.stringify(body, null, 2));
+    } catch (err) {
+      setResumeResult(t('admin.dashboard.resumeFailed', { message: err instanceof Error ? err.message : String(err) }));
+    }
+  };
+  return (
+    <section className="tool-grid">
+      <div className="card">
+        <h3 className="card-title">{t('admin.dashboard.debug.resumeTitle')}</h3>
+        <p>{t('admin.dashboard.debug.resumeLead')}</p>
+        <form onSubmit={(e) => void checkResume(e)} className="inline-form">
+          <Field label={t('admin.dashboard.debug.participantId')}>
+            <input value={participantId} onChange={(e) => setParticipantId(e.target.value)} maxLength={200} required />
+          </Field>
+          <Button type="submit" className="button">
+            {t('admin.dashboard.debug.check')}
+          </Button>
+        </form>
+        {resumeResult ? <pre className="json-detail">{resumeResult}</pre> : null}
+      </div>
+      <div className="card">
+        <h3 className="card-title">{t('admin.dashboard.debug.bulkTitle')}</h3>
+        <p>{t('admin.dashboard.debug.bulkLead')}</p>
+        <p className="notice notice-info">{t('admin.dashboard.debug.guidance')}</p>
+        <form
+          className="stacked-form"
+          onSubmit={(e) => {
+            e.preventDefault();
+            register.mutate();
+          }}
+        >
+          <SyntheticParticipantFields form={form} onChange={(next) => setForm({ ...form, ...next })} maxResponses={studyConfig.preExperiment.numCases} />
+          <Field label={t('admin.dashboard.debug.confidenceBias')}>
+            <input type="number" min={-2} max={2} step={0.5} value={form.bias} onChange={(e) => setForm({ ...form, bias: e.target.value })} />
+          </Field>
+          <Button type="submit" className="button button-primary" isDisabled={register.isPending}>
+            {t('admin.dashboard.debug.register')}
+          </Button>
+        </form>
+      </div>
+    </section>
+  );
+}
+
+/** Main-experiment registration in the structure the participant's screen sends. */
+export function RegistrationTab({ notify }: { notify: Notify }) {
+  const { t } = useTranslation();
+  const refresh = useRefreshData();
+  const [form, setForm] = useState({ name: 'test_', dataset: 'adult_income' as DatasetType, num: '10', accuracy: '0.7', alpha: '0.5' });
+  const register = useMutation({
+    mutationFn: async () =>
+      unwrap(
+        await api.api.admin['register-main-experiment-responses'].$post({
+          query: { participant_name: form.name.trim(), dataset_type: form.dataset, num_responses: form.num, accuracy_rate: form.accuracy, ai_alignment_alpha: form.alpha },
+        }),
+      ),
+    onSuccess: (r) => {
+      notify({ kind: 'success', text: r.message });
+      refresh();
+    },
+    onError: (err) => notify({ kind: 'error', text: t('admin.dashboard.debug.failed', { message: err.message }) }),
+  });
+  const c = (key: string) => t(`admin.dashboard.registration.columns.${key}`);
+  return (
+    <section className="card">
+      <h3 className="card-title">{t('admin.dashboard.registration.title')}</h3>
+      <p>{t('admin.dashboard.registration.lead')}</p>
+      <p className="notice notice-info">{t('admin.dashboard.debug.guidance')}</p>
+      <form
+        className="stacked-form"
+        onSubmit={(e) => {
+          e.preventDefault();
+          register.mutate();
+        }}
+      >
+        <SyntheticParticipantFields form={form} onChange={(next) => setForm({ ...form, ...next })} maxResponses={studyConfig.mainExperiment.numCases} />
+        <Field label={t('admin.dashboard.registration.alpha')}>
+          <input type="number" min={0} max={1} step={0.25} value={form.alpha} onChange={(e) => setForm({ ...form, alpha: e.target.value })} />
+        </Field>
+        <Button type="submit" className="button button-primary" isDisabled={register.isPending}>
+          {t('admin.dashboard.registration.register')}
+        </Button>
+      </form>
+      {register.data ? (
+        <div className="table-scroll">
+          <p>{t('admin.dashboard.registration.result', { count: register.data.registered_cases, name: form.name })}</p>
+          <table className="table">
+            <thead>
+              <tr>
+                <th>{c('case')}</th>
+                <th>{c('original')}</th>
+                <th>{c('initial')}</th>
+                <th>{c('final')}</th>
+                <th>{c('rating')}</th>
+              </tr>
+            </thead>
+            <tbody>
+              {register.data.case_details.map((d) => (
+                <tr key={d.case_id}>
+                  <td>{d.case_id}</td>
+                  <td>{d.original_case_id}</td>
+                  <td>
+                    {d.initial_prediction} ({d.initial_confidence})
+                  </td>
+                  <td>
+                    {d.final_prediction} ({d.final_confidence})
+                  </td>
+                  <td>{d.avg_subjective_rating.toFixed(1)}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      ) : null}
+    </section>
+  );
+}
+
+/** Cleanup for test deployments: each action behind a confirm dialog; a full cleanup reloads after 3 s. */
+export function CleanupTab({ notify }: { notify: Notify }) {
+  const { t } = useTranslation();
+  const refresh = useRefreshData();
+  const [confirming, setConfirming] = useState<'all' | 'models' | null>(null);
+  const all = useMutation({
+    mutationFn: async () => unwrap(await api.api.admin.cleanup['all-data'].$delete({ query: { confirm_deletion: 'true' } })),
+    onSuccess: (r) => {
+      clearExperimentStorage(window.localStorage, r.localStorage_keys_to_clear);
+      notify({ kind: 'success', text: t('admin.dashboard.cleanup.allDone', { records: r.total_database_records, files: r.deleted_model_files }) });
+      setTimeout(() => window.location.reload(), studyConfig.timingsMs.cleanupReload);
+    },
+    onError: (err) => notify({ kind: 'error', text: t('admin.dashboard.deleteFailed', { message: err.message }) }),
+  });
+  const models = useMutation({
+    mutationFn: async () => unwrap(await api.api.admin.cleanup['model-files'].$delete({ query: { confirm_deletion: 'true' } })),
+    onSuccess: (r) => {
+      notify({ kind: 'success', text: t('admin.dashboard.cleanup.modelsDone', { files: r.deleted_files, records: r.deleted_db_records }) });
+      refresh();
+    },
+    onError: (err) => notify({ kind: 'error', text: t('admin.dashboard.cleanup.modelsFailed', { message: err.message }) }),
+  });
+  return (
+    <section>
+      <p className="notice notice-warning" role="note">
+        {t('admin.dashboard.cleanup.warning')}
+      </p>
+      <div className="tool-grid">
+        <div className="card">
+          <h3 className="card-title">{t('admin.dashboard.cleanup.allTitle')}</h3>
+          <p>{t('admin.dashboard.cleanup.allBody')}</p>
+          <Button className="button button-danger" onPress={() => setConfirming('all')} isDisabled={all.isPending}>
+            {t('admin.dashboard.cleanup.allTitle')}
+          </Button>
+        </div>
+        <div className="card">
+          <h3 className="card-title">{t('admin.dashboard.cleanup.modelsTitle')}</h3>
+          <p>{t('admin.dashboard.cleanup.modelsBody')}</p>
+          <Button className="button button-danger" onPress={() => setConfirming('models')} isDisabled={models.isPending}>
+            {t('admin.dashboard.cleanup.modelsTitle')}
+          </Button>
+        </div>
+      </div>
+      <ConfirmDialog
+        isOpen={confirming !== null}
+        title={t(confirming === 'all' ? 'admin.dashboard.cleanup.allTitle' : 'admin.dashboard.cleanup.modelsTitle')}
+        body={t(confirming === 'all' ? 'admin.dashboard.cleanup.allConfirm' : 'admin.dashboard.cleanup.modelsConfirm')}
+        confirmLabel={t('admin.dashboard.actions.confirmDelete')}
+        cancelLabel={t('admin.dashboard.actions.cancel')}
+        onCancel={() => setConfirming(null)}
+        onConfirm={() => {
+          if (confirming === 'all') all.mutate();
+          else models.mutate();
+          setConfirming(null);
+        }}
+      />
+    </section>
+  );
+}

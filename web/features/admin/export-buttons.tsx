@@ -1,0 +1,77 @@
+import { useState } from 'react';
+import { Button, Radio, RadioGroup, Label } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { api } from '../../lib/api';
+import { saveResponse } from './downloads';
+
+type TableExport = 'pre-experiment' | 'main-experiment' | 'case-data' | 'feature-importance' | 'post-survey' | 'all-data';
+type ExportName = TableExport | 'consent-csv' | 'consent-json';
+
+const LABEL_KEYS: Record<ExportName, string> = {
+  'pre-experiment': 'preExperiment',
+  'main-experiment': 'mainExperiment',
+  'case-data': 'caseData',
+  'feature-importance': 'featureImportance',
+  'post-survey': 'postSurvey',
+  'all-data': 'allData',
+  'consent-csv': 'consent',
+  'consent-json': 'consent',
+};
+
+async function download(name: ExportName, format: 'csv' | 'tsv', userName: string) {
+  if (name === 'consent-csv' || name === 'consent-json') {
+    const kind = name === 'consent-csv' ? 'csv' : 'json';
+    const res = await api.api.admin['consent-records'].export.$get({ query: { format: kind } });
+    return saveResponse(res, 'consent-records', kind);
+  }
+  const query = { format, ...(userName ? { user_name: userName } : {}) };
+  const res = await api.api['enhanced-export'][':name'].$get({ param: { name }, query });
+  return saveResponse(res, name, name === 'all-data' ? 'zip' : format);
+}
+
+/** Export buttons of a tab: CSV or TSV (JSON for consent), optionally for one participant. */
+export function ExportButtons({ names, notify }: { names: readonly ExportName[]; notify: (b: { kind: 'error'; text: string }) => void }) {
+  const { t } = useTranslation();
+  const [format, setFormat] = useState<'csv' | 'tsv'>('csv');
+  const [userName, setUserName] = useState('');
+  const [busy, setBusy] = useState<ExportName | null>(null);
+  const tableExports = names.some((n) => !n.startsWith('consent'));
+  const run = async (name: ExportName) => {
+    setBusy(name);
+    try {
+      await download(name, format, userName.trim());
+    } catch (err) {
+      const text = t('admin.dashboard.exports.failed', { status: err instanceof Error ? err.message : String(err) });
+      notify({ kind: 'error', text });
+      window.alert(text);
+    } finally {
+      setBusy(null);
+    }
+  };
+  return (
+    <div className="card export-card">
+      <h3 className="card-title">{t('admin.dashboard.exports.title')}</h3>
+      {tableExports ? (
+        <div className="export-options">
+          <RadioGroup className="inline-radios" value={format} onChange={(v) => setFormat(v as 'csv' | 'tsv')} orientation="horizontal">
+            <Label className="visually-hidden">{t('admin.dashboard.exports.title')}</Label>
+            <Radio value="csv">CSV</Radio>
+            <Radio value="tsv">TSV</Radio>
+          </RadioGroup>
+          <label className="export-user">
+            {t('admin.dashboard.exports.userFilter')}{' '}
+            <input value={userName} onChange={(e) => setUserName(e.target.value)} maxLength={200} />
+          </label>
+        </div>
+      ) : null}
+      <div className="button-row">
+        {names.map((name) => (
+          <Button key={name} className="button" isDisabled={busy !== null} onPress={() => void run(name)} data-export={name}>
+            {t(`admin.dashboard.exports.${LABEL_KEYS[name]}`)}
+            {name === 'consent-csv' ? ' (CSV)' : name === 'consent-json' ? ' (JSON)' : name === 'all-data' ? '' : ` (${format.toUpperCase()})`}
+          </Button>
+        ))}
+      </div>
+    </div>
+  );
+}
