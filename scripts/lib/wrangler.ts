@@ -70,9 +70,12 @@ export async function startLocalWorker(input: {
   detached?: boolean;
   /** Another Worker's wrangler.toml (benchmarks); the platform's by default. */
   config?: string;
+  /** The V8 inspector's port for the Worker's isolate (benchmarks read its heap through it). */
+  inspectorPort?: number;
 }): Promise<ChildProcess> {
   const args = ['dev', ...(input.config ? ['--config', input.config] : []), '--ip', '127.0.0.1', '--port', String(input.port), '--local', '--show-interactive-dev-session=false'];
   if (input.persistTo) args.push('--persist-to', input.persistTo);
+  if (input.inspectorPort) args.push('--inspector-port', String(input.inspectorPort));
   for (const [key, value] of Object.entries(input.vars ?? {})) args.push('--var', `${key}:${value}`);
   const child = spawnTool('wrangler', args, { stdio: input.stdio ?? 'inherit', detached: input.detached ?? false });
   const deadline = Date.now() + 120_000;
