@@ -16,6 +16,7 @@ import { datasetAssignmentRoutes } from './routes/dataset-assignment';
 import { explanationRoutes } from './routes/explanations';
 import { consentExportRoutes, exportRoutes } from './routes/exports';
 import { mainExperimentRoutes } from './routes/main-experiment';
+import { modelVerificationRoutes } from './routes/model-verification';
 import { postSurveyRoutes } from './routes/post-survey';
 import { preExperimentRoutes } from './routes/pre-experiment';
 import { resumeRoutes } from './routes/resume';
@@ -59,7 +60,8 @@ const app = new Hono<AppEnv>({ strict: false })
   .route('/admin/cleanup', adminCleanupRoutes)
   .route('/admin', adminDashboardRoutes)
   .route('/admin', adminRegistrationRoutes)
-  .route('/enhanced-export', exportRoutes);
+  .route('/enhanced-export', exportRoutes)
+  .route('/model-verification', modelVerificationRoutes);
 
 app.onError(handleError);
 app.notFound((c) => handleError(notFound(`No API route for ${c.req.method} ${c.req.path}`), c));

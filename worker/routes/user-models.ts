@@ -1,11 +1,13 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import { findSessionByUserId, type SessionRow } from '../db/queries/sessions';
+import { userModelOf } from '../db/queries/model-verification';
 import type { AppEnv } from '../env';
 import { badRequest, notFound } from '../errors';
 import { forceRetrainQuerySchema, userIdParamSchema, userModelTrainBodySchema, type userModelTrainResultSchema } from '../schemas/experiment';
 import { requireSession } from '../services/sessions';
 import { trainUserModel, type UserModelOutcome } from '../services/user-model';
+import { userModelDebug } from '../services/model-verification';
 import { validate } from '../validate';
 import { participantWriteLimit } from './sessions';
 
@@ -30,7 +32,13 @@ export const userModelRoutes = new Hono<AppEnv>()
     const outcome = await trainUserModel(c.var.db, c.env.MODELS, session, { force: body.force_retrain ?? false, now: new Date() });
     return c.json(toResult(session, outcome));
   })
-  // By numeric user id (sequential, so guessable): the model-verification screen's tool, behind the admin guard.
+  // By numeric user id (sequential, so guessable): the model-verification screen's tools, behind the admin guard.
+  .get('/user-models/debug/:userId', validate('param', userIdParamSchema), async (c) => {
+    const session = await findSessionByUserId(c.var.db, c.req.valid('param').userId);
+    if (!session) throw notFound('Unknown user');
+    const model = await userModelOf(c.var.db, session.sessionId);
+    return c.json(await userModelDebug(c.var.db, session, model));
+  })
   .post('/user-models/train/:userId', validate('param', userIdParamSchema), validate('query', forceRetrainQuerySchema), async (c) => {
     const session = await findSessionByUserId(c.var.db, c.req.valid('param').userId);
     if (!session) throw notFound('Unknown user');

@@ -1,0 +1,122 @@
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { registerUserResponsesResultSchema } from '../../worker/schemas/admin';
+import { errorBodySchema } from '../../worker/schemas/api';
+import { aiModelStatusSchema, comparisonSchema, userModelDebugSchema, userModelListSchema, userPerformanceSchema } from '../../worker/schemas/model-verification';
+import { adminCookie, api } from '../helpers/api';
+import { seedCompasAiModel, seedCompasCases } from '../helpers/study-factories';
+
+let cookie: string;
+beforeAll(async () => {
+  await seedCompasCases();
+  await seedCompasAiModel();
+  cookie = await adminCookie();
+});
+
+const asAdmin = (path: string, init: RequestInit = {}) => api(path, { ...init, headers: { Cookie: cookie } });
+const ok = async <T>(res: Response, schema: { parse: (v: unknown) => T }) => {
+  const text = await res.text();
+  expect(res.status, text).toBe(200);
+  return schema.parse(JSON.parse(text));
+};
+const register = async (name: string, query: string) =>
+  ok(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas&${query}`, { method: 'POST' }), registerUserResponsesResultSchema);
+const rows = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).all<Record<string, number>>()).results;
+
+describe('GET /api/model-verification/ai-model/status', () => {
+  it("reports the active model's file, recorded metrics and dataset info; 400 for an unknown dataset", async () => {
+    const status = await ok(await asAdmin('/api/model-verification/ai-model/status?dataset_type=compas'), aiModelStatusSchema);
+    const [row] = await rows("select json_extract(metrics, '$.test_accuracy') as acc from ai_models where dataset_type = 'compas' and status = 'active'");
+    expect(status.model_file_exists).toBe(true);
+    expect(status.database_info.model_exists).toBe(true);
+    expect(status.current_performance.test_accuracy).toBe(row!.acc);
+    expect(status.current_performance.error).toBeNull();
+    const none = await ok(await asAdmin('/api/model-verification/ai-model/status?dataset_type=speed_dating'), aiModelStatusSchema);
+    expect(none).toMatchObject({ model_file_exists: false, database_info: { model_exists: false } });
+    expect(none.current_performance.error).toBeTruthy();
+    const bad = await asAdmin('/api/model-verification/ai-model/status?dataset_type=iris');
+    expect(bad.status).toBe(400);
+    expect(errorBodySchema.parse(await bad.json()).detail).toBeTruthy();
+  });
+});
+
+describe('user models', () => {
+  it('lists trained, trainable and insufficient participants; debug info and per-user performance as computed from the answers', async () => {
+    const trained = await register('test_mv_trained', 'num_responses=200&accuracy_rate=0.8&confidence_bias=1');
+    const trainable = await register('test_mv_trainable', 'num_responses=200&accuracy_rate=0.6');
+    const few = await register('test_mv_few', 'num_responses=2&accuracy_rate=0.5');
+    const train = await asAdmin(`/api/user-models/train/${trained.user_id}`, { method: 'POST' });
+    expect(train.status).toBe(200);
+
+    const list = await ok(await asAdmin('/api/model-verification/user-models/list?dataset_type=compas&include_unlearned=true&limit=1000'), userModelListSchema);
+    const status = (id: number) => list.user_models.find((u) => u.user_id === id);
+    expect(status(trained.user_id)).toMatchObject({ training_status: 'trained', pre_experiment_responses: 200 });
+    expect(status(trained.user_id)!.file_size).toBeGreaterThan(0);
+    expect(status(trained.user_id)!.metadata.training_results?.num_trees).toBe(50);
+    expect(status(trainable.user_id)).toMatchObject({ training_status: 'trainable', pre_experiment_responses: 200 });
+    expect(status(few.user_id)).toMatchObject({ training_status: 'insufficient_data', pre_experiment_responses: 2 });
+    const trainedOnly = await ok(await asAdmin('/api/model-verification/user-models/list?dataset_type=compas&include_unlearned=false&limit=1000'), userModelListSchema);
+    expect(trainedOnly.user_models.every((u) => u.training_status === 'trained')).toBe(true);
+
+    const perf = await ok(await asAdmin(`/api/model-verification/user-models/${trained.user_id}/performance?dataset_type=compas`), userPerformanceSchema);
+    const answers = await rows('select prediction, ground_truth, confidence from pre_experiment_responses where participant_id = ?', trained.user_id);
+    const acc = (list: Record<string, number>[]) => list.filter((a) => a.prediction === a.ground_truth).length / list.length;
+    expect(perf.valid_cases).toBe(200);
+    expect(perf.user_accuracy_vs_ground_truth).toBeCloseTo(acc(answers), 12);
+    const high = answers.filter((a) => a.confidence! >= 4);
+    expect(perf.high_confidence_accuracy).toBeCloseTo(acc(high), 12);
+    expect(perf.confidence_distribution.high).toBe(high.length);
+    expect(perf.confidence_distribution.high + perf.confidence_distribution.medium + perf.confidence_distribution.low).toBe(200);
+
+    const debug = await ok(await asAdmin(`/api/user-models/debug/${few.user_id}`), userModelDebugSchema);
+    expect(debug.availability).toMatchObject({ status: 'insufficient_data', data_count: 2, can_train: false });
+    expect(debug.raw_user_data).toHaveLength(2);
+    expect(debug.performance_info).toBeNull();
+    expect(debug.recommendations.join(' ')).toMatch(/more pre-experiment answers/);
+    const trainedDebug = await ok(await asAdmin(`/api/user-models/debug/${trained.user_id}`), userModelDebugSchema);
+    expect(trainedDebug.performance_info?.num_trees).toBe(50);
+    expect(trainedDebug.estimated_params.category).toBe('full');
+    expect(trainedDebug.data_analysis.prediction_distribution.high_income).toBe(answers.filter((a) => a.prediction === 1).length);
+
+    expect((await asAdmin('/api/user-models/debug/999999999')).status).toBe(404);
+  });
+
+  it('replaces a user model on a forced retrain and keeps it without force', async () => {
+    const p = await register('test_mv_retrain', 'num_responses=200&accuracy_rate=0.7');
+    const first = (await (await asAdmin(`/api/user-models/train/${p.user_id}`, { method: 'POST' })).json()) as { model_identifier: string };
+    const kept = (await (await asAdmin(`/api/user-models/train/${p.user_id}?force_retrain=false`, { method: 'POST' })).json()) as { model_identifier: string };
+    expect(kept.model_identifier).toBe(first.model_identifier);
+    await new Promise((r) => setTimeout(r, 5));
+    const forced = (await (await asAdmin(`/api/user-models/train/${p.user_id}?force_retrain=true`, { method: 'POST' })).json()) as { model_identifier: string };
+    expect(forced.model_identifier).not.toBe(first.model_identifier);
+    const stored = await env.DB.prepare('select model_identifier, r2_key from user_models where participant_id = ?').bind(p.user_id).all<{ model_identifier: string; r2_key: string }>();
+    expect(stored.results).toEqual([expect.objectContaining({ model_identifier: forced.model_identifier })]);
+    const file = (await (await env.MODELS.get(stored.results[0]!.r2_key))!.json()) as { metadata: { session_id: string } };
+    expect(file.metadata.session_id).toBe('test_mv_retrain');
+  });
+});
+
+describe('GET /api/model-verification/comparison/ai-vs-users', () => {
+  it("compares the AI's held-out accuracy with each participant's accuracy, as computed by hand", async () => {
+    await register('test_cmp_a', 'num_responses=200&accuracy_rate=0.9');
+    await register('test_cmp_b', 'num_responses=100&accuracy_rate=0.5');
+    const cmp = await ok(await asAdmin('/api/model-verification/comparison/ai-vs-users?dataset_type=compas'), comparisonSchema);
+    const people = await rows(
+      "select participant_id as id, avg(prediction = ground_truth) as acc, count(*) as n from pre_experiment_responses where dataset_type = 'compas' group by participant_id order by participant_id",
+    );
+    const accs = people.map((p) => p.acc!);
+    const mean = accs.reduce((a, b) => a + b, 0) / accs.length;
+    const std = Math.sqrt(accs.reduce((s, a) => s + (a - mean) ** 2, 0) / (accs.length - 1));
+    const [ai] = await rows("select json_extract(metrics, '$.test_accuracy') as acc from ai_models where dataset_type = 'compas' and status = 'active'");
+    expect(cmp.user_models.count).toBe(people.length);
+    expect(cmp.user_models.average_accuracy).toBeCloseTo(mean, 12);
+    expect(cmp.user_models.std_accuracy).toBeCloseTo(std, 12);
+    expect(cmp.user_models.min_accuracy).toBeCloseTo(Math.min(...accs), 12);
+    expect(cmp.user_models.max_accuracy).toBeCloseTo(Math.max(...accs), 12);
+    expect(cmp.user_models.individual_performances.map((p) => p.valid_cases)).toEqual(people.map((p) => p.n));
+    expect(cmp.ai_model.test_accuracy).toBe(ai!.acc);
+    expect(cmp.comparison.ai_vs_avg_user).toBeCloseTo(ai!.acc! - mean, 12);
+    expect(cmp.comparison.ai_better_than_users).toBe(ai!.acc! > mean);
+    expect(cmp.comparison.users_outperforming_ai).toBe(accs.filter((a) => a > ai!.acc!).length);
+  });
+});

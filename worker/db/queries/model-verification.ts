@@ -1,0 +1,64 @@
+/**
+ * What the model-verification page reads: the active AI model's record, each participant's
+ * user-model state beside their pre-experiment answers, and participants' own accuracy against
+ * the ground truth, all as SQL aggregates over the stored rows.
+ */
+import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
+import type { DatasetType } from '../../schemas/study';
+import type { Db } from '../client';
+import { aiModels, participants, preExperimentResponses as pre, sessions, userModels } from '../schema';
+
+export const activeAiModelRow = async (db: Db, dataset: DatasetType) =>
+  (await db.select().from(aiModels).where(and(eq(aiModels.datasetType, dataset), eq(aiModels.status, 'active'))).orderBy(desc(aiModels.id)).get()) ?? null;
+
+/** Participants of a dataset with their answer count and user-model record (if any), newest first. */
+export function userModelOverview(db: Db, dataset: DatasetType, page: { limit: number; offset: number }) {
+  const answers = db.$count(pre, eq(pre.sessionId, sessions.sessionId));
+  return db
+    .select({
+      userId: participants.id,
+      username: participants.participantCode,
+      displayName: participants.displayName,
+      sessionId: sessions.sessionId,
+      answers: sql<number>`${answers}`,
+      model: userModels,
+    })
+    .from(sessions)
+    .innerJoin(participants, eq(participants.id, sessions.participantId))
+    .leftJoin(userModels, eq(userModels.sessionId, sessions.sessionId))
+    .where(eq(sessions.datasetType, dataset))
+    .orderBy(desc(participants.id))
+    .limit(page.limit)
+    .offset(page.offset);
+}
+
+/** A participant's pre-experiment answers in case order. */
+export const preAnswersOf = (db: Db, sessionId: string) =>
+  db
+    .select({
+      caseId: pre.caseId,
+      prediction: pre.prediction,
+      confidence: pre.confidence,
+      groundTruth: pre.groundTruth,
+      responseTimeMs: pre.responseTimeMs,
+    })
+    .from(pre)
+    .where(eq(pre.sessionId, sessionId))
+    .orderBy(asc(pre.caseNumber));
+
+/** Each participant's own accuracy on their pre-experiment answers, for one dataset. */
+export const participantAccuracies = (db: Db, dataset: DatasetType) =>
+  db
+    .select({
+      userId: participants.id,
+      username: participants.participantCode,
+      validCases: count(),
+      correct: sql<number>`sum(${pre.prediction} = ${pre.groundTruth})`,
+    })
+    .from(pre)
+    .innerJoin(participants, eq(participants.id, pre.participantId))
+    .where(eq(pre.datasetType, dataset))
+    .groupBy(participants.id)
+    .orderBy(asc(participants.id));
+
+export const userModelOf = async (db: Db, sessionId: string) => (await db.select().from(userModels).where(eq(userModels.sessionId, sessionId)).get()) ?? null;

@@ -1,0 +1,124 @@
+/** Requests and answers of the model-verification page (part 2 §3 and §7). */
+import { z } from 'zod';
+import { paginationQuerySchema } from './admin';
+import { datasetTypeSchema } from './study';
+
+export const datasetQuerySchema = z.object({ dataset_type: datasetTypeSchema });
+export const userModelListQuerySchema = paginationQuerySchema.extend({
+  dataset_type: datasetTypeSchema,
+  include_unlearned: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
+});
+
+export const aiModelStatusSchema = z.object({
+  dataset_type: datasetTypeSchema,
+  model_identifier: z.string().nullable(),
+  model_file_exists: z.boolean(),
+  current_performance: z.object({
+    test_accuracy: z.number().nullable(),
+    test_f1_score: z.number().nullable(),
+    test_samples: z.number().int().nullable(),
+    error: z.string().nullable(),
+  }),
+  database_info: z.object({
+    model_exists: z.boolean(),
+    training_samples: z.number().int().nullable(),
+    validation_samples: z.number().int().nullable(),
+    cross_validation_score: z.number().nullable(),
+    test_score: z.number().nullable(),
+    training_time_seconds: z.number().nullable(),
+    training_completed_at: z.string().nullable(),
+  }),
+  dataset_info: z.object({
+    total_samples: z.number().int().nullable(),
+    positive_samples: z.number().int().nullable(),
+    negative_samples: z.number().int().nullable(),
+    balance_ratio: z.number().nullable(),
+    feature_count: z.number().int().nullable(),
+    error: z.string().nullable(),
+  }),
+});
+
+export const trainingStatusSchema = z.enum(['trained', 'trainable', 'insufficient_data']);
+export const userModelListSchema = z.object({
+  dataset_type: datasetTypeSchema,
+  user_models: z.array(
+    z.object({
+      user_id: z.number().int(),
+      username: z.string(),
+      display_name: z.string().nullable(),
+      email: z.null(),
+      training_status: trainingStatusSchema,
+      pre_experiment_responses: z.number().int(),
+      file_size: z.number().int().nullable(),
+      metadata: z.object({
+        training_results: z
+          .object({ train_accuracy: z.number().nullable(), training_duration_seconds: z.number().nullable(), num_trees: z.number().int().nullable() })
+          .nullable(),
+      }),
+    }),
+  ),
+});
+
+export const userPerformanceSchema = z.object({
+  user_id: z.number().int(),
+  username: z.string(),
+  /** Share of the participant's pre-experiment answers equal to the ground truth. */
+  user_accuracy_vs_ground_truth: z.number().nullable(),
+  valid_cases: z.number().int(),
+  /** Confidence 4–5. */
+  high_confidence_accuracy: z.number().nullable(),
+  /** Confidence 1–2. */
+  low_confidence_accuracy: z.number().nullable(),
+  confidence_distribution: z.object({ high: z.number().int(), medium: z.number().int(), low: z.number().int() }),
+});
+
+export const comparisonSchema = z.object({
+  dataset_type: datasetTypeSchema,
+  ai_model: z.object({
+    test_accuracy: z.number().nullable(),
+    test_precision: z.number().nullable(),
+    test_recall: z.number().nullable(),
+    test_f1_score: z.number().nullable(),
+  }),
+  user_models: z.object({
+    count: z.number().int(),
+    average_accuracy: z.number().nullable(),
+    /** Sample standard deviation (n − 1); null below two participants. */
+    std_accuracy: z.number().nullable(),
+    min_accuracy: z.number().nullable(),
+    max_accuracy: z.number().nullable(),
+    individual_performances: z.array(z.object({ user_id: z.number().int(), username: z.string(), accuracy: z.number(), valid_cases: z.number().int() })),
+  }),
+  comparison: z.object({
+    ai_better_than_users: z.boolean().nullable(),
+    /** AI test accuracy minus the participants' mean accuracy. */
+    ai_vs_avg_user: z.number().nullable(),
+    users_outperforming_ai: z.number().int(),
+  }),
+});
+
+export const userModelDebugSchema = z.object({
+  success: z.literal(true),
+  user_id: z.number().int(),
+  username: z.string(),
+  dataset_type: datasetTypeSchema,
+  availability: z.object({ status: trainingStatusSchema, data_count: z.number().int(), can_train: z.boolean(), message: z.string() }),
+  data_analysis: z.object({
+    total_responses: z.number().int(),
+    /** Answers predicting the positive (1) and negative (0) class; named after the adult dataset as the spec names them. */
+    prediction_distribution: z.object({ high_income: z.number().int(), low_income: z.number().int() }),
+    confidence_stats: z.object({ mean: z.number().nullable() }),
+  }),
+  estimated_params: z.object({ category: z.string(), num_leaves: z.number().int().nullable(), max_depth: z.number().int().nullable(), learning_rate: z.number().nullable() }),
+  performance_info: z
+    .object({
+      train_accuracy: z.number().nullable(),
+      num_trees: z.number().int().nullable(),
+      training_duration_seconds: z.number().nullable(),
+      data_size_category: z.string().nullable(),
+      training_timestamp: z.string(),
+    })
+    .nullable(),
+  recommendations: z.array(z.string()),
+  raw_user_data: z.array(z.object({ case_id: z.string(), user_prediction: z.number().int(), user_confidence: z.number().int(), response_time_ms: z.number().int() })),
+});
