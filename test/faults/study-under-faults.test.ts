@@ -203,10 +203,20 @@ describe('the whole study under faults', () => {
 
     // The researcher's all-data export, taken from the Worker that survived the faults, holds
     // exactly the stored answers: every pre and main answer once, every survey.
-    const login = await fetch(`${baseUrl}/api/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ password: 'faults' }) });
+    // A pooled connection the Worker has closed meanwhile fails once; these checks are not under test.
+    const fetchAgain = async (url: string, init?: RequestInit) => {
+      for (let attempt = 0; ; attempt++) {
+        try {
+          return await fetch(url, init);
+        } catch (err) {
+          if (attempt === 2) throw err;
+        }
+      }
+    };
+    const login = await fetchAgain(`${baseUrl}/api/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ password: 'faults' }) });
     expect(login.status).toBe(200);
     const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
-    const zip = await fetch(`${baseUrl}/api/enhanced-export/all-data`, { headers: { Cookie: cookie } });
+    const zip = await fetchAgain(`${baseUrl}/api/enhanced-export/all-data`, { headers: { Cookie: cookie } });
     expect(zip.status).toBe(200);
     const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
     const table = (name: string) => Papa.parse<Record<string, string>>(strFromU8(files[`${name}.csv`]!), { header: true, skipEmptyLines: true }).data;

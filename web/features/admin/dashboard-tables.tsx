@@ -332,7 +332,7 @@ export function PostSurveyTab({ notify }: { notify: Notify }) {
       label: c('rating'),
       render: (r) => (r.experiment_rating === null ? t('admin.dashboard.values.notRated') : t('admin.dashboard.values.ratingOf', { rating: r.experiment_rating })),
     },
-    { id: 'feedback', label: c('feedback'), render: (r) => r.overall_feedback ?? '—' },
+    { id: 'feedback', label: c('feedback'), render: (r) => <span className="cell-wrap">{r.overall_feedback ?? '—'}</span> },
     {
       id: 'sections',
       label: c('sections'),
@@ -342,6 +342,18 @@ export function PostSurveyTab({ notify }: { notify: Notify }) {
           {section(r.has_personality_traits, 'personality')}
           {section(r.has_ai_literacy, 'aiLiteracy')}
           {section(r.has_ethics_responses, 'ethics')}
+        </span>
+      ),
+    },
+    {
+      id: 'scores',
+      label: t('admin.dashboard.postSurvey.scores'),
+      // Factor names as the export's score_* columns name them.
+      render: (r) => (
+        <span className="cell-wrap">
+          {Object.entries(r.scores)
+            .flatMap(([factor, score]) => (score === null ? [] : [`${factor} ${Number.isInteger(score) ? score : score.toFixed(2)}`]))
+            .join(' · ') || '—'}
         </span>
       ),
     },
