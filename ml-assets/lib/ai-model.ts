@@ -6,40 +6,16 @@
 import { binaryMetrics, type BinaryMetrics } from '../../worker/ml/metrics';
 import { compileModel, type GbdtModel } from '../../worker/ml/model';
 import { predictProbability } from '../../worker/ml/predict';
+import { AI_MODEL_PARAMS, type RetrainReport } from '../../worker/ml/retrain';
 import { trainGbdt, type TrainParamsInput } from '../../worker/ml/train';
 import type { PreparedDataset } from './datasets';
 import { Mt19937 } from './split';
 import { encodeRows, toTrainingData } from './training-data';
 
-/** LightGBM's defaults as the reference models were trained (fixtures' metrics.json). */
-export const AI_MODEL_PARAMS = {
-  numTrees: 100,
-  numLeaves: 31,
-  learningRate: 0.1,
-  minDataInLeaf: 20,
-  maxDepth: -1,
-} as const satisfies TrainParamsInput;
+export { AI_MODEL_PARAMS };
 
-export type AiModelReport = {
-  dataset: string;
-  params: TrainParamsInput;
-  training_samples: number;
-  validation_samples: number;
-  test_samples: number;
-  cv_folds: number;
-  cv_accuracy: number[];
-  cross_validation_score: number;
-  test: BinaryMetrics;
-  train: BinaryMetrics;
-  training_time_seconds: number;
-  dataset_info: {
-    total_samples: number;
-    positive_samples: number;
-    negative_samples: number;
-    balance_ratio: number;
-    feature_count: number;
-  };
-};
+/** The set-up's report: the Worker's retrain report without a hold-out share (the set-up's split is fixed), with the dataset. */
+export type AiModelReport = Omit<RetrainReport, 'test_size'> & { dataset: string };
 
 export function evaluateModel(model: GbdtModel, data: PreparedDataset, indices: readonly number[]): BinaryMetrics {
   const compiled = compileModel(model);

@@ -13,10 +13,28 @@ import { buildCasePools, type GeneratedCase } from './case-pools';
 import { expectedChecksums, loadDataset, sourceFilesOf } from './datasets';
 import { generatedDir, projectRoot } from './paths';
 import { stratifiedSplit } from './split';
+import { encodeRows } from './training-data';
+import type { TrainingTable } from '../../worker/ml/retrain';
 
 export const SPLIT_SEED = 42;
 export const TEST_SIZE = 0.2;
 const POOL_SEEDS: Record<DatasetType, number> = { adult_income: 1001, speed_dating: 1002, compas: 1003 };
+
+/** The AI model's training split, encoded, for retraining inside the Worker (kept in R2 by the seed step). */
+export const TRAINING_TABLE_FILE = 'training-table.json';
+
+function trainingTableOf(data: ReturnType<typeof loadDataset>, indices: readonly number[]): TrainingTable {
+  return {
+    format: 'xdl-training-table',
+    version: 1,
+    dataset: data.dataset,
+    feature_names: data.featureNames,
+    categorical_features: data.categoricalFeatures,
+    category_codes: data.categoryCodes,
+    rows: encodeRows(data, indices).map((x) => Array.from(x, (v) => (Number.isNaN(v) ? null : v))),
+    labels: indices.map((i) => data.examples[i]!.label as 0 | 1),
+  };
+}
 
 export type DatasetAssets = { cases: GeneratedCase[]; model: unknown; report: AiModelReport };
 
@@ -53,9 +71,12 @@ export function prepareDataset(dataset: DatasetType): DatasetAssets {
   writeFileSync(path.join(dir, 'cases.json'), JSON.stringify(cases));
   writeFileSync(path.join(dir, 'ai-model.json'), JSON.stringify(model));
   writeFileSync(path.join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
+  writeFileSync(path.join(dir, TRAINING_TABLE_FILE), JSON.stringify(trainingTableOf(data, split.train)));
   writeFileSync(manifestPath(dataset), JSON.stringify({ fingerprint: fingerprint(dataset), created_at: new Date().toISOString() }));
   return { cases, model, report };
 }
+
+export const trainingTablePath = (dataset: DatasetType) => path.join(datasetDir(dataset), TRAINING_TABLE_FILE);
 
 export function readAssets(dataset: DatasetType): DatasetAssets {
   const dir = datasetDir(dataset);

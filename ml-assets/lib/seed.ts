@@ -1,7 +1,8 @@
 /**
  * Seeds the generated assets into the local D1 and R2 that `wrangler dev` uses: cases (inserted
- * once, never changed: answers refer to them), AI model files in R2, and their metadata rows, the
- * newest model of each dataset becoming the active one. Idempotent: running it again changes
+ * once, never changed: answers refer to them), AI model files and training tables in R2, and the
+ * models' metadata rows, the newest set-up model of each dataset becoming the active one unless
+ * an administrator's retrained model is. Idempotent: running it again changes
  * nothing. Never part of a migration.
  */
 import { createHash } from 'node:crypto';
@@ -13,7 +14,7 @@ import { gbdtModelSchema } from '../../worker/ml/model';
 import { DATASET_TYPES, type DatasetType } from '../../worker/schemas/study';
 import { r2Keys } from '../../worker/storage/r2';
 import { D1_DATABASE, runTool } from '../../scripts/lib/wrangler';
-import { readAssets, type DatasetAssets } from './prepare';
+import { readAssets, trainingTablePath, type DatasetAssets } from './prepare';
 
 const MODELS_BUCKET = 'xai-decision-lab-models';
 
@@ -62,7 +63,7 @@ export function seedStatements(dataset: DatasetType, assets: DatasetAssets, mode
       [
         dataset,
         identifier,
-        'active',
+        'retired',
         r2Keys.aiModel(dataset, identifier),
         model.version,
         Buffer.byteLength(modelJson),
@@ -75,7 +76,9 @@ export function seedStatements(dataset: DatasetType, assets: DatasetAssets, mode
         .map(literal)
         .join(', ') +
       `) ON CONFLICT (model_identifier) DO NOTHING;`,
-    `UPDATE ai_models SET status = CASE WHEN model_identifier = ${literal(identifier)} THEN 'active' ELSE 'retired' END WHERE dataset_type = ${literal(dataset)};`,
+    // The set-up's model becomes the active one unless an administrator's retrained model is.
+    `UPDATE ai_models SET status = CASE WHEN model_identifier = ${literal(identifier)} THEN 'active' ELSE 'retired' END WHERE dataset_type = ${literal(dataset)}
+       AND NOT EXISTS (SELECT 1 FROM ai_models WHERE dataset_type = ${literal(dataset)} AND status = 'active' AND json_extract(params, '$.trained_by') = 'admin_retrain');`,
   );
   return statements;
 }
@@ -97,6 +100,11 @@ export async function seedLocal(options: { persistTo?: string; stdio?: SpawnOpti
       await runTool(
         'wrangler',
         ['r2', 'object', 'put', `${MODELS_BUCKET}/${r2Keys.aiModel(dataset, identifier)}`, '--file', modelFile, '--content-type', 'application/json', '--local', ...persist],
+        { stdio },
+      );
+      await runTool(
+        'wrangler',
+        ['r2', 'object', 'put', `${MODELS_BUCKET}/${r2Keys.trainingTable(dataset)}`, '--file', trainingTablePath(dataset), '--content-type', 'application/json', '--local', ...persist],
         { stdio },
       );
       statements.push(...seedStatements(dataset, assets, modelJson, now));

@@ -153,3 +153,22 @@ export async function seedCompasMainCases(options: { variants?: readonly string[
   for (let i = 0; i < rows.length; i += 10) await db.insert(cases).values(rows.slice(i, i + 10)).onConflictDoNothing();
   return rows;
 }
+
+/** Writes a synthetic COMPAS training table to R2, as the set-up's seed step writes the real one. */
+export async function seedCompasTrainingTable(rows = 600, seed = 11) {
+  const random = seededRandom(seed);
+  const encoding = { feature_names: COMPAS_FEATURES, category_codes: CATEGORY_CODES };
+  const examples = Array.from({ length: rows }, () => syntheticCompasCase(random));
+  const table = {
+    format: 'xdl-training-table',
+    version: 1,
+    dataset: 'compas',
+    feature_names: COMPAS_FEATURES,
+    categorical_features: COMPAS_FEATURES.filter((f) => f in CATEGORY_CODES),
+    category_codes: CATEGORY_CODES,
+    rows: examples.map((e) => Array.from(encodeRow(encoding, e.features), (v) => (Number.isNaN(v) ? null : v))),
+    labels: examples.map((e) => e.groundTruth),
+  };
+  await env.MODELS.put(r2Keys.trainingTable('compas'), JSON.stringify(table));
+  return table;
+}

@@ -93,6 +93,14 @@ describe('seed SQL', () => {
       { status: 'active', n: 1 },
       { status: 'retired', n: 1 },
     ]);
+    // A model an administrator retrained in the Worker stays active when the set-up seeds again.
+    db.exec(
+      `insert into ai_models (dataset_type, model_identifier, status, r2_key, format_version, file_size_bytes, metrics, dataset_info, params, training_time_seconds, trained_at)
+       values ('compas', 'ai_compas_admin', 'active', 'k', 1, 1, '{}', '{}', '{"trained_by":"admin_retrain"}', 1, '2026-01-03T00:00:00.000Z')`,
+    );
+    db.exec("update ai_models set status = 'retired' where model_identifier != 'ai_compas_admin'");
+    db.exec(statements.join('\n'));
+    expect(db.prepare("select model_identifier from ai_models where status = 'active'").all()).toEqual([{ model_identifier: 'ai_compas_admin' }]);
   });
 
   it('escapes quotes in case features', () => {

@@ -2,9 +2,9 @@ import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUserResponsesResultSchema } from '../../worker/schemas/admin';
 import { errorBodySchema } from '../../worker/schemas/api';
-import { aiModelStatusSchema, comparisonSchema, userModelDebugSchema, userModelListSchema, userPerformanceSchema } from '../../worker/schemas/model-verification';
-import { adminCookie, api } from '../helpers/api';
-import { seedCompasAiModel, seedCompasCases } from '../helpers/study-factories';
+import { aiModelStatusSchema, comparisonSchema, retrainResultSchema, userModelDebugSchema, userModelListSchema, userPerformanceSchema } from '../../worker/schemas/model-verification';
+import { adminCookie, api, postJson } from '../helpers/api';
+import { consentedParticipant, seedCompasAiModel, seedCompasCases, seedCompasMainCases, seedCompasTrainingTable } from '../helpers/study-factories';
 
 let cookie: string;
 beforeAll(async () => {
@@ -118,5 +118,63 @@ describe('GET /api/model-verification/comparison/ai-vs-users', () => {
     expect(cmp.comparison.ai_vs_avg_user).toBeCloseTo(ai!.acc! - mean, 12);
     expect(cmp.comparison.ai_better_than_users).toBe(ai!.acc! > mean);
     expect(cmp.comparison.users_outperforming_ai).toBe(accs.filter((a) => a > ai!.acc!).length);
+  });
+});
+
+describe('POST /api/model-verification/ai-model/retrain', () => {
+  const retrain = (body: unknown) => api('/api/model-verification/ai-model/retrain', { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
+  const explain = async (sessionId: string, caseId: string) => {
+    const res = await postJson('/api/human-aligned-explanation', { session_id: sessionId, case_id: caseId });
+    expect(res.status).toBe(200);
+    return ((await res.json()) as { model_identifier: string }).model_identifier;
+  };
+  const startMain = async () => {
+    const p = await consentedParticipant();
+    const res = await api(`/api/experiments/main/start?session_id=${p.id}&num_cases=50&debug=true`, { method: 'POST' });
+    expect(res.status).toBe(201);
+    const body = (await res.json()) as { case_set: { case_id: string }[] };
+    return { id: p.id, caseId: body.case_set[0]!.case_id };
+  };
+
+  it('refuses bad settings with 400 and a dataset without a training table with 409, changing nothing', async () => {
+    const before = await rows('select model_identifier, status from ai_models order by id');
+    for (const body of [{ dataset_type: 'compas', num_cv_folds: 1 }, { dataset_type: 'compas', test_size: 0.9 }, { dataset_type: 'iris' }]) {
+      const res = await retrain(body);
+      expect(res.status, JSON.stringify(body)).toBe(400);
+      expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
+    }
+    const missing = await retrain({ dataset_type: 'speed_dating' });
+    expect(missing.status).toBe(409);
+    expect(errorBodySchema.parse(await missing.json()).code).toBe('training_table_missing');
+    expect(await rows('select model_identifier, status from ai_models order by id')).toEqual(before);
+  });
+
+  it('trains a new working version and switches to it, while a session already in its main experiment keeps its version', async () => {
+    await seedCompasMainCases();
+    await seedCompasTrainingTable();
+    const old = (await ok(await asAdmin('/api/model-verification/ai-model/status?dataset_type=compas'), aiModelStatusSchema)).model_identifier!;
+    const earlier = await startMain();
+    expect(await explain(earlier.id, earlier.caseId)).toBe(old);
+
+    const res = await retrain({ dataset_type: 'compas', num_cv_folds: 3, test_size: 0.25 });
+    const result = await ok(res, retrainResultSchema);
+    expect(result.model_identifier).not.toBe(old);
+    expect(result.previous_model_identifier).toBe(old);
+    // A quarter of each label, rounded per label.
+    expect(Math.abs(result.metrics.test_samples - 150)).toBeLessThanOrEqual(1);
+    expect(result.metrics.test_accuracy).toBeGreaterThan(0.5);
+
+    const status = await ok(await asAdmin('/api/model-verification/ai-model/status?dataset_type=compas'), aiModelStatusSchema);
+    expect(status).toMatchObject({ model_identifier: result.model_identifier, model_file_exists: true });
+    expect(status.database_info.test_score).toBe(result.metrics.test_accuracy);
+    const versions = await rows("select model_identifier, status, r2_key from ai_models where dataset_type = 'compas'");
+    expect(versions.filter((v) => (v.status as unknown) === 'active').map((v) => v.model_identifier)).toEqual([result.model_identifier]);
+    // The previous version stays, file and row, for the sessions that use it.
+    const previous = versions.find((v) => (v.model_identifier as unknown) === old)!;
+    expect(await env.MODELS.head(previous.r2_key as unknown as string)).not.toBeNull();
+
+    expect(await explain(earlier.id, earlier.caseId)).toBe(old);
+    const later = await startMain();
+    expect(await explain(later.id, later.caseId)).toBe(result.model_identifier);
   });
 });

@@ -107,6 +107,11 @@ export const sessions = sqliteTable(
      * (its answer was lost) is told it created the participant, a different one gets 409.
      */
     creationRequestId: text('creation_request_id'),
+    /**
+     * The AI model version this session's main experiment explains with, fixed when it starts, so
+     * a retrain in the middle of a participant's study never changes the AI they see.
+     */
+    aiModelIdentifier: text('ai_model_identifier'),
   },
   (t) => [
     // Every participant call resolves the session by its string id.

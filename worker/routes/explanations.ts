@@ -13,9 +13,9 @@ import { requireSession } from '../services/sessions';
 import { validate, validateOptionalJson } from '../validate';
 import { idLookupLimit } from './sessions';
 
-/** The AI-only explanation of a case in the spec's fallback shape. */
-async function aiOnly(db: Db, bucket: R2Bucket, caseRow: Parameters<typeof aiExplanation>[2]): Promise<z.infer<typeof aiExplanationResponseSchema>> {
-  const ai = await aiExplanation(db, bucket, caseRow);
+/** The AI-only explanation of a case in the spec's fallback shape, by the session's AI model when there is a session. */
+async function aiOnly(db: Db, bucket: R2Bucket, caseRow: Parameters<typeof aiExplanation>[2], sessionId?: string): Promise<z.infer<typeof aiExplanationResponseSchema>> {
+  const ai = await aiExplanation(db, bucket, caseRow, sessionId);
   return {
     success: true,
     case_id: caseRow.caseId,
@@ -59,5 +59,5 @@ export const explanationRoutes = new Hono<AppEnv>()
     const session = await requireSession(c.var.db, session_id);
     const item = await mainSetItem(c.var.db, session.sessionId, { position: case_index });
     if (!item) throw notFound(`No case ${case_index} in the main-experiment set of ${session.sessionId}; start the main experiment first`);
-    return c.json(await aiOnly(c.var.db, c.env.MODELS, item.row));
+    return c.json(await aiOnly(c.var.db, c.env.MODELS, item.row, session.sessionId));
   });

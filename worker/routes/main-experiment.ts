@@ -21,6 +21,7 @@ import { studyConfig } from '../schemas/study';
 import { alphaSchedule } from '../services/alignment';
 import { toParticipantCase } from '../services/case-sets';
 import { ensureMainCaseSet, mainSetItem, MainPoolError } from '../services/main-case-sets';
+import { pinActiveAiModel } from '../services/model-store';
 import { mainResponseSummary, storeIntegratedResponse } from '../services/main-responses';
 import { countPreResponses } from '../services/pre-experiment';
 import { requireSession } from '../services/sessions';
@@ -46,6 +47,8 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     let outcome;
     try {
       outcome = await ensureMainCaseSet(c.var.db, session, new Date().toISOString());
+      // The AI the participant will see is fixed now: a retrain later does not change it for them.
+      await pinActiveAiModel(c.var.db, session.sessionId, session.datasetType);
     } catch (err) {
       if (err instanceof MainPoolError) throw new AppError(503, 'main_pool_unavailable', 'The main-experiment cases are not set up for this dataset');
       throw err;

@@ -1,13 +1,15 @@
 import { Hono } from 'hono';
+import type { z } from 'zod';
 import { findSessionByUserId } from '../db/queries/sessions';
 import type { AppEnv } from '../env';
 import { notFound } from '../errors';
 import { userIdParamSchema } from '../schemas/experiment';
-import { datasetQuerySchema, userModelListQuerySchema } from '../schemas/model-verification';
+import { datasetQuerySchema, retrainBodySchema, userModelListQuerySchema, type retrainResultSchema } from '../schemas/model-verification';
+import { retrainAi } from '../services/ai-retrain';
 import { aiModelStatus, aiVersusUsers, userModelList, userPerformance } from '../services/model-verification';
 import { validate } from '../validate';
 
-/** Part 2 §7 model verification (reads); behind the admin guard. */
+/** Part 2 §7 model verification; behind the admin guard. */
 export const modelVerificationRoutes = new Hono<AppEnv>()
   .get('/ai-model/status', validate('query', datasetQuerySchema), async (c) => c.json(await aiModelStatus(c.var.db, c.env.MODELS, c.req.valid('query').dataset_type)))
   .get('/user-models/list', validate('query', userModelListQuerySchema), async (c) => {
@@ -20,5 +22,20 @@ export const modelVerificationRoutes = new Hono<AppEnv>()
     const dataset = c.req.valid('query').dataset_type;
     if (!session || (dataset && session.datasetType !== dataset)) throw notFound('No participant with this user id takes part with this dataset');
     return c.json(await userPerformance(c.var.db, session));
+  })
+  .post('/ai-model/retrain', validate('json', retrainBodySchema), async (c) => {
+    const body = c.req.valid('json');
+    const r = await retrainAi(c.var.db, c.env.MODELS, { dataset: body.dataset_type, folds: body.num_cv_folds, testSize: body.test_size, now: new Date() });
+    c.set('audit', { action: 'ai_model_retrain', targetType: 'ai_model', targetId: r.identifier, details: { dataset_type: body.dataset_type, previous: r.previous, test_accuracy: r.metrics.test_accuracy } });
+    const result: z.infer<typeof retrainResultSchema> = {
+      success: true,
+      message: `${body.dataset_type}: model ${r.identifier} is active (test accuracy ${(r.metrics.test_accuracy * 100).toFixed(2)}%)`,
+      dataset_type: body.dataset_type,
+      model_identifier: r.identifier,
+      previous_model_identifier: r.previous,
+      metrics: { test_accuracy: r.metrics.test_accuracy, test_f1_score: r.metrics.test_f1_score, cross_validation_score: r.metrics.cross_validation_score, test_samples: r.metrics.test_samples },
+      training_time_seconds: r.trainingTimeSeconds,
+    };
+    return c.json(result);
   })
   .get('/comparison/ai-vs-users', validate('query', datasetQuerySchema), async (c) => c.json(await aiVersusUsers(c.var.db, c.req.valid('query').dataset_type)));

@@ -122,3 +122,19 @@ export const userModelDebugSchema = z.object({
   recommendations: z.array(z.string()),
   raw_user_data: z.array(z.object({ case_id: z.string(), user_prediction: z.number().int(), user_confidence: z.number().int(), response_time_ms: z.number().int() })),
 });
+
+export const retrainBodySchema = z.object({
+  dataset_type: datasetTypeSchema,
+  num_cv_folds: z.number().int().min(2).max(10).default(5),
+  /** Share of the training table held out for the new model's test metrics. */
+  test_size: z.number().min(0.05).max(0.5).default(0.2),
+});
+export const retrainResultSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  dataset_type: datasetTypeSchema,
+  model_identifier: z.string(),
+  previous_model_identifier: z.string().nullable(),
+  metrics: z.object({ test_accuracy: z.number(), test_f1_score: z.number(), cross_validation_score: z.number(), test_samples: z.number().int() }),
+  training_time_seconds: z.number(),
+});

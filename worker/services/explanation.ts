@@ -1,5 +1,5 @@
 /**
- * One case's explanation for one participant: the active AI model's prediction and TreeSHAP
+ * One case's explanation for one participant: the session's AI model's prediction and TreeSHAP
  * contributions, the participant's own model's where it exists and says something, and the bars
  * shown (the alpha mix, or the AI's own when there is no usable user model). Features come from
  * the server's case table; the ground truth never leaves it.
@@ -15,7 +15,7 @@ import { treeShap } from '../ml/treeshap';
 import type { ExplanationResponse } from '../schemas/main-experiment';
 import { r2Keys } from '../storage/r2';
 import type { DatasetType } from '../schemas/study';
-import { loadActiveAiModel, loadMutableModel } from './model-store';
+import { loadActiveAiModel, loadMutableModel, loadSessionAiModel } from './model-store';
 
 type CaseRow = { caseId: string; datasetType: DatasetType; features: Record<string, string | number | null> };
 
@@ -29,8 +29,8 @@ function explainWith(model: CompiledModel, features: CaseRow['features']) {
 }
 
 /** The active AI model's own explanation of a case: its prediction and normalised TreeSHAP shares. */
-export async function aiExplanation(db: Db, bucket: R2Bucket, caseRow: CaseRow) {
-  const ai = await loadActiveAiModel(db, bucket, caseRow.datasetType);
+export async function aiExplanation(db: Db, bucket: R2Bucket, caseRow: CaseRow, sessionId?: string) {
+  const ai = sessionId ? await loadSessionAiModel(db, bucket, sessionId, caseRow.datasetType) : await loadActiveAiModel(db, bucket, caseRow.datasetType);
   if (!ai) throw new AppError(503, 'ai_model_unavailable', `No active AI model for ${caseRow.datasetType}`);
   const part = explainWith(ai.model, caseRow.features);
   return { modelIdentifier: ai.identifier, testAccuracy: ai.testAccuracy, probability: part.probability, prediction: (part.probability >= 0.5 ? 1 : 0) as 0 | 1, shares: part.shares };
@@ -43,7 +43,7 @@ export async function explainCase(
 ): Promise<ExplanationResponse> {
   const { sessionId, caseRow, alpha } = input;
   const [ai, userRow] = await Promise.all([
-    loadActiveAiModel(db, bucket, caseRow.datasetType),
+    loadSessionAiModel(db, bucket, sessionId, caseRow.datasetType),
     db.select({ identifier: userModels.modelIdentifier, status: userModels.status }).from(userModels).where(eq(userModels.sessionId, sessionId)).get(),
   ]);
   if (!ai) throw new AppError(503, 'ai_model_unavailable', `No active AI model for ${caseRow.datasetType}`);

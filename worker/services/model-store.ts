@@ -4,9 +4,9 @@
  * never change, so they are cached by key; user models are rewritten on retraining, so they are
  * cached by key and ETag.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { aiModels } from '../db/schema';
+import { aiModels, sessions } from '../db/schema';
 import { compileModel, type CompiledModel } from '../ml/model';
 import type { DatasetType } from '../schemas/study';
 
@@ -70,17 +70,53 @@ export async function loadMutableModel(bucket: R2Bucket, key: string): Promise<C
   });
 }
 
-/** The active AI model of a dataset with its identifier, or null when none is registered. */
-export async function loadActiveAiModel(db: Db, bucket: R2Bucket, dataset: DatasetType) {
-  const row = await db
-    .select({ identifier: aiModels.modelIdentifier, r2Key: aiModels.r2Key, metrics: aiModels.metrics })
-    .from(aiModels)
-    .where(and(eq(aiModels.datasetType, dataset), eq(aiModels.status, 'active')))
-    .get();
+type AiModelRow = { identifier: string; r2Key: string; metrics: Record<string, unknown> };
+
+async function loadAiRow(bucket: R2Bucket, row: AiModelRow | undefined) {
   if (!row) return null;
   const model = await loadImmutableModel(bucket, row.r2Key);
   const accuracy = row.metrics.test_accuracy;
   return model ? { identifier: row.identifier, model, testAccuracy: typeof accuracy === 'number' ? accuracy : null } : null;
+}
+
+const aiRowColumns = { identifier: aiModels.modelIdentifier, r2Key: aiModels.r2Key, metrics: aiModels.metrics };
+
+/** The active AI model of a dataset with its identifier, or null when none is registered. */
+export async function loadActiveAiModel(db: Db, bucket: R2Bucket, dataset: DatasetType) {
+  const row = await db
+    .select(aiRowColumns)
+    .from(aiModels)
+    .where(and(eq(aiModels.datasetType, dataset), eq(aiModels.status, 'active')))
+    .get();
+  return loadAiRow(bucket, row);
+}
+
+/**
+ * The AI model a session explains with: the version fixed when its main experiment started
+ * (retired versions stay loadable), else the active one, which is then fixed for the session.
+ */
+export async function loadSessionAiModel(db: Db, bucket: R2Bucket, sessionId: string, dataset: DatasetType) {
+  await pinActiveAiModel(db, sessionId, dataset);
+  const row = await db
+    .select(aiRowColumns)
+    .from(aiModels)
+    .innerJoin(sessions, eq(sessions.aiModelIdentifier, aiModels.modelIdentifier))
+    .where(eq(sessions.sessionId, sessionId))
+    .get();
+  return row ? loadAiRow(bucket, row) : loadActiveAiModel(db, bucket, dataset);
+}
+
+/** Fixes the dataset's active AI model for a session that has none yet (main start, first explanation). */
+export async function pinActiveAiModel(db: Db, sessionId: string, dataset: DatasetType) {
+  const active = db
+    .select({ identifier: aiModels.modelIdentifier })
+    .from(aiModels)
+    .where(and(eq(aiModels.datasetType, dataset), eq(aiModels.status, 'active')))
+    .limit(1);
+  await db
+    .update(sessions)
+    .set({ aiModelIdentifier: sql`(${active})` })
+    .where(and(eq(sessions.sessionId, sessionId), isNull(sessions.aiModelIdentifier)));
 }
 
 /** For tests: forget every cached model. */

@@ -95,6 +95,7 @@ export async function insertParticipantSession(
             createdAt: sql<string>`${now}`.as('created_at'),
             updatedAt: sql<string>`${now}`.as('updated_at'),
             creationRequestId: sql<string | null>`${input.requestId ?? null}`.as('creation_request_id'),
+            aiModelIdentifier: sql<null>`null`.as('ai_model_identifier'),
           })
           .from(participants)
           .where(eq(participants.participantCode, code)),

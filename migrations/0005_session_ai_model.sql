@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `ai_model_identifier` text;
