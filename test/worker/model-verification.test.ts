@@ -178,3 +178,22 @@ describe('POST /api/model-verification/ai-model/retrain', () => {
     expect(await explain(later.id, later.caseId)).toBe(result.model_identifier);
   });
 });
+
+describe('GET /api/model-verification/ai-model/details', () => {
+  it('gives the mean |SHAP| of every feature over the experiment cases and the shape of the trees', async () => {
+    const details = (await (await asAdmin('/api/model-verification/ai-model/details?dataset_type=compas')).json()) as {
+      cases_explained: number;
+      feature_importance: { feature: string; mean_abs_shap: number }[];
+      trees: { num_trees: number; max_depth: number; total_leaves: number; splits_per_feature: { splits: number }[] };
+    };
+    const [n] = await rows("select count(*) as n from cases where dataset_type = 'compas'");
+    expect(details.cases_explained).toBe(n!.n);
+    expect(details.feature_importance).toHaveLength(8);
+    const values = details.feature_importance.map((f) => f.mean_abs_shap);
+    expect(values).toEqual([...values].sort((a, b) => b - a));
+    expect(values[0]).toBeGreaterThan(0);
+    expect(details.trees.num_trees).toBeGreaterThan(0);
+    expect(details.trees.splits_per_feature.reduce((s, f) => s + f.splits, 0)).toBe(details.trees.total_leaves - details.trees.num_trees);
+    expect((await asAdmin('/api/model-verification/ai-model/details?dataset_type=speed_dating')).status).toBe(404);
+  });
+});

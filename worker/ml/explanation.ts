@@ -4,6 +4,8 @@
  * mixed as alpha × AI share + (1 − alpha) × user share and renormalised. Alpha 1 shows the AI's
  * own explanation; alpha 0 shows the participant's judgement pattern in the AI's place.
  */
+import type { CompiledModel } from './model';
+import { createShapWorkspace, treeShap } from './treeshap';
 
 /** One feature's part in an explanation. `importance` is its signed share; `raw_shap` the model's own value. */
 export type FeatureContribution = { feature: string; importance: number; abs_importance: number; raw_shap: number };
@@ -49,4 +51,39 @@ export function mixContributions(ai: readonly FeatureContribution[], user: reado
     mixed.map((m) => m.share),
   );
   return renormalised.map((c, i) => ({ ...c, raw_shap: mixed[i]!.raw }));
+}
+
+/**
+ * Global feature importance: the mean absolute TreeSHAP contribution of each feature over a set
+ * of rows (Lundberg et al., 2020, "From local explanations to global understanding with
+ * explainable AI for trees"), largest first.
+ */
+export function meanAbsoluteShap(model: CompiledModel, rows: readonly Float64Array[]): { feature: string; mean_abs_shap: number }[] {
+  const sums = new Float64Array(model.numFeatures);
+  const workspace = createShapWorkspace(model);
+  for (const x of rows) {
+    const phi = treeShap(model, x, workspace);
+    for (let f = 0; f < model.numFeatures; f++) sums[f]! += Math.abs(phi[f]!);
+  }
+  return model.featureNames
+    .map((feature, f) => ({ feature, mean_abs_shap: rows.length > 0 ? sums[f]! / rows.length : 0 }))
+    .sort((a, b) => b.mean_abs_shap - a.mean_abs_shap);
+}
+
+/** The shape of a model's trees: count, leaves, depth, and how often each feature is split on. */
+export function treeSummary(model: CompiledModel) {
+  const leaves = model.trees.map((t) => t.numLeaves);
+  const depths = model.trees.map((t) => t.maxDepth);
+  const splits = new Array<number>(model.numFeatures).fill(0);
+  for (const t of model.trees) for (let i = 0; i < t.numLeaves - 1; i++) splits[t.splitFeature[i]!]!++;
+  return {
+    num_trees: model.trees.length,
+    num_features: model.numFeatures,
+    total_leaves: leaves.reduce((a, b) => a + b, 0),
+    mean_leaves: leaves.reduce((a, b) => a + b, 0) / Math.max(1, leaves.length),
+    max_leaves: Math.max(...leaves),
+    max_depth: Math.max(...depths),
+    mean_depth: depths.reduce((a, b) => a + b, 0) / Math.max(1, depths.length),
+    splits_per_feature: model.featureNames.map((feature, f) => ({ feature, splits: splits[f]! })).sort((a, b) => b.splits - a.splits),
+  };
 }

@@ -6,7 +6,7 @@ import { notFound } from '../errors';
 import { userIdParamSchema } from '../schemas/experiment';
 import { datasetQuerySchema, retrainBodySchema, userModelListQuerySchema, type retrainResultSchema } from '../schemas/model-verification';
 import { retrainAi } from '../services/ai-retrain';
-import { aiModelStatus, aiVersusUsers, userModelList, userPerformance } from '../services/model-verification';
+import { aiModelDetails, aiModelStatus, aiVersusUsers, userModelList, userPerformance } from '../services/model-verification';
 import { validate } from '../validate';
 
 /** Part 2 §7 model verification; behind the admin guard. */
@@ -38,4 +38,5 @@ export const modelVerificationRoutes = new Hono<AppEnv>()
     };
     return c.json(result);
   })
+  .get('/ai-model/details', validate('query', datasetQuerySchema), async (c) => c.json(await aiModelDetails(c.var.db, c.env.MODELS, c.req.valid('query').dataset_type)))
   .get('/comparison/ai-vs-users', validate('query', datasetQuerySchema), async (c) => c.json(await aiVersusUsers(c.var.db, c.req.valid('query').dataset_type)));

@@ -5,11 +5,15 @@
  */
 import type { z } from 'zod';
 import type { Db } from '../db/client';
-import { activeAiModelRow, participantAccuracies, preAnswersOf, userModelOverview } from '../db/queries/model-verification';
+import { activeAiModelRow, heldOutCases, participantAccuracies, preAnswersOf, userModelOverview } from '../db/queries/model-verification';
 import type { SessionRow } from '../db/queries/sessions';
 import type { userModels } from '../db/schema';
 import type { aiModelStatusSchema, comparisonSchema, userModelDebugSchema, userPerformanceSchema } from '../schemas/model-verification';
 import { studyConfig, type DatasetType } from '../schemas/study';
+import { notFound } from '../errors';
+import { meanAbsoluteShap, treeSummary } from '../ml/explanation';
+import { encodeRow } from '../ml/model';
+import { loadActiveAiModel } from './model-store';
 import { userModelParams } from './user-model';
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
@@ -175,5 +179,24 @@ export async function userModelDebug(db: Db, session: SessionRow, model: ModelRo
         : null,
     recommendations,
     raw_user_data: answers.map((a) => ({ case_id: a.caseId, user_prediction: a.prediction, user_confidence: a.confidence, response_time_ms: a.responseTimeMs })),
+  };
+}
+
+/**
+ * The details tab: the active model itself, its global feature importance (mean |TreeSHAP| over
+ * the dataset's experiment cases, all from the held-out split) and the shape of its trees.
+ */
+export async function aiModelDetails(db: Db, bucket: R2Bucket, dataset: DatasetType) {
+  const ai = await loadActiveAiModel(db, bucket, dataset);
+  if (!ai) throw notFound(`No active AI model for ${dataset}`);
+  const held = await heldOutCases(db, dataset);
+  const rows = held.map((c) => encodeRow(ai.model.source, c.features));
+  return {
+    dataset_type: dataset,
+    model_identifier: ai.identifier,
+    cases_explained: rows.length,
+    feature_importance: meanAbsoluteShap(ai.model, rows),
+    trees: treeSummary(ai.model),
+    metadata_params: ai.model.source.metadata.params ?? null,
   };
 }

@@ -6,7 +6,7 @@
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { DatasetType } from '../../schemas/study';
 import type { Db } from '../client';
-import { aiModels, participants, preExperimentResponses as pre, sessions, userModels } from '../schema';
+import { aiModels, cases, participants, preExperimentResponses as pre, sessions, userModels } from '../schema';
 
 export const activeAiModelRow = async (db: Db, dataset: DatasetType) =>
   (await db.select().from(aiModels).where(and(eq(aiModels.datasetType, dataset), eq(aiModels.status, 'active'))).orderBy(desc(aiModels.id)).get()) ?? null;
@@ -62,3 +62,7 @@ export const participantAccuracies = (db: Db, dataset: DatasetType) =>
     .orderBy(asc(participants.id));
 
 export const userModelOf = async (db: Db, sessionId: string) => (await db.select().from(userModels).where(eq(userModels.sessionId, sessionId)).get()) ?? null;
+
+/** A dataset's experiment cases (every pool, all drawn from the held-out split). */
+export const heldOutCases = (db: Db, dataset: DatasetType) =>
+  db.select({ features: cases.features }).from(cases).where(eq(cases.datasetType, dataset)).orderBy(asc(cases.id));
