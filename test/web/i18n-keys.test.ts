@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import adminEn from '../../web/features/admin/i18n/en.json';
 import adminJa from '../../web/features/admin/i18n/ja.json';
+import mvEn from '../../web/features/model-verification/i18n/en.json';
+import mvJa from '../../web/features/model-verification/i18n/ja.json';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 
@@ -28,9 +30,12 @@ describe('translations', () => {
     expect(shape(en as Tree).sort()).toEqual(shape(ja as Tree).sort());
   });
 
-  it("the admin screens' lazily loaded texts match in both languages too, with nothing empty", () => {
-    expect(shape(adminEn as unknown as Tree).sort()).toEqual(shape(adminJa as unknown as Tree).sort());
-    expect([...leaves(adminJa as unknown as Tree), ...leaves(adminEn as unknown as Tree)].filter((s) => s.trim() === '')).toEqual([]);
+  it.each([
+    ['admin', adminEn, adminJa],
+    ['model verification', mvEn, mvJa],
+  ])("the %s screens' lazily loaded texts match in both languages too, with nothing empty", (_name, enTexts, jaTexts) => {
+    expect(shape(enTexts as unknown as Tree).sort()).toEqual(shape(jaTexts as unknown as Tree).sort());
+    expect([...leaves(jaTexts as unknown as Tree), ...leaves(enTexts as unknown as Tree)].filter((s) => s.trim() === '')).toEqual([]);
   });
 
   it('has no empty strings or lists', () => {

@@ -32,6 +32,7 @@ export const routes: RouteObject[] = [
       { path: paths.status, lazy: lazyRoute(() => import('../routes/status')) },
       { path: paths.home, lazy: lazyRoute(() => import('../routes/home')) },
       { path: paths.admin, lazy: lazyRoute(() => import('../routes/admin')) },
+      { path: paths.modelVerification, lazy: lazyRoute(() => import('../routes/model-verification')) },
       { path: paths.errorTest, lazy: lazyRoute(() => import('../routes/error-test')) },
       { path: '*', element: <NotFoundRoute /> },
     ],

@@ -1,0 +1,68 @@
+import type { Page } from 'playwright-core';
+import { describe, expect, it } from 'vitest';
+import adminJa from '../../web/features/admin/i18n/ja.json';
+import mvEn from '../../web/features/model-verification/i18n/en.json';
+import mvJa from '../../web/features/model-verification/i18n/ja.json';
+import { useBrowser } from './browser';
+import { E2E_ADMIN_PASSWORD } from './global-setup';
+
+const session = useBrowser();
+const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
+const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+async function signIn(page: Page) {
+  await page.goto(`${session.baseUrl()}/model-verification`);
+  const dialog = page.getByRole('dialog', { name: adminJa.auth.title });
+  await dialog.getByLabel(adminJa.auth.password).fill(E2E_ADMIN_PASSWORD);
+  await dialog.getByLabel(adminJa.auth.password).press('Enter');
+  await page.getByRole('heading', { name: mvJa.title }).waitFor();
+}
+
+describe('/model-verification', () => {
+  it('switches dataset, trains a registered synthetic participant’s user model and lists it as trained', async () => {
+    const page = await session.newPage({ width: 1280, height: 800 });
+    await signIn(page);
+    const name = `test_mv${Date.now().toString(36)}`;
+    const status = await page.evaluate(
+      async (n) => (await fetch(`/api/admin/register-user-responses?participant_name=${n}&dataset_type=speed_dating&num_responses=40&accuracy_rate=0.7`, { method: 'POST' })).status,
+      name,
+    );
+    expect(status).toBe(200);
+
+    await page.getByTestId('dataset-select').selectOption('speed_dating');
+    await page.getByRole('tab', { name: mvJa.tabs.users }).click();
+    const row = page.locator(`tr[data-user="${name}"]`);
+    await row.waitFor();
+    expect(await row.locator('.badge').innerText()).toBe(mvJa.users.status.trainable);
+    await row.getByRole('button', { name: mvJa.users.train }).click();
+    await expect.poll(() => row.locator('.badge').innerText(), { timeout: 20_000 }).toBe(mvJa.users.status.trained);
+    await page.getByRole('status').waitFor();
+
+    // The other tabs show the model, the comparison chart and the model's details.
+    await page.getByRole('tab', { name: mvJa.tabs.comparison }).click();
+    await page.locator('[data-chart="ai-vs-users"] .recharts-bar-rectangle').first().waitFor();
+    await page.getByRole('tab', { name: mvJa.tabs.details }).click();
+    await page.locator('[data-chart="importance"] .recharts-bar-rectangle').first().waitFor();
+    await page.context().close();
+  });
+
+  it.each([
+    [390, 844],
+    [1280, 800],
+  ])('lays out every tab without page overflow at %i×%i in both languages', async (width, height) => {
+    const page = await session.newPage({ width, height });
+    await signIn(page);
+    for (const lang of ['ja', 'en'] as const) {
+      const texts = lang === 'ja' ? mvJa : mvEn;
+      if (lang === 'en') await page.getByRole('button', { name: 'English' }).click();
+      await page.getByRole('heading', { name: texts.title }).waitFor();
+      for (const tab of ['ai', 'users', 'comparison', 'details'] as const) {
+        await page.getByRole('tab', { name: texts.tabs[tab] }).click();
+        await page.waitForTimeout(300);
+        expect(await pageOverflow(page), `${lang} ${tab}`).toBeLessThanOrEqual(0);
+        if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/mv-${tab}-${lang}-${width}.png`, fullPage: true });
+      }
+    }
+    await page.context().close();
+  });
+});
