@@ -224,5 +224,16 @@ describe('the whole study under faults', () => {
     expect(keys(table('pre-experiment') as never)).toEqual(keys(pre));
     expect(keys(table('main-experiment') as never)).toEqual(keys(main));
     expect(table('post-survey').map((r) => r.session_id).sort()).toEqual(surveys.map((r) => r.session_id).sort());
+
+    // Model verification over the same run: every participant's own accuracy is counted once,
+    // from exactly the answers stored.
+    const compared: { username: string; valid_cases: number }[] = [];
+    for (const dataset of ['adult_income', 'speed_dating', 'compas']) {
+      const res = await fetchAgain(`${baseUrl}/api/model-verification/comparison/ai-vs-users?dataset_type=${dataset}`, { headers: { Cookie: cookie } });
+      expect(res.status).toBe(200);
+      compared.push(...((await res.json()) as { user_models: { individual_performances: { username: string; valid_cases: number }[] } }).user_models.individual_performances);
+    }
+    expect(compared.map((p) => p.username).sort()).toEqual([...ids].sort());
+    expect(compared.every((p) => p.valid_cases === 200)).toBe(true);
   });
 });
