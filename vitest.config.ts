@@ -9,12 +9,16 @@ const root = import.meta.dirname;
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(root, 'migrations'));
   // The LightGBM user-model fixture, handed to workerd to prove the ML core is exact there too.
-  const fixtureDir = path.join(process.env.XDL_FIXTURES_DIR ?? path.join(root, '..', 'shared', 'fixtures', 'lightgbm'), 'adult_income', 'user_model');
-  const readFixture = (name: string): Record<string, never> => JSON.parse(readFileSync(path.join(fixtureDir, name), 'utf8'));
+  const fixturesRoot = process.env.XDL_FIXTURES_DIR ?? path.join(root, '..', 'shared', 'fixtures', 'lightgbm');
+  const fixtureDir = path.join(fixturesRoot, 'adult_income', 'user_model');
+  const readFixture = (dir: string, name: string): Record<string, never> => JSON.parse(readFileSync(path.join(dir, name), 'utf8'));
   // Missing fixtures fail the test that needs them, not every project's start-up.
   const mlFixture = existsSync(fixtureDir)
-    ? { model: readFixture('model.json'), encoding: readFixture('encoding.json'), expected: readFixture('expected.json') }
+    ? { model: readFixture(fixtureDir, 'model.json'), encoding: readFixture(fixtureDir, 'encoding.json'), expected: readFixture(fixtureDir, 'expected.json') }
     : null;
+  // A model a researcher would bring: the real LightGBM COMPAS dump with its encoding (the upload tests).
+  const compasDir = path.join(fixturesRoot, 'compas', 'ai_model');
+  const compasFixture = existsSync(compasDir) ? { model: readFixture(compasDir, 'model.json'), encoding: readFixture(compasDir, 'encoding.json') } : null;
   return {
     test: {
       projects: [
@@ -28,6 +32,7 @@ export default defineConfig(async () => {
                   TEST_MIGRATIONS: migrations,
                   ADMIN_PASSWORD: 'test-admin-password',
                   ML_FIXTURE: mlFixture,
+                  COMPAS_AI_FIXTURE: compasFixture,
                   // Generated calls of the fuzzing suite in all (test/worker/fuzz.test.ts).
                   XDL_FUZZ_RUNS: Number(process.env.XDL_FUZZ_RUNS ?? 10_000),
                 },

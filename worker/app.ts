@@ -37,10 +37,11 @@ const app = new Hono<AppEnv>({ strict: false })
       referrerPolicy: 'strict-origin-when-cross-origin',
       strictTransportSecurity: 'max-age=31536000; includeSubDomains',
     }),
-    limitBody,
-    rejectMalformedJson,
+    // The admin guard answers before any body is read, so a large body is only read for an administrator.
     withDb,
     guardAdminAreas,
+    limitBody,
+    rejectMalformedJson,
   )
   .route('/status', statusRoutes)
   .route('/experiments/statistics', statisticsRoutes)

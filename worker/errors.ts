@@ -4,7 +4,7 @@ import type { ContentfulStatusCode } from 'hono/utils/http-status';
 import { ZodError, type z } from 'zod';
 import type { ErrorBody, validationIssueSchema } from './schemas/api';
 
-type ValidationIssue = z.infer<typeof validationIssueSchema>;
+export type ValidationIssue = z.infer<typeof validationIssueSchema>;
 
 /**
  * The one error type routes and services throw. `code` is stable for clients and tests; `detail`

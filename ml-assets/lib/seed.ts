@@ -76,9 +76,9 @@ export function seedStatements(dataset: DatasetType, assets: DatasetAssets, mode
         .map(literal)
         .join(', ') +
       `) ON CONFLICT (model_identifier) DO NOTHING;`,
-    // The set-up's model becomes the active one unless an administrator's retrained model is.
+    // The set-up's model becomes the active one unless an administrator's retrained or uploaded model is.
     `UPDATE ai_models SET status = CASE WHEN model_identifier = ${literal(identifier)} THEN 'active' ELSE 'retired' END WHERE dataset_type = ${literal(dataset)}
-       AND NOT EXISTS (SELECT 1 FROM ai_models WHERE dataset_type = ${literal(dataset)} AND status = 'active' AND json_extract(params, '$.trained_by') = 'admin_retrain');`,
+       AND NOT EXISTS (SELECT 1 FROM ai_models WHERE dataset_type = ${literal(dataset)} AND status = 'active' AND json_extract(params, '$.trained_by') IN ('admin_retrain', 'admin_upload'));`,
   );
   return statements;
 }

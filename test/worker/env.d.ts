@@ -8,6 +8,7 @@ declare global {
     interface Env {
       TEST_MIGRATIONS: D1Migration[];
       XDL_FUZZ_RUNS: number;
+      COMPAS_AI_FIXTURE: { model: Record<string, unknown>; encoding: Record<string, unknown> } | null;
       ML_FIXTURE: { model: unknown; encoding: unknown; expected: { rows: { x: (number | null)[]; raw_score: number; contrib: number[] }[] } } | null;
     }
   }

@@ -112,6 +112,10 @@ export const sessions = sqliteTable(
      * a retrain in the middle of a participant's study never changes the AI they see.
      */
     aiModelIdentifier: text('ai_model_identifier'),
+    /** The study configuration the session runs under (`study_configurations.version`), fixed when it is created. */
+    studyConfigVersion: text('study_config_version'),
+    /** When a Prolific participant was screened out (failed the understanding test too often); null otherwise. */
+    screenedOutAt: text('screened_out_at'),
   },
   (t) => [
     // Every participant call resolves the session by its string id.
@@ -385,7 +389,8 @@ export const aiModels = sqliteTable(
     id: integer('id').primaryKey({ autoIncrement: true }),
     datasetType: datasetTypeColumn(),
     modelIdentifier: text('model_identifier').notNull(),
-    status: text('status', { enum: ['active', 'retired'] }).notNull(),
+    /** `candidate`: an uploaded model validated but not yet confirmed by an administrator. */
+    status: text('status', { enum: ['active', 'retired', 'candidate'] }).notNull(),
     r2Key: text('r2_key').notNull(),
     formatVersion: integer('format_version').notNull(),
     fileSizeBytes: integer('file_size_bytes').notNull(),
@@ -403,6 +408,17 @@ export const aiModels = sqliteTable(
     index('ai_models_dataset_status_idx').on(t.datasetType, t.status),
   ],
 );
+
+/**
+ * Every study configuration sessions have run under, recorded by the first session that used it,
+ * so each exported row traces back (through its session) to the exact settings it ran with.
+ */
+export const studyConfigurations = sqliteTable('study_configurations', {
+  version: text('version').primaryKey(),
+  studyVersion: text('study_version').notNull(),
+  config: text('config', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  recordedAt: text('recorded_at').notNull(),
+});
 
 /** Server-side admin sessions: the browser holds only an opaque token; its SHA-256 is stored. */
 export const adminSessions = sqliteTable(

@@ -5,13 +5,24 @@ import { AppError } from '../errors';
 
 /** No participant or admin payload comes near this; larger bodies are refused before parsing. */
 export const MAX_BODY_BYTES = 1024 * 1024;
+/**
+ * A researcher's uploaded model (a LightGBM dump of a few hundred trees runs to several MB). The
+ * route is behind the admin guard, which runs first, so only a signed-in administrator gets here.
+ */
+export const MAX_MODEL_UPLOAD_BYTES = 16 * 1024 * 1024;
+const MODEL_UPLOAD_PATH = '/api/model-verification/ai-model/upload';
 
-export const limitBody = bodyLimit({
-  maxSize: MAX_BODY_BYTES,
-  onError: () => {
-    throw new AppError(413, 'payload_too_large', `Request body exceeds ${MAX_BODY_BYTES} bytes`);
-  },
-});
+const limitOf = (maxSize: number) =>
+  bodyLimit({
+    maxSize,
+    onError: () => {
+      throw new AppError(413, 'payload_too_large', `Request body exceeds ${maxSize} bytes`);
+    },
+  });
+const limitSmall = limitOf(MAX_BODY_BYTES);
+const limitUpload = limitOf(MAX_MODEL_UPLOAD_BYTES);
+
+export const limitBody = createMiddleware<AppEnv>((c, next) => (c.req.path.replace(/\/+$/, '') === MODEL_UPLOAD_PATH ? limitUpload : limitSmall)(c, next));
 
 /**
  * Every route answers a malformed JSON body with 400, including routes that take no body, so a

@@ -10,6 +10,7 @@ import { findCase } from '../services/case-sets';
 import { aiExplanation, explainCase } from '../services/explanation';
 import { mainSetItem } from '../services/main-case-sets';
 import { requireSession } from '../services/sessions';
+import { requireNotScreenedOut } from '../services/understanding-test';
 import { validate, validateOptionalJson } from '../validate';
 import { idLookupLimit } from './sessions';
 
@@ -37,6 +38,7 @@ export const explanationRoutes = new Hono<AppEnv>()
     const caseId = body.case_id ?? body.case_data?.case_id;
     if (!caseId) throw new AppError(400, 'validation_failed', [{ msg: 'case_id is required', loc: ['case_id'] }]);
     const session = await requireSession(c.var.db, body.session_id);
+    requireNotScreenedOut(session);
     const caseRow = await findCase(c.var.db, caseId);
     if (!caseRow) throw notFound(`Case ${caseId} not found`);
     if (caseRow.datasetType !== session.datasetType) {

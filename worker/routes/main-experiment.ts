@@ -15,7 +15,7 @@ import {
   type understandingAttemptResultSchema,
 } from '../schemas/main-experiment';
 import { sessionParamSchema } from '../schemas/experiment';
-import { storeUnderstandingAttempt } from '../services/understanding-test';
+import { requireNotScreenedOut, storeUnderstandingAttempt } from '../services/understanding-test';
 import { answerWriteLimit, idLookupLimit } from './sessions';
 import { studyConfig } from '../schemas/study';
 import { alphaSchedule } from '../services/alignment';
@@ -39,6 +39,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
 
     const session = await requireSession(c.var.db, sessionId);
     if (!session.consentedAt) throw conflict('consent_required', 'Consent must be recorded before the main experiment starts');
+    requireNotScreenedOut(session);
     // Only the pre-experiment count is needed here; the stored main cases are read below.
     const preCount = bypass ? 0 : await countPreResponses(c.var.db, session.sessionId);
     if (!bypass && preCount < studyConfig.preExperiment.numCases) {
@@ -101,6 +102,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       total: outcome.total,
       score_percent: outcome.total ? Math.round((outcome.correct / outcome.total) * 100) : 0,
       passed: outcome.passed,
+      screened_out: outcome.screenedOut,
     };
     return c.json(result, outcome.duplicate ? 200 : 201);
   })

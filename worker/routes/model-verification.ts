@@ -4,7 +4,17 @@ import { findSessionByUserId } from '../db/queries/sessions';
 import type { AppEnv } from '../env';
 import { notFound } from '../errors';
 import { userIdParamSchema } from '../schemas/experiment';
-import { datasetQuerySchema, retrainBodySchema, userModelListQuerySchema, type retrainResultSchema } from '../schemas/model-verification';
+import {
+  activateModelBodySchema,
+  datasetQuerySchema,
+  retrainBodySchema,
+  uploadModelBodySchema,
+  userModelListQuerySchema,
+  type activateModelResultSchema,
+  type retrainResultSchema,
+  type uploadModelResultSchema,
+} from '../schemas/model-verification';
+import { activateAiModel, uploadAiModel } from '../services/ai-upload';
 import { retrainAi } from '../services/ai-retrain';
 import { aiModelDetails, aiModelStatus, aiVersusUsers, userModelList, userPerformance } from '../services/model-verification';
 import { validate } from '../validate';
@@ -35,6 +45,36 @@ export const modelVerificationRoutes = new Hono<AppEnv>()
       previous_model_identifier: r.previous,
       metrics: { test_accuracy: r.metrics.test_accuracy, test_f1_score: r.metrics.test_f1_score, cross_validation_score: r.metrics.cross_validation_score, test_samples: r.metrics.test_samples },
       training_time_seconds: r.trainingTimeSeconds,
+    };
+    return c.json(result);
+  })
+  .post('/ai-model/upload', validate('json', uploadModelBodySchema), async (c) => {
+    const body = c.req.valid('json');
+    const r = await uploadAiModel(c.var.db, c.env.MODELS, { dataset: body.dataset_type, model: body.model, encoding: body.encoding, now: new Date() });
+    c.set('audit', { action: 'ai_model_upload', targetType: 'ai_model', targetId: r.identifier, details: { dataset_type: body.dataset_type, source_format: r.sourceFormat, test_accuracy: r.metrics.test_accuracy } });
+    const result: z.infer<typeof uploadModelResultSchema> = {
+      success: true,
+      dataset_type: body.dataset_type,
+      model_identifier: r.identifier,
+      status: r.status,
+      source_format: r.sourceFormat,
+      num_trees: r.trees,
+      cases_evaluated: r.casesEvaluated,
+      uploaded_metrics: r.metrics,
+      current_model: r.current,
+    };
+    return c.json(result, r.status === 'candidate' ? 201 : 200);
+  })
+  .post('/ai-model/activate', validate('json', activateModelBodySchema), async (c) => {
+    const body = c.req.valid('json');
+    const r = await activateAiModel(c.var.db, c.env.MODELS, { dataset: body.dataset_type, identifier: body.model_identifier });
+    c.set('audit', { action: 'ai_model_activate', targetType: 'ai_model', targetId: r.identifier, details: { dataset_type: body.dataset_type, previous: r.previous } });
+    const result: z.infer<typeof activateModelResultSchema> = {
+      success: true,
+      dataset_type: body.dataset_type,
+      model_identifier: r.identifier,
+      previous_model_identifier: r.previous,
+      changed: r.changed,
     };
     return c.json(result);
   })

@@ -6,6 +6,9 @@ import { limitPerClient } from '../middleware/rate-limit';
 import {
   createSessionBodySchema,
   sessionParamSchema,
+  withdrawalBodySchema,
+  type prolificStatusSchema,
+  type withdrawalResultSchema,
   startQuerySchema,
   type datasetTypeResponseSchema,
   type sessionDetailsSchema,
@@ -14,7 +17,9 @@ import {
 } from '../schemas/experiment';
 import { studyConfig } from '../schemas/study';
 import { DATASET_INFO } from '../services/dataset-info';
+import { prolificLinks } from '../services/prolific';
 import { openSession, requireSession } from '../services/sessions';
+import { withdrawParticipant } from '../services/withdrawal';
 import { validate } from '../validate';
 import type { z } from 'zod';
 
@@ -77,6 +82,17 @@ export const sessionRoutes = new Hono<AppEnv>()
       created_at: session.createdAt,
     };
     return c.json(info);
+  })
+  .get('/sessions/:sessionId/prolific', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+    const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
+    return c.json(prolificLinks(session) satisfies z.infer<typeof prolificStatusSchema>);
+  })
+  // Withdrawal by ID from the entry, resume and completion pages. It tells a known ID from an
+  // unknown one and deletes rows, so it is limited like the other participant writes.
+  .post('/withdraw', participantWriteLimit, validate('json', withdrawalBodySchema), async (c) => {
+    const session = await requireSession(c.var.db, c.req.valid('json').participant_id);
+    const { returnUrl } = await withdrawParticipant(c.var.db, c.env, session, new Date());
+    return c.json({ success: true, withdrawn: true, return_url: returnUrl } satisfies z.infer<typeof withdrawalResultSchema>);
   })
   .get('/sessions/:sessionId/details', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
     const session = await requireSession(c.var.db, c.req.valid('param').sessionId);

@@ -68,6 +68,10 @@ export const adminUserSchema = z.object({
   pre_experiment_count: z.number().int(),
   main_experiment_count: z.number().int(),
   post_survey_completed: z.boolean(),
+  /** Arrived with Prolific's URL parameters (the IDs themselves are in the exports only). */
+  recruited_via_prolific: z.boolean(),
+  screened_out: z.boolean(),
+  study_config_version: z.string().nullable(),
 });
 export const usersResponseSchema = z.object({ total: z.number().int(), users: z.array(adminUserSchema) });
 
@@ -257,5 +261,15 @@ export const registerMainResponsesResultSchema = z.object({
       final_confidence: z.number().int(),
       avg_subjective_rating: z.number(),
     }),
+  ),
+});
+
+/** The running study configuration, read-only, and every configuration sessions have run under. */
+export const studyConfigResponseSchema = z.object({
+  version: z.string(),
+  study_version: z.string(),
+  config: z.record(z.string(), z.unknown()),
+  recorded: z.array(
+    z.object({ version: z.string(), study_version: z.string(), recorded_at: z.string(), sessions: z.number().int(), current: z.boolean() }),
   ),
 });

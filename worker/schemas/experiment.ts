@@ -24,6 +24,9 @@ export const participantNameSchema = z
 
 export const datasetCreatedBySchema = z.enum(['user_query_parameter', 'user_query_parameter_on_reload', 'system']);
 
+/** Prolific's IDs are 24 hex digits today; letters, digits, _ and - up to 64 leave room for test values. */
+const prolificIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Prolific parameters are letters, digits, _ or -, at most 64');
+
 export const createSessionBodySchema = z.object({
   // A new participant's ID is stored exactly as given, so it must already be a valid session ID
   // (part 1 §3): rewriting `q` into `Q` would store a participant no later call accepts.
@@ -37,9 +40,36 @@ export const createSessionBodySchema = z.object({
     .string()
     .regex(/^[A-Za-z0-9-]{16,64}$/, 'request_id must be 16 to 64 letters, digits or hyphens')
     .optional(),
-  prolific_pid: z.string().max(64).optional(),
-  prolific_study_id: z.string().max(64).optional(),
-  prolific_session_id: z.string().max(64).optional(),
+  /** Prolific's URL parameters (PROLIFIC_PID, STUDY_ID, SESSION_ID), kept with the participant. */
+  prolific_pid: prolificIdSchema.optional(),
+  prolific_study_id: prolificIdSchema.optional(),
+  prolific_session_id: prolificIdSchema.optional(),
+});
+
+/** What the completion, screen-out and withdrawal screens need of the Prolific loop; never the Prolific IDs. */
+export const prolificStatusSchema = z.object({
+  recruited_via_prolific: z.boolean(),
+  completed: z.boolean(),
+  screened_out: z.boolean(),
+  /** Prolific's completion link with the study's code, once the participant has completed the study. */
+  completion_url: z.string().nullable(),
+  /** The screen-out link, once the participant has been screened out. */
+  screen_out_url: z.string().nullable(),
+  /** The link to return the study on Prolific (declined consent or withdrawal). */
+  return_url: z.string().nullable(),
+});
+
+export const withdrawalBodySchema = z.object({
+  participant_id: sessionIdSchema,
+  /** The participant confirmed the dialog that lists what is deleted. */
+  confirm: z.literal(true, { message: 'confirm must be true: withdrawal deletes every answer and cannot be undone' }),
+});
+
+export const withdrawalResultSchema = z.object({
+  success: z.literal(true),
+  withdrawn: z.literal(true),
+  /** Prolific participants return the study with this link; null for everyone else. */
+  return_url: z.string().nullable(),
 });
 
 export const sessionResponseSchema = z.object({

@@ -240,4 +240,6 @@ export const understandingAttemptResultSchema = z.object({
   total: z.number().int(),
   score_percent: z.number(),
   passed: z.boolean(),
+  /** True once a Prolific participant has failed the test as often as the study allows. */
+  screened_out: z.boolean(),
 });

@@ -138,3 +138,47 @@ export const retrainResultSchema = z.object({
   metrics: z.object({ test_accuracy: z.number(), test_f1_score: z.number(), cross_validation_score: z.number(), test_samples: z.number().int() }),
   training_time_seconds: z.number(),
 });
+
+/** A researcher's own model: a LightGBM `dump_model()` JSON (with its encoding) or an `xdl-gbdt` file. */
+export const uploadModelBodySchema = z.object({
+  dataset_type: datasetTypeSchema,
+  model: z.record(z.string(), z.unknown(), { message: 'model must be the JSON object of a LightGBM dump_model() or an xdl-gbdt file' }),
+  /** The `encoding.json` beside a LightGBM dump: feature order, categorical features, category codes. */
+  encoding: z.record(z.string(), z.unknown()).optional(),
+});
+
+const heldOutMetricsSchema = z.object({
+  test_accuracy: z.number(),
+  test_precision: z.number(),
+  test_recall: z.number(),
+  test_f1_score: z.number(),
+  test_logloss: z.number(),
+  test_samples: z.number().int(),
+});
+
+export const uploadModelResultSchema = z.object({
+  success: z.literal(true),
+  dataset_type: datasetTypeSchema,
+  model_identifier: z.string(),
+  /** `candidate` until an administrator activates it; an identical file uploaded again keeps its status. */
+  status: z.enum(['candidate', 'active', 'retired']),
+  source_format: z.enum(['lightgbm', 'xdl-gbdt']),
+  num_trees: z.number().int(),
+  cases_evaluated: z.number().int(),
+  /** Both models on the same experiment cases, all from the held-out split. */
+  uploaded_metrics: heldOutMetricsSchema,
+  current_model: z.object({ model_identifier: z.string(), metrics: heldOutMetricsSchema }).nullable(),
+});
+
+export const activateModelBodySchema = z.object({
+  dataset_type: datasetTypeSchema,
+  model_identifier: z.string().regex(/^[A-Za-z0-9_.-]{1,100}$/, 'model_identifier is letters, digits, _, . or -'),
+});
+
+export const activateModelResultSchema = z.object({
+  success: z.literal(true),
+  dataset_type: datasetTypeSchema,
+  model_identifier: z.string(),
+  previous_model_identifier: z.string().nullable(),
+  changed: z.boolean(),
+});

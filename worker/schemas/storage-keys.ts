@@ -18,6 +18,8 @@ export const storageKeys = {
   testAttemptsPrefix: 'understanding_test_attempts_',
   /** The post-survey's answers while its form is open, per participant. */
   postSurveyDraftPrefix: 'post_survey_draft_',
+  /** Prolific's URL parameters, captured on arrival and sent when the participant is created. */
+  prolific: 'experiment_prolific_params',
   language: 'xai-decision-lab-language',
   /** Set by the browser debug helper; dataset-type resolution then fails on purpose. */
   forceDatasetError: 'xai-decision-lab-debug-force-dataset-error',

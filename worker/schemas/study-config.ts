@@ -31,6 +31,8 @@ export const PLACEHOLDER_CONTACT_EMAILS: readonly string[] = ['research@xai-deci
 
 export const studyConfig: StudyConfig = {
   studyVersion: '1.0.0',
+  /** Version of the consent text; each consent record keeps the version the person agreed to. */
+  consentVersion: '1.0.0',
   enabledDatasets: [...DATASET_TYPES],
   defaultDatasetType: 'adult_income',
   // The spec's selection card says COMPAS has 9 features, but its cases list 8 fields: the ninth is
@@ -50,6 +52,16 @@ export const studyConfig: StudyConfig = {
   totalMinutes: 75,
   compensation: { amount: 1200, currency: 'JPY' },
   completionCode: 'XD5K7',
+  prolific: {
+    /** Where the completion page's button sends a Prolific participant; `{code}` is replaced by the code. */
+    completionUrl: 'https://app.prolific.com/submissions/complete?cc={code}',
+    /** Given to a Prolific participant who declines consent or withdraws, so they can return the study. */
+    returnCode: 'XDRT7',
+    /** Given to a Prolific participant who is screened out. */
+    screenOutCode: 'XDSC4',
+    /** Failed understanding-test attempts after which a Prolific participant is screened out; null never screens out. */
+    screenOutAfterFailedUnderstandingTests: 3,
+  },
   retentionYearsAfterPublication: 10,
   userModelMinResponses: 3,
   reasoningMaxLength: 2000,

@@ -25,6 +25,7 @@ const perDataset = <T extends z.ZodType>(value: T) =>
 export const studyConfigSchema = z
   .object({
     studyVersion: z.string().min(1),
+    consentVersion: z.string().min(1),
     enabledDatasets: z.array(datasetTypeSchema).min(1),
     defaultDatasetType: datasetTypeSchema,
     featureCounts: perDataset(z.number().int().positive()),
@@ -53,6 +54,13 @@ export const studyConfigSchema = z
     compensation: z.object({ amount: z.number().nonnegative(), currency: z.string().length(3) }),
     /** Entered by the participant into the recruiting platform's form. */
     completionCode: z.string().regex(/^[A-Z0-9]{5}$/),
+    /** The Prolific loop; participants who came without Prolific's URL parameters never see it. */
+    prolific: z.object({
+      completionUrl: z.url({ protocol: /^https$/ }).refine((u) => u.includes('{code}'), 'completionUrl must contain {code}'),
+      returnCode: z.string().regex(/^[A-Za-z0-9]{4,32}$/).nullable(),
+      screenOutCode: z.string().regex(/^[A-Za-z0-9]{4,32}$/).nullable(),
+      screenOutAfterFailedUnderstandingTests: z.number().int().positive().nullable(),
+    }),
     retentionYearsAfterPublication: z.number().int().positive(),
     userModelMinResponses: z.number().int().positive(),
     /** Longest optional free-text reason a judgement may carry. */
@@ -109,6 +117,9 @@ export const studyConfigSchema = z
   })
   .refine((c) => c.mainExperiment.numCases % c.mainExperiment.alphaLevels.length === 0, {
     message: 'mainExperiment.numCases must split evenly over alphaLevels',
+  })
+  .refine((c) => c.prolific.screenOutAfterFailedUnderstandingTests === null || c.prolific.screenOutCode !== null, {
+    message: 'prolific.screenOutCode is required when screenOutAfterFailedUnderstandingTests is set',
   });
 
 export type StudyConfig = z.infer<typeof studyConfigSchema>;

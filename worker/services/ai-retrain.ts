@@ -14,13 +14,8 @@ import { predictProbability } from '../ml/predict';
 import { retrainAiModel, trainingTableSchema } from '../ml/retrain';
 import type { DatasetType } from '../schemas/study';
 import { r2Keys } from '../storage/r2';
-import { loadImmutableModel } from './model-store';
+import { aiModelIdentifier, loadImmutableModel } from './model-store';
 import { eq, sql } from 'drizzle-orm';
-
-async function contentIdentifier(dataset: DatasetType, json: string) {
-  const digest = new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(json)));
-  return `ai_${dataset}_${Array.from(digest.subarray(0, 6), (b) => b.toString(16).padStart(2, '0')).join('')}`;
-}
 
 export async function retrainAi(db: Db, bucket: R2Bucket, input: { dataset: DatasetType; folds: number; testSize: number; now: Date }) {
   const object = await bucket.get(r2Keys.trainingTable(input.dataset));
@@ -34,7 +29,7 @@ export async function retrainAi(db: Db, bucket: R2Bucket, input: { dataset: Data
   const { model, report, holdout } = retrainAiModel(table, { folds: input.folds, testSize: input.testSize });
 
   const json = JSON.stringify(model);
-  const identifier = await contentIdentifier(input.dataset, json);
+  const identifier = await aiModelIdentifier(input.dataset, json);
   const key = r2Keys.aiModel(input.dataset, identifier);
   await bucket.put(key, json, { httpMetadata: { contentType: 'application/json' } });
 

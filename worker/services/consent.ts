@@ -30,7 +30,7 @@ export async function recordConsent(
       .values({
         participantId: session.userId,
         sessionId: session.sessionId,
-        studyVersion: studyConfig.studyVersion,
+        studyVersion: studyConfig.consentVersion,
         consentItems: items,
         ipAddress: input.ipAddress,
         userAgent: input.userAgent,
@@ -50,7 +50,7 @@ export async function recordConsent(
   const record = (await db
     .select()
     .from(consentRecords)
-    .where(and(eq(consentRecords.sessionId, session.sessionId), eq(consentRecords.studyVersion, studyConfig.studyVersion)))
+    .where(and(eq(consentRecords.sessionId, session.sessionId), eq(consentRecords.studyVersion, studyConfig.consentVersion)))
     .get())!;
   return { record, duplicate: inserted.length === 0 };
 }

@@ -9,10 +9,14 @@ import type { Db } from '../db/client';
 import { aiModels, sessions } from '../db/schema';
 import { compileModel, type CompiledModel } from '../ml/model';
 import type { DatasetType } from '../schemas/study';
+import { shortSha256Hex } from '../digest';
 
 /** Compiled models kept per isolate; small enough (a few hundred KB each) to bound by count. */
 const MAX_CACHED = 64;
 const cache = new Map<string, Promise<CompiledModel>>();
+
+/** A stored AI model version is named by its content: the first 12 hex digits of its SHA-256. */
+export const aiModelIdentifier = async (dataset: DatasetType, json: string) => `ai_${dataset}_${await shortSha256Hex(json)}`;
 
 export class ModelFileError extends Error {
   override readonly name = 'ModelFileError';

@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { findAssignment, findSession, insertParticipantSession, type SessionRow } from '../db/queries/sessions';
 import { conflict, notFound } from '../errors';
 import type { DatasetType, Language } from '../schemas/study';
+import { currentStudyConfig } from './study-configuration';
 
 export async function requireSession(db: Db, sessionId: string): Promise<SessionRow> {
   const session = await findSession(db, sessionId);
@@ -41,7 +42,7 @@ export async function openSession(
   if (assignment && assignment.datasetType !== input.datasetType) {
     throw conflict('dataset_mismatch', `Participant ${input.code} is assigned to ${assignment.datasetType}`);
   }
-  const { inserted } = await insertParticipantSession(db, input);
+  const { inserted } = await insertParticipantSession(db, { ...input, studyConfig: await currentStudyConfig() });
   const session = (await findSession(db, input.code))!;
   // Lost a race for the same new ID: the other request created it, so this one joins or is refused.
   return inserted ? { session, created: true } : joinExisting(session);

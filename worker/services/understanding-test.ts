@@ -3,10 +3,12 @@
  * computed from the question pool (a client's idea of its score is never asked for), and a
  * re-sent attempt (same attempt ID) is stored once.
  */
-import { and, count, eq } from 'drizzle-orm';
+import { and, count, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
-import { understandingTestAttempts } from '../db/schema';
+import { sessions, understandingTestAttempts } from '../db/schema';
+import { conflict } from '../errors';
+import { studyConfig } from '../schemas/study';
 import { scoreUnderstanding, understandingQuestion } from '../schemas/understanding-test';
 import type { z } from 'zod';
 import type { understandingAttemptBodySchema } from '../schemas/main-experiment';
@@ -45,5 +47,32 @@ export async function storeUnderstandingAttempt(db: Db, session: SessionRow, bod
       .from(understandingTestAttempts)
       .where(and(eq(understandingTestAttempts.sessionId, session.sessionId), eq(understandingTestAttempts.attemptId, body.attempt_id)))
       .get());
-  return { duplicate: inserted.length === 0, attemptNumber: stored?.attemptNumber ?? 0, ...score };
+  const screenedOut = await screenOutIfDue(db, session, now);
+  return { duplicate: inserted.length === 0, attemptNumber: stored?.attemptNumber ?? 0, screenedOut, ...score };
+}
+
+/**
+ * A Prolific participant who failed the understanding test the configured number of times, and
+ * never passed it, is screened out (once; the first time stays). Others are never screened out.
+ */
+async function screenOutIfDue(db: Db, session: SessionRow, now: string): Promise<boolean> {
+  const limit = studyConfig.prolific.screenOutAfterFailedUnderstandingTests;
+  if (session.screenedOutAt) return true;
+  if (!session.prolific || limit === null) return false;
+  const tally = await db
+    .select({ failed: sql<number>`sum(case when ${understandingTestAttempts.passed} then 0 else 1 end)`, passed: sql<number>`sum(${understandingTestAttempts.passed})` })
+    .from(understandingTestAttempts)
+    .where(eq(understandingTestAttempts.sessionId, session.sessionId))
+    .get();
+  if (!tally || (tally.passed ?? 0) > 0 || (tally.failed ?? 0) < limit) return false;
+  await db
+    .update(sessions)
+    .set({ screenedOutAt: sql`coalesce(${sessions.screenedOutAt}, ${now})`, updatedAt: now })
+    .where(eq(sessions.sessionId, session.sessionId));
+  return true;
+}
+
+/** The main experiment's new cases and explanations are closed to a screened-out participant. */
+export function requireNotScreenedOut(session: Pick<SessionRow, 'screenedOutAt'>): void {
+  if (session.screenedOutAt) throw conflict('screened_out', 'This participant was screened out of the study after the understanding test');
 }

@@ -13,5 +13,6 @@ export const r2Keys = {
   /** The set-up's encoded training split of a dataset, which admin retraining reads. */
   trainingTable: (dataset: DatasetType) => `training-tables/${dataset}.json`,
   healthProbe: 'health/probe',
+  exportsPrefix: 'exports/',
   export: (isoDate: string, fileName: string) => `exports/${isoDate.slice(0, 10)}/${fileName}`,
 } as const;

@@ -56,7 +56,7 @@ export function ConsentPage() {
     <div className="page consent-page">
       <h1>{t('consent.title')}</h1>
       <p className="muted">
-        {t('consent.version', { version: studyConfig.studyVersion })} · {t('consent.participant', { id: sessionId })}
+        {t('consent.version', { version: studyConfig.consentVersion })} · {t('consent.participant', { id: sessionId })}
       </p>
 
       <Card title={t('consent.summaryTitle')}>

@@ -13,6 +13,7 @@ import {
   postSurveys,
   preExperimentResponses as pre,
   sessions,
+  studyConfigurations,
   understandingTestAttempts,
   userModels,
 } from '../schema';
@@ -43,6 +44,9 @@ export async function listUsers(db: Db, page: Page & { userName?: string }) {
         currentPhase: sessions.currentPhase,
         consentedAt: sessions.consentedAt,
         postSurveyCompletedAt: sessions.postSurveyCompletedAt,
+        screenedOutAt: sessions.screenedOutAt,
+        studyConfigVersion: sessions.studyConfigVersion,
+        prolific: sql<number>`${participants.prolificPid} is not null`.mapWith(Boolean),
         preCount: sql<number>`${preCount}`,
         mainCount: sql<number>`${mainCount}`,
       })
@@ -359,3 +363,18 @@ export async function deletePostSurvey(db: Db, id: number, now: string) {
   ]);
   return deleted;
 }
+
+/** Every recorded study configuration with the number of sessions that ran under it, oldest first. */
+export const studyConfigUsage = (db: Db) =>
+  db
+    .select({
+      version: studyConfigurations.version,
+      studyVersion: studyConfigurations.studyVersion,
+      recordedAt: studyConfigurations.recordedAt,
+      sessions: db.$count(sessions, eq(sessions.studyConfigVersion, studyConfigurations.version)),
+    })
+    .from(studyConfigurations)
+    .orderBy(studyConfigurations.recordedAt);
+
+/** Every recorded configuration in full, for the all-data zip. */
+export const recordedStudyConfigs = (db: Db) => db.select().from(studyConfigurations).orderBy(studyConfigurations.recordedAt);

@@ -1,4 +1,4 @@
-import { desc, sql } from 'drizzle-orm';
+import { desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../client';
 import { auditLog } from '../schema';
 
@@ -21,3 +21,16 @@ export async function listAuditLog(db: Db, input: { limit: number; offset: numbe
   ]);
   return { rows, total: total?.n ?? 0 };
 }
+
+/**
+ * Removes a text (a withdrawn participant's ID) from every audit entry that names it, e.g. an
+ * export filtered by their ID: the entries stay, as what was done, but no longer say for whom.
+ */
+export const redactFromAuditLog = (db: Db, text: string) =>
+  db.batch([
+    db.update(auditLog).set({ targetId: null }).where(eq(auditLog.targetId, text)),
+    db
+      .update(auditLog)
+      .set({ details: sql`replace(${auditLog.details}, ${text}, '[withdrawn]')` })
+      .where(sql`instr(${auditLog.details}, ${text}) > 0`),
+  ]);

@@ -65,4 +65,4 @@ export const userModelOf = async (db: Db, sessionId: string) => (await db.select
 
 /** A dataset's experiment cases (every pool, all drawn from the held-out split). */
 export const heldOutCases = (db: Db, dataset: DatasetType) =>
-  db.select({ features: cases.features }).from(cases).where(eq(cases.datasetType, dataset)).orderBy(asc(cases.id));
+  db.select({ features: cases.features, groundTruth: cases.groundTruth }).from(cases).where(eq(cases.datasetType, dataset)).orderBy(asc(cases.id));

@@ -1,7 +1,8 @@
 import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
 import type { DatasetType, Language } from '../../schemas/study';
 import type { Db } from '../client';
-import { datasetAssignments, mainExperimentResponses, participants, postSurveys, preExperimentResponses, sessions, userModels } from '../schema';
+import { datasetAssignments, mainExperimentResponses, participants, postSurveys, preExperimentResponses, sessions, studyConfigurations, userModels } from '../schema';
+import type { StudyConfigRecord } from '../../services/study-configuration';
 
 /** A session with its participant's numeric id and code. */
 export async function findSession(db: Db, sessionId: string) {
@@ -21,6 +22,9 @@ export async function findSession(db: Db, sessionId: string) {
         postSurveyCompletedAt: sessions.postSurveyCompletedAt,
         createdAt: sessions.createdAt,
         creationRequestId: sessions.creationRequestId,
+        studyConfigVersion: sessions.studyConfigVersion,
+        screenedOutAt: sessions.screenedOutAt,
+        prolific: sql<number>`${participants.prolificPid} is not null`.mapWith(Boolean),
       })
       .from(sessions)
       .innerJoin(participants, eq(participants.id, sessions.participantId))
@@ -51,11 +55,17 @@ export async function insertParticipantSession(
     prolific: { pid?: string; studyId?: string; sessionId?: string };
     requestId?: string;
     origin?: 'participant' | 'admin_synthetic';
+    /** The configuration the session runs under; its first session records it. */
+    studyConfig: StudyConfigRecord;
     now: string;
   },
 ): Promise<{ inserted: boolean }> {
   const { code, datasetType, language, now } = input;
   const results = await db.batch([
+    db
+      .insert(studyConfigurations)
+      .values({ version: input.studyConfig.version, studyVersion: input.studyConfig.studyVersion, config: input.studyConfig.config, recordedAt: now })
+      .onConflictDoNothing(),
     db
       .insert(participants)
       .values({
@@ -96,6 +106,8 @@ export async function insertParticipantSession(
             updatedAt: sql<string>`${now}`.as('updated_at'),
             creationRequestId: sql<string | null>`${input.requestId ?? null}`.as('creation_request_id'),
             aiModelIdentifier: sql<null>`null`.as('ai_model_identifier'),
+            studyConfigVersion: sql<string>`${input.studyConfig.version}`.as('study_config_version'),
+            screenedOutAt: sql<null>`null`.as('screened_out_at'),
           })
           .from(participants)
           .where(eq(participants.participantCode, code)),
@@ -104,7 +116,7 @@ export async function insertParticipantSession(
       .returning({ id: sessions.id }),
   ]);
   // Two requests for one new ID may race: only the one whose session row went in created it.
-  return { inserted: results[2].length > 0 };
+  return { inserted: results[3].length > 0 };
 }
 
 /** Answer counts and completion flags that resume and progress displays need. */

@@ -11,6 +11,7 @@ import {
   listResponses,
   listSessions,
   listUsers,
+  studyConfigUsage,
   TEST_USER_PREFIX,
 } from '../../db/queries/admin';
 import type { AppEnv } from '../../env';
@@ -28,10 +29,12 @@ import {
   type participantDeletionSchema,
   type rowDeletionSchema,
   type sessionsResponseSchema,
+  type studyConfigResponseSchema,
   type usersResponseSchema,
 } from '../../schemas/admin';
 import { scorePostSurvey } from '../../schemas/post-survey';
 import { deleteParticipant } from '../../services/admin-data';
+import { currentStudyConfig } from '../../services/study-configuration';
 import { validate } from '../../validate';
 
 type ListedResponse = Awaited<ReturnType<typeof listResponses>>['rows'][number];
@@ -120,6 +123,9 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
         pre_experiment_count: r.preCount,
         main_experiment_count: r.mainCount,
         post_survey_completed: r.postSurveyCompletedAt !== null,
+        recruited_via_prolific: r.prolific,
+        screened_out: r.screenedOutAt !== null,
+        study_config_version: r.studyConfigVersion,
       })),
     };
     return c.json(body);
@@ -184,6 +190,16 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
     if (deleted.length === 0) throw notFound(`No ${type} response with id ${id}`);
     c.set('audit', { action: 'delete_response', targetType: type, targetId: String(id), details: { ...deleted[0] } });
     return c.json({ success: true, message: `Response ${id} was deleted`, id } satisfies z.infer<typeof rowDeletionSchema>);
+  })
+  .get('/study-config', async (c) => {
+    const [current, usage] = await Promise.all([currentStudyConfig(), studyConfigUsage(c.var.db)]);
+    const body: z.infer<typeof studyConfigResponseSchema> = {
+      version: current.version,
+      study_version: current.studyVersion,
+      config: current.config,
+      recorded: usage.map((u) => ({ version: u.version, study_version: u.studyVersion, recorded_at: u.recordedAt, sessions: u.sessions, current: u.version === current.version })),
+    };
+    return c.json(body);
   })
   .get('/stats', async (c) => {
     const s = await dashboardStats(c.var.db, new Date());

@@ -4,7 +4,8 @@
  * study configuration, so one file is enough to analyse and to cite the study's set-up.
  */
 import type { Db } from '../../db/client';
-import { studyConfig } from '../../schemas/study';
+import { recordedStudyConfigs } from '../../db/queries/admin';
+import { currentStudyConfig } from '../study-configuration';
 import { r2Keys } from '../../storage/r2';
 import { ALL_DATA_TABLES, consentTable, EXPORT_TABLES, type ExportFilter, type ExportName, type ExportTable } from './tables';
 import { R2ExportSink, tableText, writeTextExport, writeZipExport, type TextFormat } from './writer';
@@ -56,7 +57,13 @@ export function exportAllData(db: Db, bucket: R2Bucket, format: TextFormat, filt
   const entries = [
     ...ALL_DATA_TABLES.map((table) => ({ name: `${table.name}.${format}`, text: () => tableText(db, table, filter, format) })),
     { name: `codebook.${format}`, text: () => tableText(db, codebookTable, {}, format) },
-    { name: 'study-config.json', text: () => [JSON.stringify({ exported_at: now.toISOString(), filter, study: studyConfig }, null, 2)] },
+    { name: 'study-config.json', text: async function* () {
+      const current = await currentStudyConfig();
+      yield JSON.stringify({ exported_at: now.toISOString(), filter, version: current.version, study: current.config }, null, 2);
+    } },
+    { name: 'study-configurations.json', text: async function* () {
+      yield JSON.stringify(await recordedStudyConfigs(db), null, 2);
+    } },
   ];
   return store(bucket, fileNameOf('all-data', 'zip', now, filter), CONTENT_TYPES.zip, now, (sink) => writeZipExport(sink, entries));
 }

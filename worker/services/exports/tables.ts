@@ -66,11 +66,14 @@ const UTC = 'ISO 8601, UTC';
 const TRUE_FALSE = 'true or false';
 const correctness = (prediction: number | null, truth: number) => (prediction === null ? null : prediction === truth);
 
-const identity = <R extends { userId: number; username: string; sessionId: string; datasetType: string }>(): Column<R>[] => [
+const CONFIG_VERSION = 'Study configuration the session ran under: studyVersion+first 12 hex digits of the SHA-256 of the configuration (all recorded configurations are in study-configurations.json of the all-data zip and on the dashboard)';
+
+const identity = <R extends { userId: number; username: string; sessionId: string; datasetType: string; studyConfigVersion: string | null }>(): Column<R>[] => [
   { name: 'user_id', type: 'integer', meaning: "Participant's numeric id (assigned by the database, never reused)", value: (r) => r.userId },
   { name: 'user_name', type: 'text', meaning: 'Participant ID (8 characters; test_ prefix for synthetic participants)', value: (r) => r.username },
   { name: 'session_id', type: 'text', meaning: 'Session ID (equal to the participant ID for sessions created by the entry page)', value: (r) => r.sessionId },
   { name: 'dataset_type', type: 'category', meaning: 'Dataset of the cases judged', coding: DATASET_TYPES.join(', '), value: (r) => r.datasetType },
+  { name: 'study_config_version', type: 'text', meaning: CONFIG_VERSION, value: (r) => r.studyConfigVersion },
 ];
 
 // ---------------------------------------------------------------------------------------------
@@ -99,6 +102,8 @@ export const participantsTable: ExportTable<ParticipantRow> = {
     { name: 'prolific_pid', type: 'text', meaning: 'Prolific participant id from the study URL (empty without Prolific)', value: (r) => r.p.prolificPid },
     { name: 'prolific_study_id', type: 'text', meaning: 'Prolific study id from the study URL', value: (r) => r.p.prolificStudyId },
     { name: 'prolific_session_id', type: 'text', meaning: 'Prolific session id from the study URL', value: (r) => r.p.prolificSessionId },
+    { name: 'study_config_version', type: 'text', meaning: CONFIG_VERSION, value: (r) => r.s?.studyConfigVersion ?? null },
+    { name: 'screened_out_at', type: 'timestamp', meaning: 'When a Prolific participant was screened out after failing the understanding test too often (empty otherwise)', coding: UTC, value: (r) => r.s?.screenedOutAt ?? null },
     { name: 'created_at', type: 'timestamp', meaning: 'When the participant ID was registered', coding: UTC, value: (r) => r.p.createdAt },
     { name: 'consented_at', type: 'timestamp', meaning: 'When consent was given', coding: UTC, value: (r) => r.s?.consentedAt ?? null },
     { name: 'pre_completed_at', type: 'timestamp', meaning: 'When the pre-experiment was completed', coding: UTC, value: (r) => r.s?.preCompletedAt ?? null },
@@ -125,9 +130,10 @@ const prePage = (db: Db, filter: ExportFilter, after: number) =>
         reasoning: pre.reasoning,
         createdAt: pre.createdAt,
       },
-      userId: pre.participantId, username: participants.participantCode, sessionId: pre.sessionId, datasetType: pre.datasetType })
+      userId: pre.participantId, username: participants.participantCode, sessionId: pre.sessionId, datasetType: pre.datasetType, studyConfigVersion: sessions.studyConfigVersion })
     .from(pre)
     .innerJoin(participants, eq(participants.id, pre.participantId))
+    .leftJoin(sessions, eq(sessions.sessionId, pre.sessionId))
     .where(and(gt(pre.id, after), byUser(filter)))
     .orderBy(asc(pre.id))
     .limit(EXPORT_PAGE_ROWS);
@@ -155,9 +161,10 @@ export const preExperimentTable: ExportTable<PreRow> = {
 // ---------------------------------------------------------------------------------------------
 const mainPage = (db: Db, filter: ExportFilter, after: number) =>
   db
-    .select({ r: main, userId: main.participantId, username: participants.participantCode, sessionId: main.sessionId, datasetType: main.datasetType })
+    .select({ r: main, userId: main.participantId, username: participants.participantCode, sessionId: main.sessionId, datasetType: main.datasetType, studyConfigVersion: sessions.studyConfigVersion })
     .from(main)
     .innerJoin(participants, eq(participants.id, main.participantId))
+    .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
     .where(and(gt(main.id, after), isNotNull(main.completedAt), byUser(filter)))
     .orderBy(asc(main.id))
     .limit(EXPORT_PAGE_ROWS);
@@ -419,7 +426,7 @@ export const consentTable: ExportTable<ConsentRow> = {
     { name: 'user_id', type: 'integer', meaning: "Participant's numeric id", value: (r) => r.r.participantId },
     { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
     { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.r.sessionId },
-    { name: 'study_version', type: 'text', meaning: 'Version of the study (and consent text) agreed to', value: (r) => r.r.studyVersion },
+    { name: 'study_version', type: 'text', meaning: 'Version of the consent text agreed to (consentVersion of the study configuration)', value: (r) => r.r.studyVersion },
     ...CONSENT_ITEMS.map(
       (item): Column<ConsentRow> => ({
         name: `consent_${item}`,

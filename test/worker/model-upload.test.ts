@@ -1,0 +1,125 @@
+import { env } from 'cloudflare:workers';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { errorBodySchema } from '../../worker/schemas/api';
+import { activateModelResultSchema, uploadModelResultSchema } from '../../worker/schemas/model-verification';
+import { importLightgbmDump } from '../../worker/ml/lightgbm-import';
+import { compileModel, encodeRow } from '../../worker/ml/model';
+import { predictProbability } from '../../worker/ml/predict';
+import { adminCookie, api, postJson } from '../helpers/api';
+import { consentedParticipant, seedCompasAiModel, seedCompasCases, seedCompasMainCases, seedCompasTrainingTable } from '../helpers/study-factories';
+
+let cookie: string;
+let seeded: string;
+beforeAll(async () => {
+  await seedCompasCases();
+  await seedCompasMainCases();
+  seeded = await seedCompasAiModel();
+  await seedCompasTrainingTable();
+  cookie = await adminCookie();
+});
+
+const fixture = () => {
+  if (!env.COMPAS_AI_FIXTURE) throw new Error('LightGBM fixtures not found: set XDL_FIXTURES_DIR or place shared/ beside the project');
+  return structuredClone(env.COMPAS_AI_FIXTURE);
+};
+const upload = (body: unknown) => postJson('/api/model-verification/ai-model/upload', body, { Cookie: cookie });
+const activate = (model_identifier: string) => postJson('/api/model-verification/ai-model/activate', { dataset_type: 'compas', model_identifier }, { Cookie: cookie });
+const rows = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).all<Record<string, unknown>>()).results;
+const modelsSnapshot = async () => JSON.stringify(await rows('select model_identifier, status from ai_models order by id'));
+const expectRefusal = async (res: Response, status: number, code: string, before: string) => {
+  const text = await res.text();
+  expect(res.status, text).toBe(status);
+  const body = errorBodySchema.parse(JSON.parse(text));
+  expect(body.detail).toBeTruthy();
+  expect(JSON.parse(text).code).toBe(code);
+  expect(await modelsSnapshot()).toBe(before);
+  return JSON.stringify(body.detail);
+};
+
+describe("a researcher's own model", () => {
+  it('validates a real LightGBM dump, reports its held-out metrics beside the active model, and activates it only on confirmation', async () => {
+    const f = fixture();
+    const res = await upload({ dataset_type: 'compas', model: f.model, encoding: f.encoding });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const result = uploadModelResultSchema.parse(await res.json());
+    expect(result).toMatchObject({ status: 'candidate', source_format: 'lightgbm', num_trees: 100 });
+    expect(result.current_model?.model_identifier).toBe(seeded);
+
+    // The metrics are the model's own on every stored COMPAS case, recomputed here.
+    const cases = await rows("select features, ground_truth from cases where dataset_type = 'compas' order by id");
+    const model = compileModel(importLightgbmDump(f.model, f.encoding));
+    const correct = cases.filter((c) => (predictProbability(model, encodeRow(model.source, JSON.parse(c.features as string))) > 0.5 ? 1 : 0) === c.ground_truth).length;
+    expect(result.cases_evaluated).toBe(cases.length);
+    expect(result.uploaded_metrics.test_accuracy).toBeCloseTo(correct / cases.length, 12);
+
+    // Uploaded, not yet serving: the status page still reports the seeded model, and a new session pins it.
+    expect(await rows("select model_identifier from ai_models where dataset_type = 'compas' and status = 'active'")).toEqual([{ model_identifier: seeded }]);
+    const early = await consentedParticipant();
+    expect((await api(`/api/experiments/main/start?session_id=${early.id}&debug=true`, { method: 'POST' })).status).toBe(201);
+
+    const activated = activateModelResultSchema.parse(await (await activate(result.model_identifier)).json());
+    expect(activated).toMatchObject({ model_identifier: result.model_identifier, previous_model_identifier: seeded, changed: true });
+    expect(await rows("select model_identifier, status from ai_models where dataset_type = 'compas' and status = 'active'")).toEqual([
+      { model_identifier: result.model_identifier, status: 'active' },
+    ]);
+    // The session that started before keeps its version; a new one gets the researcher's model.
+    const [pinned] = await rows('select ai_model_identifier from sessions where session_id = ?', early.id);
+    expect(pinned!.ai_model_identifier).toBe(seeded);
+    const later = await consentedParticipant();
+    expect((await api(`/api/experiments/main/start?session_id=${later.id}&debug=true`, { method: 'POST' })).status).toBe(201);
+    const [fresh] = await rows('select ai_model_identifier from sessions where session_id = ?', later.id);
+    expect(fresh!.ai_model_identifier).toBe(result.model_identifier);
+    const [audit] = await rows("select action, target_id from audit_log where action = 'ai_model_activate' order by id desc limit 1");
+    expect(audit).toEqual({ action: 'ai_model_activate', target_id: result.model_identifier });
+
+    // Rolling back to the seeded version works the same way.
+    expect(activateModelResultSchema.parse(await (await activate(seeded)).json()).changed).toBe(true);
+  });
+
+  it('accepts an xdl-gbdt file as is', async () => {
+    const f = fixture();
+    const xdl = importLightgbmDump(f.model, f.encoding);
+    xdl.trees = xdl.trees.slice(0, 20);
+    const res = await upload({ dataset_type: 'compas', model: xdl });
+    expect(res.status, await res.clone().text()).toBe(201);
+    expect(uploadModelResultSchema.parse(await res.json())).toMatchObject({ source_format: 'xdl-gbdt', num_trees: 20, status: 'candidate' });
+  });
+
+  it('refuses wrong features, unknown categories, categories the cases need but the model lacks, and a corrupt file with a 400 that says why, storing nothing', async () => {
+    const before = await modelsSnapshot();
+    const objectsBefore = (await env.MODELS.list({ prefix: 'ai-models/' })).objects.length;
+
+    const renamed = fixture();
+    (renamed.model.feature_names as string[])[1] = 'age_at_arrest';
+    (renamed.encoding.feature_names as string[])[1] = 'age_at_arrest';
+    expect(await expectRefusal(await upload({ dataset_type: 'compas', ...renamed }), 400, 'model_features_mismatch', before)).toContain('age_at_arrest');
+
+    const wrongDataset = fixture();
+    expect(await expectRefusal(await upload({ dataset_type: 'adult_income', ...wrongDataset }), 400, 'model_features_mismatch', before)).toContain('workclass');
+
+    const unknown = fixture();
+    (unknown.encoding.category_codes as Record<string, Record<string, number>>).race!['Martian'] = 6;
+    expect(await expectRefusal(await upload({ dataset_type: 'compas', ...unknown }), 400, 'unknown_categories', before)).toContain('Martian');
+
+    const uncovered = fixture();
+    delete (uncovered.encoding.category_codes as Record<string, Record<string, number>>).race!['Caucasian'];
+    expect(await expectRefusal(await upload({ dataset_type: 'compas', ...uncovered }), 400, 'unknown_categories', before)).toContain('Caucasian');
+
+    const corrupt = fixture();
+    (corrupt.model.tree_info as { tree_structure: unknown }[])[3]!.tree_structure = { split_feature: 2, threshold: 'x' };
+    await expectRefusal(await upload({ dataset_type: 'compas', ...corrupt }), 400, 'invalid_model', before);
+    await expectRefusal(await upload({ dataset_type: 'compas', model: { hello: 'world' } }), 400, 'invalid_model', before);
+
+    const raw = await api('/api/model-verification/ai-model/upload', { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: '{"dataset_type":"compas","model":{"tree_info":[' });
+    expect(raw.status).toBe(400);
+    expect((await env.MODELS.list({ prefix: 'ai-models/' })).objects.length).toBe(objectsBefore);
+  });
+
+  it('is for administrators only, and refuses an unknown version on activation', async () => {
+    const f = fixture();
+    const anonymous = await postJson('/api/model-verification/ai-model/upload', { dataset_type: 'compas', model: f.model, encoding: f.encoding });
+    expect(anonymous.status).toBe(401);
+    const before = await modelsSnapshot();
+    await expectRefusal(await activate('ai_compas_000000000000'), 404, 'not_found', before);
+  });
+});

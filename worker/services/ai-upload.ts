@@ -1,0 +1,178 @@
+/**
+ * A researcher's own AI model, trained elsewhere (LightGBM's `booster.dump_model()` JSON with its
+ * `encoding.json`, or an `xdl-gbdt` file), brought into the study. The Worker checks it against the
+ * dataset before anything is stored: the same features, a category vocabulary the dataset knows
+ * and that covers every case, and a finite prediction for every experiment case (all from the
+ * held-out split). It is stored as a candidate version with its held-out metrics beside the active
+ * model's, and serves participants only after an administrator confirms it (`activateAiModel`).
+ */
+import { and, eq, sql } from 'drizzle-orm';
+import { z } from 'zod';
+import type { Db } from '../db/client';
+import { activeAiModelRow, heldOutCases } from '../db/queries/model-verification';
+import { aiModels } from '../db/schema';
+import { AppError, notFound, type ValidationIssue } from '../errors';
+import { importLightgbmDump, isLightgbmDump } from '../ml/lightgbm-import';
+import { binaryMetrics } from '../ml/metrics';
+import { compileModel, encodeRow, gbdtModelSchema, type CompiledModel, type GbdtModel } from '../ml/model';
+import { predictProbability } from '../ml/predict';
+import { trainingTableSchema } from '../ml/retrain';
+import { FEATURES } from '../schemas/dataset-features';
+import type { DatasetType } from '../schemas/study';
+import { r2Keys } from '../storage/r2';
+import { aiModelIdentifier, loadActiveAiModel, loadImmutableModel } from './model-store';
+
+const invalid = (code: string, issues: ValidationIssue[]) => new AppError(400, code, issues);
+const issuesOf = (error: z.ZodError, root: string): ValidationIssue[] =>
+  error.issues.slice(0, 20).map((i) => ({ msg: i.message, loc: [root, ...i.path.map(String)] }));
+
+/** Parses either format into an `xdl-gbdt` model; every failure is a 400 that says where. */
+export function parseUploadedModel(model: unknown, encoding: unknown): { model: GbdtModel; sourceFormat: 'lightgbm' | 'xdl-gbdt' } {
+  if (isLightgbmDump(model)) {
+    try {
+      return { model: importLightgbmDump(model, encoding ?? undefined), sourceFormat: 'lightgbm' };
+    } catch (err) {
+      if (err instanceof z.ZodError) throw invalid('invalid_model', issuesOf(err, 'model'));
+      throw invalid('invalid_model', [{ msg: err instanceof Error ? err.message : String(err), loc: ['encoding'] }]);
+    }
+  }
+  const parsed = gbdtModelSchema.safeParse(model);
+  if (!parsed.success) {
+    throw invalid('invalid_model', [{ msg: 'model is neither a LightGBM dump_model() JSON nor an xdl-gbdt model', loc: ['model'] }, ...issuesOf(parsed.error, 'model')]);
+  }
+  return { model: parsed.data, sourceFormat: 'xdl-gbdt' };
+}
+
+/** The categories the dataset has: from the set-up's training table and the active model's codes. */
+async function datasetVocabulary(bucket: R2Bucket, active: GbdtModel | null, dataset: DatasetType) {
+  const vocabulary = new Map<string, Set<string>>();
+  const add = (codes: Record<string, Record<string, number>>) => {
+    for (const [feature, table] of Object.entries(codes)) {
+      const known = vocabulary.get(feature) ?? new Set<string>();
+      for (const category of Object.keys(table)) known.add(category);
+      vocabulary.set(feature, known);
+    }
+  };
+  if (active) add(active.category_codes);
+  const object = await bucket.get(r2Keys.trainingTable(dataset));
+  const table = object ? trainingTableSchema.safeParse(await object.json()) : null;
+  if (table?.success) add(table.data.category_codes);
+  return vocabulary;
+}
+
+type HeldOutCase = { features: Record<string, string | number | null>; groundTruth: number };
+
+function checkFeatures(model: GbdtModel, dataset: DatasetType) {
+  const expected = FEATURES[dataset];
+  const missing = expected.filter((f) => !model.feature_names.includes(f));
+  const extra = model.feature_names.filter((f) => !expected.includes(f));
+  if (missing.length || extra.length) {
+    throw invalid('model_features_mismatch', [
+      ...(missing.length ? [{ msg: `the model lacks the dataset's features: ${missing.join(', ')}`, loc: ['model', 'feature_names'] }] : []),
+      ...(extra.length ? [{ msg: `the model uses features ${dataset} does not have: ${extra.join(', ')}`, loc: ['model', 'feature_names'] }] : []),
+    ]);
+  }
+}
+
+function checkCategories(model: GbdtModel, dataset: DatasetType, vocabulary: Map<string, Set<string>>, cases: HeldOutCase[]) {
+  const issues: ValidationIssue[] = [];
+  for (const [feature, codes] of Object.entries(model.category_codes)) {
+    const known = vocabulary.get(feature);
+    const unknown = Object.keys(codes).filter((c) => !known?.has(c));
+    if (unknown.length) issues.push({ msg: `unknown categories for ${feature}: ${unknown.slice(0, 10).map((c) => JSON.stringify(c)).join(', ')}`, loc: ['model', 'category_codes', feature] });
+  }
+  // Every category a participant can be shown must have a code, or the model would see it as missing.
+  for (const feature of FEATURES[dataset]) {
+    const seen = new Set(cases.map((c) => c.features[feature]).filter((v): v is string => typeof v === 'string' && v.trim() !== ''));
+    if (seen.size === 0) continue;
+    const codes = model.category_codes[feature];
+    const uncovered = [...seen].filter((v) => codes?.[v.trim()] === undefined);
+    if (uncovered.length) issues.push({ msg: `no code for ${feature} values of the cases: ${uncovered.slice(0, 10).map((c) => JSON.stringify(c)).join(', ')}`, loc: ['model', 'category_codes', feature] });
+  }
+  if (issues.length) throw invalid('unknown_categories', issues);
+}
+
+function evaluate(model: CompiledModel, cases: HeldOutCase[]) {
+  const probabilities = cases.map((c) => predictProbability(model, encodeRow(model.source, c.features)));
+  return { probabilities, metrics: binaryMetrics(cases.map((c) => c.groundTruth), probabilities) };
+}
+
+const metricsRecord = (m: ReturnType<typeof binaryMetrics>) => ({
+  test_accuracy: m.accuracy,
+  test_precision: m.precision,
+  test_recall: m.recall,
+  test_f1_score: m.f1,
+  test_logloss: m.logloss,
+  test_samples: m.samples,
+});
+
+export async function uploadAiModel(db: Db, bucket: R2Bucket, input: { dataset: DatasetType; model: unknown; encoding?: unknown; now: Date }) {
+  const { model, sourceFormat } = parseUploadedModel(input.model, input.encoding);
+  let compiled: CompiledModel;
+  try {
+    compiled = compileModel(model);
+  } catch (err) {
+    throw invalid('invalid_model', [{ msg: err instanceof Error ? err.message.slice(0, 300) : String(err), loc: ['model'] }]);
+  }
+  checkFeatures(model, input.dataset);
+  const cases = await heldOutCases(db, input.dataset);
+  if (cases.length === 0) throw new AppError(409, 'no_held_out_cases', `No ${input.dataset} cases are set up to evaluate the model on; run the set-up (npm start) first`);
+  const active = await loadActiveAiModel(db, bucket, input.dataset);
+  checkCategories(model, input.dataset, await datasetVocabulary(bucket, active?.model.source ?? null, input.dataset), cases);
+
+  const uploaded = evaluate(compiled, cases);
+  const bad = uploaded.probabilities.findIndex((p) => !Number.isFinite(p) || p < 0 || p > 1);
+  if (bad >= 0) throw invalid('invalid_predictions', [{ msg: `the model's prediction for held-out case ${bad + 1} is not a probability`, loc: ['model'] }]);
+  const current = active ? { model_identifier: active.identifier, metrics: metricsRecord(evaluate(active.model, cases).metrics) } : null;
+
+  const json = JSON.stringify(model);
+  const identifier = await aiModelIdentifier(input.dataset, json);
+  const key = r2Keys.aiModel(input.dataset, identifier);
+  await bucket.put(key, json, { httpMetadata: { contentType: 'application/json' } });
+  const metrics = metricsRecord(uploaded.metrics);
+  const positives = cases.filter((c) => c.groundTruth === 1).length;
+  await db
+    .insert(aiModels)
+    .values({
+      datasetType: input.dataset,
+      modelIdentifier: identifier,
+      status: 'candidate',
+      r2Key: key,
+      formatVersion: model.version,
+      fileSizeBytes: json.length,
+      metrics,
+      datasetInfo: { total_samples: cases.length, positive_samples: positives, negative_samples: cases.length - positives, feature_count: model.feature_names.length, evaluated_on: 'experiment cases (held-out split)' },
+      params: { trained_by: 'admin_upload', source_format: sourceFormat, source: model.metadata.source ?? null, num_trees: model.trees.length },
+      trainingTimeSeconds: 0,
+      trainedAt: input.now.toISOString(),
+    })
+    .onConflictDoNothing();
+  const row = (await db.select({ status: aiModels.status, datasetType: aiModels.datasetType }).from(aiModels).where(eq(aiModels.modelIdentifier, identifier)).get())!;
+  if (row.datasetType !== input.dataset) throw new AppError(409, 'model_exists', `This model is already stored for ${row.datasetType}`);
+  return { identifier, status: row.status, sourceFormat, metrics, current, casesEvaluated: cases.length, trees: model.trees.length };
+}
+
+/**
+ * Makes a stored version (an uploaded candidate, or a retired version to roll back to) the
+ * dataset's active model, after its file loads back. Sessions already in their main experiment
+ * keep the version they started with.
+ */
+export async function activateAiModel(db: Db, bucket: R2Bucket, input: { dataset: DatasetType; identifier: string }) {
+  const row = await db
+    .select()
+    .from(aiModels)
+    .where(and(eq(aiModels.modelIdentifier, input.identifier), eq(aiModels.datasetType, input.dataset)))
+    .get();
+  if (!row) throw notFound(`No ${input.dataset} model ${input.identifier} is stored`);
+  const previous = await activeAiModelRow(db, input.dataset);
+  if (row.status === 'active') return { identifier: row.modelIdentifier, previous: row.modelIdentifier, changed: false };
+  const loaded = await loadImmutableModel(bucket, row.r2Key).catch(() => null);
+  if (!loaded) throw new AppError(409, 'model_file_missing', `The file of ${input.identifier} is missing or unreadable; the current model stays active`);
+  await db
+    .update(aiModels)
+    .set({
+      status: sql`case when ${aiModels.modelIdentifier} = ${row.modelIdentifier} then 'active' when ${aiModels.status} = 'active' then 'retired' else ${aiModels.status} end`,
+    })
+    .where(eq(aiModels.datasetType, input.dataset));
+  return { identifier: row.modelIdentifier, previous: previous?.modelIdentifier ?? null, changed: true };
+}
