@@ -1,3 +1,4 @@
+import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { describe, expect, it } from 'vitest';
 import adminJa from '../../web/features/admin/i18n/ja.json';
@@ -18,7 +19,51 @@ async function signIn(page: Page) {
   await page.getByRole('heading', { name: mvJa.title }).waitFor();
 }
 
+/** The real LightGBM COMPAS dump and its encoding: a model a researcher trained in Python. */
+const COMPAS_FIXTURE = path.join(process.env.XDL_FIXTURES_DIR ?? path.join(import.meta.dirname, '..', '..', '..', 'shared', 'fixtures', 'lightgbm'), 'compas', 'ai_model');
+
+const activeModel = (page: Page) =>
+  page.evaluate(async () => ((await (await fetch('/api/model-verification/ai-model/status?dataset_type=compas')).json()) as { model_identifier: string }).model_identifier);
+
 describe('/model-verification', () => {
+  it("takes a researcher's own LightGBM model: refuses a wrong file, validates the real one, shows it beside the active model and activates it on confirmation", async () => {
+    const page = await session.newPage({ width: 1280, height: 800 });
+    await signIn(page);
+    await page.getByTestId('dataset-select').selectOption('compas');
+    const before = await activeModel(page);
+
+    // The encoding alone is not a model: the refusal says why.
+    await page.getByTestId('upload-model-file').setInputFiles(path.join(COMPAS_FIXTURE, 'encoding.json'));
+    await page.getByRole('button', { name: mvJa.upload.check }).click();
+    await page.getByTestId('upload-refused').getByText('model', { exact: false }).first().waitFor();
+
+    await page.getByTestId('upload-model-file').setInputFiles(path.join(COMPAS_FIXTURE, 'model.json'));
+    await page.getByTestId('upload-encoding-file').setInputFiles(path.join(COMPAS_FIXTURE, 'encoding.json'));
+    await page.getByRole('button', { name: mvJa.upload.check }).click();
+    const result = page.getByTestId('upload-result');
+    await result.waitFor({ timeout: 30_000 });
+    expect(await result.locator('tbody tr').count()).toBe(6);
+    expect(await result.locator('tbody tr').first().locator('td').nth(1).innerText()).toMatch(/%$/);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/mv-upload-ja-1280.png`, fullPage: true });
+    // Still the set-up's model until confirmed.
+    expect(await activeModel(page)).toBe(before);
+    await result.getByRole('button', { name: mvJa.upload.activate }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: mvJa.upload.activate }).click();
+    await page.getByRole('status').filter({ hasText: before }).waitFor();
+    const uploaded = await activeModel(page);
+    expect(uploaded).not.toBe(before);
+
+    // Back to the set-up's model, so the other suites' COMPAS participants keep it.
+    const rolledBack = await page.evaluate(
+      async (id) =>
+        (await fetch('/api/model-verification/ai-model/activate', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ dataset_type: 'compas', model_identifier: id }) })).status,
+      before,
+    );
+    expect(rolledBack).toBe(200);
+    expect(await activeModel(page)).toBe(before);
+    await page.context().close();
+  });
+
   it('switches dataset, trains a registered synthetic participant’s user model and lists it as trained', async () => {
     const page = await session.newPage({ width: 1280, height: 800 });
     await signIn(page);

@@ -5,6 +5,7 @@
 import type { Page } from 'playwright-core';
 import { inject } from 'vitest';
 import { localD1Rows } from '../../scripts/lib/wrangler';
+import { completePostSurvey } from '../helpers/post-survey-answers';
 import { integratedAnswer } from '../helpers/simulated-participant';
 import type { DatasetType, Language } from '../../worker/schemas/study-config';
 import { CONSENT_ITEMS } from '../../worker/schemas/study-config';
@@ -57,9 +58,7 @@ export async function answerThroughApi(p: TestParticipant, count: number): Promi
 /** A participant with all 200 pre-experiment answers (given through the API) and a trained user model. */
 export async function participantReadyForMain(datasetType: DatasetType): Promise<TestParticipant> {
   const p = await makeParticipant(datasetType);
-  await answerThroughApi(p, 200);
-  const trained = await call<{ status: string }>('POST', '/api/user-model/train', { session_id: p.id, dataset_type: datasetType });
-  if (trained.status !== 'trained') throw new Error(`user model not trained: ${trained.status}`);
+  await preThroughApi(p);
   return p;
 }
 
@@ -69,12 +68,29 @@ export async function participantReadyForMain(datasetType: DatasetType): Promise
  */
 export async function participantDoneWithMain(datasetType: DatasetType): Promise<TestParticipant> {
   const p = await participantReadyForMain(datasetType);
+  await mainThroughApi(p);
+  return p;
+}
+
+/** All 200 pre-experiment answers and a trained user model for a participant who has consented. */
+export async function preThroughApi(p: TestParticipant): Promise<void> {
+  await answerThroughApi(p, 200);
+  const trained = await call<{ status: string }>('POST', '/api/user-model/train', { session_id: p.id, dataset_type: p.datasetType });
+  if (trained.status !== 'trained') throw new Error(`user model not trained: ${trained.status}`);
+}
+
+/** The 50 main cases, each saved with the explanation the Worker gives for it. */
+export async function mainThroughApi(p: TestParticipant): Promise<void> {
   const started = await call<{ case_set: { case_id: string }[] }>('POST', '/api/experiments/main/start', { session_id: p.id });
   for (const [i, c] of started.case_set.entries()) {
     const e = await call<Record<string, unknown> & { prediction: 0 | 1 }>('POST', '/api/human-aligned-explanation', { session_id: p.id, case_id: c.case_id });
     await call('POST', '/api/experiments/main/integrated-response', integratedAnswer(p.id, c.case_id, e, { initial: i % 2, trust: 3 }));
   }
-  return p;
+}
+
+/** The post-survey with the default answers: the study is then complete. */
+export async function postSurveyThroughApi(p: TestParticipant): Promise<void> {
+  await call('POST', '/api/post-survey', { session_id: p.id, ...completePostSurvey() });
 }
 
 /** Reads the running Worker's local D1 directly, as a researcher's query would. */

@@ -11,6 +11,8 @@ export const paths = {
   postSurvey: '/experiment/post-survey',
   postSurveyDebug: '/post-survey',
   complete: '/experiment/complete',
+  screenedOut: '/experiment/screened-out',
+  withdraw: '/withdraw',
   resume: '/resume',
   status: '/status',
   home: '/home',

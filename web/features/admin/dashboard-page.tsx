@@ -9,11 +9,12 @@ import { api, unwrap } from '../../lib/api';
 import { DashboardCharts } from './dashboard-charts';
 import { ConsentTab, PostSurveyTab, ResponsesTab, UsersTab, type Banner } from './dashboard-tables';
 import { CleanupTab, DebugToolsTab, RegistrationTab } from './dashboard-tools';
+import { StudyConfigTab } from './study-config-tab';
 import { useAdminLogout } from './use-admin-auth';
 
-const TABS = ['users', 'pre', 'main', 'consent', 'postSurvey', 'debug', 'registration', 'cleanup'] as const;
+const TABS = ['users', 'pre', 'main', 'consent', 'postSurvey', 'studyConfig', 'debug', 'registration', 'cleanup'] as const;
 
-/** Part 2 §2.6: header with refresh, banners, summary cards, charts and the eight tabs. */
+/** Part 2 §2.6: header with refresh, banners, summary cards, charts, the eight tabs and the study configuration. */
 export function DashboardPage() {
   const { t } = useTranslation();
   const logout = useAdminLogout();
@@ -100,6 +101,9 @@ export function DashboardPage() {
         </TabPanel>
         <TabPanel id="postSurvey">
           <PostSurveyTab notify={notify} />
+        </TabPanel>
+        <TabPanel id="studyConfig">
+          <StudyConfigTab />
         </TabPanel>
         <TabPanel id="debug">
           <DebugToolsTab notify={notify} />

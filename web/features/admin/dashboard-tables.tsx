@@ -159,6 +159,8 @@ export function UsersTab({ notify }: { notify: Notify }) {
       render: (u) => (
         <>
           {u.username} {u.is_test ? <StatusBadge state="warning" label={t('admin.dashboard.values.test')} /> : null}
+          {u.recruited_via_prolific ? <StatusBadge state="healthy" label={t('admin.dashboard.values.prolific')} /> : null}
+          {u.screened_out ? <StatusBadge state="error" label={t('admin.dashboard.values.screenedOut')} /> : null}
         </>
       ),
     },

@@ -7,6 +7,7 @@ import { StudyContacts } from '../../components/ui/study-contacts';
 import { logger } from '../../lib/error-log';
 import { userErrorMessage } from '../../lib/http-errors';
 import { rememberParticipant, storedParticipant } from '../../lib/participant';
+import { captureProlificParams } from '../../lib/prolific';
 import { generateParticipantId } from '../../lib/session-id';
 import { continueParticipation, SetupError, startParticipation, suggestedDataset, type ForcedDataset } from './start-participation';
 
@@ -64,6 +65,9 @@ export function EntryPage() {
   // A participation in progress is continued unless the person deliberately draws a new ID.
   const [drawNew, setDrawNew] = useState(false);
   const [continueError, setContinueError] = useState<string | null>(null);
+
+  // Arriving from Prolific: its IDs go with the participant this browser creates.
+  useEffect(() => captureProlificParams(params), [params]);
 
   useEffect(() => {
     if (forced) return;
@@ -220,6 +224,9 @@ export function EntryPage() {
         <h3>{t('entry.supportTitle')}</h3>
         <p>{t('entry.support')}</p>
         <StudyContacts />
+        <p className="muted">
+          <Link to={ongoing ? `/withdraw?participant_id=${encodeURIComponent(ongoing.sessionId)}` : '/withdraw'}>{t('withdraw.link')}</Link>
+        </p>
       </Card>
 
     </div>

@@ -6,6 +6,7 @@
 import type { DatasetType, Language } from '../../../worker/schemas/study-config';
 import { api, ApiError, NetworkError, unwrap } from '../../lib/api';
 import { fetchResume, resumeDestination, type ResumeDestination } from '../../lib/resume';
+import { prolificParams } from '../../lib/prolific';
 import { generateParticipantId, newRequestId } from '../../lib/session-id';
 
 export type ForcedDataset = { datasetType: DatasetType; source: 'url' | 'selection' };
@@ -53,7 +54,7 @@ export async function startParticipation(input: {
       const session = await unwrap(
         await api.api.experiments.sessions.$post({
           // The retrying fetch resends this very body, so a resend after a lost answer carries the same request ID.
-          json: { participant_name: id, dataset_type: datasetType, language: input.language, new_participant: true, request_id: newRequestId() },
+          json: { participant_name: id, dataset_type: datasetType, language: input.language, new_participant: true, request_id: newRequestId(), ...prolificParams() },
         }),
       );
       return { sessionId: session.session_id, userId: session.user_id, datasetType: session.dataset_type };

@@ -13,6 +13,11 @@ export class NotReadyForMain extends Error {
   override readonly name = 'NotReadyForMain';
 }
 
+/** The participant was screened out (Prolific, understanding test failed too often): the main experiment is closed to them. */
+export class ScreenedOut extends Error {
+  override readonly name = 'ScreenedOut';
+}
+
 export async function loadMainExperiment(
   sessionId: string,
   opts: { resuming: boolean; bypass: boolean },
@@ -36,6 +41,7 @@ export async function loadMainExperiment(
       completed: started.completed_cases,
     };
   } catch (err) {
+    if (err instanceof ApiError && err.code === 'screened_out') throw new ScreenedOut(err.message);
     if (err instanceof ApiError && err.status === 409) throw new NotReadyForMain(err.message);
     throw err;
   }

@@ -53,9 +53,14 @@ export const mainOutbox = (sessionId: string) =>
     (answer) => answer.case_id,
   );
 
-export const testAttemptOutbox = (sessionId: string) =>
+/** `onScreenedOut` runs when the server says this attempt ended the study for a Prolific participant. */
+export const testAttemptOutbox = (sessionId: string, onScreenedOut: () => void = () => undefined) =>
   new AnswerOutbox<TestAttempt>(
     `${storageKeys.testAttemptsPrefix}${sessionId}`,
-    refusableSender(async (json) => unwrap(await api.api.experiments.main['understanding-test'].$post({ json }))),
+    refusableSender(async (json) => {
+      const result = await unwrap(await api.api.experiments.main['understanding-test'].$post({ json }));
+      if (result.screened_out) onScreenedOut();
+      return result;
+    }),
     (attempt) => attempt.attempt_id,
   );

@@ -18,7 +18,7 @@ import { sessionKeys } from '../../lib/storage-keys';
 import { useBetweenCasesPause } from '../../lib/use-between-cases-pause';
 import { useOutboxState } from '../../lib/use-outbox-state';
 import type { CaseRecord } from './case-flow-machine';
-import { fetchMainSummary, loadMainExperiment, NotReadyForMain } from './load';
+import { fetchMainSummary, loadMainExperiment, NotReadyForMain, ScreenedOut } from './load';
 import { currentCase, initialMainState, mainReducer } from './main-experiment-machine';
 import { integratedResponse, mainOutbox, testAttemptOutbox, type IntegratedResponse, type TestAttempt } from './response-sender';
 
@@ -47,7 +47,8 @@ export function useMainExperiment(input: { sessionId: string | null; resumeData?
     }
     let cancelled = false;
     const box = mainOutbox(sessionId);
-    const attemptBox = testAttemptOutbox(sessionId);
+    const screenedOut = () => void navigate('/experiment/screened-out', { replace: true, state: { sessionId } });
+    const attemptBox = testAttemptOutbox(sessionId, screenedOut);
     setOutbox(box);
     setAttempts(attemptBox);
     void attemptBox.flush();
@@ -69,6 +70,10 @@ export function useMainExperiment(input: { sessionId: string | null; resumeData?
       })
       .catch((err: unknown) => {
         if (cancelled) return;
+        if (err instanceof ScreenedOut) {
+          screenedOut();
+          return;
+        }
         if (err instanceof NotReadyForMain) {
           // Part 2 §2.1: without a finished pre-experiment (and no debug/tutorial flag) the participant goes to /.
           logger.fallback('main_not_ready', err.message);

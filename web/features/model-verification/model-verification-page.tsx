@@ -9,6 +9,7 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FullScreenDialog } from '../../components/ui/full-screen-dialog';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { api, unwrap } from '../../lib/api';
+import { UploadModelCard } from './upload-model-card';
 import './model-verification.css';
 
 type Message = { kind: 'success' | 'error'; text: string } | null;
@@ -111,6 +112,7 @@ function AiModelTab({ dataset, notify }: { dataset: DatasetType; notify: (m: Mes
           </Button>
         </div>
       </Card>
+      <UploadModelCard dataset={dataset} notify={notify} />
       <ConfirmDialog
         isOpen={confirming}
         title={t(k('ai.retrain'))}

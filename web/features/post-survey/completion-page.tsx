@@ -1,10 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
-import { useLocation, useSearchParams } from 'react-router';
+import { Link, useLocation, useSearchParams } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study-config';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { storedParticipant } from '../../lib/participant';
+import { ProlificButton } from '../prolific/prolific-button';
+import { useProlificStatus } from '../prolific/use-prolific-status';
 
 /** A value with a copy button whose "copied" state lasts the spec's 2 s. */
 function CopyValue({ label, value, testId }: { label: string; value: string; testId: string }) {
@@ -50,16 +52,27 @@ export function CompletionPage() {
   const debug = search.get('debug') === 'true';
   const fromUrl = debug ? search.get('sessionId') : null;
   const sessionId = fromUrl ?? routeState?.sessionId ?? storedParticipant()?.sessionId ?? null;
+  const prolific = useProlificStatus(sessionId);
   return (
     <div className="page completion">
       <h1>{t('complete.title')}</h1>
       <ProgressBar phase="post_survey" value={1} max={1} />
       <p className="lead">{t('complete.thanks')}</p>
+      {prolific?.completion_url ? (
+        <section className="card">
+          <ProlificButton href={prolific.completion_url} label={t('prolific.complete')} note={t('prolific.completeNote')} />
+        </section>
+      ) : null}
       <section className="card">
         <CopyValue label={t('complete.code')} value={studyConfig.completionCode} testId="completion-code" />
         {sessionId ? <CopyValue label={t('complete.participantId')} value={sessionId} testId="completion-participant-id" /> : <p className="notice notice-warning">{t('complete.noId')}</p>}
         <p>{t('complete.instructions')}</p>
       </section>
+      {sessionId ? (
+        <p className="muted">
+          <Link to={`/withdraw?participant_id=${encodeURIComponent(sessionId)}`}>{t('withdraw.link')}</Link>
+        </p>
+      ) : null}
       {debug ? (
         <p className="muted" data-testid="session-source">
           {t('complete.source', { source: fromUrl ? t('complete.sourceUrl') : t('complete.sourceStorage') })}

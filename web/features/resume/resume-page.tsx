@@ -1,5 +1,5 @@
 import { useTranslation } from 'react-i18next';
-import { useSearchParams } from 'react-router';
+import { Link, useSearchParams } from 'react-router';
 import { Card } from '../../components/ui/card';
 import { ResumePanel } from '../../components/ui/resume-panel';
 import { storedParticipant } from '../../lib/participant';
@@ -16,6 +16,9 @@ export function ResumePage() {
       <Card>
         <ResumePanel initialId={initial} />
       </Card>
+      <p className="muted">
+        <Link to={initial ? `/withdraw?participant_id=${encodeURIComponent(initial)}` : '/withdraw'}>{t('withdraw.link')}</Link>
+      </p>
     </div>
   );
 }

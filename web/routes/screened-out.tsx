@@ -1,0 +1,5 @@
+import { ScreenedOutPage } from '../features/prolific/screened-out-page';
+
+export default function Route() {
+  return <ScreenedOutPage />;
+}
