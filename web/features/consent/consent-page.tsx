@@ -8,6 +8,7 @@ import { StudyContacts } from '../../components/ui/study-contacts';
 import { api, ApiError, unwrap } from '../../lib/api';
 import { logger } from '../../lib/error-log';
 import { storedParticipant } from '../../lib/participant';
+import { useProlificStatus } from '../prolific/use-prolific-status';
 
 type ConsentState = { datasetType?: string; participantName?: string; sessionId?: string } | null;
 
@@ -22,6 +23,8 @@ export function ConsentPage() {
   const [checked, setChecked] = useState<Record<string, boolean>>({});
   const [recording, setRecording] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  // A Prolific participant who does not wish to take part returns the study there.
+  const prolific = useProlificStatus(sessionId);
 
   if (!sessionId) return <Navigate to="/introduction" replace />;
 
@@ -122,6 +125,11 @@ export function ConsentPage() {
           {recording ? t('consent.recording') : t('consent.agree')}
         </Button>
       </div>
+      {prolific?.return_url ? (
+        <p className="muted">
+          {t('prolific.declineNote')} <a href={prolific.return_url}>{t('prolific.return')}</a>
+        </p>
+      ) : null}
     </div>
   );
 }
