@@ -1,4 +1,6 @@
 import { env } from 'cloudflare:workers';
+import { strFromU8, unzipSync } from 'fflate';
+import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
 import { activateModelResultSchema, uploadModelResultSchema } from '../../worker/schemas/model-verification';
@@ -71,6 +73,13 @@ describe("a researcher's own model", () => {
     expect(fresh!.ai_model_identifier).toBe(result.model_identifier);
     const [audit] = await rows("select action, target_id from audit_log where action = 'ai_model_activate' order by id desc limit 1");
     expect(audit).toEqual({ action: 'ai_model_activate', target_id: result.model_identifier });
+
+    // The all-data zip lists every version with where it came from.
+    const zip = await api('/api/enhanced-export/all-data?format=csv', { headers: { Cookie: cookie } });
+    const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+    const versions = Papa.parse<Record<string, string>>(strFromU8(files['ai-models.csv']!), { header: true, skipEmptyLines: true }).data;
+    expect(versions.find((v) => v.model_identifier === result.model_identifier)).toMatchObject({ status: 'active', origin: 'admin_upload', source_format: 'lightgbm' });
+    expect(versions.find((v) => v.model_identifier === seeded)).toMatchObject({ status: 'retired' });
 
     // Rolling back to the seeded version works the same way.
     expect(activateModelResultSchema.parse(await (await activate(seeded)).json()).changed).toBe(true);

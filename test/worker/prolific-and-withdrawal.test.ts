@@ -144,6 +144,16 @@ describe('POST /api/experiments/withdraw', () => {
     const everything = JSON.stringify(await rows('select * from audit_log'));
     expect(everything).not.toContain(p.id);
 
+    // The dashboard counts the withdrawal, and the all-data zip lists its time (and nothing else).
+    const stats = (await (await api('/api/admin/stats', { headers: { Cookie: cookie } })).json()) as { withdrawals: number };
+    const [withdrawals] = await rows("select count(*) as n from audit_log where action = 'participant_withdrawal'");
+    expect(stats.withdrawals).toBe(Number(withdrawals!.n));
+    const zip = await api('/api/enhanced-export/all-data?format=csv', { headers: { Cookie: cookie } });
+    const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+    const listed = Papa.parse<Record<string, string>>(strFromU8(files['withdrawals.csv']!), { header: true, skipEmptyLines: true }).data;
+    expect(listed.map((r) => r.withdrawn_at)).toContain(entry!.created_at);
+    expect(Object.keys(listed[0]!)).toEqual(['withdrawn_at']);
+
     // Sent again (its answer lost): nothing left to withdraw.
     const again = await postJson('/api/experiments/withdraw', { participant_id: p.id, confirm: true });
     expect(again.status).toBe(404);

@@ -131,6 +131,10 @@ export const adminStatsSchema = z.object({
   main_experiment_responses: z.number().int(),
   responses_today: z.number().int(),
   responses_this_week: z.number().int(),
+  /** Participants who withdrew (their data is gone; only the count and times remain). */
+  withdrawals: z.number().int(),
+  /** Prolific participants screened out after the understanding test. */
+  screened_out: z.number().int(),
   /** Sessions by the furthest step they reached, in study order. */
   funnel: z.array(z.object({ step: z.enum(['created', 'consented', 'pre_completed', 'main_started', 'main_completed', 'completed']), sessions: z.number().int() })),
   dataset_balance: z.array(z.object({ dataset_type: z.string(), sessions: z.number().int() })),

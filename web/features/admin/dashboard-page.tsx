@@ -74,6 +74,12 @@ export function DashboardPage() {
         <Card title={t('admin.dashboard.cards.week')}>
           <p className="summary-value">{s?.responses_this_week ?? '—'}</p>
         </Card>
+        <Card title={t('admin.dashboard.cards.withdrawals')}>
+          <p className="summary-value" data-summary="withdrawals">{s?.withdrawals ?? '—'}</p>
+        </Card>
+        <Card title={t('admin.dashboard.cards.screenedOut')}>
+          <p className="summary-value">{s?.screened_out ?? '—'}</p>
+        </Card>
       </div>
       {s ? <DashboardCharts stats={s} /> : null}
       {/* Each tab mounts afresh when chosen, so its page number starts at the first page (part 2 §2.6). */}

@@ -207,6 +207,8 @@ export async function dashboardStats(db: Db, now: Date) {
         main: sql<number>`(select count(*) from ${main} where ${completedMain})`,
         today: sinceCount(today).as('responses_today'),
         week: sinceCount(weekAgo).as('responses_week'),
+        withdrawals: sql<number>`(select count(*) from audit_log where action = 'participant_withdrawal')`,
+        screenedOut: sql<number>`(select count(*) from ${sessions} where ${sessions.screenedOutAt} is not null)`,
       })
       .from(sql`(select 1)`),
     db
@@ -241,6 +243,8 @@ export async function dashboardStats(db: Db, now: Date) {
     mainResponses: r.main,
     responsesToday: r.today,
     responsesThisWeek: r.week,
+    withdrawals: r.withdrawals,
+    screenedOut: r.screenedOut,
     funnel: p,
     balance,
     byAlpha,

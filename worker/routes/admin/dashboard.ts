@@ -219,6 +219,8 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
         { step: 'main_completed', sessions: f.mainDone },
         { step: 'completed', sessions: f.completed },
       ],
+      withdrawals: s.withdrawals,
+      screened_out: s.screenedOut,
       dataset_balance: s.balance.map((b) => ({ dataset_type: b.datasetType, sessions: b.n })),
       by_alpha: s.byAlpha.map((a) => ({
         alignment_alpha: a.alpha,

@@ -7,6 +7,8 @@
 import { and, asc, eq, gt, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
+  aiModels,
+  auditLog,
   caseSetItems,
   cases,
   consentRecords,
@@ -503,6 +505,48 @@ export const userModelsTable: ExportTable<ModelRow> = {
   pages: (db, filter) => keysetPages((after) => modelPage(db, filter, after), (r) => r.r.id),
 };
 
+// ---------------------------------------------------------------------------------------------
+const aiModelPage = (db: Db, _filter: ExportFilter, after: number) =>
+  db.select().from(aiModels).where(gt(aiModels.id, after)).orderBy(asc(aiModels.id)).limit(EXPORT_PAGE_ROWS);
+type AiModelRow = Awaited<ReturnType<typeof aiModelPage>>[number];
+const metric = (r: AiModelRow, name: string) => (typeof r.metrics[name] === 'number' ? r.metrics[name] : null);
+
+export const aiModelsTable: ExportTable<AiModelRow> = {
+  name: 'ai-models',
+  description: "Every AI model version the study has held (set-up, an administrator's retrain, or a researcher's upload); main-experiment rows name the one that explained each case.",
+  columns: [
+    { name: 'model_identifier', type: 'text', meaning: 'Model version (ai_<dataset>_<first 12 hex digits of the SHA-256 of its file>)', value: (r) => r.modelIdentifier },
+    { name: 'dataset_type', type: 'category', meaning: 'Dataset', coding: DATASET_TYPES.join(', '), value: (r) => r.datasetType },
+    { name: 'status', type: 'category', meaning: 'Status at export', coding: 'active = serves new sessions; retired = an earlier version (sessions that started with it keep it); candidate = uploaded, never activated', value: (r) => r.status },
+    { name: 'origin', type: 'category', meaning: 'Where the model came from', coding: 'setup = npm start from the datasets; admin_retrain = retrained on the dashboard; admin_upload = a researcher\'s own model', value: (r) => (typeof r.params.trained_by === 'string' ? r.params.trained_by : 'setup') },
+    { name: 'source_format', type: 'category', meaning: 'Format an uploaded model came in', coding: 'lightgbm (dump_model JSON), xdl-gbdt; empty for models trained here', value: (r) => (typeof r.params.source_format === 'string' ? r.params.source_format : null) },
+    { name: 'test_accuracy', type: 'number', meaning: 'Accuracy on held-out rows (for uploads: on the experiment cases, all held-out)', units: '0–1', value: (r) => metric(r, 'test_accuracy') },
+    { name: 'test_f1_score', type: 'number', meaning: 'F1 score on the same rows', units: '0–1', value: (r) => metric(r, 'test_f1_score') },
+    { name: 'test_samples', type: 'integer', meaning: 'Rows the test metrics were computed on', value: (r) => metric(r, 'test_samples') },
+    { name: 'file_size_bytes', type: 'integer', meaning: 'Size of the model file in R2', units: 'bytes', value: (r) => r.fileSizeBytes },
+    { name: 'trained_at', type: 'timestamp', meaning: 'When the model was trained or uploaded', coding: UTC, value: (r) => r.trainedAt },
+  ],
+  pages: (db, filter) => keysetPages((after) => aiModelPage(db, filter, after), (r) => r.id),
+};
+
+// ---------------------------------------------------------------------------------------------
+/** Not anyone's rows: an export for one participant has none. */
+const withdrawalPage = (db: Db, filter: ExportFilter, after: number) =>
+  db
+    .select({ id: auditLog.id, createdAt: auditLog.createdAt })
+    .from(auditLog)
+    .where(and(gt(auditLog.id, after), eq(auditLog.action, 'participant_withdrawal'), filter.userName ? sql`0` : undefined))
+    .orderBy(asc(auditLog.id))
+    .limit(EXPORT_PAGE_ROWS);
+type WithdrawalRow = Awaited<ReturnType<typeof withdrawalPage>>[number];
+
+export const withdrawalsTable: ExportTable<WithdrawalRow> = {
+  name: 'withdrawals',
+  description: 'One row per participant who withdrew: only the time (their data was deleted, so nothing else about them exists).',
+  columns: [{ name: 'withdrawn_at', type: 'timestamp', meaning: 'When a participant withdrew and their data was deleted', coding: UTC, value: (r) => r.createdAt }],
+  pages: (db, filter) => keysetPages((after) => withdrawalPage(db, filter, after), (r) => r.id),
+};
+
 /** The single-table exports by their URL name (part 2 §7), and the tables of the all-data zip. */
 export const EXPORT_TABLES = {
   'pre-experiment': preExperimentTable,
@@ -523,4 +567,6 @@ export const ALL_DATA_TABLES = [
   understandingTestTable,
   userModelsTable,
   postSurveyTable,
+  aiModelsTable,
+  withdrawalsTable,
 ] as ExportTable<unknown>[];
