@@ -8,6 +8,7 @@ import { withDb } from './middleware/with-db';
 import { adminAuditLogRoutes } from './routes/admin/audit-log';
 import { adminAuthRoutes } from './routes/admin/auth';
 import { adminCleanupRoutes } from './routes/admin/cleanup';
+import { adminAnalyticsRoutes } from './routes/admin/analytics';
 import { adminDashboardRoutes } from './routes/admin/dashboard';
 import { adminRegistrationRoutes } from './routes/admin/registration';
 import { caseRoutes } from './routes/cases';
@@ -60,6 +61,7 @@ const app = new Hono<AppEnv>({ strict: false })
   .route('/admin/consent-records', consentExportRoutes)
   .route('/admin/cleanup', adminCleanupRoutes)
   .route('/admin', adminDashboardRoutes)
+  .route('/admin/analytics', adminAnalyticsRoutes)
   .route('/admin', adminRegistrationRoutes)
   .route('/enhanced-export', exportRoutes)
   .route('/model-verification', modelVerificationRoutes);

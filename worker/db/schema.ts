@@ -116,6 +116,8 @@ export const sessions = sqliteTable(
     studyConfigVersion: text('study_config_version'),
     /** When a Prolific participant was screened out (failed the understanding test too often); null otherwise. */
     screenedOutAt: text('screened_out_at'),
+    /** How often the participant's progress was fetched to continue (each return to the study); a data-quality signal. */
+    resumeCount: integer('resume_count').notNull().default(0),
   },
   (t) => [
     // Every participant call resolves the session by its string id.

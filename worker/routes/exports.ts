@@ -8,11 +8,13 @@ import { exportAllData, exportConsent, exportTable, type ExportResult } from '..
 import { validate } from '../validate';
 
 const exportParamSchema = z.object({
-  name: z.enum(['pre-experiment', 'main-experiment', 'case-data', 'feature-importance', 'post-survey', 'all-data']),
+  name: z.enum(['pre-experiment', 'main-experiment', 'case-data', 'feature-importance', 'post-survey', 'reliance-participants', 'reliance-by-alpha', 'reliance-by-dataset', 'all-data']),
 });
 const exportQuerySchema = z.object({
   format: z.enum(['csv', 'tsv']).default('csv'),
   user_name: z.string().trim().min(1).max(200).optional(),
+  /** Reliance tables: leave flagged participants out of the group figures, as the dashboard's toggle does. */
+  exclude_flagged: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 });
 
 /** Streams the stored copy of an export back with the file name the dashboard saves it under. */
@@ -32,14 +34,14 @@ export async function sendExport(c: Context<AppEnv>, result: ExportResult) {
 /** Part 2 §7 enhanced exports; behind the admin guard, each one audited and kept in R2. */
 export const exportRoutes = new Hono<AppEnv>().get('/:name', validate('param', exportParamSchema), validate('query', exportQuerySchema), async (c) => {
   const { name } = c.req.valid('param');
-  const { format, user_name } = c.req.valid('query');
-  const filter = { userName: user_name };
+  const { format, user_name, exclude_flagged } = c.req.valid('query');
+  const filter = { userName: user_name, excludeFlagged: exclude_flagged };
   const now = new Date();
   const result =
     name === 'all-data'
       ? await exportAllData(c.var.db, c.env.EXPORTS, format, filter, now)
       : await exportTable(c.var.db, c.env.EXPORTS, name, format, filter, now);
-  c.set('audit', { action: 'export', targetType: 'export', targetId: name, details: { format, user_name: user_name ?? null, bytes: result.bytes, r2_key: result.key } });
+  c.set('audit', { action: 'export', targetType: 'export', targetId: name, details: { format, user_name: user_name ?? null, exclude_flagged, bytes: result.bytes, r2_key: result.key } });
   return sendExport(c, result);
 });
 

@@ -1,6 +1,6 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
-import { findSession } from '../db/queries/sessions';
+import { countResume, findSession } from '../db/queries/sessions';
 import type { AppEnv } from '../env';
 import { participantNameBodySchema, type checkExistingResponseSchema } from '../schemas/experiment';
 import { NOTHING_FOUND } from '../schemas/nothing-found';
@@ -29,5 +29,6 @@ export const resumeRoutes = new Hono<AppEnv>()
   })
   .post('/resume', idLookupLimit, validate('json', participantNameBodySchema), async (c) => {
     const session = await requireSession(c.var.db, c.req.valid('json').participant_name);
+    await countResume(c.var.db, session.sessionId);
     return c.json(await buildResumeData(c.var.db, session));
   });

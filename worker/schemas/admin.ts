@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { QUALITY_FLAGS } from './quality-flags';
 import { datasetTypeSchema } from './study';
 
 export const adminLoginBodySchema = z.object({
@@ -37,7 +38,11 @@ const experimentTypeSchema = z.enum(['pre_experiment', 'main_experiment']);
 const participantCodeFilter = z.string().trim().min(1).max(200);
 export { PAGE_SIZES } from './admin-constants';
 
-export const userListQuerySchema = paginationQuerySchema.extend({ user_name: participantCodeFilter.optional() });
+export const userListQuerySchema = paginationQuerySchema.extend({
+  user_name: participantCodeFilter.optional(),
+  /** Only participants carrying this data-quality flag (`any`: at least one). */
+  flag: z.enum([...QUALITY_FLAGS, 'any']).optional(),
+});
 export const responseListQuerySchema = paginationQuerySchema.extend({
   experiment_type: experimentTypeSchema.optional(),
   user_name: participantCodeFilter.optional(),
@@ -72,6 +77,7 @@ export const adminUserSchema = z.object({
   recruited_via_prolific: z.boolean(),
   screened_out: z.boolean(),
   study_config_version: z.string().nullable(),
+  quality_flags: z.array(z.enum(QUALITY_FLAGS)),
 });
 export const usersResponseSchema = z.object({ total: z.number().int(), users: z.array(adminUserSchema) });
 
@@ -276,4 +282,9 @@ export const studyConfigResponseSchema = z.object({
   recorded: z.array(
     z.object({ version: z.string(), study_version: z.string(), recorded_at: z.string(), sessions: z.number().int(), current: z.boolean() }),
   ),
+});
+
+export const relianceQuerySchema = z.object({
+  /** Leave participants with any data-quality flag out of the group figures (they stay in the table). */
+  exclude_flagged: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
 });

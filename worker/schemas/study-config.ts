@@ -62,6 +62,24 @@ export const studyConfig: StudyConfig = {
     /** Failed understanding-test attempts after which a Prolific participant is screened out; null never screens out. */
     screenOutAfterFailedUnderstandingTests: 3,
   },
+  /**
+   * Data-quality flags (dashboard, exports). A flag marks a participant for a researcher's
+   * attention and lets the reliance metrics leave them out on demand; it never deletes anything.
+   */
+  qualityFlags: {
+    /** Speeder: median pre-experiment response time below this share of the study's median. */
+    speederMedianShare: 0.3,
+    /** Straightlining: every item of a post-survey grid section (at least this many answered) given the same answer. */
+    straightlineMinItems: 5,
+    /** BFI-10 inconsistency: at least `inconsistentPairs` of the five pairs differ by at least `pairGap` once the reversed item is turned around. */
+    bfi: { pairGap: 4, inconsistentPairs: 2 },
+    /** The same pre-experiment prediction for at least this many cases in a row. */
+    longRunLength: 20,
+    /** Resumed (progress fetched to continue) at least this many times. */
+    resumesAtLeast: 10,
+    /** Failed the understanding test at least this many times. */
+    failedUnderstandingTestsAtLeast: 3,
+  },
   retentionYearsAfterPublication: 10,
   userModelMinResponses: 3,
   reasoningMaxLength: 2000,

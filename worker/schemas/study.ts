@@ -61,6 +61,14 @@ export const studyConfigSchema = z
       screenOutCode: z.string().regex(/^[A-Za-z0-9]{4,32}$/).nullable(),
       screenOutAfterFailedUnderstandingTests: z.number().int().positive().nullable(),
     }),
+    qualityFlags: z.object({
+      speederMedianShare: z.number().gt(0).lt(1),
+      straightlineMinItems: z.number().int().min(2),
+      bfi: z.object({ pairGap: z.number().int().min(1).max(6), inconsistentPairs: z.number().int().min(1).max(5) }),
+      longRunLength: z.number().int().min(2),
+      resumesAtLeast: z.number().int().positive(),
+      failedUnderstandingTestsAtLeast: z.number().int().positive(),
+    }),
     retentionYearsAfterPublication: z.number().int().positive(),
     userModelMinResponses: z.number().int().positive(),
     /** Longest optional free-text reason a judgement may carry. */

@@ -26,8 +26,12 @@ export const TEST_USER_PREFIX = 'test_';
 const codeFilter = (column: typeof participants.participantCode, userName?: string) =>
   userName ? eq(column, userName) : undefined;
 
-export async function listUsers(db: Db, page: Page & { userName?: string }) {
-  const where = codeFilter(participants.participantCode, page.userName);
+export async function listUsers(db: Db, page: Page & { userName?: string; onlyIds?: number[] }) {
+  // A flag filter names its participants as one JSON parameter, however many there are.
+  const where = and(
+    codeFilter(participants.participantCode, page.userName),
+    page.onlyIds ? sql`${participants.id} in (select value from json_each(${JSON.stringify(page.onlyIds)}))` : undefined,
+  );
   const preCount = db.$count(pre, eq(pre.participantId, participants.id));
   const mainCount = db.$count(main, and(eq(main.participantId, participants.id), isNotNull(main.completedAt)));
   const [rows, total] = await db.batch([

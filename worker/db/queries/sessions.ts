@@ -108,6 +108,7 @@ export async function insertParticipantSession(
             aiModelIdentifier: sql<null>`null`.as('ai_model_identifier'),
             studyConfigVersion: sql<string>`${input.studyConfig.version}`.as('study_config_version'),
             screenedOutAt: sql<null>`null`.as('screened_out_at'),
+            resumeCount: sql<number>`0`.as('resume_count'),
           })
           .from(participants)
           .where(eq(participants.participantCode, code)),
@@ -137,3 +138,7 @@ export async function sessionProgress(db: Db, sessionId: string) {
     userModelStatus: model[0]?.status ?? ('not_trained' as const),
   };
 }
+
+/** Counts one more return of the participant to the study. */
+export const countResume = (db: Db, sessionId: string) =>
+  db.update(sessions).set({ resumeCount: sql`${sessions.resumeCount} + 1` }).where(eq(sessions.sessionId, sessionId));

@@ -34,6 +34,7 @@ import {
 } from '../../schemas/admin';
 import { scorePostSurvey } from '../../schemas/post-survey';
 import { deleteParticipant } from '../../services/admin-data';
+import { qualityFlags } from '../../services/analytics/quality-flags';
 import { currentStudyConfig } from '../../services/study-configuration';
 import { validate } from '../../validate';
 
@@ -104,7 +105,9 @@ function toAdminPostSurvey({ row, username }: PostSurveyRow): z.infer<typeof adm
 export const adminDashboardRoutes = new Hono<AppEnv>()
   .get('/users', validate('query', userListQuerySchema), async (c) => {
     const q = c.req.valid('query');
-    const { rows, total } = await listUsers(c.var.db, { limit: q.limit, offset: q.offset, userName: q.user_name });
+    const quality = await qualityFlags(c.var.db);
+    const onlyIds = q.flag ? [...quality].filter(([, v]) => (q.flag === 'any' ? v.flags.length > 0 : v.flags.includes(q.flag!))).map(([id]) => id) : undefined;
+    const { rows, total } = await listUsers(c.var.db, { limit: q.limit, offset: q.offset, userName: q.user_name, onlyIds });
     const body: z.infer<typeof usersResponseSchema> = {
       total,
       users: rows.map((r) => ({
@@ -126,6 +129,7 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
         recruited_via_prolific: r.prolific,
         screened_out: r.screenedOutAt !== null,
         study_config_version: r.studyConfigVersion,
+        quality_flags: quality.get(r.id)?.flags ?? [],
       })),
     };
     return c.json(body);

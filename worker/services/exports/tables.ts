@@ -23,6 +23,8 @@ import {
 import { DATASET_FEATURES } from '../../schemas/dataset-features';
 import { answeredQuestions, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
 import { CONSENT_ITEMS, DATASET_TYPES } from '../../schemas/study';
+import { qualityFlagsColumn, relianceByAlphaTable, relianceByDatasetTable, relianceParticipantsTable } from '../analytics/exports';
+import { qualityFlags } from '../analytics/quality-flags';
 
 export type ColumnType = 'integer' | 'number' | 'text' | 'boolean' | 'timestamp' | 'category' | 'json';
 export type Column<R> = {
@@ -33,7 +35,11 @@ export type Column<R> = {
   units?: string;
   value: (row: R) => unknown;
 };
-export type ExportFilter = { userName?: string };
+export type ExportFilter = {
+  userName?: string;
+  /** Reliance tables only: leave participants with a data-quality flag out of the group figures. */
+  excludeFlagged?: boolean;
+};
 export type ExportTable<R = never> = {
   name: string;
   description: string;
@@ -79,7 +85,7 @@ const identity = <R extends { userId: number; username: string; sessionId: strin
 ];
 
 // ---------------------------------------------------------------------------------------------
-type ParticipantRow = Awaited<ReturnType<typeof participantPage>>[number];
+type ParticipantRow = Awaited<ReturnType<typeof participantPage>>[number] & { flags?: string[] };
 const participantPage = (db: Db, filter: ExportFilter, after: number) =>
   db
     .select({ p: participants, s: sessions })
@@ -112,8 +118,14 @@ export const participantsTable: ExportTable<ParticipantRow> = {
     { name: 'main_started_at', type: 'timestamp', meaning: 'When the main experiment started', coding: UTC, value: (r) => r.s?.mainStartedAt ?? null },
     { name: 'main_completed_at', type: 'timestamp', meaning: 'When the main experiment was completed', coding: UTC, value: (r) => r.s?.mainCompletedAt ?? null },
     { name: 'post_survey_completed_at', type: 'timestamp', meaning: 'When the post-survey was submitted (study complete)', coding: UTC, value: (r) => r.s?.postSurveyCompletedAt ?? null },
+    qualityFlagsColumn<ParticipantRow>((r) => r.flags),
   ],
-  pages: (db, filter) => keysetPages((after) => participantPage(db, filter, after), (r) => r.p.id),
+  async *pages(db, filter) {
+    const quality = await qualityFlags(db);
+    for await (const rows of keysetPages((after) => participantPage(db, filter, after), (r) => r.p.id)) {
+      yield rows.map((r) => ({ ...r, flags: quality.get(r.p.id)?.flags ?? [] }));
+    }
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -554,6 +566,9 @@ export const EXPORT_TABLES = {
   'case-data': caseDataTable,
   'feature-importance': featureImportanceTable,
   'post-survey': postSurveyTable,
+  'reliance-participants': relianceParticipantsTable,
+  'reliance-by-alpha': relianceByAlphaTable,
+  'reliance-by-dataset': relianceByDatasetTable,
 } as const;
 export type ExportName = keyof typeof EXPORT_TABLES;
 
@@ -569,4 +584,7 @@ export const ALL_DATA_TABLES = [
   postSurveyTable,
   aiModelsTable,
   withdrawalsTable,
+  relianceParticipantsTable,
+  relianceByAlphaTable,
+  relianceByDatasetTable,
 ] as ExportTable<unknown>[];

@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `resume_count` integer DEFAULT 0 NOT NULL;

@@ -1,0 +1,270 @@
+import { env } from 'cloudflare:workers';
+import Papa from 'papaparse';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { usersResponseSchema } from '../../worker/schemas/admin';
+import type { AnsweredQuestion } from '../../worker/schemas/post-survey';
+import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-test';
+import { adminCookie, api, postJson } from '../helpers/api';
+import { completePostSurvey } from '../helpers/post-survey-answers';
+import { consentedParticipant, participantDoneWithMain, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
+
+type Interval = { mean: number | null; ci_low: number | null; ci_high: number | null; participants: number; pooled: number | null };
+type Group = { trials: number; participants: number; metrics: Record<string, Interval>; calibration: { confidence: number; trials: number; accuracy: number | null }[] };
+type Report = {
+  definitions: { metrics: { id: string; formula: string }[] };
+  participants_included: number;
+  participants_excluded: number;
+  overall: Group;
+  by_alpha: (Group & { alignment_alpha: number })[];
+  by_dataset: (Group & { dataset_type: string })[];
+  participants: { user_id: number; user_name: string; trials: number; included: boolean; quality_flags: string[]; metrics: Record<string, number | null> }[];
+};
+type Trial = { participant_id: number; alignment_alpha: number; i: number; a: number; f: number; y: number; ci: number; cf: number };
+
+let cookie: string;
+const asAdmin = (path: string, init: RequestInit = {}) => api(path, { ...init, headers: { Cookie: cookie } });
+const rows = async <T = Record<string, unknown>>(sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).all<T>()).results;
+const report = async (excludeFlagged = false) => {
+  const res = await asAdmin(`/api/admin/analytics/reliance?exclude_flagged=${excludeFlagged}`);
+  expect(res.status).toBe(200);
+  return (await res.json()) as Report;
+};
+const register = async (name: string, main: string | null) => {
+  expect((await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas&accuracy_rate=0.7`, { method: 'POST' })).status).toBe(200);
+  if (main) expect((await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&${main}`, { method: 'POST' })).status).toBe(200);
+  const [p] = await rows<{ id: number }>('select id from participants where participant_code = ?', name);
+  return { name, id: p!.id };
+};
+/** A post-survey with varied, consistent answers (BFI pairs mirror each other), or with `override`. */
+const surveyOf = (override: (q: AnsweredQuestion) => number | undefined = () => undefined) =>
+  completePostSurvey((q) => {
+    if (q.kind !== 'scale') return undefined;
+    const own = override(q);
+    if (own !== undefined) return own;
+    const n = Number(q.name.replace(/\D/g, '') || 1);
+    if (q.name.startsWith('bfi_')) return q.reverse ? 8 - (2 + (n % 5)) : 2 + (n % 5);
+    return q.min + (n % (q.max - q.min + 1));
+  });
+/** A participant (a real 8-character ID) who reached the post-survey and submitted `answers`. */
+const surveyed = async (answers: ReturnType<typeof completePostSurvey>) => {
+  const p = await participantDoneWithMain();
+  const res = await postJson('/api/post-survey', { session_id: p.id, ...answers });
+  expect(res.status, await res.text()).toBe(201);
+  return { name: p.id, id: p.userId };
+};
+
+// Each metric computed trial by trial, independently of the Worker's SQL.
+const share = (ts: Trial[], den: (t: Trial) => boolean, num: (t: Trial) => boolean) => {
+  const d = ts.filter(den);
+  return d.length ? d.filter(num).length / d.length : null;
+};
+const signed = (p: number, c: number) => (p === 1 ? c : -c);
+const byHand: Record<string, (ts: Trial[]) => number | null> = {
+  agreement: (ts) => share(ts, () => true, (t) => t.f === t.a),
+  switch_to_ai: (ts) => share(ts, (t) => t.i !== t.a, (t) => t.f === t.a),
+  switch_away: (ts) => share(ts, (t) => t.i === t.a, (t) => t.f !== t.a),
+  over_reliance: (ts) => share(ts, (t) => t.a !== t.y, (t) => t.f === t.a),
+  under_reliance: (ts) => share(ts, (t) => t.a === t.y && t.i !== t.y, (t) => t.f === t.i),
+  initial_accuracy: (ts) => share(ts, () => true, (t) => t.i === t.y),
+  final_accuracy: (ts) => share(ts, () => true, (t) => t.f === t.y),
+  accuracy_gain: (ts) => (ts.length ? (ts.filter((t) => t.f === t.y).length - ts.filter((t) => t.i === t.y).length) / ts.length : null),
+  weight_of_advice: (ts) => {
+    const defined = ts.filter((t) => signed(t.a, 5) !== signed(t.i, t.ci));
+    if (!defined.length) return null;
+    const woa = defined.map((t) => Math.min(1, Math.max(0, (signed(t.f, t.cf) - signed(t.i, t.ci)) / (signed(t.a, 5) - signed(t.i, t.ci)))));
+    return woa.reduce((x, y) => x + y, 0) / woa.length;
+  },
+  confidence_change: (ts) => (ts.length ? ts.reduce((x, t) => x + t.cf - t.ci, 0) / ts.length : null),
+};
+/** Student's t, 97.5th percentile, from a printed table. */
+const T_TABLE: Record<number, number> = { 1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306 };
+
+const people: Record<string, { name: string; id: number }> = {};
+let trials: Trial[];
+
+beforeAll(async () => {
+  await seedCompasCases();
+  await seedCompasMainCases();
+  await seedCompasAiModel();
+  cookie = await adminCookie();
+  people.a = await register('test_rel_a', 'num_responses=50&accuracy_rate=0.8');
+  people.b = await register('test_rel_b', 'num_responses=50&accuracy_rate=0.5');
+  people.c = await register('test_rel_c', 'num_responses=30&accuracy_rate=0.65');
+  // Every trial at one alpha.
+  people.oneAlpha = await register('test_rel_one_alpha', 'num_responses=20&ai_alignment_alpha=0.25');
+  // Never disagreed with the AI at first, so switching to it is undefined.
+  people.agreeing = await register('test_rel_agreeing', 'num_responses=20');
+  await env.DB.prepare('update main_experiment_responses set initial_prediction = ai_prediction where session_id = ?').bind(people.agreeing.name).run();
+  // No main-experiment answers at all.
+  people.noMain = await register('test_rel_no_main', null);
+  trials = await rows<Trial>(
+    `select participant_id, alignment_alpha, initial_prediction as i, ai_prediction as a, final_prediction as f, ground_truth as y, initial_confidence as ci, final_confidence as cf
+     from main_experiment_responses where completed_at is not null`,
+  );
+});
+
+describe('reliance metrics', () => {
+  it('per participant equal the trial-by-trial computation, including the edge cases', async () => {
+    const r = await report();
+    expect(r.definitions.metrics.map((m) => m.id)).toEqual(Object.keys(byHand));
+    for (const p of r.participants) {
+      const own = trials.filter((t) => t.participant_id === p.user_id);
+      expect(p.trials).toBe(own.length);
+      for (const [id, compute] of Object.entries(byHand)) {
+        const expected = compute(own);
+        if (expected === null) expect(p.metrics[id], `${p.user_name} ${id}`).toBeNull();
+        else expect(p.metrics[id], `${p.user_name} ${id}`).toBeCloseTo(expected, 12);
+      }
+    }
+    const agreeing = r.participants.find((p) => p.user_id === people.agreeing!.id)!;
+    expect(agreeing.metrics.switch_to_ai).toBeNull();
+    expect(agreeing.metrics.switch_away).not.toBeNull();
+    expect(r.participants.some((p) => p.user_id === people.noMain!.id)).toBe(false);
+    expect(r.overall.participants).toBe(5);
+    expect(r.overall.trials).toBe(trials.length);
+  });
+
+  it('per alpha: the mean of the participants’ own values with a 95% t-interval, and the pooled value', async () => {
+    const r = await report();
+    const alphas = [...new Set(trials.map((t) => t.alignment_alpha))].sort();
+    expect(r.by_alpha.map((g) => g.alignment_alpha)).toEqual(alphas);
+    for (const g of r.by_alpha) {
+      const at = trials.filter((t) => t.alignment_alpha === g.alignment_alpha);
+      const ids = [...new Set(at.map((t) => t.participant_id))];
+      // The one-alpha participant counts only at their alpha.
+      expect(ids.includes(people.oneAlpha!.id)).toBe(g.alignment_alpha === 0.25);
+      expect(g.participants).toBe(ids.length);
+      for (const [id, compute] of Object.entries(byHand)) {
+        const values = ids.map((pid) => compute(at.filter((t) => t.participant_id === pid))).filter((v): v is number => v !== null);
+        const m = g.metrics[id]!;
+        const pooled = compute(at);
+        if (pooled === null) expect(m.pooled).toBeNull();
+        else expect(m.pooled).toBeCloseTo(pooled, 12);
+        expect(m.participants).toBe(values.length);
+        if (values.length === 0) continue;
+        const mean = values.reduce((x, y) => x + y, 0) / values.length;
+        expect(m.mean, `${g.alignment_alpha} ${id}`).toBeCloseTo(mean, 12);
+        if (values.length < 2) {
+          expect(m.ci_low).toBeNull();
+          continue;
+        }
+        const sd = Math.sqrt(values.reduce((x, v) => x + (v - mean) ** 2, 0) / (values.length - 1));
+        const half = (T_TABLE[values.length - 1]! * sd) / Math.sqrt(values.length);
+        expect(m.ci_low!, `${g.alignment_alpha} ${id}`).toBeCloseTo(mean - half, 3);
+        expect(m.ci_high!).toBeCloseTo(mean + half, 3);
+      }
+    }
+  });
+
+  it('calibration: final accuracy at each confidence level', async () => {
+    const r = await report();
+    for (const level of r.overall.calibration) {
+      const at = trials.filter((t) => t.cf === level.confidence);
+      expect(level.trials).toBe(at.length);
+      if (at.length) expect(level.accuracy).toBeCloseTo(at.filter((t) => t.f === t.y).length / at.length, 12);
+      else expect(level.accuracy).toBeNull();
+    }
+  });
+
+  it('exports the tab’s own numbers: the participant, alpha and dataset tables, with each formula in the codebook', async () => {
+    const r = await report();
+    const csv = async (name: string) => {
+      const res = await asAdmin(`/api/enhanced-export/${name}?format=csv`);
+      expect(res.status).toBe(200);
+      return Papa.parse<Record<string, string>>(await res.text(), { header: true, skipEmptyLines: true }).data;
+    };
+    const num = (cell: string | undefined) => (cell === '' || cell === undefined ? null : Number(cell));
+    const participants = await csv('reliance-participants');
+    expect(participants.map((p) => Number(p.user_id))).toEqual(r.participants.map((p) => p.user_id));
+    for (const [i, p] of r.participants.entries()) for (const id of Object.keys(byHand)) expect(num(participants[i]![id])).toBe(p.metrics[id]);
+    const byAlpha = await csv('reliance-by-alpha');
+    expect(byAlpha.map((g) => Number(g.alignment_alpha))).toEqual(r.by_alpha.map((g) => g.alignment_alpha));
+    for (const [i, g] of r.by_alpha.entries()) {
+      for (const id of Object.keys(byHand)) {
+        expect(num(byAlpha[i]![`${id}_mean`])).toBe(g.metrics[id]!.mean);
+        expect(num(byAlpha[i]![`${id}_ci_low`])).toBe(g.metrics[id]!.ci_low);
+        expect(num(byAlpha[i]![`${id}_pooled`])).toBe(g.metrics[id]!.pooled);
+      }
+    }
+    const byDataset = await csv('reliance-by-dataset');
+    expect(byDataset.map((g) => g.dataset_type)).toEqual(['compas']);
+    const zip = await asAdmin('/api/enhanced-export/all-data?format=csv');
+    const { unzipSync, strFromU8 } = await import('fflate');
+    const codebook = Papa.parse<Record<string, string>>(strFromU8(unzipSync(new Uint8Array(await zip.arrayBuffer()))['codebook.csv']!), { header: true, skipEmptyLines: true }).data;
+    for (const m of r.definitions.metrics) {
+      const entry = codebook.find((c) => c.table === 'reliance-participants' && c.column === m.id);
+      expect(entry?.meaning, m.id).toContain(m.formula);
+    }
+  });
+});
+
+describe('data-quality flags', () => {
+  beforeAll(async () => {
+    // A speeder: every pre-experiment answer in 150 ms.
+    people.speeder = await register('test_flag_speeder', 'num_responses=10');
+    await env.DB.prepare('update pre_experiment_responses set response_time_ms = 150 where session_id = ?').bind(people.speeder.name).run();
+    // The same prediction for every pre-experiment case.
+    people.runner = await register('test_flag_runner', null);
+    await env.DB.prepare('update pre_experiment_responses set prediction = 1 where session_id = ?').bind(people.runner.name).run();
+    // One answer to every Big Five item.
+    people.straight = await surveyed(surveyOf((q) => (q.name.startsWith('bfi_') ? 4 : undefined)));
+    // Agrees strongly with both items of each BFI pair.
+    people.inconsistent = await surveyed(surveyOf((q) => (q.name.startsWith('bfi_') ? ('reverse' in q && q.reverse ? 6 : 7) : undefined)));
+    // A careful participant with a varied, consistent survey.
+    people.careful = await surveyed(surveyOf());
+    // Came back many times, and failed the understanding test repeatedly.
+    const real = async () => {
+      const p = await consentedParticipant();
+      return { name: p.id, id: p.userId };
+    };
+    people.returner = await real();
+    for (let i = 0; i < 10; i++) expect((await postJson('/api/experiments/resume', { participant_name: people.returner.name })).status).toBe(200);
+    people.failer = await real();
+    for (let i = 0; i < 3; i++) {
+      const drawn = drawUnderstandingQuestions();
+      const answers = drawn.map((q, k) => ({ question_id: q.id, answer: k === 0 ? q.options.find((o) => o !== q.correct)! : q.correct }));
+      expect((await postJson('/api/experiments/main/understanding-test', { session_id: people.failer.name, attempt_id: crypto.randomUUID(), answers })).status).toBe(201);
+    }
+  });
+
+  const flagsOf = async (flag: string) => {
+    const res = await asAdmin(`/api/admin/users?limit=1000&flag=${flag}`);
+    expect(res.status).toBe(200);
+    return usersResponseSchema.parse(await res.json()).users.map((u) => u.username).sort();
+  };
+
+  it('flags the crafted participants, each for its own reason, and filters the users table by flag', async () => {
+    expect(await flagsOf('speeder')).toEqual([people.speeder!.name]);
+    expect(await flagsOf('long_run')).toEqual([people.runner!.name]);
+    expect(await flagsOf('straightliner')).toEqual([people.straight!.name]);
+    expect(await flagsOf('bfi_inconsistent')).toEqual([people.inconsistent!.name]);
+    expect(await flagsOf('many_resumes')).toEqual([people.returner!.name]);
+    expect(await flagsOf('failed_understanding_tests')).toEqual([people.failer!.name]);
+    const any = await flagsOf('any');
+    expect(any).not.toContain(people.careful!.name);
+    expect(any).toHaveLength(6);
+    const all = usersResponseSchema.parse(await (await asAdmin('/api/admin/users?limit=1000')).json()).users;
+    expect(all.find((u) => u.username === people.speeder!.name)!.quality_flags).toEqual(['speeder']);
+    expect(all.find((u) => u.username === people.careful!.name)!.quality_flags).toEqual([]);
+    expect((await asAdmin('/api/admin/users?flag=sleepy')).status).toBe(400);
+  });
+
+  it('leaves flagged participants out of the group figures on request, never out of the data', async () => {
+    const all = await report(false);
+    const clean = await report(true);
+    const speeder = clean.participants.find((p) => p.user_id === people.speeder!.id)!;
+    expect(speeder.included).toBe(false);
+    expect(speeder.quality_flags).toEqual(['speeder']);
+    expect(clean.participants_excluded).toBe(1);
+    expect(clean.overall.participants).toBe(all.overall.participants - 1);
+    const speederTrials = trials.length;
+    expect(clean.overall.trials).toBe(speederTrials);
+    expect(await rows('select id from participants where id = ?', people.speeder!.id)).toHaveLength(1);
+    // The participants export carries the flags.
+    const zip = await asAdmin('/api/enhanced-export/all-data?format=csv');
+    const { unzipSync, strFromU8 } = await import('fflate');
+    const exported = Papa.parse<Record<string, string>>(strFromU8(unzipSync(new Uint8Array(await zip.arrayBuffer()))['participants.csv']!), { header: true, skipEmptyLines: true }).data;
+    expect(exported.find((p) => p.user_name === people.speeder!.name)!.quality_flags).toBe('speeder');
+    expect(exported.find((p) => p.user_name === people.careful!.name)!.quality_flags).toBe('');
+  });
+});

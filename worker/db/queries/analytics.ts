@@ -1,0 +1,114 @@
+/**
+ * SQL aggregates behind the research analytics: the main experiment's trials summed per
+ * participant, alpha and final confidence (every reliance metric is a ratio of these sums), and
+ * the per-participant signals the data-quality flags read. Each query returns at most one row per
+ * participant (trials: per participant × alpha × confidence level), never the trials themselves.
+ */
+import { and, count, eq, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
+import type { Db } from '../client';
+import { mainExperimentResponses as main, participants, postSurveys, sessions, understandingTestAttempts } from '../schema';
+
+/** A judgement as a signed confidence: +c for the positive class, −c for the negative (c = 1…5). */
+const signed = (prediction: AnyColumn, confidence: AnyColumn) =>
+  sql`(case when ${prediction} = 1 then ${confidence} else -${confidence} end)`;
+const ji = signed(main.initialPrediction, main.initialConfidence);
+const jf = signed(main.finalPrediction, main.finalConfidence);
+/** The AI's advice on the same scale, at full confidence. */
+const ja = sql`(case when ${main.aiPrediction} = 1 then 5 else -5 end)`;
+const n = (condition: ReturnType<typeof sql>) => sql<number>`coalesce(sum(case when ${condition} then 1 else 0 end), 0)`;
+
+/** Completed trials with every judgement the metrics need. */
+const usableTrial = and(
+  isNotNull(main.completedAt),
+  isNotNull(main.initialPrediction),
+  isNotNull(main.finalPrediction),
+  isNotNull(main.aiPrediction),
+  isNotNull(main.initialConfidence),
+  isNotNull(main.finalConfidence),
+);
+
+export const trialSums = (db: Db) =>
+  db
+    .select({
+      participantId: main.participantId,
+      datasetType: main.datasetType,
+      alpha: main.alignmentAlpha,
+      finalConfidence: main.finalConfidence,
+      trials: count(),
+      agreeFinal: n(sql`${main.finalPrediction} = ${main.aiPrediction}`),
+      initialDisagrees: n(sql`${main.initialPrediction} != ${main.aiPrediction}`),
+      switchedToAi: n(sql`${main.initialPrediction} != ${main.aiPrediction} and ${main.finalPrediction} = ${main.aiPrediction}`),
+      initialAgrees: n(sql`${main.initialPrediction} = ${main.aiPrediction}`),
+      switchedAway: n(sql`${main.initialPrediction} = ${main.aiPrediction} and ${main.finalPrediction} != ${main.aiPrediction}`),
+      aiWrong: n(sql`${main.aiPrediction} != ${main.groundTruth}`),
+      followedWrongAi: n(sql`${main.aiPrediction} != ${main.groundTruth} and ${main.finalPrediction} = ${main.aiPrediction}`),
+      aiRightInitialWrong: n(sql`${main.aiPrediction} = ${main.groundTruth} and ${main.initialPrediction} != ${main.groundTruth}`),
+      keptWrong: n(sql`${main.aiPrediction} = ${main.groundTruth} and ${main.initialPrediction} != ${main.groundTruth} and ${main.finalPrediction} = ${main.initialPrediction}`),
+      initialCorrect: n(sql`${main.initialPrediction} = ${main.groundTruth}`),
+      finalCorrect: n(sql`${main.finalPrediction} = ${main.groundTruth}`),
+      confidenceChange: sql<number>`coalesce(sum(${main.finalConfidence} - ${main.initialConfidence}), 0)`,
+      woaTrials: n(sql`${ja} != ${ji}`),
+      woaSum: sql<number>`coalesce(sum(case when ${ja} != ${ji} then max(0.0, min(1.0, (${jf} - ${ji}) * 1.0 / (${ja} - ${ji}))) end), 0)`,
+    })
+    .from(main)
+    .where(usableTrial)
+    .groupBy(main.participantId, main.datasetType, main.alignmentAlpha, main.finalConfidence);
+export type TrialSums = Awaited<ReturnType<typeof trialSums>>[number];
+
+/** Every participant with their dataset and progress, for the participant table and the flags. */
+export const analyticsParticipants = (db: Db) =>
+  db
+    .select({
+      id: participants.id,
+      username: participants.participantCode,
+      datasetType: sessions.datasetType,
+      resumeCount: sessions.resumeCount,
+    })
+    .from(participants)
+    .leftJoin(sessions, eq(sessions.participantId, participants.id));
+
+/** Each participant's median pre-experiment response time (the middle value, or the mean of the two middle ones). */
+export const medianPreResponseTimes = (db: Db) =>
+  db.all<{ participant_id: number; median_ms: number }>(sql`
+    with ranked as (
+      select participant_id, response_time_ms as ms,
+             row_number() over (partition by participant_id order by response_time_ms) as k,
+             count(*) over (partition by participant_id) as total
+      from pre_experiment_responses where response_time_ms is not null)
+    select participant_id, avg(ms) as median_ms from ranked
+    where k in ((total + 1) / 2, (total + 2) / 2) group by participant_id`);
+
+/** Each participant's longest run of the same pre-experiment prediction, in the order answered. */
+export const longestPredictionRuns = (db: Db) =>
+  db.all<{ participant_id: number; longest: number }>(sql`
+    with islands as (
+      select participant_id, prediction,
+             row_number() over (partition by participant_id order by id)
+               - row_number() over (partition by participant_id, prediction order by id) as island
+      from pre_experiment_responses)
+    select participant_id, max(run) as longest from (
+      select participant_id, count(*) as run from islands group by participant_id, prediction, island)
+    group by participant_id`);
+
+/** Failed understanding-test attempts per participant. */
+export const failedUnderstandingTests = (db: Db) =>
+  db
+    .select({ participantId: understandingTestAttempts.participantId, failed: count() })
+    .from(understandingTestAttempts)
+    .where(eq(understandingTestAttempts.passed, false))
+    .groupBy(understandingTestAttempts.participantId);
+
+export type GridSection = 'bigfive' | 'locus' | 'cognition';
+
+/** Participants who gave one and the same answer to every listed item of a grid section they answered at least `minItems` of. */
+export const straightliners = (db: Db, section: GridSection, items: readonly string[], minItems: number) => {
+  const column = postSurveys[section];
+  return db.all<{ participant_id: number }>(sql`
+    select ${postSurveys.participantId} as participant_id from ${postSurveys}, json_each(${column}) as j
+    where j.key in (select value from json_each(${JSON.stringify(items)}))
+    group by ${postSurveys.participantId}
+    having count(*) >= ${minItems} and count(distinct j.value) = 1`);
+};
+
+/** The BFI-10 answers of every post-survey, item by item. */
+export const bigFiveAnswers = (db: Db) => db.select({ participantId: postSurveys.participantId, answers: postSurveys.bigfive }).from(postSurveys);

@@ -1,0 +1,19 @@
+import { Hono } from 'hono';
+import type { AppEnv } from '../../env';
+import { relianceQuerySchema } from '../../schemas/admin';
+import { QUALITY_FLAG_DEFINITIONS } from '../../services/analytics/quality-flags';
+import { CALIBRATION_FORMULA, RELIANCE_METRICS, relianceReport } from '../../services/analytics/reliance';
+import { validate } from '../../validate';
+
+/** The dashboard's research analytics: reliance metrics and data-quality flags, from the stored trials on every request. */
+export const adminAnalyticsRoutes = new Hono<AppEnv>().get('/reliance', validate('query', relianceQuerySchema), async (c) => {
+  const report = await relianceReport(c.var.db, { excludeFlagged: c.req.valid('query').exclude_flagged });
+  return c.json({
+    definitions: {
+      metrics: RELIANCE_METRICS.map(({ id, label, formula, units }) => ({ id, label, formula, units })),
+      calibration: CALIBRATION_FORMULA,
+      quality_flags: QUALITY_FLAG_DEFINITIONS,
+    },
+    ...report,
+  });
+});
