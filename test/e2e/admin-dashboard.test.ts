@@ -6,6 +6,7 @@ import adminEn from '../../web/features/admin/i18n/en.json';
 import adminJa from '../../web/features/admin/i18n/ja.json';
 import { useBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './global-setup';
+import { makeParticipant } from './participants';
 
 const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
@@ -33,6 +34,62 @@ async function registerThroughPage(page: Page, name: string) {
 const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 describe('/admin', () => {
+  it("shows the seeded participants' reliance metrics, exports the same numbers, and filters users by a data-quality flag", async () => {
+    const page = await session.newPage({ width: 1280, height: 800 });
+    await signIn(page, '/admin');
+    await page.getByRole('heading', { name: adminJa.dashboard.title }).waitFor();
+    const stamp = Date.now().toString(36);
+    const names = [`test_rel${stamp}a`, `test_rel${stamp}b`];
+    for (const [i, name] of names.entries()) {
+      const status = await page.evaluate(
+        async ({ name, accuracy }) => {
+          const pre = await fetch(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas&num_responses=200&accuracy_rate=${accuracy}`, { method: 'POST' });
+          const main = await fetch(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=20&accuracy_rate=${accuracy}`, { method: 'POST' });
+          return [pre.status, main.status];
+        },
+        { name, accuracy: i === 0 ? 0.8 : 0.5 },
+      );
+      expect(status).toEqual([200, 200]);
+    }
+    // A participant who came back ten times carries the "many resumes" flag.
+    const returner = await makeParticipant('compas');
+    for (let i = 0; i < 10; i++) {
+      expect(await page.evaluate(async (id) => (await fetch('/api/experiments/resume', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ participant_name: id }) })).status, returner.id)).toBe(200);
+    }
+
+    await page.getByRole('tab', { name: adminJa.dashboard.tabs.reliance }).click();
+    const table = page.getByTestId('reliance-participants');
+    const expected = (await page.evaluate(async () => (await (await fetch('/api/admin/analytics/reliance')).json()) as { participants: { user_name: string; metrics: Record<string, number | null> }[] })).participants;
+    for (const name of names) {
+      const row = table.getByRole('row').filter({ hasText: name });
+      await row.waitFor();
+      const agreement = expected.find((p) => p.user_name === name)!.metrics.agreement!;
+      // Columns: participant, trials, then the metrics in definition order (agreement first).
+      expect(Number(await row.getByRole('gridcell').nth(1).innerText())).toBeCloseTo(agreement, 3);
+    }
+    await page.locator('[data-chart="reliance-by-alpha"] .recharts-bar-rectangle').first().waitFor();
+    await page.locator('[data-chart="reliance-by-alpha"] .recharts-errorBar').first().waitFor();
+    // Sorting by a metric reorders the table.
+    await table.getByRole('columnheader', { name: adminJa.dashboard.reliance.metrics.final_accuracy }).click();
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-reliance-ja-1280.png`, fullPage: true });
+    const download = page.waitForEvent('download');
+    await page.getByRole('button', { name: adminJa.dashboard.reliance.exportParticipants }).click();
+    const csv = Papa.parse<Record<string, string>>(readFileSync((await (await download).path())!, 'utf8'), { header: true, skipEmptyLines: true }).data;
+    for (const name of names) {
+      expect(Number(csv.find((r) => r.user_name === name)!.agreement)).toBe(expected.find((p) => p.user_name === name)!.metrics.agreement);
+    }
+
+    await page.getByRole('tab', { name: /ユーザー/ }).click();
+    await page.getByTestId('flag-filter').selectOption('many_resumes');
+    const flagged = page.getByRole('row').filter({ hasText: returner.id });
+    await flagged.waitFor();
+    const rows = page.locator('.admin-table tbody tr');
+    const count = await rows.count();
+    for (let i = 0; i < count; i++) expect(await rows.nth(i).innerText()).toContain(adminJa.dashboard.flags.many_resumes);
+    expect(await page.getByRole('row').filter({ hasText: names[0]! }).count()).toBe(0);
+    await page.context().close();
+  });
+
   it('asks for the password, then shows a registered synthetic participant, exports CSV, deletes it and signs out', async () => {
     const page = await session.newPage({ width: 1280, height: 800 });
     await signIn(page, '/admin');

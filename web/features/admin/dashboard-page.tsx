@@ -9,10 +9,11 @@ import { api, unwrap } from '../../lib/api';
 import { DashboardCharts } from './dashboard-charts';
 import { ConsentTab, PostSurveyTab, ResponsesTab, UsersTab, type Banner } from './dashboard-tables';
 import { CleanupTab, DebugToolsTab, RegistrationTab } from './dashboard-tools';
+import { RelianceTab } from './reliance-tab';
 import { StudyConfigTab } from './study-config-tab';
 import { useAdminLogout } from './use-admin-auth';
 
-const TABS = ['users', 'pre', 'main', 'consent', 'postSurvey', 'studyConfig', 'debug', 'registration', 'cleanup'] as const;
+const TABS = ['users', 'pre', 'main', 'reliance', 'consent', 'postSurvey', 'studyConfig', 'debug', 'registration', 'cleanup'] as const;
 
 /** Part 2 §2.6: header with refresh, banners, summary cards, charts, the eight tabs and the study configuration. */
 export function DashboardPage() {
@@ -101,6 +102,9 @@ export function DashboardPage() {
         </TabPanel>
         <TabPanel id="main">
           <ResponsesTab phase="main_experiment" notify={notify} />
+        </TabPanel>
+        <TabPanel id="reliance">
+          <RelianceTab notify={notify} />
         </TabPanel>
         <TabPanel id="consent">
           <ConsentTab notify={notify} />

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FullScreenDialog } from '../../components/ui/full-screen-dialog';
 import { StatusBadge } from '../../components/ui/status-badge';
+import { QUALITY_FLAGS, type QualityFlag } from '../../../worker/schemas/quality-flags';
 import { api, unwrap } from '../../lib/api';
 import { DataTable, Paging, type ColumnDef, type PageState } from './data-table';
 import { ExportButtons } from './export-buttons';
@@ -137,9 +138,10 @@ function ListSection<T extends { id: number }>(props: {
 export function UsersTab({ notify }: { notify: Notify }) {
   const { t } = useTranslation();
   const [paging, setPaging] = usePaging();
+  const [flag, setFlag] = useState<QualityFlag | 'any' | ''>('');
   const users = useQuery({
-    queryKey: ['admin', 'data', 'users', paging],
-    queryFn: async () => unwrap(await api.api.admin.users.$get({ query: page(paging) })),
+    queryKey: ['admin', 'data', 'users', paging, flag],
+    queryFn: async () => unwrap(await api.api.admin.users.$get({ query: { ...page(paging), ...(flag ? { flag } : {}) } })),
     placeholderData: keepPreviousData,
   });
   const remove = useDelete(notify, async (id) => unwrap(await api.api.admin.users[':id'].$delete({ param: { id: String(id) } })));
@@ -161,6 +163,9 @@ export function UsersTab({ notify }: { notify: Notify }) {
           {u.username} {u.is_test ? <StatusBadge state="warning" label={t('admin.dashboard.values.test')} /> : null}
           {u.recruited_via_prolific ? <StatusBadge state="healthy" label={t('admin.dashboard.values.prolific')} /> : null}
           {u.screened_out ? <StatusBadge state="error" label={t('admin.dashboard.values.screenedOut')} /> : null}
+          {u.quality_flags.map((f) => (
+            <StatusBadge key={f} state="warning" label={t(`admin.dashboard.flags.${f}`)} />
+          ))}
         </>
       ),
     },
@@ -197,7 +202,27 @@ export function UsersTab({ notify }: { notify: Notify }) {
   ];
   const total = users.data?.total ?? 0;
   return (
-    <ListSection error={users.error} paging={paging} onPaging={setPaging} total={total} label={t('admin.dashboard.tabs.users', { count: total })} columns={columns} rows={users.data?.users ?? []} />
+    <ListSection error={users.error} paging={paging} onPaging={setPaging} total={total} label={t('admin.dashboard.tabs.users', { count: total })} columns={columns} rows={users.data?.users ?? []}>
+      <label className="flag-filter">
+        {t('admin.dashboard.flags.filter')}{' '}
+        <select
+          value={flag}
+          data-testid="flag-filter"
+          onChange={(e) => {
+            setFlag(e.target.value as QualityFlag | 'any' | '');
+            setPaging((p) => ({ ...p, page: 0 }));
+          }}
+        >
+          <option value="">{t('admin.dashboard.flags.all')}</option>
+          <option value="any">{t('admin.dashboard.flags.any')}</option>
+          {QUALITY_FLAGS.map((f) => (
+            <option key={f} value={f}>
+              {t(`admin.dashboard.flags.${f}`)}
+            </option>
+          ))}
+        </select>
+      </label>
+    </ListSection>
   );
 }
 

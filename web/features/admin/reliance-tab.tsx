@@ -1,0 +1,197 @@
+import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { InferResponseType } from 'hono/client';
+import { useMemo, useState } from 'react';
+import { Button, Cell, Checkbox, Column, Row, Table, TableBody, TableHeader, type SortDescriptor } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { Bar, BarChart, CartesianGrid, ErrorBar, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
+import { StatusBadge } from '../../components/ui/status-badge';
+import { api, unwrap } from '../../lib/api';
+import { saveResponse } from './downloads';
+
+type Report = InferResponseType<typeof api.api.admin.analytics.reliance.$get, 200>;
+type Group = Report['overall'];
+type ParticipantRow = Report['participants'][number];
+type Notify = (b: { kind: 'error' | 'success'; text: string }) => void;
+
+const k = (key: string) => `admin.dashboard.reliance.${key}`;
+/** Each metric's possible range, so the bars of every group share one honest scale (intervals beyond it are clipped). */
+const DOMAINS: Record<string, [number, number]> = { accuracy_gain: [-1, 1], confidence_change: [-4, 4] };
+const domainOf = (metric: string): [number, number] => DOMAINS[metric] ?? [0, 1];
+const fmt = (v: number | null | undefined) => (v === null || v === undefined ? '—' : Math.abs(v) < 10 ? v.toFixed(3) : v.toFixed(1));
+
+/** One metric per group as bars of the participants' mean, with the 95% interval as error bars. */
+function GroupChart({ groups, metric, label, testId }: { groups: { name: string; group: Group }[]; metric: string; label: string; testId: string }) {
+  const { t } = useTranslation();
+  const data = groups.map(({ name, group }) => {
+    const m = group.metrics[metric];
+    const mean = m?.mean ?? null;
+    return {
+      name,
+      mean,
+      // Distances below and above the mean, as recharts draws them.
+      ci: mean !== null && m?.ci_low != null && m.ci_high != null ? [mean - m.ci_low, m.ci_high - mean] : [0, 0],
+      participants: m?.participants ?? 0,
+    };
+  });
+  return (
+    <figure className="card chart-card" data-chart={testId}>
+      <figcaption>{label}</figcaption>
+      {data.every((d) => d.mean === null) ? (
+        <p>{t('admin.dashboard.charts.none')}</p>
+      ) : (
+        <ResponsiveContainer width="100%" height={240}>
+          <BarChart data={data} margin={{ left: 0, right: 8 }}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey="name" />
+            <YAxis width={48} domain={domainOf(metric)} allowDataOverflow />
+            <Tooltip formatter={(v, _n, item) => [`${fmt(Number(v))} (n = ${(item.payload as { participants: number }).participants})`, t(k(`metrics.${metric}`))]} />
+            <Bar dataKey="mean" name={t(k(`metrics.${metric}`))} fill="#2f6fd6" isAnimationActive={false}>
+              <ErrorBar dataKey="ci" width={6} strokeWidth={1.5} stroke="#1b2b44" />
+            </Bar>
+          </BarChart>
+        </ResponsiveContainer>
+      )}
+    </figure>
+  );
+}
+
+/**
+ * The reliance tab: every metric by alignment alpha and by dataset (participants' mean with a 95%
+ * interval), a participant table sortable by each metric, CSV exports of the same numbers, and a
+ * toggle that leaves participants with a data-quality flag out of the group figures.
+ */
+export function RelianceTab({ notify }: { notify: Notify }) {
+  const { t } = useTranslation();
+  const [excludeFlagged, setExcludeFlagged] = useState(false);
+  const [metric, setMetric] = useState('agreement');
+  const [sort, setSort] = useState<SortDescriptor>({ column: 'user_id', direction: 'ascending' });
+  const report = useQuery({
+    queryKey: ['admin', 'data', 'reliance', excludeFlagged],
+    queryFn: async () => unwrap(await api.api.admin.analytics.reliance.$get({ query: { exclude_flagged: String(excludeFlagged) as 'true' | 'false' } })),
+    placeholderData: keepPreviousData,
+  });
+  const r = report.data;
+  const metrics = r?.definitions.metrics ?? [];
+  const rows = useMemo(() => {
+    const list = [...(r?.participants ?? [])];
+    const key = String(sort.column);
+    const value = (p: ParticipantRow): number | string | null => (key === 'user_id' ? p.user_id : key === 'trials' ? p.trials : key === 'user_name' ? p.user_name : (p.metrics[key] ?? null));
+    list.sort((a, b) => {
+      const x = value(a);
+      const y = value(b);
+      // Undefined values go last whichever way the column is sorted.
+      if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
+      const order = x < y ? -1 : x > y ? 1 : 0;
+      return sort.direction === 'descending' ? -order : order;
+    });
+    return list;
+  }, [r, sort]);
+
+  const download = async (name: 'reliance-participants' | 'reliance-by-alpha' | 'reliance-by-dataset') => {
+    try {
+      const res = await api.api['enhanced-export'][':name'].$get({ param: { name }, query: { format: 'csv', exclude_flagged: String(excludeFlagged) as 'true' | 'false' } });
+      await saveResponse(res, name, 'csv');
+    } catch (err) {
+      notify({ kind: 'error', text: t('admin.dashboard.exports.failed', { status: err instanceof Error ? err.message : String(err) }) });
+    }
+  };
+
+  if (report.isError) {
+    return (
+      <p role="alert" className="notice notice-error">
+        {t('admin.dashboard.loadFailed', { message: report.error.message })}
+      </p>
+    );
+  }
+  if (!r) return <p>{t('common.loading')}</p>;
+  const definition = metrics.find((m) => m.id === metric);
+  const columns = [
+    { id: 'user_name', label: t('admin.dashboard.columns.username') },
+    { id: 'trials', label: t(k('trials')) },
+    ...metrics.map((m) => ({ id: m.id, label: t(k(`metrics.${m.id}`)) })),
+  ];
+  return (
+    <section className="reliance" data-testid="reliance-tab">
+      <div className="card reliance-controls">
+        <Checkbox className="checkbox" isSelected={excludeFlagged} onChange={setExcludeFlagged}>
+          {t(k('excludeFlagged'))}
+        </Checkbox>
+        <p className="muted" data-testid="reliance-counts">
+          {t(k('counts'), { included: r.participants_included, excluded: r.participants_excluded, trials: r.overall.trials })}
+        </p>
+        <label>
+          {t(k('metric'))}{' '}
+          <select value={metric} onChange={(e) => setMetric(e.target.value)} data-testid="reliance-metric">
+            {metrics.map((m) => (
+              <option key={m.id} value={m.id}>
+                {t(k(`metrics.${m.id}`))}
+              </option>
+            ))}
+          </select>
+        </label>
+        {definition ? (
+          <p className="muted reliance-formula">
+            {definition.formula} ({definition.units})
+          </p>
+        ) : null}
+        <div className="button-row button-row-tight">
+          <Button className="button button-small" onPress={() => void download('reliance-participants')}>
+            {t(k('exportParticipants'))}
+          </Button>
+          <Button className="button button-small" onPress={() => void download('reliance-by-alpha')}>
+            {t(k('exportAlpha'))}
+          </Button>
+          <Button className="button button-small" onPress={() => void download('reliance-by-dataset')}>
+            {t(k('exportDataset'))}
+          </Button>
+        </div>
+      </div>
+      <div className="chart-grid">
+        <GroupChart
+          testId="reliance-by-alpha"
+          label={t(k('byAlpha'))}
+          metric={metric}
+          groups={r.by_alpha.map((g) => ({ name: g.alignment_alpha === null ? '—' : String(g.alignment_alpha), group: g }))}
+        />
+        <GroupChart testId="reliance-by-dataset" label={t(k('byDataset'))} metric={metric} groups={r.by_dataset.map((g) => ({ name: g.dataset_type, group: g }))} />
+      </div>
+      <div className="table-scroll">
+        <Table aria-label={t(k('participants'))} className="table admin-table" sortDescriptor={sort} onSortChange={setSort} data-testid="reliance-participants">
+          <TableHeader columns={columns}>
+            {(c) => (
+              <Column id={c.id} isRowHeader={c.id === 'user_name'} allowsSorting>
+                {({ sortDirection }) => (
+                  <span className="sortable">
+                    {c.label} {sortDirection ? <span aria-hidden="true">{sortDirection === 'ascending' ? '▲' : '▼'}</span> : null}
+                  </span>
+                )}
+              </Column>
+            )}
+          </TableHeader>
+          <TableBody items={rows.map((p) => ({ ...p, id: p.user_id }))} dependencies={[columns]} renderEmptyState={() => <p className="table-empty">{t('admin.dashboard.empty')}</p>}>
+            {(p) => (
+              <Row columns={columns} className={p.included ? undefined : 'row-excluded'}>
+                {(c) => (
+                  <Cell>
+                    {c.id === 'user_name' ? (
+                      <>
+                        {p.user_name}{' '}
+                        {p.quality_flags.map((f) => (
+                          <StatusBadge key={f} state="warning" label={t(`admin.dashboard.flags.${f}`)} />
+                        ))}
+                      </>
+                    ) : c.id === 'trials' ? (
+                      p.trials
+                    ) : (
+                      fmt(p.metrics[c.id])
+                    )}
+                  </Cell>
+                )}
+              </Row>
+            )}
+          </TableBody>
+        </Table>
+      </div>
+    </section>
+  );
+}
