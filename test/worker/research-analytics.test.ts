@@ -267,4 +267,15 @@ describe('data-quality flags', () => {
     expect(exported.find((p) => p.user_name === people.speeder!.name)!.quality_flags).toBe('speeder');
     expect(exported.find((p) => p.user_name === people.careful!.name)!.quality_flags).toBe('');
   });
+
+  it('recomputes a participant’s cached pre-experiment signals as soon as their answers change', async () => {
+    await report();
+    const [cached] = await rows<{ pre_median_response_ms: number }>('select pre_median_response_ms from participant_signals where participant_id = ?', people.a!.id);
+    expect(cached!.pre_median_response_ms).toBeGreaterThan(150);
+    await env.DB.prepare('update pre_experiment_responses set response_time_ms = 120 where participant_id = ?').bind(people.a!.id).run();
+    expect(await rows('select * from participant_signals where participant_id = ?', people.a!.id)).toEqual([]);
+    expect(await flagsOf('speeder')).toEqual([people.a!.name, people.speeder!.name].sort());
+    const [fresh] = await rows<{ pre_median_response_ms: number }>('select pre_median_response_ms from participant_signals where participant_id = ?', people.a!.id);
+    expect(fresh!.pre_median_response_ms).toBe(120);
+  });
 });

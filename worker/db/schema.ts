@@ -412,6 +412,19 @@ export const aiModels = sqliteTable(
 );
 
 /**
+ * Per-participant signals of the pre-experiment answers that the data-quality flags read (window
+ * functions over every answer, too slow to recompute for 1,000 participants on each request).
+ * A cache: triggers on `pre_experiment_responses` delete a participant's row whenever one of
+ * their answers is written, changed or deleted, and the analytics recompute only missing rows.
+ */
+export const participantSignals = sqliteTable('participant_signals', {
+  participantId: integer('participant_id').primaryKey(),
+  preMedianResponseMs: real('pre_median_response_ms'),
+  preLongestRun: integer('pre_longest_run'),
+  computedAt: text('computed_at').notNull(),
+});
+
+/**
  * Every study configuration sessions have run under, recorded by the first session that used it,
  * so each exported row traces back (through its session) to the exact settings it ran with.
  */

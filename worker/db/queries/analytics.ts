@@ -6,7 +6,7 @@
  */
 import { and, count, eq, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from '../client';
-import { mainExperimentResponses as main, participants, postSurveys, sessions, understandingTestAttempts } from '../schema';
+import { mainExperimentResponses as main, participantSignals, participants, postSurveys, sessions, understandingTestAttempts } from '../schema';
 
 /** A judgement as a signed confidence: +c for the positive class, −c for the negative (c = 1…5). */
 const signed = (prediction: AnyColumn, confidence: AnyColumn) =>
@@ -67,28 +67,36 @@ export const analyticsParticipants = (db: Db) =>
     .from(participants)
     .leftJoin(sessions, eq(sessions.participantId, participants.id));
 
-/** Each participant's median pre-experiment response time (the middle value, or the mean of the two middle ones). */
-export const medianPreResponseTimes = (db: Db) =>
-  db.all<{ participant_id: number; median_ms: number }>(sql`
-    with ranked as (
+/**
+ * Fills the signal cache for every participant with pre-experiment answers and no cached row
+ * (new answers delete the row, by trigger), in one statement: each participant's median response
+ * time (the middle value, or the mean of the two middle ones) and longest run of the same
+ * prediction in the order answered.
+ */
+export const refreshParticipantSignals = (db: Db, now: string) =>
+  db.run(sql`
+    insert or replace into participant_signals (participant_id, pre_median_response_ms, pre_longest_run, computed_at)
+    with stale as (
+      select p.id from participants p
+      where not exists (select 1 from participant_signals s where s.participant_id = p.id)
+        and exists (select 1 from pre_experiment_responses r where r.participant_id = p.id)),
+    answers as (select participant_id, id, prediction, response_time_ms from pre_experiment_responses where participant_id in (select id from stale)),
+    ranked as (
       select participant_id, response_time_ms as ms,
              row_number() over (partition by participant_id order by response_time_ms) as k,
              count(*) over (partition by participant_id) as total
-      from pre_experiment_responses where response_time_ms is not null)
-    select participant_id, avg(ms) as median_ms from ranked
-    where k in ((total + 1) / 2, (total + 2) / 2) group by participant_id`);
+      from answers where response_time_ms is not null),
+    medians as (select participant_id, avg(ms) as median_ms from ranked where k in ((total + 1) / 2, (total + 2) / 2) group by participant_id),
+    marked as (
+      select participant_id, id,
+             case when prediction = lag(prediction) over (partition by participant_id order by id) then 0 else 1 end as starts
+      from answers),
+    runs as (select participant_id, sum(starts) over (partition by participant_id order by id) as run from marked),
+    longest as (select participant_id, max(n) as longest from (select participant_id, count(*) as n from runs group by participant_id, run) group by participant_id)
+    select s.id, m.median_ms, l.longest, ${now} from stale s left join medians m on m.participant_id = s.id left join longest l on l.participant_id = s.id`);
 
-/** Each participant's longest run of the same pre-experiment prediction, in the order answered. */
-export const longestPredictionRuns = (db: Db) =>
-  db.all<{ participant_id: number; longest: number }>(sql`
-    with islands as (
-      select participant_id, prediction,
-             row_number() over (partition by participant_id order by id)
-               - row_number() over (partition by participant_id, prediction order by id) as island
-      from pre_experiment_responses)
-    select participant_id, max(run) as longest from (
-      select participant_id, count(*) as run from islands group by participant_id, prediction, island)
-    group by participant_id`);
+/** The cached pre-experiment signals of every participant who has answers. */
+export const participantSignalRows = (db: Db) => db.select().from(participantSignals);
 
 /** Failed understanding-test attempts per participant. */
 export const failedUnderstandingTests = (db: Db) =>

@@ -9,8 +9,8 @@ import {
   analyticsParticipants,
   bigFiveAnswers,
   failedUnderstandingTests,
-  longestPredictionRuns,
-  medianPreResponseTimes,
+  participantSignalRows,
+  refreshParticipantSignals,
   straightliners,
   type GridSection,
 } from '../../db/queries/analytics';
@@ -86,16 +86,17 @@ const median = (values: number[]) => {
 };
 
 export async function qualityFlags(db: Db): Promise<Map<number, ParticipantQuality>> {
-  const [people, medians, runs, failed, bigFive, ...lines] = await Promise.all([
+  // Only participants whose answers changed since the last call are recomputed.
+  await refreshParticipantSignals(db, new Date().toISOString());
+  const [people, signals, failed, bigFive, ...lines] = await Promise.all([
     analyticsParticipants(db),
-    medianPreResponseTimes(db),
-    longestPredictionRuns(db),
+    participantSignalRows(db),
     failedUnderstandingTests(db),
     bigFiveAnswers(db),
     ...GRID_SECTIONS.map((section) => straightliners(db, section, gridItems(section), q.straightlineMinItems)),
   ]);
-  const medianOf = new Map(medians.map((m) => [m.participant_id, m.median_ms]));
-  const runOf = new Map(runs.map((r) => [r.participant_id, r.longest]));
+  const medianOf = new Map(signals.flatMap((m) => (m.preMedianResponseMs === null ? [] : [[m.participantId, m.preMedianResponseMs] as const])));
+  const runOf = new Map(signals.map((r) => [r.participantId, r.preLongestRun]));
   const failedOf = new Map(failed.map((f) => [f.participantId, f.failed]));
   const bfiOf = new Map(bigFive.map((b) => [b.participantId, bfiInconsistentPairs(b.answers)]));
   const studyMedian = median([...medianOf.values()]);
