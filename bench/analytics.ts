@@ -8,10 +8,11 @@
  * The rows are written straight into the local D1 file (node:sqlite) before the Worker starts:
  * what is measured is the analytics, not 300,000 API calls.
  */
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { d1File } from './lib/local-d1';
 import { answeredQuestions, postSurvey } from '../worker/schemas/post-survey';
 import { applyLocalMigrations, freeLoopbackPort, killLocalWorker, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
 
@@ -23,13 +24,6 @@ const ALPHAS = [0, 0.25, 0.5, 0.75, 1];
 const DATASETS = ['adult_income', 'speed_dating', 'compas'];
 const sorted = (xs: number[]) => [...xs].sort((a, b) => a - b);
 const median = (xs: number[]) => sorted(xs)[Math.floor(xs.length / 2)]!;
-
-function d1File(persistTo: string): string {
-  const dir = path.join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
-  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
-  if (!file) throw new Error(`no D1 database under ${dir}`);
-  return path.join(dir, file);
-}
 
 /** A deterministic stream of numbers in [0, 1). */
 function random(seed: number) {

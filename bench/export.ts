@@ -9,10 +9,11 @@
  * what is measured is the export, not 250,000 API calls.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
+import { d1File } from './lib/local-d1';
 import { prepareAll } from '../ml-assets/lib/prepare';
 import { seedLocal } from '../ml-assets/lib/seed';
 import { applyLocalMigrations, freeLoopbackPort, killLocalWorker, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
@@ -23,13 +24,6 @@ const PARTICIPANTS = Number(process.env.XDL_EXPORT_PARTICIPANTS ?? 1250);
 const ANSWERS = 200;
 const REPETITIONS = Number(process.env.XDL_EXPORT_REPETITIONS ?? 5);
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
-
-function d1File(persistTo: string): string {
-  const dir = path.join(persistTo, 'v3', 'd1', 'miniflare-D1DatabaseObject');
-  const file = readdirSync(dir).find((f) => f.endsWith('.sqlite') && f !== 'metadata.sqlite');
-  if (!file) throw new Error(`no D1 database under ${dir}`);
-  return path.join(dir, file);
-}
 
 /** Participants, consented sessions and their answers, as the API would have stored them. */
 function fillAnswers(file: string) {

@@ -155,9 +155,10 @@ describe('/admin', () => {
       await page.locator('[data-chart="funnel"] .recharts-bar-rectangle').first().waitFor();
       expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-${lang}-${width}.png`, fullPage: true });
-      for (const tab of ['studyConfig', 'cleanup', 'registration'] as const) {
+      for (const tab of ['reliance', 'studyConfig', 'cleanup', 'registration'] as const) {
         await page.getByRole('tab', { name: texts.dashboard.tabs[tab] }).click();
         // The configuration tab shows the running version, read-only.
+        if (tab === 'reliance') await page.getByTestId('reliance-counts').waitFor();
         if (tab === 'studyConfig') expect(await page.getByTestId('study-config-version').innerText()).toMatch(/^\d+\.\d+\.\d+\+[0-9a-f]{12}$/);
         expect(await pageOverflow(page), tab).toBeLessThanOrEqual(0);
         if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-${tab}-${lang}-${width}.png`, fullPage: true });

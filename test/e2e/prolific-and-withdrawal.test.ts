@@ -23,6 +23,9 @@ describe('Prolific loop', () => {
     await page.waitForURL('**/experiment/consent');
     const id = await page.evaluate((key) => localStorage.getItem(key), storageKeys.sessionId);
     expect(id).toMatch(/^[A-Z0-9]{8}$/);
+    // A Prolific participant who does not wish to take part can return the study from here.
+    await page.getByRole('link', { name: en.prolific.return }).waitFor();
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/consent-prolific-en-390.png`, fullPage: true });
     // On a phone, as a thumb would: tap each item's text.
     for (const item of Object.values(en.consent.items)) {
       await page.getByText(item, { exact: true }).click();

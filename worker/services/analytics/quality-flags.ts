@@ -85,7 +85,21 @@ const median = (values: number[]) => {
   return sorted.length % 2 ? sorted[mid]! : (sorted[mid - 1]! + sorted[mid]!) / 2;
 };
 
-export async function qualityFlags(db: Db): Promise<Map<number, ParticipantQuality>> {
+/**
+ * The flags, computed once per request: the users list, the reliance report and every table of an
+ * export that reads them share one computation (a request's `db` is its own object).
+ */
+const perRequest = new WeakMap<Db, Promise<Map<number, ParticipantQuality>>>();
+export function qualityFlags(db: Db): Promise<Map<number, ParticipantQuality>> {
+  let pending = perRequest.get(db);
+  if (!pending) {
+    pending = computeQualityFlags(db);
+    perRequest.set(db, pending);
+  }
+  return pending;
+}
+
+async function computeQualityFlags(db: Db): Promise<Map<number, ParticipantQuality>> {
   // Only participants whose answers changed since the last call are recomputed.
   await refreshParticipantSignals(db, new Date().toISOString());
   const [people, signals, failed, bigFive, ...lines] = await Promise.all([

@@ -160,12 +160,29 @@ export type RelianceReport = {
   participants: ParticipantRelianceRow[];
 };
 
-export async function relianceReport(db: Db, options: { excludeFlagged: boolean }): Promise<RelianceReport> {
+/** Once per request and option: the three reliance tables of an export share one report. */
+const perRequest = new WeakMap<Db, Map<boolean, Promise<RelianceReport>>>();
+export function relianceReport(db: Db, options: { excludeFlagged: boolean }): Promise<RelianceReport> {
+  const reports = perRequest.get(db) ?? new Map<boolean, Promise<RelianceReport>>();
+  perRequest.set(db, reports);
+  let pending = reports.get(options.excludeFlagged);
+  if (!pending) {
+    pending = computeRelianceReport(db, options);
+    reports.set(options.excludeFlagged, pending);
+  }
+  return pending;
+}
+
+async function computeRelianceReport(db: Db, options: { excludeFlagged: boolean }): Promise<RelianceReport> {
   const [rows, people, quality] = await Promise.all([trialSums(db), analyticsParticipants(db), qualityFlags(db)]);
   const flagged = (id: number) => (quality.get(id)?.flags.length ?? 0) > 0;
   const counted = options.excludeFlagged ? rows.filter((r) => !flagged(r.participantId)) : rows;
   const byParticipant = new Map<number, TrialSums[]>();
-  for (const row of rows) byParticipant.set(row.participantId, [...(byParticipant.get(row.participantId) ?? []), row]);
+  for (const row of rows) {
+    const own = byParticipant.get(row.participantId);
+    if (own) own.push(row);
+    else byParticipant.set(row.participantId, [row]);
+  }
 
   const alphas = [...new Set(counted.map((r) => r.alpha))].sort((a, b) => (a ?? -1) - (b ?? -1));
   const datasets = [...new Set(counted.map((r) => r.datasetType))].sort();

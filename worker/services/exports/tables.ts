@@ -542,12 +542,11 @@ export const aiModelsTable: ExportTable<AiModelRow> = {
 };
 
 // ---------------------------------------------------------------------------------------------
-/** Not anyone's rows: an export for one participant has none. */
-const withdrawalPage = (db: Db, filter: ExportFilter, after: number) =>
+const withdrawalPage = (db: Db, after: number) =>
   db
     .select({ id: auditLog.id, createdAt: auditLog.createdAt })
     .from(auditLog)
-    .where(and(gt(auditLog.id, after), eq(auditLog.action, 'participant_withdrawal'), filter.userName ? sql`0` : undefined))
+    .where(and(gt(auditLog.id, after), eq(auditLog.action, 'participant_withdrawal')))
     .orderBy(asc(auditLog.id))
     .limit(EXPORT_PAGE_ROWS);
 type WithdrawalRow = Awaited<ReturnType<typeof withdrawalPage>>[number];
@@ -556,7 +555,10 @@ export const withdrawalsTable: ExportTable<WithdrawalRow> = {
   name: 'withdrawals',
   description: 'One row per participant who withdrew: only the time (their data was deleted, so nothing else about them exists).',
   columns: [{ name: 'withdrawn_at', type: 'timestamp', meaning: 'When a participant withdrew and their data was deleted', coding: UTC, value: (r) => r.createdAt }],
-  pages: (db, filter) => keysetPages((after) => withdrawalPage(db, filter, after), (r) => r.id),
+  // Not anyone's rows: an export for one participant has none.
+  async *pages(db, filter) {
+    if (!filter.userName) yield* keysetPages((after) => withdrawalPage(db, after), (r) => r.id);
+  },
 };
 
 /** The single-table exports by their URL name (part 2 §7), and the tables of the all-data zip. */
