@@ -1,12 +1,15 @@
+import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileModel, DecisionType, emptyTree, MODEL_FORMAT, MODEL_FORMAT_VERSION, type GbdtModel, type SerializedTree } from '../../worker/ml/model';
 import { decide, predictRaw } from '../../worker/ml/predict';
 import { seededRandom as rng } from '../../worker/ml/random';
-import { treeShap } from '../../worker/ml/treeshap';
+import { createShapWorkspace, gaussLegendre01, treeShap } from '../../worker/ml/treeshap';
+import { treeShapReference } from '../../worker/ml/treeshap-reference';
 
 
 /** A random tree with consistent counts: every internal count is the sum of its children's. */
-function randomTree(random: () => number, numFeatures: number, numLeaves: number): SerializedTree {
+/** `lopsided`: the chance a split sends a single leaf one way, which makes deep trees. */
+function randomTree(random: () => number, numFeatures: number, numLeaves: number, lopsided = 0): SerializedTree {
   const t = emptyTree(numLeaves);
   let leaves = 0;
   const build = (remainingLeaves: number): [number, number] => {
@@ -31,7 +34,7 @@ function randomTree(random: () => number, numFeatures: number, numLeaves: number
     t.left_child.push(0);
     t.right_child.push(0);
     t.internal_count.push(0);
-    const leftLeaves = 1 + Math.floor(random() * (remainingLeaves - 1));
+    const leftLeaves = random() < lopsided ? (random() < 0.5 ? 1 : remainingLeaves - 1) : 1 + Math.floor(random() * (remainingLeaves - 1));
     const [l, lc] = build(leftLeaves);
     const [r, rc] = build(remainingLeaves - leftLeaves);
     t.left_child[index] = l;
@@ -43,7 +46,7 @@ function randomTree(random: () => number, numFeatures: number, numLeaves: number
   return t;
 }
 
-function randomModel(seed: number, numFeatures: number, numTrees: number, maxLeaves: number): GbdtModel {
+function randomModel(seed: number, numFeatures: number, numTrees: number, maxLeaves: number, lopsided = 0): GbdtModel {
   const random = rng(seed);
   return {
     format: MODEL_FORMAT,
@@ -52,7 +55,7 @@ function randomModel(seed: number, numFeatures: number, numTrees: number, maxLea
     feature_names: Array.from({ length: numFeatures }, (_, i) => `f${i}`),
     categorical_features: [],
     category_codes: {},
-    trees: Array.from({ length: numTrees }, () => randomTree(random, numFeatures, 1 + Math.floor(random() * maxLeaves))),
+    trees: Array.from({ length: numTrees }, () => randomTree(random, numFeatures, 1 + Math.floor(random() * maxLeaves), lopsided)),
     metadata: {},
   };
 }
@@ -151,3 +154,74 @@ describe('model validation', () => {
     expect(() => compileModel(bad)).toThrow(/outside/);
   });
 });
+
+describe('fast TreeSHAP against the reference algorithm', () => {
+  const agree = (model: ReturnType<typeof compileModel>, rows: Float64Array[]) => {
+    const workspace = createShapWorkspace(model);
+    const out = new Float64Array(model.numFeatures + 1);
+    let worst = 0;
+    for (const x of rows) {
+      const fast = treeShap(model, x, workspace, out);
+      const reference = treeShapReference(model, x);
+      fast.forEach((v, i) => {
+        // An empty child can make the reference itself divide 0 by 0; both must then say so.
+        if (!(Number.isNaN(v) && Number.isNaN(reference[i]!))) worst = Math.max(worst, Math.abs(v - reference[i]!));
+      });
+    }
+    return worst;
+  };
+
+  it('agrees to 1e-12 on random forests with missing values, zeros, categorical splits and deep paths', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 12 }), fc.integer({ min: 1, max: 64 }), fc.double({ min: 0, max: 0.9, noNaN: true }), (seed, features, leaves, lopsided) => {
+        const model = compileModel(randomModel(seed, features, 4, leaves, lopsided));
+        const random = rng(seed ^ 0x5bd1e995);
+        const rows = Array.from({ length: 8 }, () => randomRow(random, features));
+        expect(agree(model, rows)).toBeLessThan(1e-12);
+      }),
+      { numRuns: 300, seed: 20261122 },
+    );
+  });
+
+  it('agrees on deep trees that split on the same few features again and again', () => {
+    let deepest = 0;
+    for (let seed = 1; seed <= 20; seed++) {
+      const model = compileModel(randomModel(seed, 3, 2, 60, 0.8));
+      deepest = Math.max(deepest, model.maxDepth);
+      const random = rng(seed);
+      expect(agree(model, Array.from({ length: 10 }, () => randomRow(random, 3)))).toBeLessThan(1e-12);
+    }
+    expect(deepest).toBeGreaterThanOrEqual(20);
+  });
+
+  it('hands a tree with an empty child to the reference algorithm and still agrees', () => {
+    const source = randomModel(11, 4, 3, 10);
+    const tree = source.trees.find((t) => t.num_leaves > 2)!;
+    const leaf = ~tree.left_child.concat(tree.right_child).find((c) => c < 0)!;
+    // An empty leaf: its count is 0 and its parent's counts stay consistent with it.
+    const removed = tree.leaf_count[leaf]!;
+    tree.leaf_count[leaf] = 0;
+    const parents = (child: number): number[] => {
+      const at = tree.left_child.indexOf(child) >= 0 ? tree.left_child.indexOf(child) : tree.right_child.indexOf(child);
+      return at < 0 ? [] : [at, ...parents(at)];
+    };
+    for (const p of parents(~leaf)) tree.internal_count[p]! -= removed;
+    const random = rng(3);
+    const rows = Array.from({ length: 10 }, () => randomRow(random, 4));
+    const alone = compileModel({ ...source, trees: [tree] });
+    for (const x of rows) expect(Array.from(treeShap(alone, x))).toEqual(Array.from(treeShapReference(alone, x)));
+    expect(agree(compileModel(source), rows)).toBeLessThan(1e-12);
+  });
+
+  it('integrates every polynomial of degree below 2n exactly with n Gauss–Legendre points', () => {
+    for (let n = 1; n <= 16; n++) {
+      const { nodes, weights } = gaussLegendre01(n);
+      for (let degree = 0; degree < 2 * n; degree++) {
+        let integral = 0;
+        for (let q = 0; q < n; q++) integral += weights[q]! * nodes[q]! ** degree;
+        expect(Math.abs(integral - 1 / (degree + 1))).toBeLessThan(1e-14);
+      }
+    }
+  });
+});
+

@@ -1,185 +1,288 @@
 /**
- * Exact path-dependent TreeSHAP (Lundberg, Erion, Chen et al., "From local explanations to global
- * understanding with explainable AI for trees", Nature Machine Intelligence 2020, Algorithm 2),
- * as LightGBM's `Tree::TreeSHAP` computes it for `pred_contrib`: node cover is the training row
- * count, and the base value is the sum of the trees' count-weighted mean leaf values.
+ * Exact path-dependent TreeSHAP in time linear in the tree's size per row, giving the values
+ * LightGBM's `pred_contrib` gives (its `Tree::TreeSHAP`, the original algorithm, is kept as
+ * `treeshap-reference.ts`, which the tests compare this with).
  *
- * The unique path lives in preallocated typed arrays, one slice per recursion depth, so an
- * explanation allocates nothing per node; divisions by small integers use a reciprocal table
- * (results agree with LightGBM's divisions to a few ulps).
+ * Why it works. For a leaf ℓ with value v reached through d distinct features, each feature k
+ * carries a zero fraction Z_k (the share of training rows that follow the path at its splits) and
+ * a one fraction O_k ∈ {0, 1} (whether this row follows it). Feature i's Shapley contribution
+ * from ℓ is
+ *
+ *   v · (O_i − Z_i) · Σ_s c_s · s!(d−1−s)!/d!,   c_s = coefficient of tˢ in Π_{k≠i} (Z_k + O_k t),
+ *
+ * and since s!(d−1−s)!/d! = ∫₀¹ tˢ (1−t)^{d−1−s} dt, the sum is ∫₀¹ Π_{k≠i} (Z_k(1−t) + O_k t) dt:
+ * the integral of a polynomial of degree below the tree's depth D. Gauss–Legendre quadrature with
+ * ⌈D/2⌉ points is exact for it, so a leaf is represented by its product F_ℓ(t) = Π_k f_k(t) at
+ * those points (the idea of Linear TreeSHAP, Yu et al., NeurIPS 2022, here with quadrature in
+ * place of polynomial arithmetic). Products are built top-down, one multiplication per point and
+ * node; sums of v·F_ℓ over a subtree are gathered bottom-up; each edge then adds its feature's
+ * share of all leaves below it with one dot product. A feature split again deeper down takes back,
+ * at that deeper edge, what the ancestor's edge credited for the leaves below it, so each leaf's
+ * share is counted once, with its merged fractions.
+ *
+ * Everything that does not depend on the row (fractions, quadrature weights, the per-edge factor
+ * and coefficient vectors for each on/off state) is computed once per model into flat typed
+ * arrays; a row allocates nothing beyond the result (and not even that with `out`).
  */
 import type { CompiledModel, CompiledTree } from './model';
 import { decide } from './predict';
+import { createReferenceWorkspace, referenceTreeShap, type ReferenceWorkspace } from './treeshap-reference';
+
+/** Gauss–Legendre nodes and weights on [0, 1], by Newton's method on the Legendre recurrence. */
+export function gaussLegendre01(n: number): { nodes: Float64Array; weights: Float64Array } {
+  const nodes = new Float64Array(n);
+  const weights = new Float64Array(n);
+  for (let i = 0; i < Math.ceil(n / 2); i++) {
+    let x = Math.cos((Math.PI * (i + 0.75)) / (n + 0.5));
+    let derivative = 0;
+    for (let iteration = 0; iteration < 100; iteration++) {
+      let p0 = 1;
+      let p1 = x;
+      for (let k = 2; k <= n; k++) {
+        const p2 = ((2 * k - 1) * x * p1 - (k - 1) * p0) / k;
+        p0 = p1;
+        p1 = p2;
+      }
+      derivative = (n * (x * p1 - p0)) / (x * x - 1);
+      const step = p1 / derivative;
+      x -= step;
+      if (Math.abs(step) < 1e-17) break;
+    }
+    const weight = 2 / ((1 - x * x) * derivative * derivative);
+    nodes[i] = (1 - x) / 2;
+    nodes[n - 1 - i] = (1 + x) / 2;
+    weights[i] = weights[n - 1 - i] = weight / 2;
+  }
+  return { nodes, weights };
+}
+
+/** How the row meets an edge, given how it met the nearest edge above on the same feature. */
+const State = { BothOn: 0, AncestorOnThisOff: 1, AncestorOff: 2 } as const;
+const STATES = 3;
+
+/**
+ * The row-independent part of one tree. Its edges are numbered in pre-order from 1 (edge 0 stands
+ * for the root's empty path), so a row is one pass down the list and one pass back up.
+ */
+type TreePlan = {
+  tree: CompiledTree;
+  /** Quadrature points used for this tree. */
+  points: number;
+  edges: number;
+  /** Per edge: the internal node it leaves, and whether it is that node's left edge. */
+  parentNode: Int32Array;
+  isLeft: Uint8Array;
+  /** Per edge: the edge into its parent node (0 at the root). */
+  parentEdge: Int32Array;
+  /** Per edge: nearest edge above with the same feature, or -1. */
+  ancestorEdge: Int32Array;
+  feature: Int32Array;
+  /** Per edge into an internal node: the edge of that node's right child (the left one is the next edge); -1 for a leaf. */
+  rightEdge: Int32Array;
+  /** Per edge into a leaf: its value. */
+  leafValue: Float64Array;
+  /** Per edge and state: `points` factors F_child/F_parent, then `points` coefficients. */
+  vectors: Float64Array;
+  /** Trees this method cannot take (a child with no training rows) go to the reference algorithm. */
+  useReference: boolean;
+};
+
+type ShapPlan = { trees: TreePlan[]; maxPoints: number; maxEdges: number; maxInternal: number };
+
+const plans = new WeakMap<CompiledModel, ShapPlan>();
+
+const coverOf = (tree: CompiledTree, child: number) => (child >= 0 ? tree.internalCount[child]! : tree.leafCount[~child]!);
+
+/** The most distinct features any root-to-leaf path splits on: the integrands' degree is below it. */
+function distinctFeaturesOnLongestPath(tree: CompiledTree): number {
+  const onPath = new Map<number, number>();
+  let most = 0;
+  const walk = (node: number) => {
+    const feature = tree.splitFeature[node]!;
+    onPath.set(feature, (onPath.get(feature) ?? 0) + 1);
+    most = Math.max(most, onPath.size);
+    for (const child of [tree.left[node]!, tree.right[node]!]) if (child >= 0) walk(child);
+    const left = onPath.get(feature)! - 1;
+    if (left === 0) onPath.delete(feature);
+    else onPath.set(feature, left);
+  };
+  if (tree.numLeaves > 1) walk(0);
+  return most;
+}
+
+function planTree(tree: CompiledTree): TreePlan {
+  const edges = 2 * tree.numLeaves - 1;
+  const points = Math.max(1, Math.ceil(distinctFeaturesOnLongestPath(tree) / 2));
+  const { nodes, weights } = gaussLegendre01(points);
+  const parentNode = new Int32Array(edges);
+  const isLeft = new Uint8Array(edges);
+  const parentEdge = new Int32Array(edges);
+  const ancestorEdge = new Int32Array(edges).fill(-1);
+  const feature = new Int32Array(edges);
+  const rightEdge = new Int32Array(edges).fill(-1);
+  const leafValue = new Float64Array(edges);
+  const mergedZero = new Float64Array(edges).fill(1);
+  const vectors = new Float64Array(edges * STATES * 2 * points);
+  let useReference = tree.numLeaves <= 1;
+
+  // Pre-order over the structure, keeping the last edge seen per feature on the current path.
+  const lastEdge = new Map<number, number>();
+  let next = 1;
+  const walk = (node: number, intoNode: number) => {
+    const splitFeature = tree.splitFeature[node]!;
+    const parentCover = tree.internalCount[node]!;
+    const saved = lastEdge.get(splitFeature);
+    for (const child of [tree.left[node]!, tree.right[node]!]) {
+      const edge = next++;
+      if (child === tree.right[node]) rightEdge[intoNode] = edge;
+      parentNode[edge] = node;
+      isLeft[edge] = child === tree.left[node] ? 1 : 0;
+      parentEdge[edge] = intoNode;
+      feature[edge] = splitFeature;
+      const fraction = coverOf(tree, child) / parentCover;
+      if (!(fraction > 0) || !Number.isFinite(fraction)) useReference = true;
+      const ancestor = saved ?? -1;
+      const ancestorZero = ancestor >= 0 ? mergedZero[ancestor]! : 1;
+      ancestorEdge[edge] = ancestor;
+      const zero = (mergedZero[edge] = ancestorZero * fraction);
+      for (let state = 0; state < STATES; state++) {
+        const ancestorOne = state === State.AncestorOff ? 0 : 1;
+        const one = state === State.BothOn ? 1 : 0;
+        const at = (edge * STATES + state) * 2 * points;
+        for (let q = 0; q < points; q++) {
+          const t = nodes[q]!;
+          const factor = zero * (1 - t) + one * t;
+          // Without an ancestor edge the "ancestor" is the neutral factor 1 with O = Z = 1.
+          const ancestorFactor = ancestor >= 0 ? ancestorZero * (1 - t) + ancestorOne * t : 1;
+          const ancestorShare = ancestor >= 0 ? (ancestorOne - ancestorZero) / ancestorFactor : 0;
+          vectors[at + q] = factor / ancestorFactor;
+          vectors[at + points + q] = weights[q]! * ((one - zero) / factor - ancestorShare);
+        }
+      }
+      if (child >= 0) {
+        lastEdge.set(splitFeature, edge);
+        walk(child, edge);
+      } else {
+        leafValue[edge] = tree.leafValue[~child]!;
+      }
+    }
+    if (saved === undefined) lastEdge.delete(splitFeature);
+    else lastEdge.set(splitFeature, saved);
+  };
+  if (!useReference) walk(0, 0);
+  return { tree, points, edges, parentNode, isLeft, parentEdge, ancestorEdge, feature, rightEdge, leafValue, vectors, useReference };
+}
+
+function planFor(model: CompiledModel): ShapPlan {
+  let plan = plans.get(model);
+  if (!plan) {
+    const trees = model.trees.map(planTree);
+    plan = {
+      trees,
+      maxPoints: trees.reduce((m, t) => Math.max(m, t.points), 1),
+      maxEdges: trees.reduce((m, t) => Math.max(m, t.edges), 1),
+      maxInternal: trees.reduce((m, t) => Math.max(m, t.tree.numLeaves - 1), 1),
+    };
+    plans.set(model, plan);
+  }
+  return plan;
+}
 
 /** Scratch space for one model; reuse it across rows. */
 export type ShapWorkspace = {
-  feature: Int32Array;
-  zero: Float64Array;
-  one: Float64Array;
-  weight: Float64Array;
+  plan: ShapPlan;
+  /** Per edge: the product of the path's factors at each quadrature point (`points` per edge). */
+  products: Float64Array;
+  /** Per edge: Σ leaf value × product over the leaves below it. */
+  sums: Float64Array;
+  /** Per edge: its state for this row. */
+  state: Uint8Array;
+  /** Per internal node: whether this row goes left. */
+  wentLeft: Uint8Array;
+  reference: ReferenceWorkspace | null;
 };
 
 export function createShapWorkspace(model: CompiledModel): ShapWorkspace {
-  const maxPath = model.maxDepth + 2;
-  if (RECIPROCAL.length <= maxPath + 1) RECIPROCAL = reciprocals(2 * maxPath + 2);
-  const size = (maxPath * (maxPath + 1)) / 2 + maxPath;
+  const plan = planFor(model);
+  const size = plan.maxEdges * plan.maxPoints;
   return {
-    feature: new Int32Array(size),
-    zero: new Float64Array(size),
-    one: new Float64Array(size),
-    weight: new Float64Array(size),
+    plan,
+    products: new Float64Array(size),
+    sums: new Float64Array(size),
+    state: new Uint8Array(plan.maxEdges),
+    wentLeft: new Uint8Array(plan.maxInternal),
+    reference: plan.trees.some((t) => t.useReference && t.tree.numLeaves > 1) ? createReferenceWorkspace(model) : null,
   };
 }
 
-const reciprocals = (n: number) => Float64Array.from({ length: n }, (_, k) => (k === 0 ? Infinity : 1 / k));
-/** 1/k for every k a path index can reach, so the hot loops multiply instead of divide. */
-let RECIPROCAL = reciprocals(256);
+function treeContributions(plan: TreePlan, x: Float64Array, phi: Float64Array, w: ShapWorkspace): void {
+  const { tree, points, edges, parentNode, isLeft, parentEdge, ancestorEdge, feature, rightEdge, leafValue, vectors } = plan;
+  const { products, sums, state, wentLeft } = w;
+  const internal = tree.numLeaves - 1;
+  const stride = 2 * points;
+  for (let node = 0; node < internal; node++) wentLeft[node] = decide(tree, node, x) === tree.left[node] ? 1 : 0;
+  for (let q = 0; q < points; q++) products[q] = 1;
 
-function extendPath(
-  feature: Int32Array,
-  zeros: Float64Array,
-  ones: Float64Array,
-  weight: Float64Array,
-  at: number,
-  depth: number,
-  zero: number,
-  one: number,
-  splitFeature: number,
-): void {
-  feature[at + depth] = splitFeature;
-  zeros[at + depth] = zero;
-  ones[at + depth] = one;
-  weight[at + depth] = depth === 0 ? 1 : 0;
-  const scale = RECIPROCAL[depth + 1]!;
-  for (let i = depth - 1; i >= 0; i--) {
-    const w = weight[at + i]!;
-    weight[at + i + 1]! += one * w * (i + 1) * scale;
-    weight[at + i] = zero * w * (depth - i) * scale;
+  // Down: each edge's state and the product of factors along the path to it.
+  for (let edge = 1; edge < edges; edge++) {
+    const ancestor = ancestorEdge[edge]!;
+    const edgeState =
+      ancestor >= 0 && state[ancestor] !== State.BothOn
+        ? State.AncestorOff
+        : wentLeft[parentNode[edge]!] === isLeft[edge]
+          ? State.BothOn
+          : State.AncestorOnThisOff;
+    state[edge] = edgeState;
+    const factors = (edge * STATES + edgeState) * stride;
+    const from = parentEdge[edge]! * points;
+    const to = edge * points;
+    for (let q = 0; q < points; q++) products[to + q] = products[from + q]! * vectors[factors + q]!;
   }
-}
 
-function unwindPath(
-  feature: Int32Array,
-  zeros: Float64Array,
-  ones: Float64Array,
-  weight: Float64Array,
-  at: number,
-  depth: number,
-  pathIndex: number,
-): void {
-  const one = ones[at + pathIndex]!;
-  const zero = zeros[at + pathIndex]!;
-  let nextOnePortion = weight[at + depth]!;
-  if (one !== 0) {
-    const invOne = 1 / one;
-    const scale = RECIPROCAL[depth + 1]!;
-    for (let i = depth - 1; i >= 0; i--) {
-      const tmp = weight[at + i]!;
-      const w = nextOnePortion * (depth + 1) * RECIPROCAL[i + 1]! * invOne;
-      weight[at + i] = w;
-      nextOnePortion = tmp - w * zero * (depth - i) * scale;
+  // Up: sums of value × product below each edge, each edge crediting its feature.
+  for (let edge = edges - 1; edge >= 1; edge--) {
+    const coefficients = (edge * STATES + state[edge]!) * stride + points;
+    const at = edge * points;
+    const right = rightEdge[edge]!;
+    let dot = 0;
+    if (right < 0) {
+      const value = leafValue[edge]!;
+      for (let q = 0; q < points; q++) {
+        const sum = value * products[at + q]!;
+        sums[at + q] = sum;
+        dot += vectors[coefficients + q]! * sum;
+      }
+    } else {
+      const left = (edge + 1) * points;
+      const r = right * points;
+      for (let q = 0; q < points; q++) {
+        const sum = sums[left + q]! + sums[r + q]!;
+        sums[at + q] = sum;
+        dot += vectors[coefficients + q]! * sum;
+      }
     }
-  } else {
-    const invZero = 1 / zero;
-    for (let i = depth - 1; i >= 0; i--) {
-      weight[at + i] = weight[at + i]! * (depth + 1) * invZero * RECIPROCAL[depth - i]!;
-    }
+    phi[feature[edge]!]! += dot;
   }
-  for (let i = pathIndex; i < depth; i++) {
-    feature[at + i] = feature[at + i + 1]!;
-    zeros[at + i] = zeros[at + i + 1]!;
-    ones[at + i] = ones[at + i + 1]!;
-  }
-}
-
-function unwoundPathSum(zeros: Float64Array, ones: Float64Array, weight: Float64Array, at: number, depth: number, pathIndex: number): number {
-  const one = ones[at + pathIndex]!;
-  const zero = zeros[at + pathIndex]!;
-  let total = 0;
-  if (one !== 0) {
-    const invOne = 1 / one;
-    let nextOnePortion = weight[at + depth]!;
-    for (let i = depth - 1; i >= 0; i--) {
-      const tmp = nextOnePortion * RECIPROCAL[i + 1]! * invOne;
-      total += tmp;
-      nextOnePortion = weight[at + i]! - tmp * zero * (depth - i);
-    }
-  } else {
-    const invZero = 1 / zero;
-    for (let i = depth - 1; i >= 0; i--) total += weight[at + i]! * invZero * RECIPROCAL[depth - i]!;
-  }
-  return total * (depth + 1);
-}
-
-const cover = (tree: CompiledTree, node: number) => (node >= 0 ? tree.internalCount[node]! : tree.leafCount[~node]!);
-
-function recurse(
-  tree: CompiledTree,
-  x: Float64Array,
-  phi: Float64Array,
-  w: ShapWorkspace,
-  node: number,
-  parentAt: number,
-  depth: number,
-  parentZero: number,
-  parentOne: number,
-  parentFeature: number,
-): void {
-  const { feature, zero: zeros, one: ones, weight } = w;
-  // Each depth gets its own copy of the path, right after the parent's.
-  const at = parentAt + depth;
-  for (let i = 0; i < depth; i++) {
-    feature[at + i] = feature[parentAt + i]!;
-    zeros[at + i] = zeros[parentAt + i]!;
-    ones[at + i] = ones[parentAt + i]!;
-    weight[at + i] = weight[parentAt + i]!;
-  }
-  extendPath(feature, zeros, ones, weight, at, depth, parentZero, parentOne, parentFeature);
-
-  if (node < 0) {
-    const leafValue = tree.leafValue[~node]!;
-    for (let i = 1; i <= depth; i++) {
-      const pathWeight = unwoundPathSum(zeros, ones, weight, at, depth, i);
-      phi[feature[at + i]!]! += pathWeight * (ones[at + i]! - zeros[at + i]!) * leafValue;
-    }
-    return;
-  }
-
-  const splitFeature = tree.splitFeature[node]!;
-  const hot = decide(tree, node, x);
-  const cold = hot === tree.left[node] ? tree.right[node]! : tree.left[node]!;
-  const invCover = 1 / tree.internalCount[node]!;
-  const hotZero = cover(tree, hot) * invCover;
-  const coldZero = cover(tree, cold) * invCover;
-  let incomingZero = 1;
-  let incomingOne = 1;
-
-  // A feature already on the path is unwound so this split can be redone with both fractions.
-  let pathIndex = 0;
-  for (; pathIndex <= depth; pathIndex++) {
-    if (feature[at + pathIndex] === splitFeature) break;
-  }
-  let nextDepth = depth;
-  if (pathIndex !== depth + 1) {
-    incomingZero = zeros[at + pathIndex]!;
-    incomingOne = ones[at + pathIndex]!;
-    unwindPath(feature, zeros, ones, weight, at, depth, pathIndex);
-    nextDepth -= 1;
-  }
-
-  recurse(tree, x, phi, w, hot, at, nextDepth + 1, hotZero * incomingZero, incomingOne, splitFeature);
-  recurse(tree, x, phi, w, cold, at, nextDepth + 1, coldZero * incomingZero, 0, splitFeature);
 }
 
 /**
  * SHAP values of one encoded row: `numFeatures` contributions followed by the base value, so the
- * array sums to the raw score (LightGBM's `pred_contrib` layout).
+ * array sums to the raw score (LightGBM's `pred_contrib` layout). Pass `out` (length numFeatures + 1)
+ * to reuse an array.
  */
-export function treeShap(model: CompiledModel, x: Float64Array, workspace = createShapWorkspace(model)): Float64Array {
-  const phi = new Float64Array(model.numFeatures + 1);
-  for (const tree of model.trees) {
-    phi[model.numFeatures]! += tree.expectedValue;
-    if (tree.numLeaves > 1) recurse(tree, x, phi, workspace, 0, 0, 0, 1, 1, -1);
+export function treeShap(
+  model: CompiledModel,
+  x: Float64Array,
+  workspace = createShapWorkspace(model),
+  out?: Float64Array,
+): Float64Array {
+  const phi = out ?? new Float64Array(model.numFeatures + 1);
+  if (out) phi.fill(0);
+  for (const treePlan of workspace.plan.trees) {
+    phi[model.numFeatures]! += treePlan.tree.expectedValue;
+    if (treePlan.tree.numLeaves <= 1) continue;
+    if (treePlan.useReference) referenceTreeShap(treePlan.tree, x, phi, workspace.reference!);
+    else treeContributions(treePlan, x, phi, workspace);
   }
   return phi;
 }
