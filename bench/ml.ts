@@ -1,66 +1,194 @@
 /**
- * `npm run bench:ml`: speed of the ML core in Node and inside workerd, beside LightGBM 4.6's
- * single-thread figures from the fixtures' metrics.json. Writes bench/results/ml.json.
+ * `npm run bench:ml [-- --against <git ref>] [--rounds n]`: the ML core's speed as ratios measured
+ * in one run on one machine. Writes bench/results/ml.json.
  *
- *  - predict and TreeSHAP rows/s on every fixture model
- *  - AI-model training time per dataset (LightGBM's training rows and parameters)
- *  - a 200-row user model (50 trees, 8 leaves, depth 3)
- *  - one AI + user-model explanation (predict + TreeSHAP on both), in workerd
+ * Sides, each a long-lived process answering timing requests (bench/ml-runner.ts):
+ *  - `current`: this working tree's worker/ml;
+ *  - `against` (with --against): the same runner bundled inside a checkout of that ref;
+ *  - `lightgbm`: only when XDL_LIGHTGBM_PYTHONPATH names a directory from which a LightGBM 4.6.0
+ *    Python package imports (bench/lightgbm_runner.py, run by XDL_PYTHON or python3). Without it
+ *    no LightGBM figure or ratio is printed or written: timings recorded on another machine (the
+ *    fixtures' metrics.json) are never the other side of a comparison.
+ *
+ * Tasks: per-row prediction and TreeSHAP on every fixture model (LightGBM gets whole batches of the
+ * same rows, as it is used), AI-model training on each dataset's reference split with the fixtures'
+ * parameters, and a user model on 200 answers weighted by confidence. Every round runs every task
+ * on every side, the sides' order rotating from round to round; the figures are medians over the
+ * rounds and the ratios are ratios of medians. Held-out accuracies of the trained AI models are
+ * compared too (LightGBM's from the same run, else the fixtures' recorded ones: an accuracy does
+ * not depend on the machine).
+ *
+ * Inside workerd (current side only): one participant-facing explanation (AI and user model, each
+ * predicted and explained by TreeSHAP), as compute time per explanation (a loop in one request,
+ * timed from the host) and as CPU time per request of the workerd process (kernel accounting over
+ * many single-explanation requests, so it includes the request's own handling).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { spawn, execFileSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
+import { createInterface, type Interface } from 'node:readline';
 import { build } from 'esbuild';
 import { convertV4MiniflareOptions, Miniflare } from 'miniflare';
 import { AI_MODEL_PARAMS } from '../ml-assets/lib/ai-model';
-import { listFixtures, loadFixture, toInput } from '../ml-assets/lib/fixtures';
+import { listFixtures, loadFixture } from '../ml-assets/lib/fixtures';
 import { projectRoot } from '../ml-assets/lib/paths';
 import { referenceSplit, toTrainingData } from '../ml-assets/lib/training-data';
-import { importLightgbmDump } from '../worker/ml/lightgbm-import';
-import { compileModel, encodeRow } from '../worker/ml/model';
-import { predictRaw } from '../worker/ml/predict';
-import { trainGbdt, type TrainingData } from '../worker/ml/train';
-import { createShapWorkspace, treeShap } from '../worker/ml/treeshap';
-import { DATASET_TYPES } from '../worker/schemas/study';
-import { USER_MODEL_PARAMS } from './workerd-entry';
+import { seededRandom } from '../worker/ml/random';
+import type { TrainingData } from '../worker/ml/train';
+import { DATASET_TYPES, studyConfig } from '../worker/schemas/study';
+import { userModelParams } from '../worker/ml/user-model-params';
+import { workerdUsage } from './lib/workerd-processes';
+import type { BenchInputs, SerializedData } from './ml-runner';
 
-type LightgbmTiming = { train_seconds_1thread: number; predict_raw_rows_per_s_1thread: number; pred_contrib_rows_per_s_1thread: number };
+type Side = 'current' | 'against' | 'lightgbm';
+
+const args = process.argv.slice(2);
+const option = (name: string) => {
+  const at = args.indexOf(`--${name}`);
+  return at >= 0 ? args[at + 1] : undefined;
+};
+const againstRef = option('against');
+const rounds = Number(option('rounds') ?? 21);
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
   return sorted[Math.floor(sorted.length / 2)]!;
 };
 
-/** Runs `fn(reps)` until it has taken at least `minMs`, five rounds; returns the median ms per rep. */
-function timePerRep(fn: (reps: number) => void, minMs = 300): number {
-  let reps = 1;
-  for (;;) {
-    const t = performance.now();
-    fn(reps);
-    if (performance.now() - t >= minMs / 5) break;
-    reps *= 2;
-  }
-  const rounds: number[] = [];
-  for (let k = 0; k < 5; k++) {
-    const t = performance.now();
-    fn(reps);
-    rounds.push((performance.now() - t) / reps);
-  }
-  return median(rounds);
-}
+const serialize = (d: TrainingData): SerializedData => ({
+  featureNames: [...d.featureNames],
+  categorical: [...d.categorical],
+  columns: d.columns.map((c) => Array.from(c, (v) => (Number.isNaN(v) ? null : v))),
+  labels: Array.from(d.labels),
+  ...(d.weights ? { weights: Array.from(d.weights) } : {}),
+});
 
-function userTrainingData(): TrainingData {
+/** 200 answers on the user-model fixture's cases, weighted as the platform weights them (confidence / default). */
+function userAnswers(): SerializedData {
   const f = loadFixture('adult_income/user_model');
-  const model = importLightgbmDump(f.model, f.encoding);
-  const rows = f.rows.map((r) => encodeRow(model, r));
+  const encoding = f.encoding as { feature_names: string[]; categorical_features: string[] };
+  const random = seededRandom(200);
+  const { min, max, default: neutral } = studyConfig.confidence;
   return {
-    featureNames: model.feature_names,
-    categorical: model.feature_names.map((n) => model.categorical_features.includes(n)),
-    columns: model.feature_names.map((_, j) => Float64Array.from(rows, (x) => x[j]!)),
-    labels: f.rows.map((r) => Number(r.label)),
+    featureNames: encoding.feature_names,
+    categorical: encoding.feature_names.map((n) => encoding.categorical_features.includes(n)),
+    columns: encoding.feature_names.map((_, j) => f.expected.rows.slice(0, 200).map((r) => r.x[j]!)),
+    labels: f.expected.rows.slice(0, 200).map((r, i) => Number(f.rows[r.row ?? i]!.label)),
+    weights: Array.from({ length: 200 }, () => (min + Math.floor(random() * (max - min + 1))) / neutral),
   };
 }
 
-async function startWorkerd(fixtures: ReturnType<typeof listFixtures>, user: TrainingData) {
+function writeInputs(dir: string): { file: string; fixtures: string[] } {
+  const fixtures = listFixtures();
+  const inputs: BenchInputs & { fixtures: Record<string, { expectedRaw: number[] }> } = {
+    fixtures: Object.fromEntries(
+      fixtures.map((name) => {
+        const f = loadFixture(name);
+        return [name, { model: f.model, encoding: f.encoding, rows: f.expected.rows.map((r) => r.x), expectedRaw: f.expected.rows.map((r) => r.raw_score) }];
+      }),
+    ),
+    datasets: Object.fromEntries(
+      DATASET_TYPES.map((dataset) => {
+        const { data, train, test } = referenceSplit(dataset);
+        return [
+          dataset,
+          {
+            params: { ...AI_MODEL_PARAMS },
+            categoryCodes: data.categoryCodes,
+            train: serialize(toTrainingData(data, train)),
+            test: serialize(toTrainingData(data, test)),
+          },
+        ];
+      }),
+    ),
+    user: { params: { ...userModelParams(200).params } as Record<string, number>, data: userAnswers() },
+  };
+  const file = path.join(dir, 'inputs.json');
+  writeFileSync(file, JSON.stringify(inputs));
+  return { file, fixtures };
+}
+
+/** Bundles the runner against the ML core under `root` (this tree, or a checkout of another ref). */
+async function bundleRunner(root: string, out: string): Promise<void> {
+  await build({
+    entryPoints: [path.join(root, 'bench', 'ml-runner.ts')],
+    bundle: true,
+    format: 'esm',
+    platform: 'node',
+    target: 'node22',
+    outfile: out,
+    nodePaths: [path.join(projectRoot, 'node_modules')],
+    logLevel: 'error',
+  });
+}
+
+/** A checkout of `ref`'s worker/ml with this tree's runner beside it. */
+function checkoutRef(ref: string, dir: string): string {
+  const sha = execFileSync('git', ['rev-parse', '--verify', `${ref}^{commit}`], { cwd: projectRoot, encoding: 'utf8' }).trim();
+  const tar = execFileSync('git', ['archive', '--format=tar', sha, 'worker/ml'], { cwd: projectRoot, maxBuffer: 1 << 28 });
+  mkdirSync(dir, { recursive: true });
+  execFileSync('tar', ['-x', '-C', dir], { input: tar });
+  mkdirSync(path.join(dir, 'bench'), { recursive: true });
+  cpSync(path.join(projectRoot, 'bench', 'ml-runner.ts'), path.join(dir, 'bench', 'ml-runner.ts'));
+  return sha;
+}
+
+class Runner {
+  private readonly lines: Interface;
+  private readonly pending: ((value: Record<string, unknown>) => void)[] = [];
+  ready: Promise<Record<string, unknown>>;
+
+  constructor(private readonly child: ChildProcessWithoutNullStreams, readonly side: Side) {
+    this.lines = createInterface({ input: child.stdout });
+    let stderr = '';
+    child.stderr.on('data', (chunk: Buffer) => (stderr += chunk.toString()));
+    this.ready = new Promise((resolve, reject) => {
+      this.pending.push(resolve);
+      child.on('exit', (code) => reject(new Error(`${side} runner exited with ${code}: ${stderr.slice(-2000)}`)));
+    });
+    this.lines.on('line', (line) => this.pending.shift()?.(JSON.parse(line) as Record<string, unknown>));
+  }
+
+  async ask(task: string, reps: number): Promise<Record<string, number>> {
+    const answer = new Promise<Record<string, unknown>>((resolve) => this.pending.push(resolve));
+    this.child.stdin.write(`${JSON.stringify({ task, reps })}\n`);
+    const result = await answer;
+    if ('error' in result) throw new Error(`${this.side} ${task}: ${String(result.error)}`);
+    return result as Record<string, number>;
+  }
+
+  close() {
+    this.child.stdin.end();
+    this.child.kill();
+  }
+}
+
+function cpuModel(): string {
+  const info = readFileSync('/proc/cpuinfo', 'utf8');
+  return /model name\s*:\s*(.+)/.exec(info)?.[1]?.trim() ?? os.cpus()[0]?.model ?? 'unknown';
+}
+
+/** The python that imports LightGBM 4.6.0 from XDL_LIGHTGBM_PYTHONPATH, or null. */
+function lightgbmPython(): { python: string; env: NodeJS.ProcessEnv } | null {
+  const where = process.env.XDL_LIGHTGBM_PYTHONPATH;
+  if (!where) return null;
+  const python = process.env.XDL_PYTHON ?? 'python3';
+  const env = { ...process.env, PYTHONPATH: where, OMP_NUM_THREADS: '1' };
+  try {
+    const version = execFileSync(python, ['-c', 'import lightgbm; print(lightgbm.__version__)'], { env, encoding: 'utf8' }).trim();
+    if (version !== '4.6.0') {
+      console.warn(`XDL_LIGHTGBM_PYTHONPATH has LightGBM ${version}, not 4.6.0: no LightGBM side`);
+      return null;
+    }
+    return { python, env };
+  } catch (error) {
+    console.warn(`LightGBM does not import from XDL_LIGHTGBM_PYTHONPATH (${String(error).split('\n')[0]}): no LightGBM side`);
+    return null;
+  }
+}
+
+async function workerdExplanation(inputs: BenchInputs) {
   const bundle = await build({
     entryPoints: [path.join(projectRoot, 'bench', 'workerd-entry.ts')],
     bundle: true,
@@ -70,140 +198,150 @@ async function startWorkerd(fixtures: ReturnType<typeof listFixtures>, user: Tra
     write: false,
     logLevel: 'error',
   });
-  const json = (v: unknown) => JSON.parse(JSON.stringify(v, (_k, x) => (typeof x === 'number' && Number.isNaN(x) ? null : x)));
-  return new Miniflare(
+  const pick = (name: string) => inputs.fixtures[name]!;
+  const mf = new Miniflare(
     convertV4MiniflareOptions({
-    modules: true,
-    script: bundle.outputFiles[0]!.text,
-    compatibilityDate: '2026-10-01',
-    bindings: {
-      FIXTURES: json(
-        Object.fromEntries(
-          fixtures.map((name) => {
-            const f = loadFixture(name);
-            return [name, { model: f.model, encoding: f.encoding, rows: f.expected.rows.map((r) => r.x) }];
-          }),
-        ),
-      ),
-      USER_TRAINING: json({ ...user, columns: user.columns.map((c) => Array.from(c)), labels: Array.from(user.labels) }),
-    },
+      modules: true,
+      script: bundle.outputFiles[0]!.text,
+      compatibilityDate: '2026-10-01',
+      bindings: { FIXTURES: JSON.parse(JSON.stringify({ 'adult_income/ai_model': pick('adult_income/ai_model'), 'adult_income/user_model': pick('adult_income/user_model') })) },
     }),
   );
-}
-
-/** ms per rep of an operation inside workerd, timed from the host minus a zero-rep call. */
-async function workerdPerRep(mf: Miniflare, query: string, reps: number): Promise<number> {
-  const call = async (n: number) => {
-    const t = performance.now();
-    const res = await mf.dispatchFetch(`http://bench.local/?${query}&reps=${n}`);
-    await res.text();
-    if (!res.ok) throw new Error(`workerd bench ${query}: ${res.status}`);
-    return performance.now() - t;
-  };
-  await call(reps); // warm up: compile the model and the code paths
-  const rounds: number[] = [];
-  for (let k = 0; k < 5; k++) rounds.push(Math.max(0, (await call(reps)) - (await call(0))) / reps);
-  return median(rounds);
+  try {
+    const call = async (reps: number) => {
+      const res = await mf.dispatchFetch(`http://bench.local/?op=explain-pair&reps=${reps}`);
+      await res.text();
+      if (!res.ok) throw new Error(`workerd explain-pair: ${res.status}`);
+    };
+    const timed = async (reps: number) => {
+      const t = performance.now();
+      await call(reps);
+      return performance.now() - t;
+    };
+    for (let k = 0; k < 200; k++) await call(1); // warm up: compile the models and the code paths
+    const perExplanation: number[] = [];
+    for (let k = 0; k < 7; k++) perExplanation.push(Math.max(0, (await timed(500)) - (await timed(0))) / 500);
+    const requests = 2000;
+    const before = workerdUsage(process.pid).cpuSeconds;
+    for (let k = 0; k < requests; k++) await call(1);
+    const cpuPerRequestMs = ((workerdUsage(process.pid).cpuSeconds - before) * 1000) / requests;
+    return {
+      compute_ms_per_explanation: median(perExplanation),
+      cpu_ms_per_request: cpuPerRequestMs,
+      requests,
+      note: 'compute: a loop of 500 explanations in one request, host-timed, minus an empty request (workerd freezes its clocks during computation); cpu: the workerd process\'s user+system time from /proc over single-explanation requests, dispatch included',
+    };
+  } finally {
+    await mf.dispose();
+  }
 }
 
 async function main() {
-  const fixtures = listFixtures();
-  const user = userTrainingData();
-  const mf = await startWorkerd(fixtures, user);
-  const models: Record<string, unknown> = {};
+  const dir = mkdtempSync(path.join(os.tmpdir(), 'xdl-bench-ml-'));
+  const node = process.execPath;
+  const runners: Runner[] = [];
   try {
+    const { file, fixtures } = writeInputs(dir);
+    await bundleRunner(projectRoot, path.join(dir, 'current.mjs'));
+    runners.push(new Runner(spawn(node, [path.join(dir, 'current.mjs'), file]), 'current'));
+    let againstSha: string | null = null;
+    if (againstRef) {
+      againstSha = checkoutRef(againstRef, path.join(dir, 'against'));
+      await bundleRunner(path.join(dir, 'against'), path.join(dir, 'against.mjs'));
+      runners.push(new Runner(spawn(node, [path.join(dir, 'against.mjs'), file]), 'against'));
+    }
+    const lightgbm = lightgbmPython();
+    if (lightgbm) {
+      runners.push(new Runner(spawn(lightgbm.python, [path.join(projectRoot, 'bench', 'lightgbm_runner.py'), file], { env: lightgbm.env }), 'lightgbm'));
+    }
+    const ready = Object.fromEntries(await Promise.all(runners.map(async (r) => [r.side, await r.ready] as const)));
+    const current = runners[0]!;
+
+    // Repetitions per request: enough for about 150 ms on the current side (training: one model).
+    const tasks: { task: string; reps: number; unit: 'us_per_row' | 'ms' }[] = [];
     for (const name of fixtures) {
-      const f = loadFixture(name);
-      const compiled = compileModel(importLightgbmDump(f.model, f.encoding));
-      const rows = f.expected.rows.map((r) => toInput(r.x));
-      const workspace = createShapWorkspace(compiled);
-      const lightgbm = (f.metrics as { timing: LightgbmTiming }).timing;
-      const nodePredictMs = timePerRep((reps) => {
-        for (let r = 0; r < reps; r++) predictRaw(compiled, rows[r % rows.length]!);
-      });
-      const nodeShapMs = timePerRep((reps) => {
-        for (let r = 0; r < reps; r++) treeShap(compiled, rows[r % rows.length]!, workspace);
-      });
-      const workerdPredictMs = await workerdPerRep(mf, `op=predict&fixture=${name}`, 20000);
-      const workerdShapMs = await workerdPerRep(mf, `op=shap&fixture=${name}`, 2000);
-      const lgbmShapMs = 1000 / lightgbm.pred_contrib_rows_per_s_1thread;
-      const lgbmPredictMs = 1000 / lightgbm.predict_raw_rows_per_s_1thread;
-      models[name] = {
-        trees: compiled.trees.length,
-        max_depth: compiled.maxDepth,
-        predict: {
-          node_rows_per_s: 1000 / nodePredictMs,
-          workerd_rows_per_s: workerdPredictMs > 0 ? 1000 / workerdPredictMs : null,
-          lightgbm_rows_per_s: lightgbm.predict_raw_rows_per_s_1thread,
-          node_time_vs_lightgbm: nodePredictMs / lgbmPredictMs,
-          workerd_time_vs_lightgbm: workerdPredictMs / lgbmPredictMs,
-        },
-        treeshap: {
-          node_ms_per_row: nodeShapMs,
-          workerd_ms_per_row: workerdShapMs,
-          lightgbm_ms_per_row: lgbmShapMs,
-          node_time_vs_lightgbm: nodeShapMs / lgbmShapMs,
-          workerd_time_vs_lightgbm: workerdShapMs / lgbmShapMs,
-          target: 'time per row <= LightGBM (ratio <= 1)',
-          meets_target: nodeShapMs <= lgbmShapMs && workerdShapMs <= lgbmShapMs,
-        },
-      };
-      console.log(`${name}: TreeSHAP ${nodeShapMs.toFixed(3)} ms/row (node), ${workerdShapMs.toFixed(3)} (workerd), LightGBM ${lgbmShapMs.toFixed(3)}`);
-    }
-
-    const training: Record<string, unknown> = {};
-    for (const dataset of DATASET_TYPES) {
-      const { data, train } = referenceSplit(dataset);
-      const input = toTrainingData(data, train);
-      const times: number[] = [];
-      for (let k = 0; k < 3; k++) {
-        const t = performance.now();
-        trainGbdt(input, AI_MODEL_PARAMS, { categoryCodes: data.categoryCodes });
-        times.push((performance.now() - t) / 1000);
+      for (const kind of ['predict', 'shap']) {
+        let reps = 300;
+        while ((await current.ask(`${kind}:${name}`, reps)).ms! < 150) reps *= 2;
+        tasks.push({ task: `${kind}:${name}`, reps, unit: 'us_per_row' });
       }
-      const lightgbm = (loadFixture(`${dataset}/ai_model`).metrics as { timing: LightgbmTiming }).timing.train_seconds_1thread;
-      const best = Math.min(...times);
-      training[dataset] = { train_rows: train.length, node_seconds_best_of_3: best, lightgbm_seconds: lightgbm, time_vs_lightgbm: best / lightgbm };
-      console.log(`${dataset}: AI model training ${best.toFixed(2)} s (LightGBM ${lightgbm.toFixed(2)} s)`);
+    }
+    for (const dataset of DATASET_TYPES) tasks.push({ task: `train-ai:${dataset}`, reps: 1, unit: 'ms' });
+    tasks.push({ task: 'train-user', reps: 10, unit: 'ms' });
+
+    const samples = new Map<string, Map<Side, number[]>>(tasks.map((t) => [t.task, new Map(runners.map((r) => [r.side, []]))]));
+    for (const { task, reps } of tasks) for (const r of runners) await r.ask(task, reps); // warm-up round
+    for (let round = 0; round < rounds; round++) {
+      for (const { task, reps, unit } of tasks) {
+        for (let k = 0; k < runners.length; k++) {
+          const runner = runners[(round + k) % runners.length]!;
+          const { ms } = await runner.ask(task, reps);
+          samples.get(task)!.get(runner.side)!.push(unit === 'us_per_row' ? (ms! * 1000) / reps : ms! / reps);
+        }
+      }
+      process.stdout.write(`\rround ${round + 1}/${rounds}`);
+    }
+    process.stdout.write('\n');
+
+    const results: Record<string, unknown> = {};
+    for (const { task, unit } of tasks) {
+      const bySide = samples.get(task)!;
+      const med = Object.fromEntries([...bySide].map(([side, values]) => [side, median(values)])) as Partial<Record<Side, number>>;
+      const spread = Object.fromEntries([...bySide].map(([side, values]) => [side, [Math.min(...values), Math.max(...values)]]));
+      results[task] = {
+        unit,
+        median: med,
+        min_max: spread,
+        ...(med.against !== undefined ? { current_vs_against: med.current! / med.against } : {}),
+        ...(med.lightgbm !== undefined ? { current_vs_lightgbm: med.current! / med.lightgbm } : {}),
+      };
+      const ratios = [
+        med.against !== undefined ? `${(med.current! / med.against).toFixed(2)}× against` : '',
+        med.lightgbm !== undefined ? `${(med.current! / med.lightgbm).toFixed(2)}× LightGBM` : '',
+      ].filter(Boolean);
+      console.log(`${task.padEnd(34)} ${Object.entries(med).map(([s, v]) => `${s} ${v!.toFixed(unit === 'ms' ? 2 : 3)}`).join('  ')}  ${ratios.join('  ')}`);
     }
 
-    const lightgbmUserMs = (loadFixture('adult_income/user_model').metrics as { timing: LightgbmTiming }).timing.train_seconds_1thread * 1000;
-    const nodeUserMs = timePerRep((reps) => {
-      for (let r = 0; r < reps; r++) trainGbdt(user, USER_MODEL_PARAMS);
-    }, 1000);
-    const workerdUserMs = await workerdPerRep(mf, 'op=train-user', 50);
-    const pairMs = await workerdPerRep(mf, 'op=explain-pair', 500);
+    const accuracy: Record<string, unknown> = {};
+    for (const dataset of DATASET_TYPES) {
+      const bySide = Object.fromEntries(await Promise.all(runners.map(async (r) => [r.side, (await r.ask(`accuracy:${dataset}`, 1)).accuracy!] as const)));
+      const recorded = (loadFixture(`${dataset}/ai_model`).metrics as Record<string, { accuracy: number }>)['heldout_metrics(threshold 0.5)']!.accuracy;
+      const reference = bySide.lightgbm ?? recorded;
+      accuracy[dataset] = {
+        ...bySide,
+        lightgbm_reference: reference,
+        reference_source: bySide.lightgbm !== undefined ? 'LightGBM in this run' : "the fixture's recorded held-out accuracy",
+        current_minus_lightgbm_pp: (bySide.current! - reference) * 100,
+      };
+      console.log(`accuracy ${dataset}: ${Object.entries(bySide).map(([s, v]) => `${s} ${(v * 100).toFixed(2)} %`).join('  ')}  LightGBM ${(reference * 100).toFixed(2)} %`);
+    }
+
+    for (const r of runners) r.close();
+    runners.length = 0;
+    const inputs = JSON.parse(readFileSync(file, 'utf8')) as BenchInputs;
+    const workerd = await workerdExplanation(inputs);
+    console.log(`workerd: ${workerd.compute_ms_per_explanation.toFixed(3)} ms compute per explanation, ${workerd.cpu_ms_per_request.toFixed(3)} ms CPU per request`);
+
     const report = {
       generated_at: new Date().toISOString(),
-      machine: `${process.platform} ${process.arch}, node ${process.version}`,
-      note: 'workerd figures are wall time of in-Worker loops measured from the host (workerd freezes clocks during computation); single-threaded',
-      models,
-      ai_model_training: training,
-      user_model_training: {
-        rows: 200,
-        params: USER_MODEL_PARAMS,
-        node_ms: nodeUserMs,
-        workerd_ms: workerdUserMs,
-        lightgbm_ms: lightgbmUserMs,
-        node_time_vs_lightgbm: nodeUserMs / lightgbmUserMs,
-        workerd_time_vs_lightgbm: workerdUserMs / lightgbmUserMs,
-        target: '<= LightGBM and < 10 ms',
-        meets_target: workerdUserMs < 10 && workerdUserMs <= lightgbmUserMs && nodeUserMs <= lightgbmUserMs,
+      machine: { cpu: cpuModel(), cores: os.cpus().length, platform: `${process.platform} ${process.arch}`, node: process.version },
+      sides: {
+        current: 'this working tree',
+        ...(againstSha ? { against: `${againstRef} (${againstSha})` } : {}),
+        ...(ready.lightgbm ? { lightgbm: `LightGBM ${String(ready.lightgbm.version)} (Python, 1 thread); its retrained fixture models' raw scores differ from the fixtures' by at most ${String(ready.lightgbm.fixture_raw_score_max_abs_diff)}` } : {}),
       },
-      explanation_ai_plus_user_model: {
-        workerd_ms: pairMs,
-        target: '< 5 ms CPU in workerd',
-        meets_target: pairMs < 5,
-      },
+      method: `${rounds} rounds after a warm-up round; each round runs every task on every side, the order of sides rotating; medians per side; ratios of medians. Node sides are esbuild bundles run by plain node, one thread.`,
+      tasks: results,
+      ai_model_accuracy: accuracy,
+      workerd_explanation_ai_plus_user_model: workerd,
     };
-    console.log(`user model: ${nodeUserMs.toFixed(2)} ms (node), ${workerdUserMs.toFixed(2)} ms (workerd), LightGBM ${lightgbmUserMs.toFixed(2)} ms`);
-    console.log(`AI + user explanation in workerd: ${pairMs.toFixed(3)} ms`);
     const out = path.join(projectRoot, 'bench', 'results', 'ml.json');
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
     console.log(`wrote ${path.relative(projectRoot, out)}`);
   } finally {
-    await mf.dispose();
+    for (const r of runners) r.close();
+    rmSync(dir, { recursive: true, force: true });
   }
 }
 

@@ -14,7 +14,7 @@ import { notFound } from '../errors';
 import { meanAbsoluteShap, treeSummary } from '../ml/explanation';
 import { encodeRow } from '../ml/model';
 import { loadActiveAiModel } from './model-store';
-import { userModelParams } from './user-model';
+import { userModelParams } from '../ml/user-model-params';
 
 const num = (v: unknown) => (typeof v === 'number' && Number.isFinite(v) ? v : null);
 const int = (v: unknown) => (typeof v === 'number' && Number.isInteger(v) ? v : null);
