@@ -50,6 +50,8 @@ const option = (name: string) => {
 };
 const againstRef = option('against');
 const rounds = Number(option('rounds') ?? 21);
+/** Only the tasks whose name contains this (for quick checks while working; the recorded run has all). */
+const only = option('only');
 
 const median = (values: number[]) => {
   const sorted = [...values].sort((a, b) => a - b);
@@ -261,6 +263,7 @@ async function main() {
     const tasks: { task: string; reps: number; unit: 'us_per_row' | 'ms' }[] = [];
     for (const name of fixtures) {
       for (const kind of ['predict', 'shap']) {
+        if (only && !`${kind}:${name}`.includes(only)) continue;
         let reps = 300;
         while ((await current.ask(`${kind}:${name}`, reps)).ms! < 150) reps *= 2;
         tasks.push({ task: `${kind}:${name}`, reps, unit: 'us_per_row' });
@@ -268,6 +271,7 @@ async function main() {
     }
     for (const dataset of DATASET_TYPES) tasks.push({ task: `train-ai:${dataset}`, reps: 1, unit: 'ms' });
     tasks.push({ task: 'train-user', reps: 10, unit: 'ms' });
+    if (only) tasks.splice(0, tasks.length, ...tasks.filter((t) => t.task.includes(only)));
 
     const samples = new Map<string, Map<Side, number[]>>(tasks.map((t) => [t.task, new Map(runners.map((r) => [r.side, []]))]));
     for (const { task, reps } of tasks) for (const r of runners) await r.ask(task, reps); // warm-up round
@@ -303,7 +307,7 @@ async function main() {
     }
 
     const accuracy: Record<string, unknown> = {};
-    for (const dataset of DATASET_TYPES) {
+    for (const dataset of only ? [] : DATASET_TYPES) {
       const bySide = Object.fromEntries(await Promise.all(runners.map(async (r) => [r.side, (await r.ask(`accuracy:${dataset}`, 1)).accuracy!] as const)));
       const recorded = (loadFixture(`${dataset}/ai_model`).metrics as Record<string, { accuracy: number }>)['heldout_metrics(threshold 0.5)']!.accuracy;
       const reference = bySide.lightgbm ?? recorded;
@@ -319,8 +323,8 @@ async function main() {
     for (const r of runners) r.close();
     runners.length = 0;
     const inputs = JSON.parse(readFileSync(file, 'utf8')) as BenchInputs;
-    const workerd = await workerdExplanation(inputs);
-    console.log(`workerd: ${workerd.compute_ms_per_explanation.toFixed(3)} ms compute per explanation, ${workerd.cpu_ms_per_request.toFixed(3)} ms CPU per request`);
+    const workerd = only ? null : await workerdExplanation(inputs);
+    if (workerd) console.log(`workerd: ${workerd.compute_ms_per_explanation.toFixed(3)} ms compute per explanation, ${workerd.cpu_ms_per_request.toFixed(3)} ms CPU per request`);
 
     const report = {
       generated_at: new Date().toISOString(),
@@ -335,6 +339,7 @@ async function main() {
       ai_model_accuracy: accuracy,
       workerd_explanation_ai_plus_user_model: workerd,
     };
+    if (only) return; // a partial run is not a result
     const out = path.join(projectRoot, 'bench', 'results', 'ml.json');
     mkdirSync(path.dirname(out), { recursive: true });
     writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);

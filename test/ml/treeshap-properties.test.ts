@@ -1,7 +1,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileModel, DecisionType, emptyTree, MODEL_FORMAT, MODEL_FORMAT_VERSION, type GbdtModel, type SerializedTree } from '../../worker/ml/model';
-import { decide, predictRaw } from '../../worker/ml/predict';
+import { decide, leafIndex, predictRaw } from '../../worker/ml/predict';
 import { seededRandom as rng } from '../../worker/ml/random';
 import { createShapWorkspace, gaussLegendre01, treeShap } from '../../worker/ml/treeshap';
 import { treeShapReference } from '../../worker/ml/treeshap-reference';
@@ -25,7 +25,8 @@ function randomTree(random: () => number, numFeatures: number, numLeaves: number
     t.decision_type.push(categorical ? DecisionType.Categorical : DecisionType.Numeric);
     if (categorical) {
       t.threshold.push(t.cat_sets.length);
-      t.cat_sets.push([0, 2].filter(() => random() < 0.7));
+      // Small codes (which rows hit) and, now and then, large ones (multi-word bitsets).
+      t.cat_sets.push([0, 2, 33, 70].filter((code) => random() < (code < 3 ? 0.7 : 0.2)));
     } else {
       t.threshold.push(random() * 4 - 1);
     }
@@ -222,6 +223,23 @@ describe('fast TreeSHAP against the reference algorithm', () => {
         expect(Math.abs(integral - 1 / (degree + 1))).toBeLessThan(1e-14);
       }
     }
+  });
+});
+
+describe('prediction over the flat forest', () => {
+  const awkward = [NaN, 0, -0, 1e-36, -1e-36, Math.fround(1e-35), -0.5, -1, 0.5, 2, 2.9, 33, 70, 71, 1e12, Infinity, -Infinity];
+
+  it('reaches the same leaves as the per-tree walk, on awkward values too', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.array(fc.oneof(fc.constantFrom(...awkward), fc.double({ min: -2, max: 4, noNaN: true })), { minLength: 5, maxLength: 5 }), (seed, values) => {
+        const model = compileModel(randomModel(seed, 5, 6, 20));
+        const x = Float64Array.from(values);
+        let expected = 0;
+        for (const tree of model.trees) expected += tree.leafValue[leafIndex(tree, x)]!;
+        expect(predictRaw(model, x)).toBe(expected);
+      }),
+      { numRuns: 500, seed: 7 },
+    );
   });
 });
 

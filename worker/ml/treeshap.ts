@@ -25,7 +25,7 @@
  * arrays; a row allocates nothing beyond the result (and not even that with `out`).
  */
 import type { CompiledModel, CompiledTree } from './model';
-import { decide } from './predict';
+import { forestOf, goesLeft, type Forest } from './predict';
 import { createReferenceWorkspace, referenceTreeShap, type ReferenceWorkspace } from './treeshap-reference';
 
 /** Gauss–Legendre nodes and weights on [0, 1], by Newton's method on the Legendre recurrence. */
@@ -85,9 +85,28 @@ type TreePlan = {
   vectors: Float64Array;
   /** Trees this method cannot take (a child with no training rows) go to the reference algorithm. */
   useReference: boolean;
+  /**
+   * Small trees (at most TABLE_MAX_INTERNAL internal nodes): a tree's contributions depend on the
+   * row only through the sides it takes at the internal nodes, so they are kept per pattern of
+   * sides, filled the first time a pattern is met: a row then costs the decisions and one add per
+   * feature the tree uses (the row-independent precomputation of Fast TreeSHAP v2, Yang 2021,
+   * which pays only while 2^internal stays small).
+   */
+  table: PatternTable | null;
 };
 
-type ShapPlan = { trees: TreePlan[]; maxPoints: number; maxEdges: number; maxInternal: number };
+type PatternTable = {
+  /** The features the tree splits on. */
+  features: Int32Array;
+  /** Per pattern: one contribution per entry of `features`. */
+  values: Float64Array;
+  filled: Uint8Array;
+};
+
+/** 2^8 patterns × at most 8 features: 16 KB per tree at most. */
+const TABLE_MAX_INTERNAL = 8;
+
+type ShapPlan = { trees: TreePlan[]; forest: Forest; maxPoints: number; maxEdges: number; maxInternal: number };
 
 const plans = new WeakMap<CompiledModel, ShapPlan>();
 
@@ -170,7 +189,13 @@ function planTree(tree: CompiledTree): TreePlan {
     else lastEdge.set(splitFeature, saved);
   };
   if (!useReference) walk(0, 0);
-  return { tree, points, edges, parentNode, isLeft, parentEdge, ancestorEdge, feature, rightEdge, leafValue, vectors, useReference };
+  const internal = tree.numLeaves - 1;
+  let table: PatternTable | null = null;
+  if (!useReference && internal <= TABLE_MAX_INTERNAL) {
+    const features = Int32Array.from(new Set(tree.splitFeature));
+    table = { features, values: new Float64Array((1 << internal) * features.length), filled: new Uint8Array(1 << internal) };
+  }
+  return { tree, points, edges, parentNode, isLeft, parentEdge, ancestorEdge, feature, rightEdge, leafValue, vectors, useReference, table };
 }
 
 function planFor(model: CompiledModel): ShapPlan {
@@ -179,6 +204,7 @@ function planFor(model: CompiledModel): ShapPlan {
     const trees = model.trees.map(planTree);
     plan = {
       trees,
+      forest: forestOf(model),
       maxPoints: trees.reduce((m, t) => Math.max(m, t.points), 1),
       maxEdges: trees.reduce((m, t) => Math.max(m, t.edges), 1),
       maxInternal: trees.reduce((m, t) => Math.max(m, t.tree.numLeaves - 1), 1),
@@ -200,6 +226,8 @@ export type ShapWorkspace = {
   /** Per internal node: whether this row goes left. */
   wentLeft: Uint8Array;
   reference: ReferenceWorkspace | null;
+  /** Contributions of one tree while a pattern table entry is filled. */
+  scratch: Float64Array;
 };
 
 export function createShapWorkspace(model: CompiledModel): ShapWorkspace {
@@ -212,15 +240,15 @@ export function createShapWorkspace(model: CompiledModel): ShapWorkspace {
     state: new Uint8Array(plan.maxEdges),
     wentLeft: new Uint8Array(plan.maxInternal),
     reference: plan.trees.some((t) => t.useReference && t.tree.numLeaves > 1) ? createReferenceWorkspace(model) : null,
+    scratch: new Float64Array(model.numFeatures),
   };
 }
 
-function treeContributions(plan: TreePlan, x: Float64Array, phi: Float64Array, w: ShapWorkspace): void {
-  const { tree, points, edges, parentNode, isLeft, parentEdge, ancestorEdge, feature, rightEdge, leafValue, vectors } = plan;
+/** Adds one tree's contributions for the sides in `w.wentLeft` to `phi`. */
+function treeContributions(plan: TreePlan, phi: Float64Array, w: ShapWorkspace): void {
+  const { points, edges, parentNode, isLeft, parentEdge, ancestorEdge, feature, rightEdge, leafValue, vectors } = plan;
   const { products, sums, state, wentLeft } = w;
-  const internal = tree.numLeaves - 1;
   const stride = 2 * points;
-  for (let node = 0; node < internal; node++) wentLeft[node] = decide(tree, node, x) === tree.left[node] ? 1 : 0;
   for (let q = 0; q < points; q++) products[q] = 1;
 
   // Down: each edge's state and the product of factors along the path to it.
@@ -265,6 +293,25 @@ function treeContributions(plan: TreePlan, x: Float64Array, phi: Float64Array, w
   }
 }
 
+function fromTable(plan: TreePlan, table: PatternTable, forest: Forest, firstNode: number, x: Float64Array, phi: Float64Array, w: ShapWorkspace): void {
+  const internal = plan.tree.numLeaves - 1;
+  let pattern = 0;
+  for (let node = 0; node < internal; node++) if (goesLeft(forest, firstNode + node, x)) pattern |= 1 << node;
+  const { features, values, filled } = table;
+  const at = pattern * features.length;
+  if (filled[pattern] === 0) {
+    for (let node = 0; node < internal; node++) w.wentLeft[node] = (pattern >> node) & 1;
+    const scratch = w.scratch;
+    treeContributions(plan, scratch, w);
+    for (let j = 0; j < features.length; j++) {
+      values[at + j] = scratch[features[j]!]!;
+      scratch[features[j]!] = 0;
+    }
+    filled[pattern] = 1;
+  }
+  for (let j = 0; j < features.length; j++) phi[features[j]!]! += values[at + j]!;
+}
+
 /**
  * SHAP values of one encoded row: `numFeatures` contributions followed by the base value, so the
  * array sums to the raw score (LightGBM's `pred_contrib` layout). Pass `out` (length numFeatures + 1)
@@ -278,11 +325,19 @@ export function treeShap(
 ): Float64Array {
   const phi = out ?? new Float64Array(model.numFeatures + 1);
   if (out) phi.fill(0);
-  for (const treePlan of workspace.plan.trees) {
+  const { trees, forest } = workspace.plan;
+  for (let t = 0; t < trees.length; t++) {
+    const treePlan = trees[t]!;
     phi[model.numFeatures]! += treePlan.tree.expectedValue;
     if (treePlan.tree.numLeaves <= 1) continue;
     if (treePlan.useReference) referenceTreeShap(treePlan.tree, x, phi, workspace.reference!);
-    else treeContributions(treePlan, x, phi, workspace);
+    else if (treePlan.table) fromTable(treePlan, treePlan.table, forest, forest.nodeStart[t]!, x, phi, workspace);
+    else {
+      const firstNode = forest.nodeStart[t]!;
+      const internal = treePlan.tree.numLeaves - 1;
+      for (let node = 0; node < internal; node++) workspace.wentLeft[node] = goesLeft(forest, firstNode + node, x) ? 1 : 0;
+      treeContributions(treePlan, phi, workspace);
+    }
   }
   return phi;
 }
