@@ -32,13 +32,13 @@ export type BinningOptions = { maxBin: number; minDataInBin: number; maxCategori
 export const defaultBinning: BinningOptions = { maxBin: 255, minDataInBin: 3, maxCategories: 255 };
 
 function distinctWithCounts(values: Float64Array): { distinct: number[]; counts: number[]; nanCount: number } {
-  const finite: number[] = [];
   let nanCount = 0;
-  for (const v of values) {
-    if (Number.isNaN(v)) nanCount++;
-    else finite.push(v);
-  }
-  finite.sort((a, b) => a - b);
+  for (let i = 0; i < values.length; i++) if (values[i] !== values[i]) nanCount++;
+  const finite = new Float64Array(values.length - nanCount);
+  let at = 0;
+  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) finite[at++] = values[i]!;
+  // A typed array sorts numerically in native code (-0 before 0, which the runs below merge).
+  finite.sort();
   const distinct: number[] = [];
   const counts: number[] = [];
   for (const v of finite) {

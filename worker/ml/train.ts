@@ -105,27 +105,40 @@ class TreeGrower {
   /** Histogram buffers reused across trees: allocation and GC dominated small trainings. */
   private readonly freeHistograms: Float64Array[] = [];
 
+  private readonly numFeatures: number;
+  /** Per bin of the split being applied: 1 if its rows go left. */
+  private readonly leftOfBin = new Uint8Array(256);
+
   constructor(
-    private readonly binned: readonly (Uint8Array | Uint16Array)[],
+    /** Row-major bins: row r's bin of feature f at r·numFeatures + f. */
+    private readonly binned: Uint8Array,
     private readonly layout: HistogramLayout,
     private readonly params: TrainParams,
     private readonly numRows: number,
   ) {
+    this.numFeatures = layout.bins.length;
     this.order = new Int32Array(numRows);
     this.scratch = new Int32Array(numRows);
   }
 
-  private buildHistogram(start: number, count: number, grad: Float64Array, hess: Float64Array): Float64Array {
+  /**
+   * Gradient, hessian and count per bin over the leaf's rows, row by row: each row's gradient pair
+   * is read once and its bins are one contiguous run (LightGBM's row-wise histogram). Every bin
+   * still sums its rows in the leaf's order, so results do not depend on the layout.
+   */
+  private buildHistogram(start: number, count: number, gradHess: Float64Array): Float64Array {
     const hist = this.freeHistograms.pop()?.fill(0) ?? new Float64Array(this.layout.totalBins * 3);
-    const order = this.order;
-    for (let f = 0; f < this.binned.length; f++) {
-      const column = this.binned[f]!;
-      const base = this.layout.offsets[f]! * 3;
-      for (let i = start, end = start + count; i < end; i++) {
-        const row = order[i]!;
-        const at = base + column[row]! * 3;
-        hist[at] += grad[row]!;
-        hist[at + 1] += hess[row]!;
+    const { order, binned, numFeatures } = this;
+    const offsets = this.layout.offsets;
+    for (let i = start, end = start + count; i < end; i++) {
+      const row = order[i]!;
+      const g = gradHess[2 * row]!;
+      const h = gradHess[2 * row + 1]!;
+      const base = row * numFeatures;
+      for (let f = 0; f < numFeatures; f++) {
+        const at = (offsets[f]! + binned[base + f]!) * 3;
+        hist[at] += g;
+        hist[at + 1] += h;
         hist[at + 2] += 1;
       }
     }
@@ -285,33 +298,40 @@ class TreeGrower {
 
   /** Moves the leaf's rows so the left child's come first; returns the left count. */
   private partition(leaf: Leaf, split: Split, bins: FeatureBins): number {
-    const column = this.binned[split.feature]!;
-    const order = this.order;
-    const scratch = this.scratch;
+    const { order, scratch, binned, numFeatures, leftOfBin } = this;
+    const feature = split.feature;
+    leftOfBin.fill(0);
+    if (split.leftBins) for (const bin of split.leftBins) leftOfBin[bin] = 1;
+    else {
+      for (let bin = 0; bin <= split.thresholdBin; bin++) leftOfBin[bin] = 1;
+      if (bins.kind === 'numeric' && bins.nanBin >= 0) leftOfBin[bins.nanBin] = split.defaultLeft ? 1 : 0;
+    }
     let leftCount = 0;
     let rightCount = 0;
-    const leftSet = split.leftBins ? new Set(split.leftBins) : null;
-    const nanBin = bins.kind === 'numeric' ? bins.nanBin : -1;
-    for (let i = leaf.start, end = leaf.start + leaf.count; i < end; i++) {
+    // Without a branch on the data: each row is written to both places and one count advances.
+    const start = leaf.start;
+    for (let i = start, end = start + leaf.count; i < end; i++) {
       const row = order[i]!;
-      const bin = column[row]!;
-      const goesLeft = leftSet ? leftSet.has(bin) : bin === nanBin ? split.defaultLeft : bin <= split.thresholdBin;
-      if (goesLeft) order[leaf.start + leftCount++] = row;
-      else scratch[rightCount++] = row;
+      const left = leftOfBin[binned[row * numFeatures + feature]!]!;
+      order[start + leftCount] = row;
+      scratch[rightCount] = row;
+      leftCount += left;
+      rightCount += 1 - left;
     }
     order.set(scratch.subarray(0, rightCount), leaf.start + leftCount);
     return leftCount;
   }
 
   /** Grows one tree; returns it (outputs not yet scaled) and each row's leaf. */
-  grow(grad: Float64Array, hess: Float64Array): { tree: SerializedTree; rowLeaf: Int32Array } {
+  /** `gradHess`: each row's gradient and hessian side by side (2·row, 2·row + 1), one cache line for both. */
+  grow(gradHess: Float64Array): { tree: SerializedTree; rowLeaf: Int32Array } {
     const p = this.params;
     for (let i = 0; i < this.numRows; i++) this.order[i] = i;
     let sumG = 0;
     let sumH = 0;
     for (let i = 0; i < this.numRows; i++) {
-      sumG += grad[i]!;
-      sumH += hess[i]!;
+      sumG += gradHess[2 * i]!;
+      sumH += gradHess[2 * i + 1]!;
     }
     const root: Leaf = {
       start: 0,
@@ -320,7 +340,7 @@ class TreeGrower {
       sumH,
       depth: 0,
       output: leafOutput(sumG, sumH, p.lambdaL2),
-      hist: this.buildHistogram(0, this.numRows, grad, hess),
+      hist: this.buildHistogram(0, this.numRows, gradHess),
       best: null,
     };
     root.best = this.findBestSplit(root);
@@ -390,7 +410,7 @@ class TreeGrower {
         best: null,
       };
       const [small, large] = left.count <= right.count ? [left, right] : [right, left];
-      small.hist = this.buildHistogram(small.start, small.count, grad, hess);
+      small.hist = this.buildHistogram(small.start, small.count, gradHess);
       const parentHist = leaf.hist;
       for (let i = 0; i < parentHist.length; i++) parentHist[i]! -= small.hist[i]!;
       large.hist = parentHist;
@@ -424,17 +444,19 @@ class TreeGrower {
   }
 }
 
-/** Bins every feature and stores each column's bins compactly. */
+/** Bins every feature and stores the bins row-major, one byte each (at most 256 bins per feature). */
 export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin' | 'minDataInBin'>) {
   const options = { ...defaultBinning, maxBin: params.maxBin, minDataInBin: params.minDataInBin };
   const bins = data.columns.map((column, f) =>
     data.categorical[f] ? findCategoricalBins(column, options) : findNumericBins(column, options),
   );
-  const binned = data.columns.map((column, f) => {
-    const featureBins = bins[f]!;
-    const out = featureBins.numBins <= 256 ? new Uint8Array(column.length) : new Uint16Array(column.length);
-    for (let i = 0; i < column.length; i++) out[i] = valueToBin(featureBins, column[i]!);
-    return out;
+  const numFeatures = bins.length;
+  const numRows = data.labels.length;
+  const binned = new Uint8Array(numRows * numFeatures);
+  bins.forEach((featureBins, f) => {
+    if (featureBins.numBins > 256) throw new Error(`feature ${f} has ${featureBins.numBins} bins; at most 256 fit a byte`);
+    const column = data.columns[f]!;
+    for (let i = 0; i < numRows; i++) binned[i * numFeatures + f] = valueToBin(featureBins, column[i]!);
   });
   return { bins, binned };
 }
@@ -467,17 +489,16 @@ export function trainGbdt(data: TrainingData, paramsInput: TrainParamsInput, enc
   const initScore = mean > 0 && mean < 1 ? Math.log(mean / (1 - mean)) : 0;
 
   const scores = new Float64Array(numRows).fill(initScore);
-  const grad = new Float64Array(numRows);
-  const hess = new Float64Array(numRows);
+  const gradHess = new Float64Array(2 * numRows);
   const trees: SerializedTree[] = [];
   for (let t = 0; t < params.numTrees; t++) {
     for (let i = 0; i < numRows; i++) {
       const prob = sigmoid(scores[i]!);
       const w = weights ? weights[i]! : 1;
-      grad[i] = (prob - data.labels[i]!) * w;
-      hess[i] = prob * (1 - prob) * w;
+      gradHess[2 * i] = (prob - data.labels[i]!) * w;
+      gradHess[2 * i + 1] = prob * (1 - prob) * w;
     }
-    const { tree, rowLeaf } = grower.grow(grad, hess);
+    const { tree, rowLeaf } = grower.grow(gradHess);
     tree.leaf_value = tree.leaf_value.map((v) => v * params.learningRate);
     for (let i = 0; i < numRows; i++) scores[i]! += tree.leaf_value[rowLeaf[i]!]!;
     if (t === 0) tree.leaf_value = tree.leaf_value.map((v) => v + initScore);
