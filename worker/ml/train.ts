@@ -169,46 +169,49 @@ class TreeGrower {
   }
 
   private bestNumeric(leaf: Leaf, f: number, numBins: number, nanBin: number): Split | null {
-    const p = this.params;
+    const { minDataInLeaf, minSumHessianInLeaf, lambdaL2, minGainToSplit } = this.params;
     const hist = leaf.hist;
     const base = this.layout.offsets[f]! * 3;
     const valueBins = nanBin >= 0 ? numBins - 1 : numBins;
     if (valueBins < 2 && nanBin < 0) return null;
     const nanC = nanBin >= 0 ? hist[base + nanBin * 3 + 2]! : 0;
-    const shift = leafGain(leaf.sumG, leaf.sumH, p.lambdaL2) + p.minGainToSplit;
-    let best: Split | null = null;
-    const consider = (t: number, lG: number, lH: number, lC: number, defaultLeft: boolean) => {
-      const rC = leaf.count - lC;
-      const rH = leaf.sumH - lH;
-      if (!this.valid(lC, lH, rC, rH)) return;
-      const rG = leaf.sumG - lG;
-      const gain = leafGain(lG, lH, p.lambdaL2) + leafGain(rG, rH, p.lambdaL2) - shift;
-      // Strictly greater: among equal gains the first one scanned wins, as in LightGBM.
-      if (gain > 0 && (!best || gain > best.gain)) {
-        best = {
-          gain,
-          feature: f,
-          thresholdBin: t,
-          defaultLeft,
-          leftBins: null,
-          leftG: lG,
-          leftH: lH,
-          leftCount: lC,
-          leftOutput: leafOutput(lG, lH, p.lambdaL2),
-          rightOutput: leafOutput(rG, rH, p.lambdaL2),
-        };
-      }
-    };
+    const { sumG, sumH, count } = leaf;
+    const shift = leafGain(sumG, sumH, lambdaL2) + minGainToSplit;
+    // The best candidate so far, in locals: scanning allocates nothing.
+    let bestGain = 0;
+    let bestThreshold = -1;
+    let bestDefaultLeft = false;
+    let bestLG = 0;
+    let bestLH = 0;
+    let bestLC = 0;
     // Right to left, missing values (if any) on the left: among ties the highest threshold wins,
-    // so a split sits next to the data on its right, as LightGBM places it.
+    // so a split sits next to the data on its right, as LightGBM places it. Strictly greater:
+    // among equal gains the first one scanned wins, as in LightGBM.
     let rG = 0;
     let rH = 0;
     let rC = 0;
     for (let t = valueBins - 1; t >= 1; t--) {
-      rG += hist[base + t * 3]!;
-      rH += hist[base + t * 3 + 1]!;
-      rC += hist[base + t * 3 + 2]!;
-      consider(t - 1, leaf.sumG - rG, leaf.sumH - rH, leaf.count - rC, true);
+      const at = base + t * 3;
+      rG += hist[at]!;
+      rH += hist[at + 1]!;
+      rC += hist[at + 2]!;
+      // The left side as the leaf minus the right, and the right again as the leaf minus the left:
+      // the same roundings as the opposite scan's, so equal candidates compare equal.
+      const lC = count - rC;
+      const lH = sumH - rH;
+      const lG = sumG - rG;
+      const rightH = sumH - lH;
+      if (lC < minDataInLeaf || lH < minSumHessianInLeaf) break;
+      if (rC < minDataInLeaf || rightH < minSumHessianInLeaf) continue;
+      const gain = leafGain(lG, lH, lambdaL2) + leafGain(sumG - lG, rightH, lambdaL2) - shift;
+      if (gain > bestGain) {
+        bestGain = gain;
+        bestThreshold = t - 1;
+        bestDefaultLeft = true;
+        bestLG = lG;
+        bestLH = lH;
+        bestLC = lC;
+      }
     }
     if (nanC > 0) {
       // Left to right with missing values on the right, up to "every value left".
@@ -216,13 +219,38 @@ class TreeGrower {
       let lH = 0;
       let lC = 0;
       for (let t = 0; t <= valueBins - 1; t++) {
-        lG += hist[base + t * 3]!;
-        lH += hist[base + t * 3 + 1]!;
-        lC += hist[base + t * 3 + 2]!;
-        consider(t, lG, lH, lC, false);
+        const at = base + t * 3;
+        lG += hist[at]!;
+        lH += hist[at + 1]!;
+        lC += hist[at + 2]!;
+        const rCount = count - lC;
+        const rHess = sumH - lH;
+        if (lC < minDataInLeaf || lH < minSumHessianInLeaf) continue;
+        if (rCount < minDataInLeaf || rHess < minSumHessianInLeaf) break;
+        const gain = leafGain(lG, lH, lambdaL2) + leafGain(sumG - lG, rHess, lambdaL2) - shift;
+        if (gain > bestGain) {
+          bestGain = gain;
+          bestThreshold = t;
+          bestDefaultLeft = false;
+          bestLG = lG;
+          bestLH = lH;
+          bestLC = lC;
+        }
       }
     }
-    return best;
+    if (bestThreshold < 0) return null;
+    return {
+      gain: bestGain,
+      feature: f,
+      thresholdBin: bestThreshold,
+      defaultLeft: bestDefaultLeft,
+      leftBins: null,
+      leftG: bestLG,
+      leftH: bestLH,
+      leftCount: bestLC,
+      leftOutput: leafOutput(bestLG, bestLH, lambdaL2),
+      rightOutput: leafOutput(sumG - bestLG, sumH - bestLH, lambdaL2),
+    };
   }
 
   private bestCategorical(leaf: Leaf, f: number, numBins: number): Split | null {
@@ -472,7 +500,9 @@ export function trainGbdt(data: TrainingData, paramsInput: TrainParamsInput, enc
   const numRows = data.labels.length;
   if (numRows === 0) throw new Error('cannot train on zero rows');
   if (data.columns.some((c) => c.length !== numRows)) throw new Error('every column must have one value per label');
-  const weights = data.weights ?? null;
+  // Typed copies: the loops below then see one array kind whatever the caller passed.
+  const labels = Float64Array.from(data.labels);
+  const weights = data.weights ? Float64Array.from(data.weights) : null;
 
   const { bins, binned } = binDataset(data, params);
   const layout = new HistogramLayout(bins);
@@ -483,7 +513,7 @@ export function trainGbdt(data: TrainingData, paramsInput: TrainParamsInput, enc
   for (let i = 0; i < numRows; i++) {
     const w = weights ? weights[i]! : 1;
     sumW += w;
-    sumWY += w * data.labels[i]!;
+    sumWY += w * labels[i]!;
   }
   const mean = sumWY / sumW;
   const initScore = mean > 0 && mean < 1 ? Math.log(mean / (1 - mean)) : 0;
@@ -495,7 +525,7 @@ export function trainGbdt(data: TrainingData, paramsInput: TrainParamsInput, enc
     for (let i = 0; i < numRows; i++) {
       const prob = sigmoid(scores[i]!);
       const w = weights ? weights[i]! : 1;
-      gradHess[2 * i] = (prob - data.labels[i]!) * w;
+      gradHess[2 * i] = (prob - labels[i]!) * w;
       gradHess[2 * i + 1] = prob * (1 - prob) * w;
     }
     const { tree, rowLeaf } = grower.grow(gradHess);
