@@ -106,17 +106,18 @@ class TreeGrower {
   private readonly freeHistograms: Float64Array[] = [];
 
   private readonly numFeatures: number;
-  /** Per bin of the split being applied: 1 if its rows go left. */
-  private readonly leftOfBin = new Uint8Array(256);
+  /** Per global bin of the split being applied: 1 if its rows go left. */
+  private readonly leftOfBin: Uint8Array;
 
   constructor(
-    /** Row-major bins: row r's bin of feature f at r·numFeatures + f. */
-    private readonly binned: Uint8Array,
+    /** Row-major bins: row r's bin of feature f at r·numFeatures + f, as a global bin (the feature's offset in the histogram added). */
+    private readonly binned: Uint16Array,
     private readonly layout: HistogramLayout,
     private readonly params: TrainParams,
     private readonly numRows: number,
   ) {
     this.numFeatures = layout.bins.length;
+    this.leftOfBin = new Uint8Array(layout.totalBins);
     this.order = new Int32Array(numRows);
     this.scratch = new Int32Array(numRows);
   }
@@ -129,14 +130,13 @@ class TreeGrower {
   private buildHistogram(start: number, count: number, gradHess: Float64Array): Float64Array {
     const hist = this.freeHistograms.pop()?.fill(0) ?? new Float64Array(this.layout.totalBins * 3);
     const { order, binned, numFeatures } = this;
-    const offsets = this.layout.offsets;
     for (let i = start, end = start + count; i < end; i++) {
       const row = order[i]!;
       const g = gradHess[2 * row]!;
       const h = gradHess[2 * row + 1]!;
       const base = row * numFeatures;
       for (let f = 0; f < numFeatures; f++) {
-        const at = (offsets[f]! + binned[base + f]!) * 3;
+        const at = binned[base + f]! * 3;
         hist[at] += g;
         hist[at + 1] += h;
         hist[at + 2] += 1;
@@ -328,11 +328,12 @@ class TreeGrower {
   private partition(leaf: Leaf, split: Split, bins: FeatureBins): number {
     const { order, scratch, binned, numFeatures, leftOfBin } = this;
     const feature = split.feature;
-    leftOfBin.fill(0);
-    if (split.leftBins) for (const bin of split.leftBins) leftOfBin[bin] = 1;
+    const offset = this.layout.offsets[feature]!;
+    leftOfBin.fill(0, offset, offset + bins.numBins);
+    if (split.leftBins) for (const bin of split.leftBins) leftOfBin[offset + bin] = 1;
     else {
-      for (let bin = 0; bin <= split.thresholdBin; bin++) leftOfBin[bin] = 1;
-      if (bins.kind === 'numeric' && bins.nanBin >= 0) leftOfBin[bins.nanBin] = split.defaultLeft ? 1 : 0;
+      for (let bin = 0; bin <= split.thresholdBin; bin++) leftOfBin[offset + bin] = 1;
+      if (bins.kind === 'numeric' && bins.nanBin >= 0) leftOfBin[offset + bins.nanBin] = split.defaultLeft ? 1 : 0;
     }
     let leftCount = 0;
     let rightCount = 0;
@@ -472,7 +473,7 @@ class TreeGrower {
   }
 }
 
-/** Bins every feature and stores the bins row-major, one byte each (at most 256 bins per feature). */
+/** Bins every feature and stores the bins row-major as global bins (the feature's histogram offset added), two bytes each. */
 export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin' | 'minDataInBin'>) {
   const options = { ...defaultBinning, maxBin: params.maxBin, minDataInBin: params.minDataInBin };
   const bins = data.columns.map((column, f) =>
@@ -480,11 +481,14 @@ export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin
   );
   const numFeatures = bins.length;
   const numRows = data.labels.length;
-  const binned = new Uint8Array(numRows * numFeatures);
+  const totalBins = bins.reduce((n, b) => n + b.numBins, 0);
+  if (totalBins > 0xffff) throw new Error(`${totalBins} bins in all do not fit 16 bits`);
+  const binned = new Uint16Array(numRows * numFeatures);
+  let offset = 0;
   bins.forEach((featureBins, f) => {
-    if (featureBins.numBins > 256) throw new Error(`feature ${f} has ${featureBins.numBins} bins; at most 256 fit a byte`);
     const column = data.columns[f]!;
-    for (let i = 0; i < numRows; i++) binned[i * numFeatures + f] = valueToBin(featureBins, column[i]!);
+    for (let i = 0; i < numRows; i++) binned[i * numFeatures + f] = offset + valueToBin(featureBins, column[i]!);
+    offset += featureBins.numBins;
   });
   return { bins, binned };
 }
