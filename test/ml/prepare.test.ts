@@ -51,10 +51,13 @@ describe.each(DATASET_TYPES)('prepared assets of %s', (dataset) => {
 });
 
 describe('determinism', () => {
-  it('trains byte-identical models from the same data', () => {
+  it('trains byte-identical models from the same data, valid under the model schema', () => {
     const data = syntheticParticipantData(300, 5);
     const params = { numTrees: 20, numLeaves: 8, minDataInLeaf: 5 };
-    expect(JSON.stringify(trainGbdt(data, params))).toBe(JSON.stringify(trainGbdt(data, params)));
+    const model = trainGbdt(data, params);
+    expect(JSON.stringify(model)).toBe(JSON.stringify(trainGbdt(data, params)));
+    // The trainer builds its output without parsing it; the schema must still accept it as is.
+    expect(gbdtModelSchema.parse(JSON.parse(JSON.stringify(model)))).toEqual(model);
   });
 
   it('draws the same case pools from the same split and seed', () => {

@@ -17,7 +17,7 @@ import {
   valueToBin,
   type FeatureBins,
 } from './binning';
-import { DecisionType, MODEL_FORMAT, MODEL_FORMAT_VERSION, MissingType, gbdtModelSchema, type GbdtModel, type SerializedTree } from './model';
+import { DecisionType, MODEL_FORMAT, MODEL_FORMAT_VERSION, MissingType, type GbdtModel, type SerializedTree } from './model';
 
 export const trainParamsSchema = z.object({
   numTrees: z.number().int().min(1).max(5000).default(100),
@@ -102,6 +102,12 @@ class HistogramLayout {
 class TreeGrower {
   private readonly order: Int32Array;
   private readonly scratch: Int32Array;
+  /** Scratch for the many-vs-many categorical search: bins in order, and their sort keys. */
+  private readonly usedBins = new Int32Array(256);
+  private readonly binKeys = new Float64Array(256);
+  /** The last grown tree's leaves as ranges of `order`. */
+  private leafStarts: number[] = [];
+  private leafCounts: number[] = [];
   /** Histogram buffers reused across trees: allocation and GC dominated small trainings. */
   private readonly freeHistograms: Float64Array[] = [];
 
@@ -258,70 +264,110 @@ class TreeGrower {
     const hist = leaf.hist;
     const base = this.layout.offsets[f]! * 3;
     const categories = numBins - 1;
-    const shift = leafGain(leaf.sumG, leaf.sumH, p.lambdaL2) + p.minGainToSplit;
-    const g = (b: number) => hist[base + b * 3]!;
-    const h = (b: number) => hist[base + b * 3 + 1]!;
-    const c = (b: number) => hist[base + b * 3 + 2]!;
-    let best: Split | null = null;
-    const consider = (leftBins: number[], lG: number, lH: number, lC: number, l2: number) => {
-      const rG = leaf.sumG - lG;
-      const rH = leaf.sumH - lH;
-      const gain = leafGain(lG, lH, l2) + leafGain(rG, rH, l2) - shift;
-      if (gain > 0 && (!best || gain > best.gain)) {
-        best = {
-          gain,
-          feature: f,
-          thresholdBin: -1,
-          defaultLeft: false,
-          leftBins,
-          leftG: lG,
-          leftH: lH,
-          leftCount: lC,
-          leftOutput: leafOutput(lG, lH, l2),
-          rightOutput: leafOutput(rG, rH, l2),
-        };
-      }
-    };
+    const { sumG, sumH, count } = leaf;
+    const shift = leafGain(sumG, sumH, p.lambdaL2) + p.minGainToSplit;
+    // The best candidate in locals; its left bins are written out once at the end.
+    let bestGain = 0;
+    let bestLG = 0;
+    let bestLH = 0;
+    let bestLC = 0;
+    let bestL2 = 0;
+    /** One-vs-rest: the bin; many-vs-many: how many of `used` from which end. */
+    let bestBin = -1;
+    let bestTaken = 0;
+    let bestDirection = 0;
 
     if (categories <= p.maxCatToOnehot) {
       for (let b = 0; b < categories; b++) {
-        if (this.valid(c(b), h(b), leaf.count - c(b), leaf.sumH - h(b))) consider([b], g(b), h(b), c(b), p.lambdaL2);
+        const at = base + b * 3;
+        const lG = hist[at]!;
+        const lH = hist[at + 1]!;
+        const lC = hist[at + 2]!;
+        if (!this.valid(lC, lH, count - lC, sumH - lH)) continue;
+        const gain = leafGain(lG, lH, p.lambdaL2) + leafGain(sumG - lG, sumH - lH, p.lambdaL2) - shift;
+        if (gain > bestGain) {
+          bestGain = gain;
+          bestBin = b;
+          bestLG = lG;
+          bestLH = lH;
+          bestLC = lC;
+          bestL2 = p.lambdaL2;
+        }
       }
-      return best;
+      if (bestBin < 0) return null;
+      return this.categoricalSplit(f, [bestBin], bestGain, bestLG, bestLH, bestLC, bestL2, sumG, sumH);
     }
 
-    // Many-vs-many: categories with enough data, ordered by their smoothed mean gradient.
-    const used: number[] = [];
-    for (let b = 0; b < categories; b++) if (c(b) >= p.catSmooth) used.push(b);
-    const ctr = (b: number) => g(b) / (h(b) + p.catSmooth);
-    used.sort((a, b2) => ctr(a) - ctr(b2) || a - b2);
+    // Many-vs-many: categories with enough data, ordered by their smoothed mean gradient (ties by
+    // bin), by insertion into reused buffers: a leaf has few categories and this runs per leaf.
+    const used = this.usedBins;
+    const key = this.binKeys;
+    let n = 0;
+    for (let b = 0; b < categories; b++) {
+      const at = base + b * 3;
+      if (hist[at + 2]! < p.catSmooth) continue;
+      const k = hist[at]! / (hist[at + 1]! + p.catSmooth);
+      let i = n++;
+      while (i > 0 && key[i - 1]! > k) {
+        used[i] = used[i - 1]!;
+        key[i] = key[i - 1]!;
+        i--;
+      }
+      used[i] = b;
+      key[i] = k;
+    }
     const l2 = p.lambdaL2 + p.catL2;
-    const maxNumCat = Math.min(p.maxCatThreshold, Math.floor((used.length + 1) / 2));
-    for (const direction of [1, -1]) {
-      let position = direction === 1 ? 0 : used.length - 1;
+    const maxNumCat = Math.min(p.maxCatThreshold, Math.floor((n + 1) / 2));
+    for (let direction = 1; direction >= -1; direction -= 2) {
+      let position = direction === 1 ? 0 : n - 1;
       let lG = 0;
       let lH = 0;
       let lC = 0;
       let groupCount = 0;
-      const left: number[] = [];
-      for (let i = 0; i < used.length && i < maxNumCat; i++) {
-        const b = used[position]!;
+      for (let i = 0; i < n && i < maxNumCat; i++) {
+        const at = base + used[position]! * 3;
         position += direction;
-        left.push(b);
-        lG += g(b);
-        lH += h(b);
-        lC += c(b);
-        groupCount += c(b);
+        lG += hist[at]!;
+        lH += hist[at + 1]!;
+        lC += hist[at + 2]!;
+        groupCount += hist[at + 2]!;
         if (lC < p.minDataInLeaf || lH < p.minSumHessianInLeaf) continue;
-        const rC = leaf.count - lC;
+        const rC = count - lC;
         if (rC < p.minDataInLeaf || rC < p.minDataPerGroup) break;
-        if (leaf.sumH - lH < p.minSumHessianInLeaf) break;
+        if (sumH - lH < p.minSumHessianInLeaf) break;
         if (groupCount < p.minDataPerGroup) continue;
         groupCount = 0;
-        consider([...left], lG, lH, lC, l2);
+        const gain = leafGain(lG, lH, l2) + leafGain(sumG - lG, sumH - lH, l2) - shift;
+        if (gain > bestGain) {
+          bestGain = gain;
+          bestTaken = i + 1;
+          bestDirection = direction;
+          bestLG = lG;
+          bestLH = lH;
+          bestLC = lC;
+          bestL2 = l2;
+        }
       }
     }
-    return best;
+    if (bestTaken === 0) return null;
+    const leftBins: number[] = [];
+    for (let i = 0, position = bestDirection === 1 ? 0 : n - 1; i < bestTaken; i++, position += bestDirection) leftBins.push(used[position]!);
+    return this.categoricalSplit(f, leftBins, bestGain, bestLG, bestLH, bestLC, bestL2, sumG, sumH);
+  }
+
+  private categoricalSplit(f: number, leftBins: number[], gain: number, lG: number, lH: number, lC: number, l2: number, sumG: number, sumH: number): Split {
+    return {
+      gain,
+      feature: f,
+      thresholdBin: -1,
+      defaultLeft: false,
+      leftBins,
+      leftG: lG,
+      leftH: lH,
+      leftCount: lC,
+      leftOutput: leafOutput(lG, lH, l2),
+      rightOutput: leafOutput(sumG - lG, sumH - lH, l2),
+    };
   }
 
   /** Moves the leaf's rows so the left child's come first; returns the left count. */
@@ -353,7 +399,7 @@ class TreeGrower {
 
   /** Grows one tree; returns it (outputs not yet scaled) and each row's leaf. */
   /** `gradHess`: each row's gradient and hessian side by side (2·row, 2·row + 1), one cache line for both. */
-  grow(gradHess: Float64Array): { tree: SerializedTree; rowLeaf: Int32Array } {
+  grow(gradHess: Float64Array): SerializedTree {
     const p = this.params;
     for (let i = 0; i < this.numRows; i++) this.order[i] = i;
     let sumG = 0;
@@ -449,11 +495,9 @@ class TreeGrower {
       leaves.push(right);
     }
 
-    const rowLeaf = new Int32Array(this.numRows);
-    leaves.forEach((leaf, index) => {
-      for (let i = leaf.start; i < leaf.start + leaf.count; i++) rowLeaf[this.order[i]!] = index;
-      this.freeHistograms.push(leaf.hist);
-    });
+    this.leafStarts = leaves.map((leaf) => leaf.start);
+    this.leafCounts = leaves.map((leaf) => leaf.count);
+    for (const leaf of leaves) this.freeHistograms.push(leaf.hist);
     const catSets: number[][] = [];
     const tree: SerializedTree = {
       num_leaves: leaves.length,
@@ -469,7 +513,16 @@ class TreeGrower {
       leaf_value: leaves.map((l) => l.output),
       leaf_count: leaves.map((l) => l.count),
     };
-    return { tree, rowLeaf };
+    return tree;
+  }
+
+  /** Adds each leaf's value (index-aligned with the last grown tree's leaves) to its rows' scores. */
+  addLeafValues(scores: Float64Array, values: readonly number[]): void {
+    const order = this.order;
+    for (let leaf = 0; leaf < this.leafStarts.length; leaf++) {
+      const value = values[leaf]!;
+      for (let i = this.leafStarts[leaf]!, end = i + this.leafCounts[leaf]!; i < end; i++) scores[order[i]!]! += value;
+    }
   }
 }
 
@@ -532,14 +585,15 @@ export function trainGbdt(data: TrainingData, paramsInput: TrainParamsInput, enc
       gradHess[2 * i] = (prob - labels[i]!) * w;
       gradHess[2 * i + 1] = prob * (1 - prob) * w;
     }
-    const { tree, rowLeaf } = grower.grow(gradHess);
+    const tree = grower.grow(gradHess);
     tree.leaf_value = tree.leaf_value.map((v) => v * params.learningRate);
-    for (let i = 0; i < numRows; i++) scores[i]! += tree.leaf_value[rowLeaf[i]!]!;
+    grower.addLeafValues(scores, tree.leaf_value);
     if (t === 0) tree.leaf_value = tree.leaf_value.map((v) => v + initScore);
     trees.push(tree);
   }
 
-  return gbdtModelSchema.parse({
+  // Built here to the schema's shape; whoever loads it later validates it (compileModel does).
+  const model: GbdtModel = {
     format: MODEL_FORMAT,
     version: MODEL_FORMAT_VERSION,
     objective: 'binary',
@@ -548,5 +602,6 @@ export function trainGbdt(data: TrainingData, paramsInput: TrainParamsInput, enc
     category_codes: encoding.categoryCodes,
     trees,
     metadata: { source: 'xdl-trainer', params, init_score: initScore, training_rows: numRows },
-  });
+  };
+  return model;
 }
