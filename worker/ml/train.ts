@@ -112,18 +112,20 @@ class TreeGrower {
   private readonly freeHistograms: Float64Array[] = [];
 
   private readonly numFeatures: number;
-  /** Per global bin of the split being applied: 1 if its rows go left. */
+  /** Per bin of the split being applied: 1 if its rows go left. */
   private readonly leftOfBin: Uint8Array;
 
   constructor(
     /** Row-major bins: row r's bin of feature f at r·numFeatures + f, as a global bin (the feature's offset in the histogram added). */
     private readonly binned: Uint16Array,
+    /** The same bins column by column, local to each feature: a split reads one dense column. */
+    private readonly columns: readonly Uint8Array[],
     private readonly layout: HistogramLayout,
     private readonly params: TrainParams,
     private readonly numRows: number,
   ) {
     this.numFeatures = layout.bins.length;
-    this.leftOfBin = new Uint8Array(layout.totalBins);
+    this.leftOfBin = new Uint8Array(256);
     this.order = new Int32Array(numRows);
     this.scratch = new Int32Array(numRows);
   }
@@ -372,14 +374,13 @@ class TreeGrower {
 
   /** Moves the leaf's rows so the left child's come first; returns the left count. */
   private partition(leaf: Leaf, split: Split, bins: FeatureBins): number {
-    const { order, scratch, binned, numFeatures, leftOfBin } = this;
-    const feature = split.feature;
-    const offset = this.layout.offsets[feature]!;
-    leftOfBin.fill(0, offset, offset + bins.numBins);
-    if (split.leftBins) for (const bin of split.leftBins) leftOfBin[offset + bin] = 1;
+    const { order, scratch, leftOfBin } = this;
+    const column = this.columns[split.feature]!;
+    leftOfBin.fill(0, 0, bins.numBins);
+    if (split.leftBins) for (const bin of split.leftBins) leftOfBin[bin] = 1;
     else {
-      for (let bin = 0; bin <= split.thresholdBin; bin++) leftOfBin[offset + bin] = 1;
-      if (bins.kind === 'numeric' && bins.nanBin >= 0) leftOfBin[offset + bins.nanBin] = split.defaultLeft ? 1 : 0;
+      for (let bin = 0; bin <= split.thresholdBin; bin++) leftOfBin[bin] = 1;
+      if (bins.kind === 'numeric' && bins.nanBin >= 0) leftOfBin[bins.nanBin] = split.defaultLeft ? 1 : 0;
     }
     let leftCount = 0;
     let rightCount = 0;
@@ -387,7 +388,7 @@ class TreeGrower {
     const start = leaf.start;
     for (let i = start, end = start + leaf.count; i < end; i++) {
       const row = order[i]!;
-      const left = leftOfBin[binned[row * numFeatures + feature]!]!;
+      const left = leftOfBin[column[row]!]!;
       order[start + leftCount] = row;
       scratch[rightCount] = row;
       leftCount += left;
@@ -526,7 +527,10 @@ class TreeGrower {
   }
 }
 
-/** Bins every feature and stores the bins row-major as global bins (the feature's histogram offset added), two bytes each. */
+/**
+ * Bins every feature and stores the bins twice: row-major as global bins (the feature's histogram
+ * offset added, two bytes each) for histograms, and column by column (one byte each) for splits.
+ */
 export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin' | 'minDataInBin'>) {
   const options = { ...defaultBinning, maxBin: params.maxBin, minDataInBin: params.minDataInBin };
   const bins = data.columns.map((column, f) =>
@@ -537,13 +541,20 @@ export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin
   const totalBins = bins.reduce((n, b) => n + b.numBins, 0);
   if (totalBins > 0xffff) throw new Error(`${totalBins} bins in all do not fit 16 bits`);
   const binned = new Uint16Array(numRows * numFeatures);
+  const columns = bins.map(() => new Uint8Array(numRows));
   let offset = 0;
   bins.forEach((featureBins, f) => {
-    const column = data.columns[f]!;
-    for (let i = 0; i < numRows; i++) binned[i * numFeatures + f] = offset + valueToBin(featureBins, column[i]!);
+    if (featureBins.numBins > 256) throw new Error(`feature ${f} has ${featureBins.numBins} bins; at most 256 fit a byte`);
+    const values = data.columns[f]!;
+    const column = columns[f]!;
+    for (let i = 0; i < numRows; i++) {
+      const bin = valueToBin(featureBins, values[i]!);
+      column[i] = bin;
+      binned[i * numFeatures + f] = offset + bin;
+    }
     offset += featureBins.numBins;
   });
-  return { bins, binned };
+  return { bins, binned, columns };
 }
 
 const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
@@ -561,9 +572,9 @@ export function trainGbdt(data: TrainingData, paramsInput: TrainParamsInput, enc
   const labels = Float64Array.from(data.labels);
   const weights = data.weights ? Float64Array.from(data.weights) : null;
 
-  const { bins, binned } = binDataset(data, params);
+  const { bins, binned, columns } = binDataset(data, params);
   const layout = new HistogramLayout(bins);
-  const grower = new TreeGrower(binned, layout, params, numRows);
+  const grower = new TreeGrower(binned, columns, layout, params, numRows);
 
   let sumW = 0;
   let sumWY = 0;
