@@ -22,6 +22,8 @@ export type CategoricalBins = {
   /** Category code of each bin except the last ("other": missing, negative or rare). */
   categories: Int32Array;
   codeToBin: Map<number, number>;
+  /** The same as an array for codes 0..length-1 (the "other" bin where no category has the code). */
+  binOfCode: Int32Array;
   numBins: number;
 };
 
@@ -196,14 +198,20 @@ export function findCategoricalBins(values: Float64Array, options: BinningOption
   const categories = Int32Array.from(ordered.map(([code]) => code));
   const codeToBin = new Map<number, number>();
   categories.forEach((code, bin) => codeToBin.set(code, bin));
-  return { kind: 'categorical', categories, codeToBin, numBins: categories.length + 1 };
+  const numBins = categories.length + 1;
+  const binOfCode = new Int32Array(Math.min(categories.reduce((m, c) => Math.max(m, c + 1), 0), 1 << 16)).fill(numBins - 1);
+  categories.forEach((code, bin) => {
+    if (code < binOfCode.length) binOfCode[code] = bin;
+  });
+  return { kind: 'categorical', categories, codeToBin, binOfCode, numBins };
 }
 
 /** The bin of one value under a feature's bins. */
 export function valueToBin(bins: FeatureBins, value: number): number {
   if (bins.kind === 'categorical') {
     if (Number.isNaN(value) || value < 0) return bins.numBins - 1;
-    return bins.codeToBin.get(Math.trunc(value)) ?? bins.numBins - 1;
+    const code = Math.trunc(value);
+    return code < bins.binOfCode.length ? bins.binOfCode[code]! : (bins.codeToBin.get(code) ?? bins.numBins - 1);
   }
   if (Number.isNaN(value)) return bins.nanBin >= 0 ? bins.nanBin : binOfNumber(bins.upperBounds, 0);
   return binOfNumber(bins.upperBounds, value);

@@ -557,7 +557,24 @@ export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin
   return { bins, binned, columns };
 }
 
-const sigmoid = (x: number) => 1 / (1 + Math.exp(-x));
+/** Binary log-loss gradient and hessian of every row at the current scores, into `gradHess`. */
+function logLossGradients(scores: Float64Array, labels: Float64Array, weights: Float64Array | null, gradHess: Float64Array): void {
+  const n = scores.length;
+  if (weights) {
+    for (let i = 0; i < n; i++) {
+      const prob = 1 / (1 + Math.exp(-scores[i]!));
+      const w = weights[i]!;
+      gradHess[2 * i] = (prob - labels[i]!) * w;
+      gradHess[2 * i + 1] = prob * (1 - prob) * w;
+    }
+    return;
+  }
+  for (let i = 0; i < n; i++) {
+    const prob = 1 / (1 + Math.exp(-scores[i]!));
+    gradHess[2 * i] = prob - labels[i]!;
+    gradHess[2 * i + 1] = prob * (1 - prob);
+  }
+}
 
 /**
  * Trains a binary GBDT. Returns a validated `xdl-gbdt` model whose first tree carries the
@@ -590,12 +607,7 @@ export function trainGbdt(data: TrainingData, paramsInput: TrainParamsInput, enc
   const gradHess = new Float64Array(2 * numRows);
   const trees: SerializedTree[] = [];
   for (let t = 0; t < params.numTrees; t++) {
-    for (let i = 0; i < numRows; i++) {
-      const prob = sigmoid(scores[i]!);
-      const w = weights ? weights[i]! : 1;
-      gradHess[2 * i] = (prob - labels[i]!) * w;
-      gradHess[2 * i + 1] = prob * (1 - prob) * w;
-    }
+    logLossGradients(scores, labels, weights, gradHess);
     const tree = grower.grow(gradHess);
     tree.leaf_value = tree.leaf_value.map((v) => v * params.learningRate);
     grower.addLeafValues(scores, tree.leaf_value);
