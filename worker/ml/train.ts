@@ -116,8 +116,8 @@ class TreeGrower {
   private readonly leftOfBin: Uint8Array;
 
   constructor(
-    /** Row-major bins: row r's bin of feature f at r·numFeatures + f, as a global bin (the feature's offset in the histogram added). */
-    private readonly binned: Uint16Array,
+    /** Row-major bins: row r's bin of feature f at r·numFeatures + f, as its index in a histogram (global bin × 3). */
+    private readonly binned: Uint16Array | Uint32Array,
     /** The same bins column by column, local to each feature: a split reads one dense column. */
     private readonly columns: readonly Uint8Array[],
     private readonly layout: HistogramLayout,
@@ -144,7 +144,7 @@ class TreeGrower {
       const h = gradHess[2 * row + 1]!;
       const base = row * numFeatures;
       for (let f = 0; f < numFeatures; f++) {
-        const at = binned[base + f]! * 3;
+        const at = binned[base + f]!;
         hist[at] += g;
         hist[at + 1] += h;
         hist[at + 2] += 1;
@@ -539,8 +539,8 @@ export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin
   const numFeatures = bins.length;
   const numRows = data.labels.length;
   const totalBins = bins.reduce((n, b) => n + b.numBins, 0);
-  if (totalBins > 0xffff) throw new Error(`${totalBins} bins in all do not fit 16 bits`);
-  const binned = new Uint16Array(numRows * numFeatures);
+  // Each entry is already the histogram index (global bin × 3); 16 bits hold it for up to 21,845 bins.
+  const binned = totalBins * 3 <= 0xffff ? new Uint16Array(numRows * numFeatures) : new Uint32Array(numRows * numFeatures);
   const columns = bins.map(() => new Uint8Array(numRows));
   let offset = 0;
   bins.forEach((featureBins, f) => {
@@ -550,7 +550,7 @@ export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin
     for (let i = 0; i < numRows; i++) {
       const bin = valueToBin(featureBins, values[i]!);
       column[i] = bin;
-      binned[i * numFeatures + f] = offset + bin;
+      binned[i * numFeatures + f] = (offset + bin) * 3;
     }
     offset += featureBins.numBins;
   });
