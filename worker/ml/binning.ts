@@ -33,22 +33,56 @@ export type BinningOptions = { maxBin: number; minDataInBin: number; maxCategori
 
 export const defaultBinning: BinningOptions = { maxBin: 255, minDataInBin: 3, maxCategories: 255 };
 
-function distinctWithCounts(values: Float64Array): { distinct: number[]; counts: number[]; nanCount: number } {
+/** Columns of whole numbers spanning at most this many values are counted and binned through arrays. */
+const DENSE_INTEGER_SPAN = 1 << 17;
+
+/** The smallest and largest value, if every non-missing value is a whole number and they span at most DENSE_INTEGER_SPAN. */
+export function denseIntegerRange(values: Float64Array): { min: number; max: number } | null {
+  let min = Infinity;
+  let max = -Infinity;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v !== v) continue;
+    if (v !== Math.trunc(v)) return null;
+    if (v < min) min = v;
+    if (v > max) max = v;
+  }
+  return max >= min && max - min < DENSE_INTEGER_SPAN ? { min, max } : null;
+}
+
+export function distinctWithCounts(values: Float64Array): { distinct: number[]; counts: number[]; nanCount: number } {
   let nanCount = 0;
-  for (let i = 0; i < values.length; i++) if (values[i] !== values[i]) nanCount++;
-  const finite = new Float64Array(values.length - nanCount);
-  let at = 0;
-  for (let i = 0; i < values.length; i++) if (values[i] === values[i]) finite[at++] = values[i]!;
-  // A typed array sorts numerically in native code (-0 before 0, which the runs below merge).
-  finite.sort();
   const distinct: number[] = [];
   const counts: number[] = [];
-  for (const v of finite) {
-    if (distinct.length > 0 && distinct[distinct.length - 1] === v) counts[counts.length - 1]!++;
-    else {
-      distinct.push(v);
-      counts.push(1);
+  const range = denseIntegerRange(values);
+  if (range) {
+    // Whole numbers in a modest span: count them in an array, read back in order.
+    const { min, max } = range;
+    const tally = new Int32Array(max - min + 1);
+    for (let i = 0; i < values.length; i++) {
+      const v = values[i]!;
+      if (v !== v) nanCount++;
+      else tally[v - min]!++;
     }
+    for (let at = 0; at <= max - min; at++) {
+      if (tally[at]! > 0) {
+        distinct.push(min + at);
+        counts.push(tally[at]!);
+      }
+    }
+    return { distinct, counts, nanCount };
+  }
+  // Otherwise count by value (a Map treats -0 and 0 as one key, as the runs of a sort would) and
+  // sort only the distinct values.
+  const byValue = new Map<number, number>();
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (v !== v) nanCount++;
+    else byValue.set(v, (byValue.get(v) ?? 0) + 1);
+  }
+  for (const v of Float64Array.from(byValue.keys()).sort()) {
+    distinct.push(v);
+    counts.push(byValue.get(v)!);
   }
   return { distinct, counts, nanCount };
 }
@@ -187,12 +221,17 @@ export function findNumericBins(values: Float64Array, options: BinningOptions = 
 }
 
 export function findCategoricalBins(values: Float64Array, options: BinningOptions = defaultBinning): CategoricalBins {
+  // Small codes are counted in an array, any others in a map.
+  const small = new Float64Array(1024);
   const counts = new Map<number, number>();
-  for (const v of values) {
-    if (Number.isNaN(v) || v < 0) continue;
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!(v >= 0)) continue;
     const code = Math.trunc(v);
-    counts.set(code, (counts.get(code) ?? 0) + 1);
+    if (code < small.length) small[code]!++;
+    else counts.set(code, (counts.get(code) ?? 0) + 1);
   }
+  for (let code = 0; code < small.length; code++) if (small[code]! > 0) counts.set(code, small[code]!);
   // Most frequent first (ties by code, for determinism); the tail beyond maxCategories is "other".
   const ordered = [...counts].sort((a, b) => b[1] - a[1] || a[0] - b[0]).slice(0, options.maxCategories - 1);
   const categories = Int32Array.from(ordered.map(([code]) => code));

@@ -12,6 +12,7 @@
 import { z } from 'zod';
 import {
   defaultBinning,
+  denseIntegerRange,
   findCategoricalBins,
   findNumericBins,
   valueToBin,
@@ -547,10 +548,25 @@ export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin
     if (featureBins.numBins > 256) throw new Error(`feature ${f} has ${featureBins.numBins} bins; at most 256 fit a byte`);
     const values = data.columns[f]!;
     const column = columns[f]!;
-    for (let i = 0; i < numRows; i++) {
-      const bin = valueToBin(featureBins, values[i]!);
-      column[i] = bin;
-      binned[i * numFeatures + f] = (offset + bin) * 3;
+    const range = featureBins.kind === 'numeric' ? denseIntegerRange(values) : null;
+    if (range) {
+      // Whole numbers in a modest span: look each value's bin up instead of searching the bounds.
+      const { min, max } = range;
+      const binOf = new Uint8Array(max - min + 1);
+      for (let v = min; v <= max; v++) binOf[v - min] = valueToBin(featureBins, v);
+      const nanBin = valueToBin(featureBins, NaN);
+      for (let i = 0; i < numRows; i++) {
+        const v = values[i]!;
+        const bin = v === v ? binOf[v - min]! : nanBin;
+        column[i] = bin;
+        binned[i * numFeatures + f] = (offset + bin) * 3;
+      }
+    } else {
+      for (let i = 0; i < numRows; i++) {
+        const bin = valueToBin(featureBins, values[i]!);
+        column[i] = bin;
+        binned[i * numFeatures + f] = (offset + bin) * 3;
+      }
     }
     offset += featureBins.numBins;
   });
