@@ -131,6 +131,15 @@ class TreeGrower {
     this.scratch = new Int32Array(numRows);
   }
 
+  /** Rows per global bin over all rows: the root's counts, the same in every tree. */
+  private rootCounts: Float64Array | null = null;
+
+  private countAllRows(): Float64Array {
+    const counts = new Float64Array(this.layout.totalBins);
+    for (let i = 0; i < this.binned.length; i++) counts[this.binned[i]! / 3]!++;
+    return counts;
+  }
+
   /**
    * Gradient, hessian and count per bin over the leaf's rows, row by row: each row's gradient pair
    * is read once and its bins are one contiguous run (LightGBM's row-wise histogram). Every bin
@@ -139,6 +148,23 @@ class TreeGrower {
   private buildHistogram(start: number, count: number, gradHess: Float64Array): Float64Array {
     const hist = this.freeHistograms.pop()?.fill(0) ?? new Float64Array(this.layout.totalBins * 3);
     const { order, binned, numFeatures } = this;
+    if (count === this.numRows) {
+      // The root: every row, in order. Its counts are the same for every tree, so only the
+      // gradient sums are accumulated and the counts are copied in.
+      for (let row = 0; row < count; row++) {
+        const g = gradHess[2 * row]!;
+        const h = gradHess[2 * row + 1]!;
+        const base = row * numFeatures;
+        for (let f = 0; f < numFeatures; f++) {
+          const at = binned[base + f]!;
+          hist[at] += g;
+          hist[at + 1] += h;
+        }
+      }
+      const rootCounts = (this.rootCounts ??= this.countAllRows());
+      for (let bin = 0; bin < rootCounts.length; bin++) hist[3 * bin + 2] = rootCounts[bin]!;
+      return hist;
+    }
     for (let i = start, end = start + count; i < end; i++) {
       const row = order[i]!;
       const g = gradHess[2 * row]!;
