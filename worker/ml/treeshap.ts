@@ -25,7 +25,7 @@
  * arrays; a row allocates nothing beyond the result (and not even that with `out`).
  */
 import type { CompiledModel, CompiledTree } from './model';
-import { forestOf, goesLeft, type Forest } from './predict';
+import { decideNodes, forestOf, type Forest } from './predict';
 import { createReferenceWorkspace, referenceTreeShap, type ReferenceWorkspace } from './treeshap-reference';
 
 /** Gauss–Legendre nodes and weights on [0, 1], by Newton's method on the Legendre recurrence. */
@@ -295,8 +295,9 @@ function treeContributions(plan: TreePlan, phi: Float64Array, w: ShapWorkspace):
 
 function fromTable(plan: TreePlan, table: PatternTable, forest: Forest, firstNode: number, x: Float64Array, phi: Float64Array, w: ShapWorkspace): void {
   const internal = plan.tree.numLeaves - 1;
+  decideNodes(forest, firstNode, internal, x, w.wentLeft);
   let pattern = 0;
-  for (let node = 0; node < internal; node++) if (goesLeft(forest, firstNode + node, x)) pattern |= 1 << node;
+  for (let node = 0; node < internal; node++) pattern |= w.wentLeft[node]! << node;
   const { features, values, filled } = table;
   const at = pattern * features.length;
   if (filled[pattern] === 0) {
@@ -335,7 +336,7 @@ export function treeShap(
     else {
       const firstNode = forest.nodeStart[t]!;
       const internal = treePlan.tree.numLeaves - 1;
-      for (let node = 0; node < internal; node++) workspace.wentLeft[node] = goesLeft(forest, firstNode + node, x) ? 1 : 0;
+      decideNodes(forest, firstNode, internal, x, workspace.wentLeft);
       treeContributions(treePlan, phi, workspace);
     }
   }
