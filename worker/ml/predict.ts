@@ -132,23 +132,22 @@ export function forestOf(model: CompiledModel): Forest {
   return forest;
 }
 
+/** Whether `x` goes left at global node `node`: `decide`'s rules on the flat arrays. */
+export function goesLeft(f: Forest, node: number, x: Float64Array): boolean {
+  const value = x[f.feature[node]!]!;
+  const kind = f.kind[node]!;
+  if (kind === SplitKind.Plain) return value === value ? value <= f.threshold[node]! : f.missingLeft[node] === 1;
+  if (kind === SplitKind.ZeroMissing) {
+    return value === value && (value > ZERO_THRESHOLD || value < -ZERO_THRESHOLD) ? value <= f.threshold[node]! : f.missingLeft[node] === 1;
+  }
+  // NaN and codes below 0 go right; LightGBM truncates toward zero first, so -0.5 is code 0.
+  const code = Math.trunc(value);
+  return code >= 0 && code < f.bitsWords[node]! * 32 && ((f.bits[f.bitsStart[node]! + (code >>> 5)]! >>> (code & 31)) & 1) === 1;
+}
+
 /** Where `x` goes at each of `count` nodes from global node `first`: out[i] = 1 if left at node first + i. */
 export function decideNodes(f: Forest, first: number, count: number, x: Float64Array, out: Uint8Array): void {
-  const { feature, threshold, kind, missingLeft, bits, bitsStart, bitsWords } = f;
-  for (let i = 0; i < count; i++) {
-    const node = first + i;
-    const value = x[feature[node]!]!;
-    const k = kind[node]!;
-    let toLeft: boolean;
-    if (k === SplitKind.Plain) toLeft = value === value ? value <= threshold[node]! : missingLeft[node] === 1;
-    else if (k === SplitKind.ZeroMissing) {
-      toLeft = value === value && (value > ZERO_THRESHOLD || value < -ZERO_THRESHOLD) ? value <= threshold[node]! : missingLeft[node] === 1;
-    } else {
-      const code = Math.trunc(value);
-      toLeft = code >= 0 && code < bitsWords[node]! * 32 && ((bits[bitsStart[node]! + (code >>> 5)]! >>> (code & 31)) & 1) === 1;
-    }
-    out[i] = toLeft ? 1 : 0;
-  }
+  for (let i = 0; i < count; i++) out[i] = goesLeft(f, first + i, x) ? 1 : 0;
 }
 
 /** The leaf index `x` reaches in one tree. */
@@ -161,24 +160,12 @@ export function leafIndex(tree: CompiledTree, x: Float64Array): number {
 
 /** Raw score: the sum of the leaf values `x` reaches, tree by tree. */
 export function predictRaw(model: CompiledModel, x: Float64Array): number {
-  // decideNodes' rules, written out over local arrays along the path: this loop is the whole of prediction.
-  const { roots, left, right, leafValue, feature, threshold, kind, missingLeft, bits, bitsStart, bitsWords } = forestOf(model);
+  const forest = forestOf(model);
+  const { roots, left, right, leafValue } = forest;
   let score = 0;
   for (let t = 0; t < roots.length; t++) {
     let node = roots[t]!;
-    while (node >= 0) {
-      const value = x[feature[node]!]!;
-      const k = kind[node]!;
-      let toLeft: boolean;
-      if (k === SplitKind.Plain) toLeft = value === value ? value <= threshold[node]! : missingLeft[node] === 1;
-      else if (k === SplitKind.ZeroMissing) {
-        toLeft = value === value && (value > ZERO_THRESHOLD || value < -ZERO_THRESHOLD) ? value <= threshold[node]! : missingLeft[node] === 1;
-      } else {
-        const code = Math.trunc(value);
-        toLeft = code >= 0 && code < bitsWords[node]! * 32 && ((bits[bitsStart[node]! + (code >>> 5)]! >>> (code & 31)) & 1) === 1;
-      }
-      node = toLeft ? left[node]! : right[node]!;
-    }
+    while (node >= 0) node = goesLeft(forest, node, x) ? left[node]! : right[node]!;
     score += leafValue[~node]!;
   }
   return score;
