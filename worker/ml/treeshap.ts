@@ -131,7 +131,10 @@ function distinctFeaturesOnLongestPath(tree: CompiledTree): number {
 
 function planTree(tree: CompiledTree): TreePlan {
   const edges = 2 * tree.numLeaves - 1;
-  const points = Math.max(1, Math.ceil(distinctFeaturesOnLongestPath(tree) / 2));
+  // Three points become four: a rule exact beyond the degree needed is still exact, and
+  // treeContributions4 runs those trees without inner loops (as treeContributions2 runs two).
+  const needed = Math.max(1, Math.ceil(distinctFeaturesOnLongestPath(tree) / 2));
+  const points = needed <= 2 ? 2 : needed <= UNROLLED_POINTS ? UNROLLED_POINTS : needed;
   const { nodes, weights } = gaussLegendre01(points);
   const parentNode = new Int32Array(edges);
   const isLeft = new Uint8Array(edges);
@@ -244,23 +247,25 @@ export function createShapWorkspace(model: CompiledModel): ShapWorkspace {
   };
 }
 
+/** How the row meets `edge`, given the states already set for the edges above it. */
+function stateOf(plan: TreePlan, w: ShapWorkspace, edge: number): number {
+  const ancestor = plan.ancestorEdge[edge]!;
+  if (ancestor >= 0 && w.state[ancestor] !== State.BothOn) return State.AncestorOff;
+  return w.wentLeft[plan.parentNode[edge]!] === plan.isLeft[edge] ? State.BothOn : State.AncestorOnThisOff;
+}
+
+const UNROLLED_POINTS = 4;
+
 /** Adds one tree's contributions for the sides in `w.wentLeft` to `phi`. */
 function treeContributions(plan: TreePlan, phi: Float64Array, w: ShapWorkspace): void {
-  const { points, edges, parentNode, isLeft, parentEdge, ancestorEdge, feature, rightEdge, leafValue, vectors } = plan;
-  const { products, sums, state, wentLeft } = w;
+  const { points, edges, parentEdge, feature, rightEdge, leafValue, vectors } = plan;
+  const { products, sums, state } = w;
   const stride = 2 * points;
   for (let q = 0; q < points; q++) products[q] = 1;
 
   // Down: each edge's state and the product of factors along the path to it.
   for (let edge = 1; edge < edges; edge++) {
-    const ancestor = ancestorEdge[edge]!;
-    const edgeState =
-      ancestor >= 0 && state[ancestor] !== State.BothOn
-        ? State.AncestorOff
-        : wentLeft[parentNode[edge]!] === isLeft[edge]
-          ? State.BothOn
-          : State.AncestorOnThisOff;
-    state[edge] = edgeState;
+    const edgeState = (state[edge] = stateOf(plan, w, edge));
     const factors = (edge * STATES + edgeState) * stride;
     const from = parentEdge[edge]! * points;
     const to = edge * points;
@@ -293,6 +298,78 @@ function treeContributions(plan: TreePlan, phi: Float64Array, w: ShapWorkspace):
   }
 }
 
+/** treeContributions for trees with exactly two points, written out point by point. */
+function treeContributions2(plan: TreePlan, phi: Float64Array, w: ShapWorkspace): void {
+  const { edges, parentEdge, feature, rightEdge, leafValue, vectors } = plan;
+  const { products, sums, state } = w;
+  products[0] = products[1] = 1;
+  for (let edge = 1; edge < edges; edge++) {
+    const edgeState = (state[edge] = stateOf(plan, w, edge));
+    const v = (edge * STATES + edgeState) * 4;
+    const from = parentEdge[edge]! * 2;
+    products[edge * 2] = products[from]! * vectors[v]!;
+    products[edge * 2 + 1] = products[from + 1]! * vectors[v + 1]!;
+  }
+  for (let edge = edges - 1; edge >= 1; edge--) {
+    const c = (edge * STATES + state[edge]!) * 4 + 2;
+    const right = rightEdge[edge]!;
+    const value = leafValue[edge]!;
+    const s0 = right < 0 ? value * products[edge * 2]! : sums[edge * 2 + 2]! + sums[right * 2]!;
+    const s1 = right < 0 ? value * products[edge * 2 + 1]! : sums[edge * 2 + 3]! + sums[right * 2 + 1]!;
+    sums[edge * 2] = s0;
+    sums[edge * 2 + 1] = s1;
+    phi[feature[edge]!]! += vectors[c]! * s0 + vectors[c + 1]! * s1;
+  }
+}
+
+/** treeContributions for trees with exactly four points, written out point by point. */
+function treeContributions4(plan: TreePlan, phi: Float64Array, w: ShapWorkspace): void {
+  const { edges, parentEdge, feature, rightEdge, leafValue, vectors } = plan;
+  const { products, sums, state } = w;
+  products[0] = products[1] = products[2] = products[3] = 1;
+  for (let edge = 1; edge < edges; edge++) {
+    const edgeState = (state[edge] = stateOf(plan, w, edge));
+    const v = (edge * STATES + edgeState) * 8;
+    const from = parentEdge[edge]! * 4;
+    const to = edge * 4;
+    products[to] = products[from]! * vectors[v]!;
+    products[to + 1] = products[from + 1]! * vectors[v + 1]!;
+    products[to + 2] = products[from + 2]! * vectors[v + 2]!;
+    products[to + 3] = products[from + 3]! * vectors[v + 3]!;
+  }
+  for (let edge = edges - 1; edge >= 1; edge--) {
+    const c = (edge * STATES + state[edge]!) * 8 + 4;
+    const at = edge * 4;
+    const right = rightEdge[edge]!;
+    let s0: number;
+    let s1: number;
+    let s2: number;
+    let s3: number;
+    if (right < 0) {
+      const value = leafValue[edge]!;
+      s0 = value * products[at]!;
+      s1 = value * products[at + 1]!;
+      s2 = value * products[at + 2]!;
+      s3 = value * products[at + 3]!;
+    } else {
+      const l = (edge + 1) * 4;
+      const r = right * 4;
+      s0 = sums[l]! + sums[r]!;
+      s1 = sums[l + 1]! + sums[r + 1]!;
+      s2 = sums[l + 2]! + sums[r + 2]!;
+      s3 = sums[l + 3]! + sums[r + 3]!;
+    }
+    sums[at] = s0;
+    sums[at + 1] = s1;
+    sums[at + 2] = s2;
+    sums[at + 3] = s3;
+    phi[feature[edge]!]! += vectors[c]! * s0 + vectors[c + 1]! * s1 + vectors[c + 2]! * s2 + vectors[c + 3]! * s3;
+  }
+}
+
+const contributionsFor = (plan: TreePlan) =>
+  plan.points === 2 ? treeContributions2 : plan.points === UNROLLED_POINTS ? treeContributions4 : treeContributions;
+
 function fromTable(plan: TreePlan, table: PatternTable, forest: Forest, firstNode: number, x: Float64Array, phi: Float64Array, w: ShapWorkspace): void {
   const internal = plan.tree.numLeaves - 1;
   decideNodes(forest, firstNode, internal, x, w.wentLeft);
@@ -303,7 +380,7 @@ function fromTable(plan: TreePlan, table: PatternTable, forest: Forest, firstNod
   if (filled[pattern] === 0) {
     for (let node = 0; node < internal; node++) w.wentLeft[node] = (pattern >> node) & 1;
     const scratch = w.scratch;
-    treeContributions(plan, scratch, w);
+    contributionsFor(plan)(plan, scratch, w);
     for (let j = 0; j < features.length; j++) {
       values[at + j] = scratch[features[j]!]!;
       scratch[features[j]!] = 0;
@@ -337,7 +414,7 @@ export function treeShap(
       const firstNode = forest.nodeStart[t]!;
       const internal = treePlan.tree.numLeaves - 1;
       decideNodes(forest, firstNode, internal, x, workspace.wentLeft);
-      treeContributions(treePlan, phi, workspace);
+      contributionsFor(treePlan)(treePlan, phi, workspace);
     }
   }
   return phi;
