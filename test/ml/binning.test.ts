@@ -37,24 +37,30 @@ describe('binning', () => {
     );
   });
 
-  it('stores every row under the bin its value maps to, row-major for histograms and by column for splits', () => {
+  it('stores every row under the bin its value maps to: by column for splits, and by row, without the most frequent bin of each feature, for histograms', () => {
     fc.assert(
       fc.property(column, column, fc.array(fc.oneof(fc.integer({ min: -2, max: 40 }), fc.constant(NaN)), { minLength: 1, maxLength: 400 }), (a, b, codes) => {
         const n = Math.min(a.length, b.length, codes.length);
         const columns = [a, b, codes].map((c) => Float64Array.from(c.slice(0, n)));
         const data = { featureNames: ['a', 'b', 'c'], categorical: [false, false, true], columns, labels: new Array(n).fill(0) };
-        const { bins, binned, columns: byColumn } = binDataset(data, { maxBin: 255, minDataInBin: 3 });
+        const { bins, columns: byColumn, mostFrequent, rows } = binDataset(data, { maxBin: 255, minDataInBin: 3 });
         expect(bins[0]).toEqual(findNumericBins(columns[0]!));
         expect(bins[2]).toEqual(findCategoricalBins(columns[2]!));
-        let offset = 0;
+        const offsets = [0, bins[0]!.numBins, bins[0]!.numBins + bins[1]!.numBins];
         bins.forEach((featureBins, f) => {
+          const counts = new Array<number>(featureBins.numBins).fill(0);
           for (let i = 0; i < n; i++) {
             const bin = valueToBin(featureBins, columns[f]![i]!);
             expect(byColumn[f]![i]).toBe(bin);
-            expect(binned[i * 3 + f]).toBe((offset + bin) * 3);
+            counts[bin]!++;
           }
-          offset += featureBins.numBins;
+          // The most frequent bin, the lowest among equals.
+          expect(mostFrequent[f]).toBe(counts.indexOf(Math.max(...counts)));
         });
+        for (let i = 0; i < n; i++) {
+          const expected = [0, 1, 2].filter((f) => byColumn[f]![i] !== mostFrequent[f]).map((f) => (offsets[f]! + byColumn[f]![i]!) * 3);
+          expect(Array.from(rows.entries.subarray(rows.rowStart[i]!, rows.rowStart[i + 1]!))).toEqual(expected);
+        }
       }),
       { numRuns: 150, seed: 12 },
     );

@@ -58,6 +58,13 @@ describe('determinism', () => {
     expect(JSON.stringify(model)).toBe(JSON.stringify(trainGbdt(data, params)));
     // The trainer builds its output without parsing it; the schema must still accept it as is.
     expect(gbdtModelSchema.parse(JSON.parse(JSON.stringify(model)))).toEqual(model);
+    // Every node's row count is its children's (counts recovered for most frequent bins stay exact).
+    for (const tree of model.trees) {
+      if (tree.num_leaves === 1) continue;
+      const countOf = (child: number) => (child >= 0 ? tree.internal_count[child]! : tree.leaf_count[~child]!);
+      expect(tree.internal_count[0]).toBe(300);
+      tree.internal_count.forEach((c, node) => expect(countOf(tree.left_child[node]!) + countOf(tree.right_child[node]!)).toBe(c));
+    }
   });
 
   it('draws the same case pools from the same split and seed', () => {

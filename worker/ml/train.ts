@@ -117,10 +117,12 @@ class TreeGrower {
   private readonly leftOfBin: Uint8Array;
 
   constructor(
-    /** Row-major bins: row r's bin of feature f at r·numFeatures + f, as its index in a histogram (global bin × 3). */
-    private readonly binned: Uint16Array | Uint32Array,
-    /** The same bins column by column, local to each feature: a split reads one dense column. */
+    /** Row by row, the histogram indices of the bins that are not their feature's most frequent. */
+    private readonly rows: { rowStart: Int32Array; entries: Uint16Array | Uint32Array },
+    /** The bins column by column, local to each feature: a split reads one dense column. */
     private readonly columns: readonly Uint8Array[],
+    /** Per feature, its most frequent bin (local), which `rows` leaves out. */
+    private readonly mostFrequent: Int32Array,
     private readonly layout: HistogramLayout,
     private readonly params: TrainParams,
     private readonly numRows: number,
@@ -136,48 +138,75 @@ class TreeGrower {
 
   private countAllRows(): Float64Array {
     const counts = new Float64Array(this.layout.totalBins);
-    for (let i = 0; i < this.binned.length; i++) counts[this.binned[i]! / 3]!++;
+    this.columns.forEach((column, f) => {
+      const offset = this.layout.offsets[f]!;
+      for (let i = 0; i < column.length; i++) counts[offset + column[i]!]!++;
+    });
     return counts;
   }
 
   /**
    * Gradient, hessian and count per bin over the leaf's rows, row by row: each row's gradient pair
-   * is read once and its bins are one contiguous run (LightGBM's row-wise histogram). Every bin
-   * still sums its rows in the leaf's order, so results do not depend on the layout.
+   * is read once and only its bins that are not their feature's most frequent are visited
+   * (LightGBM's row-wise histogram). The most frequent bins are then the leaf's totals minus the
+   * feature's other bins.
    */
-  private buildHistogram(start: number, count: number, gradHess: Float64Array): Float64Array {
+  private buildHistogram(start: number, count: number, gradHess: Float64Array, sumG: number, sumH: number): Float64Array {
     const hist = this.freeHistograms.pop()?.fill(0) ?? new Float64Array(this.layout.totalBins * 3);
-    const { order, binned, numFeatures } = this;
+    const { order } = this;
+    const { rowStart, entries } = this.rows;
     if (count === this.numRows) {
       // The root: every row, in order. Its counts are the same for every tree, so only the
       // gradient sums are accumulated and the counts are copied in.
       for (let row = 0; row < count; row++) {
         const g = gradHess[2 * row]!;
         const h = gradHess[2 * row + 1]!;
-        const base = row * numFeatures;
-        for (let f = 0; f < numFeatures; f++) {
-          const at = binned[base + f]!;
+        for (let k = rowStart[row]!, end = rowStart[row + 1]!; k < end; k++) {
+          const at = entries[k]!;
           hist[at] += g;
           hist[at + 1] += h;
         }
       }
       const rootCounts = (this.rootCounts ??= this.countAllRows());
       for (let bin = 0; bin < rootCounts.length; bin++) hist[3 * bin + 2] = rootCounts[bin]!;
+      this.fillMostFrequent(hist, sumG, sumH, -1);
       return hist;
     }
     for (let i = start, end = start + count; i < end; i++) {
       const row = order[i]!;
       const g = gradHess[2 * row]!;
       const h = gradHess[2 * row + 1]!;
-      const base = row * numFeatures;
-      for (let f = 0; f < numFeatures; f++) {
-        const at = binned[base + f]!;
+      for (let k = rowStart[row]!, stop = rowStart[row + 1]!; k < stop; k++) {
+        const at = entries[k]!;
         hist[at] += g;
         hist[at + 1] += h;
         hist[at + 2] += 1;
       }
     }
+    this.fillMostFrequent(hist, sumG, sumH, count);
     return hist;
+  }
+
+  /** Sets each feature's most frequent bin to the leaf's totals minus its other bins (its count too unless `count` < 0). */
+  private fillMostFrequent(hist: Float64Array, sumG: number, sumH: number, count: number): void {
+    const { offsets, bins } = this.layout;
+    for (let f = 0; f < this.numFeatures; f++) {
+      const first = offsets[f]! * 3;
+      const last = first + bins[f]!.numBins * 3;
+      const at = first + this.mostFrequent[f]! * 3;
+      let g = 0;
+      let h = 0;
+      let c = 0;
+      for (let b = first; b < last; b += 3) {
+        if (b === at) continue;
+        g += hist[b]!;
+        h += hist[b + 1]!;
+        c += hist[b + 2]!;
+      }
+      hist[at] = sumG - g;
+      hist[at + 1] = sumH - h;
+      if (count >= 0) hist[at + 2] = count - c;
+    }
   }
 
   private canSplit(leaf: Leaf): boolean {
@@ -443,7 +472,7 @@ class TreeGrower {
       sumH,
       depth: 0,
       output: leafOutput(sumG, sumH, p.lambdaL2),
-      hist: this.buildHistogram(0, this.numRows, gradHess),
+      hist: this.buildHistogram(0, this.numRows, gradHess, sumG, sumH),
       best: null,
     };
     root.best = this.findBestSplit(root);
@@ -513,7 +542,7 @@ class TreeGrower {
         best: null,
       };
       const [small, large] = left.count <= right.count ? [left, right] : [right, left];
-      small.hist = this.buildHistogram(small.start, small.count, gradHess);
+      small.hist = this.buildHistogram(small.start, small.count, gradHess, small.sumG, small.sumH);
       const parentHist = leaf.hist;
       for (let i = 0; i < parentHist.length; i++) parentHist[i]! -= small.hist[i]!;
       large.hist = parentHist;
@@ -555,8 +584,10 @@ class TreeGrower {
 }
 
 /**
- * Bins every feature and stores the bins twice: row-major as global bins (the feature's histogram
- * offset added, two bytes each) for histograms, and column by column (one byte each) for splits.
+ * Bins every feature and stores the bins twice: column by column (one byte each) for splits, and
+ * row by row for histograms, where a row lists only the features whose bin is not that feature's
+ * most frequent one (as LightGBM's histograms skip it), each as its histogram index (global bin
+ * × 3). A histogram then recovers the most frequent bins as the leaf's totals minus the rest.
  */
 export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin' | 'minDataInBin'>) {
   const options = { ...defaultBinning, maxBin: params.maxBin, minDataInBin: params.minDataInBin };
@@ -565,15 +596,10 @@ export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin
   );
   const numFeatures = bins.length;
   const numRows = data.labels.length;
-  const totalBins = bins.reduce((n, b) => n + b.numBins, 0);
-  // Each entry is already the histogram index (global bin × 3); 16 bits hold it for up to 21,845 bins.
-  const binned = totalBins * 3 <= 0xffff ? new Uint16Array(numRows * numFeatures) : new Uint32Array(numRows * numFeatures);
-  const columns = bins.map(() => new Uint8Array(numRows));
-  let offset = 0;
-  bins.forEach((featureBins, f) => {
+  const columns = bins.map((featureBins, f) => {
     if (featureBins.numBins > 256) throw new Error(`feature ${f} has ${featureBins.numBins} bins; at most 256 fit a byte`);
     const values = data.columns[f]!;
-    const column = columns[f]!;
+    const column = new Uint8Array(numRows);
     const range = featureBins.kind === 'numeric' ? denseIntegerRange(values) : null;
     if (range) {
       // Whole numbers in a modest span: look each value's bin up instead of searching the bounds.
@@ -583,20 +609,43 @@ export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin
       const nanBin = valueToBin(featureBins, NaN);
       for (let i = 0; i < numRows; i++) {
         const v = values[i]!;
-        const bin = v === v ? binOf[v - min]! : nanBin;
-        column[i] = bin;
-        binned[i * numFeatures + f] = (offset + bin) * 3;
+        column[i] = v === v ? binOf[v - min]! : nanBin;
       }
     } else {
-      for (let i = 0; i < numRows; i++) {
-        const bin = valueToBin(featureBins, values[i]!);
-        column[i] = bin;
-        binned[i * numFeatures + f] = (offset + bin) * 3;
-      }
+      for (let i = 0; i < numRows; i++) column[i] = valueToBin(featureBins, values[i]!);
     }
-    offset += featureBins.numBins;
+    return column;
   });
-  return { bins, binned, columns };
+  // Each feature's most frequent bin (the lowest among equals).
+  const mostFrequent = Int32Array.from(columns, (column, f) => {
+    const counts = new Int32Array(bins[f]!.numBins);
+    for (let i = 0; i < numRows; i++) counts[column[i]!]!++;
+    let best = 0;
+    for (let b = 1; b < counts.length; b++) if (counts[b]! > counts[best]!) best = b;
+    return best;
+  });
+  const offsets = new Int32Array(numFeatures);
+  let totalBins = 0;
+  bins.forEach((b, f) => {
+    offsets[f] = totalBins;
+    totalBins += b.numBins;
+  });
+  let stored = 0;
+  columns.forEach((column, f) => {
+    for (let i = 0; i < numRows; i++) if (column[i] !== mostFrequent[f]) stored++;
+  });
+  // 16 bits hold histogram indices for up to 21,845 bins in all.
+  const entries = totalBins * 3 <= 0xffff ? new Uint16Array(stored) : new Uint32Array(stored);
+  const rowStart = new Int32Array(numRows + 1);
+  let k = 0;
+  for (let i = 0; i < numRows; i++) {
+    for (let f = 0; f < numFeatures; f++) {
+      const bin = columns[f]![i]!;
+      if (bin !== mostFrequent[f]) entries[k++] = (offsets[f]! + bin) * 3;
+    }
+    rowStart[i + 1] = k;
+  }
+  return { bins, columns, mostFrequent, rows: { rowStart, entries } };
 }
 
 /** Binary log-loss gradient and hessian of every row at the current scores, into `gradHess`. */
@@ -631,9 +680,9 @@ export function trainGbdt(data: TrainingData, paramsInput: TrainParamsInput, enc
   const labels = Float64Array.from(data.labels);
   const weights = data.weights ? Float64Array.from(data.weights) : null;
 
-  const { bins, binned, columns } = binDataset(data, params);
+  const { bins, columns, mostFrequent, rows } = binDataset(data, params);
   const layout = new HistogramLayout(bins);
-  const grower = new TreeGrower(binned, columns, layout, params, numRows);
+  const grower = new TreeGrower(rows, columns, mostFrequent, layout, params, numRows);
 
   let sumW = 0;
   let sumWY = 0;
