@@ -81,7 +81,7 @@ function userAnswers(): SerializedData {
   };
 }
 
-function writeInputs(dir: string): { file: string; fixtures: string[] } {
+function writeInputs(dir: string): { file: string; fixtures: string[]; inputs: BenchInputs } {
   const fixtures = listFixtures();
   const inputs: BenchInputs & { fixtures: Record<string, { expectedRaw: number[] }> } = {
     fixtures: Object.fromEntries(
@@ -108,7 +108,7 @@ function writeInputs(dir: string): { file: string; fixtures: string[] } {
   };
   const file = path.join(dir, 'inputs.json');
   writeFileSync(file, JSON.stringify(inputs));
-  return { file, fixtures };
+  return { file, fixtures, inputs };
 }
 
 /** Bundles the runner against the ML core under `root` (this tree, or a checkout of another ref). */
@@ -243,7 +243,7 @@ async function main() {
   const node = process.execPath;
   const runners: Runner[] = [];
   try {
-    const { file, fixtures } = writeInputs(dir);
+    const { file, fixtures, inputs } = writeInputs(dir);
     await bundleRunner(projectRoot, path.join(dir, 'current.mjs'));
     runners.push(new Runner(spawn(node, [path.join(dir, 'current.mjs'), file]), 'current'));
     let againstSha: string | null = null;
@@ -322,7 +322,6 @@ async function main() {
 
     for (const r of runners) r.close();
     runners.length = 0;
-    const inputs = JSON.parse(readFileSync(file, 'utf8')) as BenchInputs;
     const workerd = only ? null : await workerdExplanation(inputs);
     if (workerd) console.log(`workerd: ${workerd.compute_ms_per_explanation.toFixed(3)} ms compute per explanation, ${workerd.cpu_ms_per_request.toFixed(3)} ms CPU per request`);
 

@@ -43,10 +43,12 @@ describe('binning', () => {
         const n = Math.min(a.length, b.length, codes.length);
         const columns = [a, b, codes].map((c) => Float64Array.from(c.slice(0, n)));
         const data = { featureNames: ['a', 'b', 'c'], categorical: [false, false, true], columns, labels: new Array(n).fill(0) };
-        const { bins, columns: byColumn, mostFrequent, rows } = binDataset(data, { maxBin: 255, minDataInBin: 3 });
+        const { layout, columns: byColumn, binCounts, mostFrequent, rows } = binDataset(data, { maxBin: 255, minDataInBin: 3 });
+        const bins = layout.bins;
         expect(bins[0]).toEqual(findNumericBins(columns[0]!));
         expect(bins[2]).toEqual(findCategoricalBins(columns[2]!));
         const offsets = [0, bins[0]!.numBins, bins[0]!.numBins + bins[1]!.numBins];
+        expect(Array.from(layout.offsets)).toEqual(offsets);
         bins.forEach((featureBins, f) => {
           const counts = new Array<number>(featureBins.numBins).fill(0);
           for (let i = 0; i < n; i++) {
@@ -54,7 +56,8 @@ describe('binning', () => {
             expect(byColumn[f]![i]).toBe(bin);
             counts[bin]!++;
           }
-          // The most frequent bin, the lowest among equals.
+          // Rows per bin over all rows, and the most frequent bin, the lowest among equals.
+          expect(Array.from(binCounts.subarray(layout.offsets[f]!, layout.offsets[f]! + featureBins.numBins))).toEqual(counts);
           expect(mostFrequent[f]).toBe(counts.indexOf(Math.max(...counts)));
         });
         for (let i = 0; i < n; i++) {

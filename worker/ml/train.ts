@@ -63,7 +63,6 @@ type Split = {
   leftBins: number[] | null;
   leftG: number;
   leftH: number;
-  leftCount: number;
   leftOutput: number;
   rightOutput: number;
 };
@@ -121,6 +120,8 @@ class TreeGrower {
     private readonly rows: { rowStart: Int32Array; entries: Uint16Array | Uint32Array },
     /** The bins column by column, local to each feature: a split reads one dense column. */
     private readonly columns: readonly Uint8Array[],
+    /** Rows per global bin over all rows: the root's counts, the same in every tree. */
+    private readonly rootCounts: Float64Array,
     /** Per feature, its most frequent bin (local), which `rows` leaves out. */
     private readonly mostFrequent: Int32Array,
     private readonly layout: HistogramLayout,
@@ -131,18 +132,6 @@ class TreeGrower {
     this.leftOfBin = new Uint8Array(256);
     this.order = new Int32Array(numRows);
     this.scratch = new Int32Array(numRows);
-  }
-
-  /** Rows per global bin over all rows: the root's counts, the same in every tree. */
-  private rootCounts: Float64Array | null = null;
-
-  private countAllRows(): Float64Array {
-    const counts = new Float64Array(this.layout.totalBins);
-    this.columns.forEach((column, f) => {
-      const offset = this.layout.offsets[f]!;
-      for (let i = 0; i < column.length; i++) counts[offset + column[i]!]!++;
-    });
-    return counts;
   }
 
   /**
@@ -167,7 +156,7 @@ class TreeGrower {
           hist[at + 1] += h;
         }
       }
-      const rootCounts = (this.rootCounts ??= this.countAllRows());
+      const rootCounts = this.rootCounts;
       for (let bin = 0; bin < rootCounts.length; bin++) hist[3 * bin + 2] = rootCounts[bin]!;
       this.fillMostFrequent(hist, sumG, sumH, -1);
       return hist;
@@ -247,7 +236,6 @@ class TreeGrower {
     let bestDefaultLeft = false;
     let bestLG = 0;
     let bestLH = 0;
-    let bestLC = 0;
     // Right to left, missing values (if any) on the left: among ties the highest threshold wins,
     // so a split sits next to the data on its right, as LightGBM places it. Strictly greater:
     // among equal gains the first one scanned wins, as in LightGBM.
@@ -274,7 +262,6 @@ class TreeGrower {
         bestDefaultLeft = true;
         bestLG = lG;
         bestLH = lH;
-        bestLC = lC;
       }
     }
     if (nanC > 0) {
@@ -298,7 +285,6 @@ class TreeGrower {
           bestDefaultLeft = false;
           bestLG = lG;
           bestLH = lH;
-          bestLC = lC;
         }
       }
     }
@@ -311,7 +297,6 @@ class TreeGrower {
       leftBins: null,
       leftG: bestLG,
       leftH: bestLH,
-      leftCount: bestLC,
       leftOutput: leafOutput(bestLG, bestLH, lambdaL2),
       rightOutput: leafOutput(sumG - bestLG, sumH - bestLH, lambdaL2),
     };
@@ -328,7 +313,6 @@ class TreeGrower {
     let bestGain = 0;
     let bestLG = 0;
     let bestLH = 0;
-    let bestLC = 0;
     let bestL2 = 0;
     /** One-vs-rest: the bin; many-vs-many: how many of `used` from which end. */
     let bestBin = -1;
@@ -348,12 +332,11 @@ class TreeGrower {
           bestBin = b;
           bestLG = lG;
           bestLH = lH;
-          bestLC = lC;
           bestL2 = p.lambdaL2;
         }
       }
       if (bestBin < 0) return null;
-      return this.categoricalSplit(f, [bestBin], bestGain, bestLG, bestLH, bestLC, bestL2, sumG, sumH);
+      return this.categoricalSplit(f, [bestBin], bestGain, bestLG, bestLH, bestL2, sumG, sumH);
     }
 
     // Many-vs-many: categories with enough data, ordered by their smoothed mean gradient (ties by
@@ -402,7 +385,6 @@ class TreeGrower {
           bestDirection = direction;
           bestLG = lG;
           bestLH = lH;
-          bestLC = lC;
           bestL2 = l2;
         }
       }
@@ -410,10 +392,10 @@ class TreeGrower {
     if (bestTaken === 0) return null;
     const leftBins: number[] = [];
     for (let i = 0, position = bestDirection === 1 ? 0 : n - 1; i < bestTaken; i++, position += bestDirection) leftBins.push(used[position]!);
-    return this.categoricalSplit(f, leftBins, bestGain, bestLG, bestLH, bestLC, bestL2, sumG, sumH);
+    return this.categoricalSplit(f, leftBins, bestGain, bestLG, bestLH, bestL2, sumG, sumH);
   }
 
-  private categoricalSplit(f: number, leftBins: number[], gain: number, lG: number, lH: number, lC: number, l2: number, sumG: number, sumH: number): Split {
+  private categoricalSplit(f: number, leftBins: number[], gain: number, lG: number, lH: number, l2: number, sumG: number, sumH: number): Split {
     return {
       gain,
       feature: f,
@@ -422,7 +404,6 @@ class TreeGrower {
       leftBins,
       leftG: lG,
       leftH: lH,
-      leftCount: lC,
       leftOutput: leafOutput(lG, lH, l2),
       rightOutput: leafOutput(sumG - lG, sumH - lH, l2),
     };
@@ -616,23 +597,20 @@ export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin
     }
     return column;
   });
-  // Each feature's most frequent bin (the lowest among equals).
-  const mostFrequent = Int32Array.from(columns, (column, f) => {
-    const counts = new Int32Array(bins[f]!.numBins);
-    for (let i = 0; i < numRows; i++) counts[column[i]!]!++;
-    let best = 0;
-    for (let b = 1; b < counts.length; b++) if (counts[b]! > counts[best]!) best = b;
-    return best;
-  });
-  const offsets = new Int32Array(numFeatures);
-  let totalBins = 0;
-  bins.forEach((b, f) => {
-    offsets[f] = totalBins;
-    totalBins += b.numBins;
-  });
-  let stored = 0;
+  const layout = new HistogramLayout(bins);
+  const { offsets, totalBins } = layout;
+  // Rows per global bin over all rows (the root's counts in every tree), and from them each
+  // feature's most frequent bin (the lowest among equals).
+  const binCounts = new Float64Array(totalBins);
   columns.forEach((column, f) => {
-    for (let i = 0; i < numRows; i++) if (column[i] !== mostFrequent[f]) stored++;
+    for (let i = 0; i < numRows; i++) binCounts[offsets[f]! + column[i]!]!++;
+  });
+  let stored = numRows * numFeatures;
+  const mostFrequent = Int32Array.from(bins, (featureBins, f) => {
+    let best = 0;
+    for (let b = 1; b < featureBins.numBins; b++) if (binCounts[offsets[f]! + b]! > binCounts[offsets[f]! + best]!) best = b;
+    stored -= binCounts[offsets[f]! + best]!;
+    return best;
   });
   // 16 bits hold histogram indices for up to 21,845 bins in all.
   const entries = totalBins * 3 <= 0xffff ? new Uint16Array(stored) : new Uint32Array(stored);
@@ -645,7 +623,7 @@ export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin
     }
     rowStart[i + 1] = k;
   }
-  return { bins, columns, mostFrequent, rows: { rowStart, entries } };
+  return { layout, columns, binCounts, mostFrequent, rows: { rowStart, entries } };
 }
 
 /** Binary log-loss gradient and hessian of every row at the current scores, into `gradHess`. */
@@ -680,9 +658,8 @@ export function trainGbdt(data: TrainingData, paramsInput: TrainParamsInput, enc
   const labels = Float64Array.from(data.labels);
   const weights = data.weights ? Float64Array.from(data.weights) : null;
 
-  const { bins, columns, mostFrequent, rows } = binDataset(data, params);
-  const layout = new HistogramLayout(bins);
-  const grower = new TreeGrower(rows, columns, mostFrequent, layout, params, numRows);
+  const { layout, columns, binCounts, mostFrequent, rows } = binDataset(data, params);
+  const grower = new TreeGrower(rows, columns, binCounts, mostFrequent, layout, params, numRows);
 
   let sumW = 0;
   let sumWY = 0;

@@ -56,6 +56,14 @@ export function gaussLegendre01(n: number): { nodes: Float64Array; weights: Floa
   return { nodes, weights };
 }
 
+const rules = new Map<number, ReturnType<typeof gaussLegendre01>>();
+/** The n-point rule, computed once per n for every tree of every model. */
+function ruleOf(n: number) {
+  let rule = rules.get(n);
+  if (!rule) rules.set(n, (rule = gaussLegendre01(n)));
+  return rule;
+}
+
 /** How the row meets an edge, given how it met the nearest edge above on the same feature. */
 const State = { BothOn: 0, AncestorOnThisOff: 1, AncestorOff: 2 } as const;
 const STATES = 3;
@@ -135,7 +143,7 @@ function planTree(tree: CompiledTree): TreePlan {
   // treeContributions4 runs those trees without inner loops (as treeContributions2 runs two).
   const needed = Math.max(1, Math.ceil(distinctFeaturesOnLongestPath(tree) / 2));
   const points = needed <= 2 ? 2 : needed <= UNROLLED_POINTS ? UNROLLED_POINTS : needed;
-  const { nodes, weights } = gaussLegendre01(points);
+  const { nodes, weights } = ruleOf(points);
   const parentNode = new Int32Array(edges);
   const isLeft = new Uint8Array(edges);
   const parentEdge = new Int32Array(edges);
