@@ -154,6 +154,22 @@ describe('model validation', () => {
     bad.trees[0] = { ...bad.trees[0]!, num_leaves: 2, left_child: [-1], right_child: [-2], split_feature: [9], threshold: [0], decision_type: [0], default_left: [0], missing_type: [0], internal_count: [2], leaf_value: [1, 2], leaf_count: [1, 1] };
     expect(() => compileModel(bad)).toThrow(/outside/);
   });
+
+  it('rejects children that loop, share a subtree or leave a cycle unreachable, and accepts every random tree', () => {
+    const three = { split_feature: [0, 0, 0], threshold: [1, 1, 1], decision_type: [0, 0, 0] as const, default_left: [0, 0, 0] as const, missing_type: [0, 0, 0] as const, internal_count: [2, 2, 2], leaf_value: [1, 2, 3, 4], leaf_count: [1, 1, 1, 1] };
+    const structures: [number[], number[]][] = [
+      [[1, 1, ~2], [~0, ~1, ~3]], // node 1 is its own child
+      [[1, 2, ~2], [2, ~0, ~1]], // node 2 has two parents
+      [[~0, 2, 1], [~1, ~2, ~3]], // nodes 1 and 2 form a cycle the root never reaches
+      [[1, ~0, ~0], [2, ~1, ~2]], // leaf 0 twice, leaf 3 never
+    ];
+    for (const [left, right] of structures) {
+      const bad = randomModel(5, 1, 1, 5);
+      bad.trees[0] = { ...bad.trees[0]!, ...three, num_leaves: 4, left_child: left, right_child: right, cat_sets: [] };
+      expect(() => compileModel(bad)).toThrow(/one binary tree/);
+    }
+    for (let seed = 1; seed <= 50; seed++) expect(() => compileModel(randomModel(seed, 3, 3, 40, seed % 2 ? 0.7 : 0))).not.toThrow();
+  });
 });
 
 describe('fast TreeSHAP against the reference algorithm', () => {
@@ -242,4 +258,3 @@ describe('prediction over the flat forest', () => {
     );
   });
 });
-

@@ -119,6 +119,12 @@ describe("a researcher's own model", () => {
     await expectRefusal(await upload({ dataset_type: 'compas', ...corrupt }), 400, 'invalid_model', before);
     await expectRefusal(await upload({ dataset_type: 'compas', model: { hello: 'world' } }), 400, 'invalid_model', before);
 
+    // An xdl-gbdt file whose node is its own child: refused instead of looping the Worker.
+    const looping = importLightgbmDump(fixture().model, fixture().encoding);
+    const tree = looping.trees.find((t) => t.num_leaves >= 3)!;
+    tree.left_child[1] = 1;
+    expect(await expectRefusal(await upload({ dataset_type: 'compas', model: looping }), 400, 'invalid_model', before)).toContain('one binary tree');
+
     const raw = await api('/api/model-verification/ai-model/upload', { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: '{"dataset_type":"compas","model":{"tree_info":[' });
     expect(raw.status).toBe(400);
     expect((await env.MODELS.list({ prefix: 'ai-models/' })).objects.length).toBe(objectsBefore);

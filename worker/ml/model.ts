@@ -21,6 +21,36 @@ export const INFINITE_THRESHOLD = 1e300;
 
 const intArray = z.array(z.number().int());
 
+/**
+ * Whether the children reach every internal node and every leaf exactly once from node 0. A cycle
+ * or a shared subtree would make every tree walk (prediction, TreeSHAP, depth) loop or miscount.
+ */
+function isBinaryTree(left: number[], right: number[], numLeaves: number): boolean {
+  const internal = numLeaves - 1;
+  if (internal === 0) return true;
+  const seenNode = new Uint8Array(internal);
+  const seenLeaf = new Uint8Array(numLeaves);
+  const stack = [0];
+  seenNode[0] = 1;
+  let reached = 1;
+  while (stack.length > 0) {
+    const node = stack.pop()!;
+    for (const child of [left[node]!, right[node]!]) {
+      if (child < 0) {
+        if (~child >= numLeaves || seenLeaf[~child]) return false;
+        seenLeaf[~child] = 1;
+        reached++;
+      } else {
+        if (child >= internal || seenNode[child]) return false;
+        seenNode[child] = 1;
+        reached++;
+        stack.push(child);
+      }
+    }
+  }
+  return reached === internal + numLeaves;
+}
+
 export const treeSchema = z
   .object({
     num_leaves: z.number().int().min(1),
@@ -60,6 +90,9 @@ export const treeSchema = z
         ctx.addIssue({ code: 'custom', message: `child index ${child} is out of range` });
         break;
       }
+    }
+    if (lengths.every((n) => n === internal) && !isBinaryTree(t.left_child, t.right_child, t.num_leaves)) {
+      ctx.addIssue({ code: 'custom', message: 'the child indices must form one binary tree: every node and leaf reached once from the root' });
     }
     t.decision_type.forEach((d, i) => {
       if (d === DecisionType.Categorical && !(Number.isInteger(t.threshold[i]) && t.threshold[i]! < t.cat_sets.length)) {
