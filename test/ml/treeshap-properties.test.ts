@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileModel, DecisionType, emptyTree, MODEL_FORMAT, MODEL_FORMAT_VERSION, type GbdtModel, type SerializedTree } from '../../worker/ml/model';
-import { decide, leafIndex, predictRaw } from '../../worker/ml/predict';
+import { decide, forestOf, leafIndex, predictRaw, walkForest } from '../../worker/ml/predict';
+import { buildQuickScorer, quickScore } from '../../worker/ml/quick-scorer';
 import { seededRandom as rng } from '../../worker/ml/random';
 import { createShapWorkspace, gaussLegendre01, treeShap } from '../../worker/ml/treeshap';
 import { treeShapReference } from '../../worker/ml/treeshap-reference';
@@ -242,7 +243,7 @@ describe('fast TreeSHAP against the reference algorithm', () => {
   });
 });
 
-describe('prediction over the flat forest', () => {
+describe('prediction over the flat forest and by QuickScorer', () => {
   const awkward = [NaN, 0, -0, 1e-36, -1e-36, Math.fround(1e-35), -0.5, -1, 0.5, 2, 2.9, 33, 70, 71, 1e12, Infinity, -Infinity];
 
   it('reaches the same leaves as the per-tree walk, on awkward values too', () => {
@@ -256,5 +257,34 @@ describe('prediction over the flat forest', () => {
       }),
       { numRuns: 500, seed: 7 },
     );
+  });
+
+  const awkwardRow = (size: number) =>
+    fc.array(fc.oneof(fc.constantFrom(...awkward), fc.double({ min: -2, max: 4, noNaN: true }), fc.integer({ min: -3, max: 80 })), { minLength: size, maxLength: size });
+
+  it('scores exactly as the tree walk, up to 32 leaves per tree, with categorical sets empty, short and multi-word', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), awkwardRow(4), fc.array(fc.nat(), { minLength: 4, maxLength: 4 }), (seed, values, pick) => {
+        const model = compileModel(randomModel(seed, 4, 12, 32, seed % 3 === 0 ? 0.5 : 0));
+        const scorer = buildQuickScorer(forestOf(model), model.numFeatures);
+        expect(scorer).not.toBeNull();
+        // Half the features take a split's own threshold: ties must go left, as x <= threshold does.
+        const thresholds = forestOf(model).threshold;
+        const x = Float64Array.from(values, (v, i) => (pick[i]! % 2 === 0 && thresholds.length > 0 ? thresholds[pick[i]! % thresholds.length]! : v));
+        expect(quickScore(scorer!, x)).toBe(walkForest(model, x));
+        expect(predictRaw(model, x)).toBe(walkForest(model, x));
+      }),
+      { numRuns: 400, seed: 11 },
+    );
+  });
+
+  it('keeps the tree walk for a tree of more than 32 leaves', () => {
+    const model = compileModel(randomModel(5, 3, 1, 1));
+    const wide = compileModel({ ...model.source, trees: [...model.source.trees, randomModel(9, 3, 1, 1).trees[0]!, randomTree(rng(3), 3, 33)] });
+    expect(buildQuickScorer(forestOf(wide), wide.numFeatures)).toBeNull();
+    const x = Float64Array.of(0.5, NaN, 2);
+    expect(predictRaw(wide, x)).toBe(walkForest(wide, x));
+    const at32 = compileModel({ ...model.source, trees: [randomTree(rng(4), 3, 32)] });
+    expect(buildQuickScorer(forestOf(at32), at32.numFeatures)).not.toBeNull();
   });
 });

@@ -5,6 +5,7 @@
  * left iff the truncated code is in the node's set.
  */
 import { MissingType, type CompiledModel, type CompiledTree } from './model';
+import { buildQuickScorer, quickScore, type QuickScorer } from './quick-scorer';
 
 /** LightGBM's kZeroThreshold is the float 1e-35f. */
 const ZERO_THRESHOLD = Math.fround(1e-35);
@@ -158,8 +159,17 @@ export function leafIndex(tree: CompiledTree, x: Float64Array): number {
   return ~node;
 }
 
-/** Raw score: the sum of the leaf values `x` reaches, tree by tree. */
+const scorers = new WeakMap<CompiledModel, QuickScorer | null>();
+
+/** Raw score: the sum of the leaf values `x` reaches, tree by tree (by QuickScorer where it applies). */
 export function predictRaw(model: CompiledModel, x: Float64Array): number {
+  let scorer = scorers.get(model);
+  if (scorer === undefined) scorers.set(model, (scorer = buildQuickScorer(forestOf(model), model.numFeatures)));
+  return scorer ? quickScore(scorer, x) : walkForest(model, x);
+}
+
+/** Raw score by walking every tree from its root: the fallback and the reference for QuickScorer. */
+export function walkForest(model: CompiledModel, x: Float64Array): number {
   const forest = forestOf(model);
   const { roots, left, right, leafValue } = forest;
   let score = 0;
