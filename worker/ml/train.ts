@@ -582,11 +582,16 @@ export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin
     const values = data.columns[f]!;
     const column = new Uint8Array(numRows);
     const range = featureBins.kind === 'numeric' ? denseIntegerRange(values) : null;
-    if (range) {
+    if (range && featureBins.kind === 'numeric') {
       // Whole numbers in a modest span: look each value's bin up instead of searching the bounds.
       const { min, max } = range;
       const binOf = new Uint8Array(max - min + 1);
-      for (let v = min; v <= max; v++) binOf[v - min] = valueToBin(featureBins, v);
+      // Bins are consecutive ranges: walk them alongside the values instead of searching each.
+      const bounds = featureBins.upperBounds;
+      for (let v = min, b = valueToBin(featureBins, min); v <= max; v++) {
+        while (v > bounds[b]!) b++;
+        binOf[v - min] = b;
+      }
       const nanBin = valueToBin(featureBins, NaN);
       for (let i = 0; i < numRows; i++) {
         const v = values[i]!;
