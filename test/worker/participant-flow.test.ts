@@ -12,7 +12,7 @@ import {
   userModelTrainResultSchema,
 } from '../../worker/schemas/experiment';
 import { r2Keys } from '../../worker/storage/r2';
-import { adminCookie, api, postJson } from '../helpers/api';
+import { adminCookie, api, postJson, uniqueClientIp } from '../helpers/api';
 import { allConsentItems, consentedParticipant, newParticipantId, seedCompasAiModel, seedCompasCases } from '../helpers/study-factories';
 
 beforeAll(async () => {
@@ -289,5 +289,40 @@ describe('user-model training', () => {
     const cookie = await adminCookie();
     expect((await api('/api/user-models/train/987654321', { method: 'POST', headers: { Cookie: cookie } })).status).toBe(404);
     expect((await api('/api/user-models/train/abc', { method: 'POST', headers: { Cookie: cookie } })).status).toBe(400);
+  });
+});
+
+describe('the limit on saving answers', () => {
+  const save = (body: unknown, ip: string) => postJson('/api/experiments/pre-experiment/responses', body, { 'CF-Connecting-IP': ip });
+  const minute = () => Math.floor(Date.now() / 60_000);
+
+  it('counts refused answers per client, never saved ones, and then turns the client away before saving anything', async () => {
+    for (let attempt = 0; ; attempt++) {
+      const ip = uniqueClientIp();
+      const { id } = await consentedParticipant();
+      const cases = (await caseSet(id)).map((c) => c.case_id);
+      const started = minute();
+      for (const [i, caseId] of cases.slice(0, 199).entries()) expect((await save(answer(id, caseId, i), ip)).status).toBe(201);
+      expect((await save(answer(id, cases[0]!, 0), ip)).status).toBe(200); // a retry: already stored, not counted either
+      // Guessing IDs from the same address: 600 refusals a minute (wrangler.toml), then 429.
+      const statuses: number[] = [];
+      while (statuses.length < 1201 && statuses.at(-1) !== 429) statuses.push((await save(answer(newParticipantId(), cases[0]!, 0), ip)).status);
+      // Fixed one-minute windows: had this run straddled one, the count restarted; run it once more.
+      if (minute() !== started && attempt === 0) continue;
+      expect(statuses.at(-1)).toBe(429);
+      expect(new Set(statuses.slice(0, -1))).toEqual(new Set([404]));
+      // Had the 200 saved answers counted, the 401st refusal would have met the limit.
+      expect(statuses.length - 1).toBeGreaterThanOrEqual(600);
+      // Turned away until the window ends: even the participant's own next answer, unsaved.
+      const turnedAway = await save(answer(id, cases[199]!, 199), ip);
+      expect(turnedAway.status).toBe(429);
+      expect(Number(turnedAway.headers.get('Retry-After'))).toBeGreaterThan(0);
+      expect(errorBodySchema.parse(await turnedAway.json()).detail).toMatch(/Too many requests/);
+      const stored = await env.DB.prepare('select count(*) as n from pre_experiment_responses where session_id = ?').bind(id).first<{ n: number }>();
+      expect(stored!.n).toBe(199);
+      // Another address is not affected.
+      expect((await save(answer(id, cases[199]!, 199), uniqueClientIp())).status).toBe(201);
+      return;
+    }
   });
 });

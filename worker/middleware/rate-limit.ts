@@ -22,6 +22,8 @@ type LimiterBinding = {
   [K in keyof Env]: Env[K] extends RateLimit ? K : never;
 }[keyof Env];
 const LIMITER_PERIOD_SECONDS = 60;
+/** The binding does not say when its window ends; windows are aligned to the minute. */
+const secondsToWindowEnd = () => LIMITER_PERIOD_SECONDS - (Math.floor(Date.now() / 1000) % LIMITER_PERIOD_SECONDS);
 
 /**
  * Per-address limit counted by the Workers rate-limiting binding: no D1 write per request, so the
@@ -31,12 +33,48 @@ const LIMITER_PERIOD_SECONDS = 60;
 export const limitPerClient = (binding: LimiterBinding) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const { success } = await c.env[binding].limit({ key: clientKey(c) });
-    if (!success) {
-      // The binding does not say when its window ends; windows are aligned to the minute.
-      const nowSeconds = Math.floor(Date.now() / 1000);
-      throw tooManyRequests(c, LIMITER_PERIOD_SECONDS - (nowSeconds % LIMITER_PERIOD_SECONDS));
+    if (!success) throw tooManyRequests(c, secondsToWindowEnd());
+    await next();
+  });
+
+/** Clients a refusal limiter turned away, until their window ends (per isolate; a few entries at most). */
+const turnedAway = new Map<string, number>();
+const TURNED_AWAY_MAX = 10_000;
+
+function rememberTurnedAway(key: string, untilMs: number): void {
+  if (turnedAway.size >= TURNED_AWAY_MAX) {
+    const now = Date.now();
+    for (const [k, until] of turnedAway) if (until <= now) turnedAway.delete(k);
+    if (turnedAway.size >= TURNED_AWAY_MAX) turnedAway.clear();
+  }
+  turnedAway.set(key, untilMs);
+}
+
+/**
+ * Per-address limit on refused calls, for the routes that save a participant's answers. Guessing
+ * IDs there is a stream of refusals (unknown ID, no consent, a case outside the set), so refusals
+ * are what the binding counts; a stored or already-stored answer proves the caller holds a
+ * consented ID, and the rows it can add are capped by that session's case sets (UNIQUE), so it
+ * costs no limiter call. The route runs first (a refused call changes nothing) and the refusal is
+ * replaced by 429 once the address is over the limit; from then until the window ends this
+ * isolate turns the address away before any work, stored answers included (another isolate does
+ * so from the address's first refusal there), so an address over the limit learns nothing more.
+ */
+export const limitRefusalsPerClient = (binding: LimiterBinding) =>
+  createMiddleware<AppEnv>(async (c, next) => {
+    const key = `${binding}:${clientKey(c)}`;
+    const until = turnedAway.get(key);
+    if (until !== undefined) {
+      if (Date.now() < until) throw tooManyRequests(c, Math.ceil((until - Date.now()) / 1000));
+      turnedAway.delete(key);
     }
     await next();
+    if (c.res.status < 400 || c.res.status >= 500) return;
+    const { success } = await c.env[binding].limit({ key: clientKey(c) });
+    if (success) return;
+    const retryAfter = secondsToWindowEnd();
+    rememberTurnedAway(key, Date.now() + retryAfter * 1000);
+    throw tooManyRequests(c, retryAfter);
   });
 
 /**

@@ -16,7 +16,7 @@ import {
 } from '../schemas/main-experiment';
 import { sessionParamSchema } from '../schemas/experiment';
 import { requireNotScreenedOut, storeUnderstandingAttempt } from '../services/understanding-test';
-import { answerWriteLimit, idLookupLimit } from './sessions';
+import { answerWriteLimit, attemptWriteLimit, idLookupLimit } from './sessions';
 import { studyConfig } from '../schemas/study';
 import { alphaSchedule } from '../services/alignment';
 import { toParticipantCase } from '../services/case-sets';
@@ -90,7 +90,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     };
     return c.json(result, outcome.duplicate ? 200 : 201);
   })
-  .post('/main/understanding-test', answerWriteLimit, validate('json', understandingAttemptBodySchema), async (c) => {
+  .post('/main/understanding-test', attemptWriteLimit, validate('json', understandingAttemptBodySchema), async (c) => {
     const body = c.req.valid('json');
     const session = await requireSession(c.var.db, body.session_id);
     const outcome = await storeUnderstandingAttempt(c.var.db, session, body, new Date().toISOString());

@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import { findAssignment, sessionProgress, type SessionRow } from '../db/queries/sessions';
 import type { AppEnv } from '../env';
 import { notFound } from '../errors';
-import { limitPerClient } from '../middleware/rate-limit';
+import { limitPerClient, limitRefusalsPerClient } from '../middleware/rate-limit';
 import {
   createSessionBodySchema,
   sessionParamSchema,
@@ -36,11 +36,15 @@ const sessionResult = (session: SessionRow, created: boolean): z.infer<typeof se
 export const idLookupLimit = limitPerClient('ID_LOOKUP_LIMITER');
 
 /**
- * Saving answers also tells an unknown ID from a known one, so it is throttled too, in its own
- * bucket and more loosely (600 a minute, wrangler.toml): a lab of participants behind one address saves one answer each every
- * few seconds, and a guesser still gets only a few hundred tries a minute from 33^8 IDs.
+ * Saving answers also tells an unknown ID from a known one, so its refusals are throttled, in
+ * their own bucket (600 a minute, wrangler.toml): a guesser gets only a few hundred tries a minute
+ * from 33^8 IDs, while saved answers, however many a lab behind one address sends, never meet
+ * the limit (nor pay a limiter call): each session's case sets cap the rows they add.
  */
-export const answerWriteLimit = limitPerClient('ANSWER_WRITE_LIMITER');
+export const answerWriteLimit = limitRefusalsPerClient('ANSWER_WRITE_LIMITER');
+
+/** Understanding-test attempts are not capped per session (each new attempt ID is a row), so every call counts, in the same bucket. */
+export const attemptWriteLimit = limitPerClient('ANSWER_WRITE_LIMITER');
 
 /**
  * Unauthenticated calls that create participant rows (sessions, assignments, consent, the
