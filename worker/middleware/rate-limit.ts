@@ -62,7 +62,8 @@ function rememberTurnedAway(key: string, untilMs: number): void {
  */
 export const limitRefusalsPerClient = (binding: LimiterBinding) =>
   createMiddleware<AppEnv>(async (c, next) => {
-    const key = `${binding}:${clientKey(c)}`;
+    const client = clientKey(c);
+    const key = `${binding}:${client}`;
     const until = turnedAway.get(key);
     if (until !== undefined) {
       if (Date.now() < until) throw tooManyRequests(c, Math.ceil((until - Date.now()) / 1000));
@@ -70,7 +71,7 @@ export const limitRefusalsPerClient = (binding: LimiterBinding) =>
     }
     await next();
     if (c.res.status < 400 || c.res.status >= 500) return;
-    const { success } = await c.env[binding].limit({ key: clientKey(c) });
+    const { success } = await c.env[binding].limit({ key: client });
     if (success) return;
     const retryAfter = secondsToWindowEnd();
     rememberTurnedAway(key, Date.now() + retryAfter * 1000);
