@@ -1,7 +1,8 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { compileModel, DecisionType, emptyTree, MODEL_FORMAT, MODEL_FORMAT_VERSION, type GbdtModel, type SerializedTree } from '../../worker/ml/model';
-import { decide, forestOf, leafIndex, predictRaw, walkForest } from '../../worker/ml/predict';
+import { forestOf } from '../../worker/ml/forest';
+import { decide, leafIndex, predictRaw, walkForest } from '../../worker/ml/predict';
 import { buildQuickScorer, quickScore } from '../../worker/ml/quick-scorer';
 import { seededRandom as rng } from '../../worker/ml/random';
 import { createShapWorkspace, gaussLegendre01, treeShap } from '../../worker/ml/treeshap';
@@ -266,7 +267,7 @@ describe('prediction over the flat forest and by QuickScorer', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), awkwardRow(4), fc.array(fc.nat(), { minLength: 4, maxLength: 4 }), (seed, values, pick) => {
         const model = compileModel(randomModel(seed, 4, 12, 32, seed % 3 === 0 ? 0.5 : 0));
-        const scorer = buildQuickScorer(forestOf(model), model.numFeatures);
+        const scorer = buildQuickScorer(forestOf(model));
         expect(scorer).not.toBeNull();
         // Half the features take a split's own threshold: ties must go left, as x <= threshold does.
         const thresholds = forestOf(model).threshold;
@@ -281,10 +282,10 @@ describe('prediction over the flat forest and by QuickScorer', () => {
   it('keeps the tree walk for a tree of more than 32 leaves', () => {
     const model = compileModel(randomModel(5, 3, 1, 1));
     const wide = compileModel({ ...model.source, trees: [...model.source.trees, randomModel(9, 3, 1, 1).trees[0]!, randomTree(rng(3), 3, 33)] });
-    expect(buildQuickScorer(forestOf(wide), wide.numFeatures)).toBeNull();
+    expect(buildQuickScorer(forestOf(wide))).toBeNull();
     const x = Float64Array.of(0.5, NaN, 2);
     expect(predictRaw(wide, x)).toBe(walkForest(wide, x));
     const at32 = compileModel({ ...model.source, trees: [randomTree(rng(4), 3, 32)] });
-    expect(buildQuickScorer(forestOf(at32), at32.numFeatures)).not.toBeNull();
+    expect(buildQuickScorer(forestOf(at32))).not.toBeNull();
   });
 });

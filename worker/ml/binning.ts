@@ -7,6 +7,7 @@
  * Categorical features get one bin per category seen, most frequent first; NaN, negative and
  * rare categories share the last bin, which never joins a split's left set.
  */
+import { ZERO_THRESHOLD } from './model';
 
 export type NumericBins = {
   kind: 'numeric';
@@ -93,11 +94,9 @@ export function distinctWithCounts(values: Float64Array): { distinct: number[]; 
   return { distinct, counts, nanCount };
 }
 
-/** LightGBM's kZeroThreshold (the float 1e-35f): |x| at or below it is zero. */
-const ZERO = Math.fround(1e-35);
 
-/** The next double above `x` (C's nextafter(x, +∞)), so a bound sits just above a midpoint. */
 const ulpView = new DataView(new ArrayBuffer(8));
+/** The next double above `x` (C's nextafter(x, +∞)), so a bound sits just above a midpoint. */
 function nextUp(x: number): number {
   if (Number.isNaN(x) || x === Infinity) return x;
   if (x === 0) return Number.MIN_VALUE;
@@ -192,21 +191,21 @@ function zeroAsOneBin(distinct: readonly number[], counts: readonly number[], ma
   let zeroData = 0;
   let rightData = 0;
   distinct.forEach((v, i) => {
-    if (v <= -ZERO) leftData += counts[i]!;
-    else if (v > ZERO) rightData += counts[i]!;
+    if (v <= -ZERO_THRESHOLD) leftData += counts[i]!;
+    else if (v > ZERO_THRESHOLD) rightData += counts[i]!;
     else zeroData += counts[i]!;
   });
-  let leftCount = distinct.findIndex((v) => v > -ZERO);
+  let leftCount = distinct.findIndex((v) => v > -ZERO_THRESHOLD);
   if (leftCount < 0) leftCount = distinct.length;
   let bounds: number[] = [];
   if (leftCount > 0 && maxBin > 1) {
     const leftMaxBin = Math.max(1, Math.floor((leftData / (totalCount - zeroData)) * (maxBin - 1)));
     bounds = greedyFindBin(distinct.slice(0, leftCount), counts.slice(0, leftCount), leftMaxBin, leftData, minDataInBin);
-    if (bounds.length > 0) bounds[bounds.length - 1] = -ZERO;
+    if (bounds.length > 0) bounds[bounds.length - 1] = -ZERO_THRESHOLD;
   }
   let rightStart = -1;
   for (let i = leftCount; i < distinct.length; i++) {
-    if (distinct[i]! > ZERO) {
+    if (distinct[i]! > ZERO_THRESHOLD) {
       rightStart = i;
       break;
     }
@@ -214,7 +213,7 @@ function zeroAsOneBin(distinct: readonly number[], counts: readonly number[], ma
   const rightMaxBin = maxBin - 1 - bounds.length;
   if (rightStart >= 0 && rightMaxBin > 0) {
     const right = greedyFindBin(distinct.slice(rightStart), counts.slice(rightStart), rightMaxBin, rightData, minDataInBin);
-    bounds.push(ZERO, ...right);
+    bounds.push(ZERO_THRESHOLD, ...right);
   } else {
     bounds.push(Infinity);
   }

@@ -18,6 +18,8 @@ export const DecisionType = { Numeric: 0, Categorical: 1 } as const;
 
 /** Thresholds at or above this stand for +∞ (LightGBM's dump clamps infinity to 1e300). */
 export const INFINITE_THRESHOLD = 1e300;
+/** LightGBM's kZeroThreshold (the float 1e-35f): |x| at or below it is zero. */
+export const ZERO_THRESHOLD = Math.fround(1e-35);
 
 const intArray = z.array(z.number().int());
 

@@ -17,9 +17,9 @@
  * Decisions are exactly `goesLeft`'s, and the score adds leaf values tree by tree in the same order,
  * so it equals the tree walk bit for bit.
  */
-import { SplitKind, type Forest } from './predict';
+import { inCategorySet, SplitKind, type Forest } from './forest';
+import { ZERO_THRESHOLD } from './model';
 
-const ZERO_THRESHOLD = Math.fround(1e-35);
 const MAX_LEAVES = 32;
 /** Category lists take codes × splits entries per feature; past this a model keeps the tree walk. */
 const MAX_CATEGORY_ENTRIES = 1 << 20;
@@ -69,7 +69,7 @@ type FeatureSplits = { plain: Cut[]; zero: Cut[]; plainMissing: Listed[]; zeroMi
  * The QuickScorer form of a forest, or null when a tree has more than 32 leaves or category codes
  * span too wide a range (those models keep the tree walk).
  */
-export function buildQuickScorer(f: Forest, numFeatures: number): QuickScorer | null {
+export function buildQuickScorer(f: Forest): QuickScorer | null {
   const numTrees = f.roots.length;
   const leafStart = new Int32Array(numTrees + 1);
   const leafValue = new Float64Array(f.leafValue.length);
@@ -112,8 +112,7 @@ export function buildQuickScorer(f: Forest, numFeatures: number): QuickScorer | 
   }
   leafStart[numTrees] = leafAt;
 
-  const features = [...byFeature.keys()].filter((feature) => feature < numFeatures).sort((a, b) => a - b);
-  if (features.length !== byFeature.size) return null;
+  const features = [...byFeature.keys()].sort((a, b) => a - b);
   const slots = new Int32Array(features.length * Slot.size);
   const cuts: Cut[] = [];
   const listed: Listed[] = [];
@@ -148,8 +147,7 @@ export function buildQuickScorer(f: Forest, numFeatures: number): QuickScorer | 
     for (let code = 0; code <= codeCount; code++) {
       codeStart.push(listed.length);
       for (const c of categorical) {
-        const inSet = code < f.bitsWords[c.node]! * 32 && ((f.bits[f.bitsStart[c.node]! + (code >>> 5)]! >>> (code & 31)) & 1) === 1;
-        if (!inSet) listed.push({ tree: c.tree, mask: c.mask });
+        if (!inCategorySet(f, c.node, code)) listed.push({ tree: c.tree, mask: c.mask });
       }
     }
     codeStart.push(listed.length);

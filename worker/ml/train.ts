@@ -17,6 +17,7 @@ import {
   findNumericBins,
   valueToBin,
   type FeatureBins,
+  type NumericBins,
 } from './binning';
 import { DecisionType, MODEL_FORMAT, MODEL_FORMAT_VERSION, MissingType, type GbdtModel, type SerializedTree } from './model';
 
@@ -565,6 +566,24 @@ class TreeGrower {
 }
 
 /**
+ * Bins a column of whole numbers in a modest span through a lookup table; bins are consecutive
+ * ranges, so the table is filled by walking them alongside the values instead of searching each.
+ */
+function binWholeNumbers(bins: NumericBins, values: Float64Array, { min, max }: { min: number; max: number }, column: Uint8Array): void {
+  const binOf = new Uint8Array(max - min + 1);
+  const bounds = bins.upperBounds;
+  for (let v = min, b = valueToBin(bins, min); v <= max; v++) {
+    while (v > bounds[b]!) b++;
+    binOf[v - min] = b;
+  }
+  const nanBin = valueToBin(bins, NaN);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    column[i] = v === v ? binOf[v - min]! : nanBin;
+  }
+}
+
+/**
  * Bins every feature and stores the bins twice: column by column (one byte each) for splits, and
  * row by row for histograms, where a row lists only the features whose bin is not that feature's
  * most frequent one (as LightGBM's histograms skip it), each as its histogram index (global bin
@@ -582,24 +601,8 @@ export function binDataset(data: TrainingData, params: Pick<TrainParams, 'maxBin
     const values = data.columns[f]!;
     const column = new Uint8Array(numRows);
     const range = featureBins.kind === 'numeric' ? denseIntegerRange(values) : null;
-    if (range && featureBins.kind === 'numeric') {
-      // Whole numbers in a modest span: look each value's bin up instead of searching the bounds.
-      const { min, max } = range;
-      const binOf = new Uint8Array(max - min + 1);
-      // Bins are consecutive ranges: walk them alongside the values instead of searching each.
-      const bounds = featureBins.upperBounds;
-      for (let v = min, b = valueToBin(featureBins, min); v <= max; v++) {
-        while (v > bounds[b]!) b++;
-        binOf[v - min] = b;
-      }
-      const nanBin = valueToBin(featureBins, NaN);
-      for (let i = 0; i < numRows; i++) {
-        const v = values[i]!;
-        column[i] = v === v ? binOf[v - min]! : nanBin;
-      }
-    } else {
-      for (let i = 0; i < numRows; i++) column[i] = valueToBin(featureBins, values[i]!);
-    }
+    if (range && featureBins.kind === 'numeric') binWholeNumbers(featureBins, values, range, column);
+    else for (let i = 0; i < numRows; i++) column[i] = valueToBin(featureBins, values[i]!);
     return column;
   });
   const layout = new HistogramLayout(bins);

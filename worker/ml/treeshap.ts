@@ -25,7 +25,7 @@
  * arrays; a row allocates nothing beyond the result (and not even that with `out`).
  */
 import type { CompiledModel, CompiledTree } from './model';
-import { decideNodes, forestOf, type Forest } from './predict';
+import { decideNodes, forestOf, type Forest } from './forest';
 import { createReferenceWorkspace, referenceTreeShap, type ReferenceWorkspace } from './treeshap-reference';
 
 /** Gauss–Legendre nodes and weights on [0, 1], by Newton's method on the Legendre recurrence. */
