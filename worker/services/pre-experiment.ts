@@ -9,6 +9,7 @@
  * changes nothing.
  */
 import { count, eq, sql } from 'drizzle-orm';
+import { bindBuilt, builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
 import { caseSetItems, preExperimentResponses, sessions } from '../db/schema';
@@ -38,12 +39,17 @@ const answersParam = (answers: readonly PreAnswer[]) =>
     })),
   );
 
-function saveBatch(db: Db, sessionId: string, answers: string, now: string) {
+const saveStatements = builtOnce((db) => {
+  const session = sql.placeholder('session');
+  const answers = sql.placeholder('answers');
+  const now = sql.placeholder('now');
   const inSet = (caseId: ReturnType<typeof sql>) =>
-    sql`exists (select 1 from case_set_items i2 where i2.session_id = ${sessionId} and i2.phase = 'pre_experiment' and i2.case_id = ${caseId})`;
-  return db.batch([
+    sql`exists (select 1 from case_set_items i2 where i2.session_id = ${session} and i2.phase = 'pre_experiment' and i2.case_id = ${caseId})`;
+  const outsideSet = sql`(select json_group_array(json_extract(b.value, '$.case_id')) from json_each(${answers}) b
+                          where not ${inSet(sql`json_extract(b.value, '$.case_id')`)})`;
+  return {
     // New answers only; the first of two answers to one case in a call wins, as a retry never overwrites.
-    db
+    insert: db
       .insert(preExperimentResponses)
       // Columns in the table's order (drizzle lists them all); the id is SQLite's.
       .select(sql`
@@ -52,7 +58,7 @@ function saveBatch(db: Db, sessionId: string, answers: string, now: string) {
                json_extract(a.value, '$.response_time_ms'), json_extract(a.value, '$.reasoning'),
                c.ground_truth, c.features, ${now}
         from json_each(${answers}) a
-        join sessions s on s.session_id = ${sessionId} and s.consented_at is not null
+        join sessions s on s.session_id = ${session} and s.consented_at is not null
         join case_set_items i on i.session_id = s.session_id and i.phase = 'pre_experiment'
                              and i.case_id = json_extract(a.value, '$.case_id')
         join cases c on c.case_id = i.case_id
@@ -60,24 +66,39 @@ function saveBatch(db: Db, sessionId: string, answers: string, now: string) {
         order by a.key`)
       .onConflictDoNothing()
       .returning({ id: preExperimentResponses.id }),
-    db
+    // The 200th answer completes the phase.
+    complete: db
       .update(sessions)
-      .set({ preCompletedAt: now, currentPhase: 'main_experiment', updatedAt: now })
+      .set({ preCompletedAt: sql`${now}`, currentPhase: 'main_experiment', updatedAt: sql`${now}` })
       .where(
-        sql`${sessions.sessionId} = ${sessionId} and ${sessions.preCompletedAt} is null
-            and (select count(*) from pre_experiment_responses r where r.session_id = ${sessionId}) >= ${studyConfig.preExperiment.numCases}`,
+        sql`${sessions.sessionId} = ${session} and ${sessions.preCompletedAt} is null
+            and (select count(*) from pre_experiment_responses r where r.session_id = ${session}) >= ${studyConfig.preExperiment.numCases}`,
       ),
-    db
+    // What the reply needs; no row for an unknown session.
+    status: db
       .select({
-        consentedAt: sessions.consentedAt,
-        total: sql<number>`(select count(*) from pre_experiment_responses r where r.session_id = ${sessionId})`,
-        setSize: sql<number>`(select count(*) from ${caseSetItems} i where i.session_id = ${sessionId} and i.phase = 'pre_experiment')`,
-        outsideSet: sql<string | null>`(select json_group_array(json_extract(b.value, '$.case_id')) from json_each(${answers}) b
-                                        where not ${inSet(sql`json_extract(b.value, '$.case_id')`)})`,
+        consentedAt: sql`${sessions.consentedAt}`.as('consented_at'),
+        total: sql`(select count(*) from pre_experiment_responses r where r.session_id = ${session})`.as('total'),
+        setSize: sql`(select count(*) from ${caseSetItems} i where i.session_id = ${session} and i.phase = 'pre_experiment')`.as('set_size'),
+        outsideSet: outsideSet.as('outside_set'),
       })
       .from(sessions)
-      .where(eq(sessions.sessionId, sessionId)),
+      .where(eq(sessions.sessionId, session)),
+  };
+});
+
+type SaveStatus = { consented_at: string | null; total: number; set_size: number; outside_set: string | null };
+
+/** One D1 batch: the insert, the phase completion and the reply's read. */
+async function saveBatch(db: Db, sessionId: string, answers: string, now: string) {
+  const statements = saveStatements(db);
+  const values = { session: sessionId, answers, now };
+  const [inserted, , status] = await db.$client.batch([
+    bindBuilt(db, statements.insert, values),
+    bindBuilt(db, statements.complete, values),
+    bindBuilt(db, statements.status, values),
   ]);
+  return { stored: inserted!.results.length, status: status!.results[0] as SaveStatus | undefined };
 }
 
 /**
@@ -86,19 +107,18 @@ function saveBatch(db: Db, sessionId: string, answers: string, now: string) {
  */
 export async function storePreAnswers(db: Db, sessionId: string, answers: readonly PreAnswer[], now: string) {
   const json = answersParam(answers);
-  let [inserted, , [status]] = await saveBatch(db, sessionId, json, now);
+  let { stored, status } = await saveBatch(db, sessionId, json, now);
   if (!status) throw notFound(`No experiment session for participant ${sessionId}`);
-  requireConsent(status);
-  if (status.setSize === 0) {
+  requireConsent({ consentedAt: status.consented_at });
+  if (status.set_size === 0) {
     // The set is normally drawn when the client first asks for it; draw it now if it was not.
     const session = await db.select({ datasetType: sessions.datasetType }).from(sessions).where(eq(sessions.sessionId, sessionId)).get();
     await ensurePreCaseSet(db, sessionId, session!.datasetType, now);
-    [inserted, , [status]] = await saveBatch(db, sessionId, json, now);
+    ({ stored, status } = await saveBatch(db, sessionId, json, now));
   }
-  const outside = JSON.parse(status!.outsideSet ?? '[]') as string[];
+  const outside = JSON.parse(status!.outside_set ?? '[]') as string[];
   if (outside.length > 0) {
     throw new AppError(400, 'case_not_in_set', [{ msg: `case ${outside[0]} is not in this session's pre-experiment set`, loc: ['case_id'] }]);
   }
-  const stored = inserted.length;
   return { stored, duplicates: answers.length - stored, total: status!.total };
 }
