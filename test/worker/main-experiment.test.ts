@@ -260,6 +260,12 @@ describe('POST /api/human-aligned-explanation', () => {
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
     }
+    // The refused calls fixed no AI model for the session; the first explanation that succeeds does.
+    const pinned = () => env.DB.prepare('select ai_model_identifier as id from sessions where session_id = ?').bind(p.id).first<{ id: string | null }>();
+    expect((await pinned())!.id).toBeNull();
+    expect((await explain({ session_id: p.id, case_id: 'tutorial_compas' })).status).toBe(200);
+    const active = await env.DB.prepare("select model_identifier as id from ai_models where dataset_type = 'compas' and status = 'active'").first<{ id: string }>();
+    expect((await pinned())!.id).toBe(active!.id);
   });
 });
 

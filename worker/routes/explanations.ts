@@ -7,7 +7,8 @@ import { caseIdParamSchema } from '../schemas/experiment';
 import { explanationBodySchema, mainPredictBodySchema, mainPredictQuerySchema, type aiExplanationResponseSchema } from '../schemas/main-experiment';
 import { studyConfig } from '../schemas/study';
 import { findCase } from '../services/case-sets';
-import { aiExplanation, explainCase } from '../services/explanation';
+import { aiExplanation, explainForSession, explanationInputs } from '../services/explanation';
+import { loadAiRow } from '../services/model-store';
 import { mainSetItem } from '../services/main-case-sets';
 import { requireSession } from '../services/sessions';
 import { requireNotScreenedOut } from '../services/understanding-test';
@@ -37,17 +38,18 @@ export const explanationRoutes = new Hono<AppEnv>()
     const body = c.req.valid('json');
     const caseId = body.case_id ?? body.case_data?.case_id;
     if (!caseId) throw new AppError(400, 'validation_failed', [{ msg: 'case_id is required', loc: ['case_id'] }]);
-    const session = await requireSession(c.var.db, body.session_id);
+    const inputs = await explanationInputs(c.var.db, body.session_id, caseId);
+    const { session, caseRow } = inputs;
+    if (!session) throw notFound(`No experiment session for participant ${body.session_id}`);
     requireNotScreenedOut(session);
-    const caseRow = await findCase(c.var.db, caseId);
     if (!caseRow) throw notFound(`Case ${caseId} not found`);
     if (caseRow.datasetType !== session.datasetType) {
       throw new AppError(400, 'dataset_mismatch', [{ msg: `case ${caseId} is not a ${session.datasetType} case`, loc: ['case_id'] }]);
     }
     // A case of the session's main set always gets the alpha fixed with the set.
-    const inSet = await mainSetItem(c.var.db, session.sessionId, { caseId });
-    const alpha = inSet?.alpha ?? body.alignment_alpha ?? studyConfig.mainExperiment.fallbackAlpha;
-    return c.json(await explainCase(c.var.db, c.env.MODELS, { sessionId: session.sessionId, caseRow, alpha }));
+    const alpha = inputs.setAlpha ?? body.alignment_alpha ?? studyConfig.mainExperiment.fallbackAlpha;
+    const ai = await loadAiRow(c.env.MODELS, session.ai);
+    return c.json(await explainForSession(c.env.MODELS, { sessionId: session.sessionId, caseRow, alpha, ai, userModel: inputs.userModel }));
   })  // The AI-only fallback: the same for everyone, so it says nothing about any participant.
   .get('/experiments/explanations/:caseId', validate('param', caseIdParamSchema), async (c) => {
     const { caseId } = c.req.valid('param');

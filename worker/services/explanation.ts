@@ -4,9 +4,9 @@
  * shown (the alpha mix, or the AI's own when there is no usable user model). Features come from
  * the server's case table; the ground truth never leaves it.
  */
-import { eq } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { userModels } from '../db/schema';
+import { aiModels, caseSetItems, cases, sessions, userModels } from '../db/schema';
 import { AppError } from '../errors';
 import { mixContributions, normaliseContributions, userExplanationCounts, userModelPredictionFromShares } from '../ml/explanation';
 import { encodeRow, type CompiledModel } from '../ml/model';
@@ -14,8 +14,8 @@ import { predictProbability } from '../ml/predict';
 import { treeShap } from '../ml/treeshap';
 import type { ExplanationResponse } from '../schemas/main-experiment';
 import { r2Keys } from '../storage/r2';
-import type { DatasetType } from '../schemas/study';
-import { loadActiveAiModel, loadMutableModel, loadSessionAiModel } from './model-store';
+import { studyConfig, type DatasetType } from '../schemas/study';
+import { aiRowColumns, loadActiveAiModel, loadAiRow, loadMutableModel, loadSessionAiModel } from './model-store';
 
 type CaseRow = { caseId: string; datasetType: DatasetType; features: Record<string, string | number | null> };
 
@@ -36,16 +36,51 @@ export async function aiExplanation(db: Db, bucket: R2Bucket, caseRow: CaseRow, 
   return { modelIdentifier: ai.identifier, testAccuracy: ai.testAccuracy, probability: part.probability, prediction: (part.probability >= 0.5 ? 1 : 0) as 0 | 1, shares: part.shares };
 }
 
-export async function explainCase(
-  db: Db,
-  bucket: R2Bucket,
-  input: { sessionId: string; caseRow: CaseRow; alpha: number },
-): Promise<ExplanationResponse> {
-  const { sessionId, caseRow, alpha } = input;
-  const [ai, userRow] = await Promise.all([
-    loadSessionAiModel(db, bucket, sessionId, caseRow.datasetType),
-    db.select({ identifier: userModels.modelIdentifier, status: userModels.status }).from(userModels).where(eq(userModels.sessionId, sessionId)).get(),
+type UserModelRow = { identifier: string; status: 'trained' | 'training_failed' };
+type AiModel = NonNullable<Awaited<ReturnType<typeof loadAiRow>>>;
+
+/**
+ * What a participant's explanation of one case reads from D1, in one batch (one round trip): the
+ * session with the AI model fixed for it, the case, its alpha in the session's main set, and the
+ * participant's own model's row. A session explained before its main experiment started gets the
+ * active AI model fixed here, but only when the call is going to succeed (not screened out, a case
+ * of its dataset), so a refused call changes nothing.
+ */
+export async function explanationInputs(db: Db, sessionId: string, caseId: string) {
+  const activeOfDataset = sql`(select a.model_identifier from ai_models a where a.dataset_type = sessions.dataset_type and a.status = 'active' limit 1)`;
+  const willSucceed = sql`sessions.screened_out_at is null and exists (select 1 from cases c where c.case_id = ${caseId} and c.dataset_type = sessions.dataset_type)`;
+  const [, [session], [caseRow], [item], [userModel]] = await db.batch([
+    db
+      .update(sessions)
+      .set({ aiModelIdentifier: activeOfDataset })
+      .where(and(eq(sessions.sessionId, sessionId), isNull(sessions.aiModelIdentifier), willSucceed)),
+    db
+      .select({ sessionId: sessions.sessionId, datasetType: sessions.datasetType, screenedOutAt: sessions.screenedOutAt, ai: aiRowColumns })
+      .from(sessions)
+      .leftJoin(aiModels, eq(aiModels.modelIdentifier, sessions.aiModelIdentifier))
+      .where(eq(sessions.sessionId, sessionId)),
+    db.select().from(cases).where(eq(cases.caseId, caseId)),
+    db
+      .select({ alpha: caseSetItems.alignmentAlpha })
+      .from(caseSetItems)
+      .where(and(eq(caseSetItems.sessionId, sessionId), eq(caseSetItems.phase, 'main_experiment'), eq(caseSetItems.caseId, caseId))),
+    db.select({ identifier: userModels.modelIdentifier, status: userModels.status }).from(userModels).where(eq(userModels.sessionId, sessionId)),
   ]);
+  return {
+    session: session ?? null,
+    caseRow: caseRow ?? null,
+    /** The alpha fixed with the session's main set, when the case is in it. */
+    setAlpha: item ? (item.alpha ?? studyConfig.mainExperiment.fallbackAlpha) : null,
+    userModel: userModel ?? null,
+  };
+}
+
+/** Explains a case for a session whose AI model and user-model row are already read. */
+export async function explainForSession(
+  bucket: R2Bucket,
+  input: { sessionId: string; caseRow: CaseRow; alpha: number; ai: AiModel | null; userModel: UserModelRow | null },
+): Promise<ExplanationResponse> {
+  const { sessionId, caseRow, alpha, ai, userModel: userRow } = input;
   if (!ai) throw new AppError(503, 'ai_model_unavailable', `No active AI model for ${caseRow.datasetType}`);
   const userModel = userRow?.status === 'trained' ? await loadMutableModel(bucket, r2Keys.userModel(caseRow.datasetType, sessionId)) : null;
 
@@ -72,4 +107,13 @@ export async function explainCase(
     user_model_prediction: userPart ? userModelPredictionFromShares(userPart.shares) : null,
     user_model_probability: userPart?.probability ?? null,
   };
+}
+
+/** Explains a case for a session, reading its AI model and user-model row (admin registration). */
+export async function explainCase(db: Db, bucket: R2Bucket, input: { sessionId: string; caseRow: CaseRow; alpha: number }): Promise<ExplanationResponse> {
+  const [ai, userModel] = await Promise.all([
+    loadSessionAiModel(db, bucket, input.sessionId, input.caseRow.datasetType),
+    db.select({ identifier: userModels.modelIdentifier, status: userModels.status }).from(userModels).where(eq(userModels.sessionId, input.sessionId)).get(),
+  ]);
+  return explainForSession(bucket, { ...input, ai, userModel: userModel ?? null });
 }

@@ -76,14 +76,15 @@ export async function loadMutableModel(bucket: R2Bucket, key: string): Promise<C
 
 type AiModelRow = { identifier: string; r2Key: string; metrics: Record<string, unknown> };
 
-async function loadAiRow(bucket: R2Bucket, row: AiModelRow | undefined) {
+/** The compiled AI model of a registered row, with its identifier and test accuracy; null when there is none. */
+export async function loadAiRow(bucket: R2Bucket, row: AiModelRow | null | undefined) {
   if (!row) return null;
   const model = await loadImmutableModel(bucket, row.r2Key);
   const accuracy = row.metrics.test_accuracy;
   return model ? { identifier: row.identifier, model, testAccuracy: typeof accuracy === 'number' ? accuracy : null } : null;
 }
 
-const aiRowColumns = { identifier: aiModels.modelIdentifier, r2Key: aiModels.r2Key, metrics: aiModels.metrics };
+export const aiRowColumns = { identifier: aiModels.modelIdentifier, r2Key: aiModels.r2Key, metrics: aiModels.metrics };
 
 /** The active AI model of a dataset with its identifier, or null when none is registered. */
 export async function loadActiveAiModel(db: Db, bucket: R2Bucket, dataset: DatasetType) {
