@@ -13,10 +13,9 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { prepareAll } from '../ml-assets/lib/prepare';
 import { workerdUsage } from './lib/workerd-processes';
-import { seedLocal } from '../ml-assets/lib/seed';
-import { applyLocalMigrations, freeLoopbackPort, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
+import { prepareLocalState } from '../ml-assets/lib/seed';
+import { freeLoopbackPort, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
 import { generateParticipantId } from '../web/lib/session-id';
 import { CONSENT_ITEMS, DATASET_TYPES, type DatasetType } from '../worker/schemas/study-config';
 
@@ -29,9 +28,7 @@ const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length 
 
 async function main() {
   const persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-bench-explain-'));
-  await applyLocalMigrations(persistTo, { stdio: 'ignore' });
-  prepareAll();
-  await seedLocal({ persistTo });
+  await prepareLocalState(persistTo);
   const port = await freeLoopbackPort();
   const worker = await startLocalWorker({ port, persistTo, vars: { ADMIN_PASSWORD: 'bench' }, stdio: 'ignore' });
   const base = `http://127.0.0.1:${port}`;

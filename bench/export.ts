@@ -14,9 +14,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { d1File } from './lib/local-d1';
-import { prepareAll } from '../ml-assets/lib/prepare';
-import { seedLocal } from '../ml-assets/lib/seed';
-import { applyLocalMigrations, freeLoopbackPort, killLocalWorker, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
+import { prepareLocalState } from '../ml-assets/lib/seed';
+import { freeLoopbackPort, killLocalWorker, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
 import { connectIsolateHeap } from './lib/isolate-heap';
 import { workerdUsage } from './lib/workerd-processes';
 
@@ -68,9 +67,7 @@ async function main() {
   const persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-export-bench-'));
   const outCsv = path.join(persistTo, 'sqlite-dump.csv');
   try {
-    await applyLocalMigrations(persistTo, { stdio: 'ignore' });
-    prepareAll();
-    await seedLocal({ persistTo });
+    await prepareLocalState(persistTo);
     const file = d1File(persistTo);
     const t0 = performance.now();
     const rows = fillAnswers(file);

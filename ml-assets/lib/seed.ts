@@ -13,8 +13,8 @@ import type { SpawnOptions } from 'node:child_process';
 import { gbdtModelSchema } from '../../worker/ml/model';
 import { DATASET_TYPES, type DatasetType } from '../../worker/schemas/study';
 import { r2Keys } from '../../worker/storage/r2';
-import { D1_DATABASE, runTool } from '../../scripts/lib/wrangler';
-import { readAssets, trainingTablePath, type DatasetAssets } from './prepare';
+import { applyLocalMigrations, D1_DATABASE, runTool } from '../../scripts/lib/wrangler';
+import { prepareAll, readAssets, trainingTablePath, type DatasetAssets } from './prepare';
 
 const MODELS_BUCKET = 'xai-decision-lab-models';
 
@@ -115,4 +115,11 @@ export async function seedLocal(options: { persistTo?: string; stdio?: SpawnOpti
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+}
+
+/** A throw-away local state for a test or benchmark run: D1 migrated, assets prepared and seeded. */
+export async function prepareLocalState(persistTo: string): Promise<void> {
+  await applyLocalMigrations(persistTo, { stdio: 'ignore' });
+  prepareAll();
+  await seedLocal({ persistTo });
 }

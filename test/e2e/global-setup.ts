@@ -6,9 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { prepareAll } from '../../ml-assets/lib/prepare';
-import { seedLocal } from '../../ml-assets/lib/seed';
-import { applyLocalMigrations, buildSpa, freeLoopbackPort, startLocalWorker } from '../../scripts/lib/wrangler';
+import { prepareLocalState } from '../../ml-assets/lib/seed';
+import { buildSpa, freeLoopbackPort, startLocalWorker } from '../../scripts/lib/wrangler';
 
 export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';
 
@@ -23,9 +22,7 @@ declare module 'vitest' {
 export default async function setup(project: TestProject) {
   const persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-e2e-'));
   await buildSpa({ stdio: 'ignore' });
-  await applyLocalMigrations(persistTo, { stdio: 'ignore' });
-  prepareAll();
-  await seedLocal({ persistTo });
+  await prepareLocalState(persistTo);
   const port = await freeLoopbackPort();
   const worker = await startLocalWorker({
     port,

@@ -16,9 +16,8 @@ import type { ChildProcess } from 'node:child_process';
 import { strFromU8, unzipSync } from 'fflate';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { prepareAll } from '../../ml-assets/lib/prepare';
-import { seedLocal } from '../../ml-assets/lib/seed';
-import { applyLocalMigrations, buildSpa, freeLoopbackPort, killLocalWorker, localD1Rows, projectRoot, startLocalWorker } from '../../scripts/lib/wrangler';
+import { prepareLocalState } from '../../ml-assets/lib/seed';
+import { buildSpa, freeLoopbackPort, killLocalWorker, localD1Rows, projectRoot, startLocalWorker } from '../../scripts/lib/wrangler';
 import {
   ApiClient,
   datasetFor,
@@ -50,9 +49,7 @@ beforeAll(async () => {
   persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-faults-'));
   // wrangler dev serves the SPA's build as static assets and will not start without it.
   if (!existsSync(path.join(projectRoot, 'dist', 'client', 'index.html'))) await buildSpa({ stdio: 'ignore' });
-  await applyLocalMigrations(persistTo, { stdio: 'ignore' });
-  prepareAll();
-  await seedLocal({ persistTo });
+  await prepareLocalState(persistTo);
   port = await freeLoopbackPort();
   worker = await start();
 }, 240_000);
