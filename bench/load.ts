@@ -11,8 +11,10 @@
  * 2. Study pace (the soak): LOAD_PARTICIPANTS simulated participants (1,000), nine in ten in the
  *    pre-experiment and one in ten in the main experiment (explanation + case), each giving one
  *    answer every ~9 s for LOAD_PACE_SECONDS (180), about 110 answers/s in all. Latency
- *    p50/p95/p99 per endpoint; the workerd processes' memory sampled every 2 s; afterwards every
- *    acknowledged answer is looked up in D1 (lost = acknowledged but absent).
+ *    p50/p95/p99 per endpoint; the workerd processes' memory sampled every 2 s, and from V8's GC
+ *    trace what every isolate in the platform's workerd still held after each full collection (the
+ *    measure of memory kept per request) and the longest pauses; afterwards every acknowledged
+ *    answer is looked up in D1 (lost = acknowledged but absent).
  *
  * Each simulated participant has its own client address (CF-Connecting-IP, which a local run
  * takes as the caller sends it), as a crowd behind Cloudflare's edge would.
@@ -20,10 +22,10 @@
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { prepareAll } from '../ml-assets/lib/prepare';
+import { GC_TRACE_ENV, recordGarbageCollections, slope } from './lib/gc-trace';
 import { workerdUsage } from './lib/workerd-processes';
-import { seedLocal } from '../ml-assets/lib/seed';
-import { applyLocalMigrations, freeLoopbackPort, killLocalWorker, localD1Rows, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
+import { prepareLocalState } from '../ml-assets/lib/seed';
+import { freeLoopbackPort, killLocalWorker, localD1Rows, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
 import {
   ApiClient,
   datasetFor,
@@ -54,16 +56,6 @@ const round = (v: number | null, digits = 1) => (v === null ? null : Number(v.to
 
 const workerdRssMb = (root: number) => workerdUsage(root).rssMb;
 
-/** Least-squares slope of y over x. */
-function slope(points: { x: number; y: number }[]): number {
-  const n = points.length;
-  const mx = points.reduce((s, p) => s + p.x, 0) / n;
-  const my = points.reduce((s, p) => s + p.y, 0) / n;
-  const sxy = points.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0);
-  const sxx = points.reduce((s, p) => s + (p.x - mx) ** 2, 0);
-  return sxx === 0 ? 0 : sxy / sxx;
-}
-
 type Participant = { ack: Acknowledged; client: ApiClient; cases: string[]; next: number; main: boolean };
 
 async function inBatches<T>(count: number, size: number, make: (i: number) => Promise<T>): Promise<T[]> {
@@ -83,11 +75,10 @@ async function inBatches<T>(count: number, size: number, make: (i: number) => Pr
 async function main() {
   const persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-bench-load-'));
   const ceilingState = mkdtempSync(path.join(os.tmpdir(), 'xdl-bench-ceiling-'));
-  await applyLocalMigrations(persistTo, { stdio: 'ignore' });
-  prepareAll();
-  await seedLocal({ persistTo });
+  await prepareLocalState(persistTo);
   const port = await freeLoopbackPort();
-  const worker = await startLocalWorker({ port, persistTo, vars: { ADMIN_PASSWORD: 'bench' }, stdio: 'ignore', detached: true });
+  const worker = await startLocalWorker({ port, persistTo, vars: { ADMIN_PASSWORD: 'bench' }, stdio: ['ignore', 'pipe', 'ignore'], detached: true, env: GC_TRACE_ENV });
+  const collections = recordGarbageCollections(worker.stdout!);
   const ceilingPort = await freeLoopbackPort();
   const ceiling = await startLocalWorker({
     port: ceilingPort,
@@ -95,6 +86,8 @@ async function main() {
     config: path.join(projectRoot, 'bench', 'd1-ceiling', 'wrangler.toml'),
     stdio: 'ignore',
     detached: true,
+    // The same V8 flags on both sides, though only the platform's trace is read.
+    env: GC_TRACE_ENV,
   });
   const base = `http://127.0.0.1:${port}`;
   const timings = new Map<string, number[]>();
@@ -211,6 +204,7 @@ async function main() {
     );
     recording = false;
     clearInterval(sampler);
+    const gc = collections.summary(paceStarted, performance.now());
     const paceSeconds = (performance.now() - paceStarted) / 1000;
     const paceAnswers = answerMs.length;
 
@@ -269,6 +263,12 @@ async function main() {
         pace_start_mb: round(paceMemory[0]?.mb ?? null),
         pace_end_mb: round(paceMemory.at(-1)?.mb ?? null),
         second_half_slope_mb_per_minute: round(memorySlope, 2),
+        // What each isolate in the platform's workerd (the Worker's, local D1's, the asset
+        // router's, ...) still held after each full garbage collection in the soak, from V8's GC trace.
+        isolates_after_full_gc: gc.isolates.map((i) => ({ ...i, span_seconds: round(i.span_seconds), live_slope_mb_per_minute: round(i.live_slope_mb_per_minute, 2) })),
+        max_isolate_live_slope_mb_per_minute: round(gc.max_live_slope_mb_per_minute, 2),
+        longest_gc_pause_ms: round(gc.longest_pause_ms),
+        gc_pauses_over_50_ms: gc.pauses_over_50_ms,
       },
       saturation: {
         platform_answers_per_second: platformRounds.map((r) => round(r.perSecond)),
@@ -285,7 +285,8 @@ async function main() {
         answer_save_p99_under_100_ms: Math.max(...saveP99) < 100,
         none_lost: failed === 0 && lost === 0 && storedPre === ackedPre && storedMain === ackedMain,
         saturation_at_least_80_percent_of_raw: platform / raw >= 0.8,
-        memory_flat_under_1_mb_per_minute: Math.abs(memorySlope) < 1,
+        // Live heap after full GC, every isolate: the workerd RSS keeps the pages of collected garbage (see README).
+        memory_flat_under_1_mb_per_minute: gc.max_live_slope_mb_per_minute !== null && gc.max_live_slope_mb_per_minute < 1,
         // The local emulator's own growth, measured on a Worker that holds nothing, is the yardstick.
         memory_growth_per_request_at_most_bare_worker_x1_5:
           median(platformRounds.map((r) => r.rssKbPerRequest)) <= 1.5 * Math.max(median(ceilingRounds.map((r) => r.rssKbPerRequest)), 1),
