@@ -33,6 +33,7 @@ async function main() {
     config: path.join(projectRoot, 'bench', 'answer-cost', 'wrangler.toml'),
     stdio: 'ignore',
     detached: true,
+    logLevel: 'warn',
   });
   const ask = async (route: string) => {
     const res = await fetch(`http://127.0.0.1:${port}${route}`, { method: 'POST' });

@@ -86,7 +86,8 @@ async function main() {
     config: path.join(projectRoot, 'bench', 'd1-ceiling', 'wrangler.toml'),
     stdio: 'ignore',
     detached: true,
-    // The same V8 flags on both sides, though only the platform's trace is read.
+    // The same V8 flags on both sides, though only the platform's trace is read. Both keep
+    // wrangler's default log level: it is the level that passes workerd's GC trace on.
     env: GC_TRACE_ENV,
   });
   const base = `http://127.0.0.1:${port}`;
