@@ -8,13 +8,14 @@
  * The rows are written straight into the local D1 file (node:sqlite) before the Worker starts:
  * what is measured is the analytics, not 300,000 API calls.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { d1File } from './lib/local-d1';
 import { answeredQuestions, postSurvey } from '../worker/schemas/post-survey';
-import { applyLocalMigrations, freeLoopbackPort, killLocalWorker, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
+import { applyLocalMigrations, freeLoopbackPort, killLocalWorker, startLocalWorker } from '../scripts/lib/wrangler';
+import { machineLine, writeBenchResult } from './lib/results';
 
 const PARTICIPANTS = Number(process.env.XDL_ANALYTICS_PARTICIPANTS ?? 1000);
 const TRIALS = 50;
@@ -124,7 +125,7 @@ async function main() {
       const report = {
         benchmark: 'analytics',
         measured_at: new Date().toISOString(),
-        machine: `${process.platform} ${process.arch} ${os.cpus()[0]?.model ?? ''} × ${os.cpus().length}, node ${process.version}`,
+        machine: machineLine(),
         where: 'local workerd (wrangler dev) with its local D1, wall time over loopback, warm',
         rows,
         participants_in_report: parsed.participants.length,
@@ -136,9 +137,7 @@ async function main() {
         max_ms: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.round(Math.max(...v))])),
         goal: { call: 'GET /api/admin/analytics/reliance', under_ms: 1000, met: tabMs < 1000 },
       };
-      const out = path.join(projectRoot, 'bench', 'results');
-      mkdirSync(out, { recursive: true });
-      writeFileSync(path.join(out, 'analytics.json'), `${JSON.stringify(report, null, 2)}\n`);
+      writeBenchResult('analytics', report);
       console.log(`reliance tab: ${Math.round(tabMs)} ms median (goal under 1000 ms): ${report.goal.met ? 'met' : 'NOT met'}`);
     } finally {
       await killLocalWorker(worker);

@@ -8,12 +8,13 @@
  * between `app` here and the saturated CPU per request in bench/results/load.json is what the
  * request's way in costs. Writes bench/results/answer-cost.json.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { prepareLocalState } from '../ml-assets/lib/seed';
 import { freeLoopbackPort, killLocalWorker, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
 import { workerdUsage } from './lib/workerd-processes';
+import { machineLine, writeBenchResult } from './lib/results';
 
 const LAYERS = ['raw', 'service', 'route', 'app'] as const;
 const ROUNDS = 7;
@@ -55,7 +56,7 @@ async function main() {
     const perAnswer = Object.fromEntries(LAYERS.map((l) => [l, Number(median(cpuMs[l]!).toFixed(3))]));
     const report = {
       generated_at: new Date().toISOString(),
-      machine: `${process.platform} ${process.arch} ${os.cpus()[0]?.model ?? ''} × ${os.cpus().length}, node ${process.version}`,
+      machine: machineLine(),
       method: `workerd CPU (/proc, all processes of wrangler dev) per answer, median of ${ROUNDS} interleaved rounds of ${ANSWERS} answers per layer, saved inside one isolate on local D1`,
       cpu_ms_per_answer: perAnswer,
       rounds: Object.fromEntries(LAYERS.map((l) => [l, cpuMs[l]!.map((v) => Number(v.toFixed(3)))])),
@@ -69,10 +70,7 @@ async function main() {
 
     };
     console.log(JSON.stringify(report, null, 2));
-    const out = path.join(projectRoot, 'bench', 'results', 'answer-cost.json');
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`wrote ${path.relative(projectRoot, out)}`);
+    writeBenchResult('answer-cost', report);
   } finally {
     await killLocalWorker(worker, 'SIGTERM');
     rmSync(persistTo, { recursive: true, force: true });

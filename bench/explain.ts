@@ -10,14 +10,15 @@
  * cannot be read from inside); it includes the local D1's SQLite work, so it bounds the Worker's
  * own CPU time from above. Writes bench/results/explain.json.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { workerdUsage } from './lib/workerd-processes';
 import { prepareLocalState } from '../ml-assets/lib/seed';
-import { freeLoopbackPort, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
+import { freeLoopbackPort, startLocalWorker } from '../scripts/lib/wrangler';
 import { generateParticipantId } from '../web/lib/session-id';
 import { CONSENT_ITEMS, DATASET_TYPES, type DatasetType } from '../worker/schemas/study-config';
+import { machineLine, writeBenchResult } from './lib/results';
 
 const WARM_CALLS = 300;
 const TARGET_CPU_P50_MS = 2;
@@ -97,7 +98,7 @@ async function main() {
     const allWarm = Object.values(warm).flat().sort((a, b) => a - b);
     const report = {
       generated_at: new Date().toISOString(),
-      machine: `${process.platform} ${process.arch} ${os.cpus()[0]?.model ?? ''}, node ${process.version}`,
+      machine: machineLine(),
       method: 'wall time of POST /api/human-aligned-explanation over loopback against wrangler dev (local D1/R2), one call at a time; CPU from /proc accounting of the workerd processes over the warm calls (includes the local D1)',
       per_dataset: perDataset,
       warm_p50_ms: quantile(allWarm, 0.5),
@@ -113,10 +114,7 @@ async function main() {
       console.log(`${dataset.padEnd(13)} cold ${r.cold_ms!.toFixed(1)} ms · warm p50 ${r.warm_p50_ms.toFixed(2)} ms · p99 ${r.warm_p99_ms.toFixed(2)} ms`);
     }
     console.log(`workerd CPU per warm call (mean, D1 included): ${cpuPerCallMs.toFixed(2)} ms; a check-existing call: ${baselineCpuMs.toFixed(2)} ms`);
-    const out = path.join(projectRoot, 'bench', 'results', 'explain.json');
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`wrote ${path.relative(projectRoot, out)}`);
+    writeBenchResult('explain', report);
   } finally {
     worker.kill('SIGTERM');
     await new Promise((r) => worker.once('exit', r).once('error', r));

@@ -9,15 +9,16 @@
  * what is measured is the export, not 250,000 API calls.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { d1File } from './lib/local-d1';
 import { prepareLocalState } from '../ml-assets/lib/seed';
-import { freeLoopbackPort, killLocalWorker, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
+import { freeLoopbackPort, killLocalWorker, startLocalWorker } from '../scripts/lib/wrangler';
 import { connectIsolateHeap } from './lib/isolate-heap';
 import { workerdUsage } from './lib/workerd-processes';
+import { machineLine, writeBenchResult } from './lib/results';
 
 const PARTICIPANTS = Number(process.env.XDL_EXPORT_PARTICIPANTS ?? 1250);
 const ANSWERS = 200;
@@ -126,7 +127,7 @@ async function main() {
       const report = {
         benchmark: 'export',
         measured_at: new Date().toISOString(),
-        machine: `${process.platform} ${process.arch} ${os.cpus()[0]?.model ?? ''} × ${os.cpus().length}, node ${process.version}`,
+        machine: machineLine(),
         rows,
         exported_rows: exportRows,
         export_bytes: exportBytes,
@@ -145,8 +146,7 @@ async function main() {
         note:
           "isolate_heap_* is the Worker isolate's V8 heap, read through the inspector every 20 ms while the exports ran: what Cloudflare's 128 MB per-isolate limit applies to. workerd_rss_* is the whole local workerd process, which also runs the local D1 and R2 (their caches and the stored export copies), so it is no measure of the Worker. The export holds one D1 page and at most one 5 MiB R2 part at a time, whatever the table's size.",
       };
-      mkdirSync(path.join(projectRoot, 'bench', 'results'), { recursive: true });
-      writeFileSync(path.join(projectRoot, 'bench', 'results', 'export.json'), `${JSON.stringify(report, null, 2)}\n`);
+      writeBenchResult('export', report);
       console.log(JSON.stringify(report, null, 2));
     } finally {
       heap.close();

@@ -19,7 +19,7 @@
  * Each simulated participant has its own client address (CF-Connecting-IP, which a local run
  * takes as the caller sends it), as a crowd behind Cloudflare's edge would.
  */
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { GC_TRACE_ENV, recordGarbageCollections, slope } from './lib/gc-trace';
@@ -39,6 +39,7 @@ import {
   trainAndStartMain,
   type Acknowledged,
 } from '../test/helpers/simulated-participant';
+import { machineLine, writeBenchResult } from './lib/results';
 
 const PARTICIPANTS = Number(process.env.LOAD_PARTICIPANTS ?? 1000);
 const PACE_SECONDS = Number(process.env.LOAD_PACE_SECONDS ?? 180);
@@ -239,7 +240,7 @@ async function main() {
     const saveP99 = ['/api/experiments/pre-experiment/responses', '/api/experiments/main/integrated-response'].map((e) => perEndpoint[e]?.p99_ms ?? Infinity);
     const report = {
       generated_at: new Date().toISOString(),
-      machine: `${process.platform} ${process.arch} ${os.cpus()[0]?.model ?? ''} × ${os.cpus().length}, node ${process.version}`,
+      machine: machineLine(),
       method:
         'wrangler dev (local D1/R2) over loopback; simulated participants through the real API (test/helpers/simulated-participant.ts), each with its own client address; latencies are per HTTP call',
       config: { participants: PARTICIPANTS, main_share: MAIN_SHARE, answer_every_ms: ANSWER_EVERY_MS, pace_seconds: PACE_SECONDS, concurrency: CONCURRENCY, round_seconds: ROUND_SECONDS, rounds: ROUNDS },
@@ -294,10 +295,7 @@ async function main() {
       },
     };
     console.log(JSON.stringify({ study_pace: { ...report.study_pace, per_endpoint: undefined }, memory: { ...report.memory, workerd_rss_mb: undefined }, saturation: report.saturation, targets: report.targets }, null, 2));
-    const out = path.join(projectRoot, 'bench', 'results', 'load.json');
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`wrote ${path.relative(projectRoot, out)}`);
+    writeBenchResult('load', report);
   } finally {
     await killLocalWorker(worker, 'SIGTERM');
     await killLocalWorker(ceiling, 'SIGTERM');

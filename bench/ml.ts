@@ -40,6 +40,7 @@ import { DATASET_TYPES, studyConfig } from '../worker/schemas/study';
 import { userModelParams } from '../worker/ml/user-model-params';
 import { workerdUsage } from './lib/workerd-processes';
 import type { BenchInputs, SerializedData } from './ml-runner';
+import { writeBenchResult } from './lib/results';
 
 type Side = 'current' | 'against' | 'lightgbm';
 
@@ -339,10 +340,7 @@ async function main() {
       workerd_explanation_ai_plus_user_model: workerd,
     };
     if (only) return; // a partial run is not a result
-    const out = path.join(projectRoot, 'bench', 'results', 'ml.json');
-    mkdirSync(path.dirname(out), { recursive: true });
-    writeFileSync(out, `${JSON.stringify(report, null, 2)}\n`);
-    console.log(`wrote ${path.relative(projectRoot, out)}`);
+    writeBenchResult('ml', report);
   } finally {
     for (const r of runners) r.close();
     rmSync(dir, { recursive: true, force: true });

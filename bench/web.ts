@@ -5,13 +5,14 @@
  * Chromium and records each script, stylesheet and the HTML it fetched, with its gzip size.
  * Writes bench/results/web.json. The issue's goal: at most 150 KB of gzip JavaScript for `/`.
  */
-import { readFileSync, existsSync, mkdirSync, writeFileSync, statSync } from 'node:fs';
+import { readFileSync, existsSync, statSync } from 'node:fs';
 import { createServer } from 'node:http';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
 import { chromium } from 'playwright-core';
 import { CHROMIUM_PATH, CHROMIUM_FLAGS, ensureChromium } from '../scripts/lib/chromium';
 import { buildSpa, projectRoot } from '../scripts/lib/wrangler';
+import { writeBenchResult } from './lib/results';
 
 const ROUTES = [
   '/',
@@ -84,6 +85,5 @@ const out = {
   goal: { route: '/', js_gzip_bytes_at_most: GOAL_ENTRY_JS_GZIP, met: entryJs <= GOAL_ENTRY_JS_GZIP },
   routes: results,
 };
-mkdirSync(path.join(projectRoot, 'bench', 'results'), { recursive: true });
-writeFileSync(path.join(projectRoot, 'bench', 'results', 'web.json'), `${JSON.stringify(out, null, 2)}\n`);
+writeBenchResult('web', out);
 console.log(`\n/ loads ${(entryJs / 1024).toFixed(1)} KB of gzip JavaScript (goal ≤ ${GOAL_ENTRY_JS_GZIP / 1024} KB): ${out.goal.met ? 'met' : 'NOT met'}`);
