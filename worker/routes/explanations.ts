@@ -8,7 +8,6 @@ import { explanationBodySchema, mainPredictBodySchema, mainPredictQuerySchema, t
 import { studyConfig } from '../schemas/study';
 import { findCase } from '../services/case-sets';
 import { aiExplanation, explainForSession, explanationInputs } from '../services/explanation';
-import { loadAiRow } from '../services/model-store';
 import { mainSetItem } from '../services/main-case-sets';
 import { requireSession } from '../services/sessions';
 import { requireNotScreenedOut } from '../services/understanding-test';
@@ -48,8 +47,7 @@ export const explanationRoutes = new Hono<AppEnv>()
     }
     // A case of the session's main set always gets the alpha fixed with the set.
     const alpha = inputs.setAlpha ?? body.alignment_alpha ?? studyConfig.mainExperiment.fallbackAlpha;
-    const ai = await loadAiRow(c.env.MODELS, session.ai);
-    return c.json(await explainForSession(c.env.MODELS, { sessionId: session.sessionId, caseRow, alpha, ai, userModel: inputs.userModel }));
+    return c.json(await explainForSession(c.env.MODELS, { sessionId: session.sessionId, caseRow, alpha, aiRow: session.ai, userModel: inputs.userModel }));
   })  // The AI-only fallback: the same for everyone, so it says nothing about any participant.
   .get('/experiments/explanations/:caseId', validate('param', caseIdParamSchema), async (c) => {
     const { caseId } = c.req.valid('param');

@@ -37,7 +37,7 @@ export async function aiExplanation(db: Db, bucket: R2Bucket, caseRow: CaseRow, 
 }
 
 type UserModelRow = { identifier: string; status: 'trained' | 'training_failed' };
-type AiModel = NonNullable<Awaited<ReturnType<typeof loadAiRow>>>;
+type AiModelRow = Parameters<typeof loadAiRow>[1];
 
 /**
  * What a participant's explanation of one case reads from D1, in one batch (one round trip): the
@@ -75,12 +75,13 @@ export async function explanationInputs(db: Db, sessionId: string, caseId: strin
   };
 }
 
-/** Explains a case for a session whose AI model and user-model row are already read. */
+/** Explains a case for a session whose AI model row and user-model row are already read. */
 export async function explainForSession(
   bucket: R2Bucket,
-  input: { sessionId: string; caseRow: CaseRow; alpha: number; ai: AiModel | null; userModel: UserModelRow | null },
+  input: { sessionId: string; caseRow: CaseRow; alpha: number; aiRow: AiModelRow; userModel: UserModelRow | null },
 ): Promise<ExplanationResponse> {
-  const { sessionId, caseRow, alpha, ai, userModel: userRow } = input;
+  const { sessionId, caseRow, alpha, userModel: userRow } = input;
+  const ai = await loadAiRow(bucket, input.aiRow);
   if (!ai) throw new AppError(503, 'ai_model_unavailable', `No active AI model for ${caseRow.datasetType}`);
   const userModel = userRow?.status === 'trained' ? await loadMutableModel(bucket, r2Keys.userModel(caseRow.datasetType, sessionId)) : null;
 
@@ -109,11 +110,8 @@ export async function explainForSession(
   };
 }
 
-/** Explains a case for a session, reading its AI model and user-model row (admin registration). */
+/** Explains one of a session's cases, reading what it needs in one batch (admin registration). */
 export async function explainCase(db: Db, bucket: R2Bucket, input: { sessionId: string; caseRow: CaseRow; alpha: number }): Promise<ExplanationResponse> {
-  const [ai, userModel] = await Promise.all([
-    loadSessionAiModel(db, bucket, input.sessionId, input.caseRow.datasetType),
-    db.select({ identifier: userModels.modelIdentifier, status: userModels.status }).from(userModels).where(eq(userModels.sessionId, input.sessionId)).get(),
-  ]);
-  return explainForSession(bucket, { ...input, ai, userModel: userModel ?? null });
+  const { session, userModel } = await explanationInputs(db, input.sessionId, input.caseRow.caseId);
+  return explainForSession(bucket, { ...input, aiRow: session?.ai, userModel });
 }
