@@ -94,7 +94,6 @@ export function distinctWithCounts(values: Float64Array): { distinct: number[]; 
   return { distinct, counts, nanCount };
 }
 
-
 const ulpView = new DataView(new ArrayBuffer(8));
 /** The next double above `x` (C's nextafter(x, +∞)), so a bound sits just above a midpoint. */
 function nextUp(x: number): number {

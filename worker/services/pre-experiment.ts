@@ -77,17 +77,18 @@ const saveStatements = builtOnce((db) => {
     // What the reply needs; no row for an unknown session.
     status: db
       .select({
-        consentedAt: sql`${sessions.consentedAt}`.as('consented_at'),
+        consentedAt: sql`${sessions.consentedAt}`.as('consentedAt'),
         total: sql`(select count(*) from pre_experiment_responses r where r.session_id = ${session})`.as('total'),
-        setSize: sql`(select count(*) from ${caseSetItems} i where i.session_id = ${session} and i.phase = 'pre_experiment')`.as('set_size'),
-        outsideSet: outsideSet.as('outside_set'),
+        setSize: sql`(select count(*) from ${caseSetItems} i where i.session_id = ${session} and i.phase = 'pre_experiment')`.as('setSize'),
+        outsideSet: outsideSet.as('outsideSet'),
       })
       .from(sessions)
       .where(eq(sessions.sessionId, session)),
   };
 });
 
-type SaveStatus = { consented_at: string | null; total: number; set_size: number; outside_set: string | null };
+/** The status row by the aliases above (a batch through D1 itself returns plain column names). */
+type SaveStatus = { consentedAt: string | null; total: number; setSize: number; outsideSet: string | null };
 
 /** One D1 batch: the insert, the phase completion and the reply's read. */
 async function saveBatch(db: Db, sessionId: string, answers: string, now: string) {
@@ -109,14 +110,14 @@ export async function storePreAnswers(db: Db, sessionId: string, answers: readon
   const json = answersParam(answers);
   let { stored, status } = await saveBatch(db, sessionId, json, now);
   if (!status) throw notFound(`No experiment session for participant ${sessionId}`);
-  requireConsent({ consentedAt: status.consented_at });
-  if (status.set_size === 0) {
+  requireConsent(status);
+  if (status.setSize === 0) {
     // The set is normally drawn when the client first asks for it; draw it now if it was not.
     const session = await db.select({ datasetType: sessions.datasetType }).from(sessions).where(eq(sessions.sessionId, sessionId)).get();
     await ensurePreCaseSet(db, sessionId, session!.datasetType, now);
     ({ stored, status } = await saveBatch(db, sessionId, json, now));
   }
-  const outside = JSON.parse(status!.outside_set ?? '[]') as string[];
+  const outside = JSON.parse(status!.outsideSet ?? '[]') as string[];
   if (outside.length > 0) {
     throw new AppError(400, 'case_not_in_set', [{ msg: `case ${outside[0]} is not in this session's pre-experiment set`, loc: ['case_id'] }]);
   }
