@@ -88,6 +88,43 @@ describe('POST /api/experiments/pre-experiment/responses', () => {
     expect(row).toEqual({ case_number: 1, ground_truth: truth!.ground_truth });
   });
 
+  it('stores an answer sent alone exactly as the same answer sent in a batch', async () => {
+    // One answer and several are saved by different statements; the rows must not tell which.
+    const [alone, batched] = [await consentedParticipant(), await consentedParticipant()];
+    const [, second, third] = await caseSet(alone.id);
+    // Each participant's set has its own order; the case number is the case's place in it.
+    const positionInBatched = (await caseSet(batched.id)).findIndex((c) => c.case_id === second!.case_id) + 1;
+    expect(positionInBatched).toBeGreaterThan(0);
+    const sent = { ...answer(alone.id, second!.case_id, 3), reasoning: 'two priors' };
+    expect((await postJson('/api/experiments/pre-experiment/responses', sent)).status).toBe(201);
+    const { session_id: _, ...inBatch } = { ...sent, session_id: batched.id };
+    const other = { case_id: third!.case_id, prediction: 1, confidence: 2, response_time_ms: 900 };
+    expect((await postJson('/api/experiments/pre-experiment/responses/batch', { session_id: batched.id, responses: [inBatch, other] })).status).toBe(200);
+    const stored = async (id: string) =>
+      await env.DB.prepare(
+        `select r.participant_id = s.participant_id as own, r.dataset_type, r.case_number, r.prediction, r.confidence, r.response_time_ms,
+                r.reasoning, r.ground_truth, r.case_data, r.created_at is not null as dated
+         from pre_experiment_responses r join sessions s on s.session_id = r.session_id where r.session_id = ? and r.case_id = ?`,
+      )
+        .bind(id, second!.case_id)
+        .first();
+    const row = await stored(alone.id);
+    const features = await env.DB.prepare('select features from cases where case_id = ?').bind(second!.case_id).first<{ features: string }>();
+    expect(row).toMatchObject({ own: 1, case_number: 2, prediction: 1, confidence: 4, response_time_ms: 1503, reasoning: 'two priors', case_data: features!.features, dated: 1 });
+    expect(await stored(batched.id)).toEqual({ ...row, case_number: positionInBatched });
+  });
+
+  it('completes the phase with the 200th answer sent alone', async () => {
+    const { id } = await consentedParticipant();
+    const set = await caseSet(id);
+    const responses = set.slice(0, 199).map((c, i) => ({ case_id: c.case_id, prediction: 1, confidence: 3, response_time_ms: i }));
+    await postJson('/api/experiments/pre-experiment/responses/batch', { session_id: id, responses });
+    expect(sessionInfoSchema.parse(await (await api(`/api/experiments/sessions/${id}`)).json()).current_phase).toBe('pre_experiment');
+    const last = await postJson('/api/experiments/pre-experiment/responses', answer(id, set[199]!.case_id, 0));
+    expect(preResponseResultSchema.parse(await last.json())).toMatchObject({ duplicate: false, total_responses: 200 });
+    expect(sessionInfoSchema.parse(await (await api(`/api/experiments/sessions/${id}`)).json()).current_phase).toBe('main_experiment');
+  });
+
   it('stores the optional reason, and refuses one longer than the limit', async () => {
     const { id } = await consentedParticipant();
     const [first, second] = await caseSet(id);
@@ -133,6 +170,8 @@ describe('POST /api/experiments/pre-experiment/responses', () => {
     const res = await postJson('/api/experiments/pre-experiment/responses', answer(id, 'tutorial_compas', 0));
     expect(res.status).toBe(400);
     expect(errorBodySchema.parse(await res.json()).code).toBe('case_not_in_set');
+    const info = sessionInfoSchema.parse(await (await api(`/api/experiments/sessions/${id}`)).json());
+    expect(info.pre_experiment_count).toBe(0);
   });
 
   it('refuses answers before consent', async () => {
@@ -173,6 +212,19 @@ describe('POST /api/experiments/pre-experiment/responses/batch', () => {
     responses[4] = { ...responses[4]!, confidence: 9 };
     const res = await postJson('/api/experiments/pre-experiment/responses/batch', { session_id: id, responses });
     expect(res.status).toBe(400);
+    const info = sessionInfoSchema.parse(await (await api(`/api/experiments/sessions/${id}`)).json());
+    expect(info.pre_experiment_count).toBe(0);
+  });
+
+  it("rejects a batch with one case outside the session's set and stores none of it", async () => {
+    const { id } = await consentedParticipant();
+    const set = await caseSet(id);
+    const responses = [...set.slice(0, 4).map((c) => c.case_id), 'tutorial_compas'].map((caseId, i) => ({ case_id: caseId, prediction: 0, confidence: 2, response_time_ms: i }));
+    const res = await postJson('/api/experiments/pre-experiment/responses/batch', { session_id: id, responses });
+    expect(res.status).toBe(400);
+    const body = errorBodySchema.parse(await res.json());
+    expect(body).toMatchObject({ code: 'case_not_in_set' });
+    expect(JSON.stringify(body.detail)).toContain('tutorial_compas');
     const info = sessionInfoSchema.parse(await (await api(`/api/experiments/sessions/${id}`)).json());
     expect(info.pre_experiment_count).toBe(0);
   });

@@ -8,7 +8,7 @@
  * same conditions the reply reports (session consented, every case in its set), so a refused call
  * changes nothing.
  */
-import { count, eq, sql } from 'drizzle-orm';
+import { count, eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { bindBuilt, builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
@@ -27,7 +27,18 @@ export async function countPreResponses(db: Db, sessionId: string): Promise<numb
   return row?.n ?? 0;
 }
 
-/** The answers as one JSON parameter: any number of them binds one value (D1 allows 100 per statement). */
+/**
+ * The statements' values. One answer (the per-case send, nearly every call) binds its fields as
+ * they are; several (the final full send) bind one JSON parameter however many there are (D1
+ * allows 100 per statement). Reading one answer back out of JSON cost local D1 a third of the save.
+ */
+const oneAnswerValues = (a: PreAnswer) => ({
+  caseId: a.case_id,
+  prediction: a.prediction,
+  confidence: a.confidence,
+  responseTimeMs: a.response_time_ms,
+  reasoning: a.reasoning ?? null,
+});
 const answersParam = (answers: readonly PreAnswer[]) =>
   JSON.stringify(
     answers.map((a) => ({
@@ -41,31 +52,55 @@ const answersParam = (answers: readonly PreAnswer[]) =>
 
 const saveStatements = builtOnce((db) => {
   const session = sql.placeholder('session');
-  const answers = sql.placeholder('answers');
   const now = sql.placeholder('now');
-  const inSet = (caseId: ReturnType<typeof sql>) =>
+  const answers = sql.placeholder('answers');
+  const oneAnswer = {
+    caseId: sql.placeholder('caseId'),
+    prediction: sql.placeholder('prediction'),
+    confidence: sql.placeholder('confidence'),
+    responseTimeMs: sql.placeholder('responseTimeMs'),
+    reasoning: sql.placeholder('reasoning'),
+  } satisfies Record<keyof ReturnType<typeof oneAnswerValues>, Placeholder>;
+  const inSet = (caseId: SQL | Placeholder) =>
     sql`exists (select 1 from case_set_items i2 where i2.session_id = ${session} and i2.phase = 'pre_experiment' and i2.case_id = ${caseId})`;
-  const outsideSet = sql`(select json_group_array(json_extract(b.value, '$.case_id')) from json_each(${answers}) b
-                          where not ${inSet(sql`json_extract(b.value, '$.case_id')`)})`;
+  // Inserts new answers only, each with its case's number, truth and features from the server's
+  // tables; a retry never overwrites. Columns in the table's order (drizzle lists them all); the id is SQLite's.
+  const insert = (rows: SQL) => db.insert(preExperimentResponses).select(rows).onConflictDoNothing().returning({ id: preExperimentResponses.id });
+  const answerRows = (answer: Record<keyof typeof oneAnswer, SQL | Placeholder>, joinAnswers: SQL, andWhere: SQL) => sql`
+    select null, s.participant_id, s.session_id, s.dataset_type, i.case_id, i.position + 1,
+           ${answer.prediction}, ${answer.confidence}, ${answer.responseTimeMs}, ${answer.reasoning},
+           c.ground_truth, c.features, ${now}
+    from sessions s ${joinAnswers}
+    join case_set_items i on i.session_id = s.session_id and i.phase = 'pre_experiment' and i.case_id = ${answer.caseId}
+    join cases c on c.case_id = i.case_id
+    where s.session_id = ${session} and s.consented_at is not null ${andWhere}`;
+  // What the reply needs; no row for an unknown session.
+  const status = (outsideSet: SQL) =>
+    db
+      .select({
+        consentedAt: sql`${sessions.consentedAt}`.as('consentedAt'),
+        total: sql`(select count(*) from pre_experiment_responses r where r.session_id = ${session})`.as('total'),
+        setSize: sql`(select count(*) from ${caseSetItems} i where i.session_id = ${session} and i.phase = 'pre_experiment')`.as('setSize'),
+        outsideSet: outsideSet.as('outsideSet'),
+      })
+      .from(sessions)
+      .where(eq(sessions.sessionId, session));
+  const field = (name: string) => sql.raw(`json_extract(a.value, '$.${name}')`);
   return {
-    // New answers only; the first of two answers to one case in a call wins, as a retry never overwrites.
-    insert: db
-      .insert(preExperimentResponses)
-      // Columns in the table's order (drizzle lists them all); the id is SQLite's.
-      .select(sql`
-        select null, s.participant_id, s.session_id, s.dataset_type, i.case_id, i.position + 1,
-               json_extract(a.value, '$.prediction'), json_extract(a.value, '$.confidence'),
-               json_extract(a.value, '$.response_time_ms'), json_extract(a.value, '$.reasoning'),
-               c.ground_truth, c.features, ${now}
-        from json_each(${answers}) a
-        join sessions s on s.session_id = ${session} and s.consented_at is not null
-        join case_set_items i on i.session_id = s.session_id and i.phase = 'pre_experiment'
-                             and i.case_id = json_extract(a.value, '$.case_id')
-        join cases c on c.case_id = i.case_id
-        where not exists (select 1 from json_each(${answers}) b where not ${inSet(sql`json_extract(b.value, '$.case_id')`)})
-        order by a.key`)
-      .onConflictDoNothing()
-      .returning({ id: preExperimentResponses.id }),
+    // One answer: the joins store it only when its case is in the session's set.
+    insertOne: insert(answerRows(oneAnswer, sql``, sql``)),
+    statusOne: status(sql`case when ${inSet(oneAnswer.caseId)} then null else json_array(${oneAnswer.caseId}) end`),
+    // Several: none is stored unless every case is in the set; the first of two answers to one case wins.
+    insertMany: insert(
+      answerRows(
+        { caseId: field('case_id'), prediction: field('prediction'), confidence: field('confidence'), responseTimeMs: field('response_time_ms'), reasoning: field('reasoning') },
+        sql`join json_each(${answers}) a`,
+        sql`and not exists (select 1 from json_each(${answers}) b where not ${inSet(sql`json_extract(b.value, '$.case_id')`)}) order by a.key`,
+      ),
+    ),
+    statusMany: status(
+      sql`(select json_group_array(json_extract(b.value, '$.case_id')) from json_each(${answers}) b where not ${inSet(sql`json_extract(b.value, '$.case_id')`)})`,
+    ),
     // The 200th answer completes the phase.
     complete: db
       .update(sessions)
@@ -74,16 +109,6 @@ const saveStatements = builtOnce((db) => {
         sql`${sessions.sessionId} = ${session} and ${sessions.preCompletedAt} is null
             and (select count(*) from pre_experiment_responses r where r.session_id = ${session}) >= ${studyConfig.preExperiment.numCases}`,
       ),
-    // What the reply needs; no row for an unknown session.
-    status: db
-      .select({
-        consentedAt: sql`${sessions.consentedAt}`.as('consentedAt'),
-        total: sql`(select count(*) from pre_experiment_responses r where r.session_id = ${session})`.as('total'),
-        setSize: sql`(select count(*) from ${caseSetItems} i where i.session_id = ${session} and i.phase = 'pre_experiment')`.as('setSize'),
-        outsideSet: outsideSet.as('outsideSet'),
-      })
-      .from(sessions)
-      .where(eq(sessions.sessionId, session)),
   };
 });
 
@@ -91,15 +116,18 @@ const saveStatements = builtOnce((db) => {
 type SaveStatus = { consentedAt: string | null; total: number; setSize: number; outsideSet: string | null };
 
 /** One D1 batch: the insert, the phase completion and the reply's read. */
-async function saveBatch(db: Db, sessionId: string, answers: string, now: string) {
+async function saveBatch(db: Db, sessionId: string, answers: readonly PreAnswer[], now: string) {
   const statements = saveStatements(db);
-  const values = { session: sessionId, answers, now };
-  const [inserted, , status] = await db.$client.batch([
-    bindBuilt(db, statements.insert, values),
+  const [insert, status, values] =
+    answers.length === 1
+      ? [statements.insertOne, statements.statusOne, { session: sessionId, now, ...oneAnswerValues(answers[0]!) }]
+      : [statements.insertMany, statements.statusMany, { session: sessionId, now, answers: answersParam(answers) }];
+  const [inserted, , statusRow] = await db.$client.batch([
+    bindBuilt(db, insert, values),
     bindBuilt(db, statements.complete, values),
-    bindBuilt(db, statements.status, values),
+    bindBuilt(db, status, values),
   ]);
-  return { stored: inserted!.results.length, status: status!.results[0] as SaveStatus | undefined };
+  return { stored: inserted!.results.length, status: statusRow!.results[0] as SaveStatus | undefined };
 }
 
 /**
@@ -107,15 +135,14 @@ async function saveBatch(db: Db, sessionId: string, answers: string, now: string
  * 404 for an unknown session, 409 before consent, 400 when a case is not in the session's set.
  */
 export async function storePreAnswers(db: Db, sessionId: string, answers: readonly PreAnswer[], now: string) {
-  const json = answersParam(answers);
-  let { stored, status } = await saveBatch(db, sessionId, json, now);
+  let { stored, status } = await saveBatch(db, sessionId, answers, now);
   if (!status) throw notFound(`No experiment session for participant ${sessionId}`);
   requireConsent(status);
   if (status.setSize === 0) {
     // The set is normally drawn when the client first asks for it; draw it now if it was not.
     const session = await db.select({ datasetType: sessions.datasetType }).from(sessions).where(eq(sessions.sessionId, sessionId)).get();
     await ensurePreCaseSet(db, sessionId, session!.datasetType, now);
-    ({ stored, status } = await saveBatch(db, sessionId, json, now));
+    ({ stored, status } = await saveBatch(db, sessionId, answers, now));
   }
   const outside = JSON.parse(status!.outsideSet ?? '[]') as string[];
   if (outside.length > 0) {
