@@ -337,6 +337,16 @@ describe('POST /api/experiments/main/integrated-response', () => {
     expect(stored.completed_at).toBeTruthy();
   });
 
+  it('stores what the body leaves out as null, never as the text "null"', async () => {
+    const p = await participantReadyForMain();
+    const [item] = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
+    const left = { initial_reasoning: undefined, user_model_prediction: undefined, shown_feature_importance: undefined, explanation_kind: undefined, user_model_probability: undefined };
+    expect((await save(answer(p.id, item!.case_id, left))).status).toBe(201);
+    const stored = (await row(p.id, item!.case_id))!;
+    for (const column of Object.keys(left)) expect(stored[column], column).toBeNull();
+    expect(JSON.parse(String(stored.ai_feature_importance))).toEqual(shares);
+  });
+
   it('answers a retry as a duplicate that counts as success and never overwrites the stored row', async () => {
     const p = await participantReadyForMain();
     const [item] = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;

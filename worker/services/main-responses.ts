@@ -4,7 +4,8 @@
  * explanation is kept exactly as shown. UNIQUE(session, case) makes a retry a duplicate that
  * counts as success and never overwrites what was stored first.
  */
-import { and, count, eq, getTableColumns, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, count, eq, getTableColumns, isNotNull, type Placeholder, sql, type SQL } from 'drizzle-orm';
+import { bindBuilt, builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
 import { caseSetItems, cases, mainExperimentResponses, sessions } from '../db/schema';
 import { AppError, notFound } from '../errors';
@@ -22,7 +23,7 @@ export async function countMainResponses(db: Db, sessionId: string): Promise<num
 }
 
 /** The row's values from the body; the session, set and case columns come from the tables in the insert itself. */
-function answerColumns(body: IntegratedResponseBody, now: string): Partial<typeof mainExperimentResponses.$inferInsert> {
+function answerColumns(body: IntegratedResponseBody, now: string) {
   return {
     initialPrediction: body.initial_prediction,
     initialConfidence: body.initial_confidence,
@@ -53,11 +54,75 @@ function answerColumns(body: IntegratedResponseBody, now: string): Partial<typeo
     createdAt: now,
     updatedAt: now,
     completedAt: now,
-  };
+  } satisfies Partial<typeof mainExperimentResponses.$inferInsert>;
 }
 
-const completedCount = (sessionId: string) =>
+const completedCount = (sessionId: Placeholder) =>
   sql<number>`(select count(*) from main_experiment_responses r where r.session_id = ${sessionId} and r.completed_at is not null)`;
+
+const columns = getTableColumns(mainExperimentResponses);
+type AnswerKey = keyof ReturnType<typeof answerColumns>;
+
+/**
+ * The batch, built by drizzle once per isolate with named placeholders: every column in the
+ * table's order (the order drizzle lists them in the insert), each either read from the tables in
+ * the insert itself or bound from the body under its own name.
+ */
+const saveStatements = builtOnce((db) => {
+  const session = sql.placeholder('session');
+  const caseId = sql.placeholder('caseId');
+  const now = sql.placeholder('now');
+  const fromTables = {
+    id: sql`null`,
+    participantId: sessions.participantId,
+    sessionId: sessions.sessionId,
+    datasetType: sessions.datasetType,
+    caseId: caseSetItems.caseId,
+    caseNumber: sql`${caseSetItems.position} + 1 + ${sql.placeholder('caseNumberBase')}`,
+    groundTruth: cases.groundTruth,
+    caseData: cases.features,
+    alignmentAlpha: sql`coalesce(${caseSetItems.alignmentAlpha}, ${studyConfig.mainExperiment.fallbackAlpha})`,
+  } as const;
+  const selection = Object.fromEntries(
+    Object.keys(columns).map((key) => [key, key in fromTables ? fromTables[key as keyof typeof fromTables] : sql`${sql.placeholder(key)}`]),
+  ) as Record<keyof typeof columns, SQL>;
+  const inSet = and(eq(caseSetItems.sessionId, sessions.sessionId), eq(caseSetItems.phase, 'main_experiment'), sql`${caseSetItems.caseId} = ${caseId}`);
+  return {
+    insert: db
+      .insert(mainExperimentResponses)
+      .select(
+        db
+          .select(selection)
+          .from(sessions)
+          .innerJoin(caseSetItems, inSet)
+          .innerJoin(cases, eq(cases.caseId, caseSetItems.caseId))
+          .where(and(sql`${sessions.sessionId} = ${session}`, isNotNull(sessions.consentedAt)))
+          .getSQL(),
+      )
+      .onConflictDoNothing()
+      .returning({ id: mainExperimentResponses.id }),
+    // The 50th case completes the phase.
+    complete: db
+      .update(sessions)
+      .set({ mainCompletedAt: sql`${now}`, currentPhase: 'post_survey', updatedAt: sql`${now}` })
+      .where(
+        sql`${sessions.sessionId} = ${session} and ${sessions.mainCompletedAt} is null
+            and ${completedCount(session)} >= ${studyConfig.mainExperiment.numCases}`,
+      ),
+    // What the reply needs; no row for an unknown session.
+    status: db
+      .select({
+        consentedAt: sql`${sessions.consentedAt}`.as('consentedAt'),
+        completed: completedCount(session).as('completed'),
+        inSet: sql`exists (select 1 from case_set_items i where i.session_id = ${session} and i.phase = 'main_experiment' and i.case_id = ${caseId})`.as('inSet'),
+      })
+      .from(sessions)
+      .where(sql`${sessions.sessionId} = ${session}`),
+  };
+});
+
+/** The status row by the aliases above (a batch through D1 itself returns plain column names). */
+type SaveStatus = { consentedAt: string | null; completed: number; inSet: number };
 
 /**
  * Stores one whole case in one D1 batch (one round trip, one transaction): the insert reads the
@@ -75,65 +140,27 @@ export async function storeIntegratedResponse(
   caseNumberBase = 0,
 ) {
   const given = answerColumns(body, now);
-  const fromTables = {
-    id: sql`null`,
-    participantId: sessions.participantId,
-    sessionId: sessions.sessionId,
-    datasetType: sessions.datasetType,
-    caseId: caseSetItems.caseId,
-    caseNumber: sql`${caseSetItems.position} + ${1 + caseNumberBase}`,
-    groundTruth: cases.groundTruth,
-    caseData: cases.features,
-    alignmentAlpha: sql`coalesce(${caseSetItems.alignmentAlpha}, ${studyConfig.mainExperiment.fallbackAlpha})`,
-  } as const;
-  // Every column in the table's order (the order drizzle lists them in the insert), each from the
-  // tables or bound as its column encodes it.
-  const columns = getTableColumns(mainExperimentResponses);
-  const selection = Object.fromEntries(
-    Object.entries(columns).map(([key, column]) => {
-      if (key in fromTables) return [key, fromTables[key as keyof typeof fromTables]];
-      const value = given[key as keyof typeof given];
-      return [key, value === null || value === undefined ? sql`null` : sql`${sql.param(value, column)}`];
+  // Each value as its column stores it (JSON columns as text); a missing one is SQL null.
+  const answer = Object.fromEntries(
+    (Object.keys(given) as AnswerKey[]).map((key) => {
+      const value = given[key];
+      return [key, value === null || value === undefined ? null : columns[key].mapToDriverValue(value)];
     }),
-  ) as Record<keyof typeof columns, SQL>;
-  const inSet = and(eq(caseSetItems.sessionId, sessions.sessionId), eq(caseSetItems.phase, 'main_experiment'), eq(caseSetItems.caseId, body.case_id));
-
-  const [inserted, , [status]] = await db.batch([
-    db
-      .insert(mainExperimentResponses)
-      .select(
-        db
-          .select(selection)
-          .from(sessions)
-          .innerJoin(caseSetItems, inSet)
-          .innerJoin(cases, eq(cases.caseId, caseSetItems.caseId))
-          .where(and(eq(sessions.sessionId, sessionId), isNotNull(sessions.consentedAt)))
-          .getSQL(),
-      )
-      .onConflictDoNothing()
-      .returning({ id: mainExperimentResponses.id }),
-    db
-      .update(sessions)
-      .set({ mainCompletedAt: now, currentPhase: 'post_survey', updatedAt: now })
-      .where(
-        sql`${sessions.sessionId} = ${sessionId} and ${sessions.mainCompletedAt} is null
-            and ${completedCount(sessionId)} >= ${studyConfig.mainExperiment.numCases}`,
-      ),
-    db
-      .select({
-        consentedAt: sessions.consentedAt,
-        completed: completedCount(sessionId),
-        inSet: sql<number>`exists (select 1 from case_set_items i where i.session_id = ${sessionId} and i.phase = 'main_experiment' and i.case_id = ${body.case_id})`,
-      })
-      .from(sessions)
-      .where(eq(sessions.sessionId, sessionId)),
+  );
+  const statements = saveStatements(db);
+  const values = { ...answer, session: sessionId, caseId: body.case_id, now, caseNumberBase };
+  const [inserted, , statusRow] = await db.$client.batch([
+    bindBuilt(db, statements.insert, values),
+    bindBuilt(db, statements.complete, values),
+    bindBuilt(db, statements.status, values),
   ]);
+  const status = statusRow!.results[0] as SaveStatus | undefined;
   if (!status) throw notFound(`No experiment session for participant ${sessionId}`);
   requireConsent(status);
   if (!status.inSet) {
     throw new AppError(400, 'case_not_in_set', [{ msg: `case ${body.case_id} is not in this session's main-experiment set`, loc: ['case_id'] }]);
   }
-  return { duplicate: inserted.length === 0, completed: status.completed, complete: status.completed >= studyConfig.mainExperiment.numCases };
+  return { duplicate: inserted!.results.length === 0, completed: status.completed, complete: status.completed >= studyConfig.mainExperiment.numCases };
 }
 
 const RATINGS = ['comprehensibility', 'transparency', 'satisfaction', 'trust', 'alignment'] as const;
