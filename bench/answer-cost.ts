@@ -66,8 +66,6 @@ async function main() {
         routing_and_validation: Number((perAnswer.route! - perAnswer.service!).toFixed(3)),
         app_middleware: Number((perAnswer.app! - perAnswer.route!).toFixed(3)),
       },
-      // What each layer adds to the one below it.
-
     };
     console.log(JSON.stringify(report, null, 2));
     writeBenchResult('answer-cost', report);

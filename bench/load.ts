@@ -2,27 +2,35 @@
  * `npm run bench:load`: the platform under a crowd, on the local Worker (`wrangler dev`, local
  * D1/R2, throw-away state) over loopback. Writes bench/results/load.json.
  *
- * 1. Saturation, first, while both workerds are fresh: LOAD_CONCURRENCY (32) callers send
+ * 1. Saturation, first, while the workerds are fresh: LOAD_CONCURRENCY (32) callers send
  *    pre-experiment answers back to back for LOAD_ROUND_SECONDS (10), interleaved round by round
- *    with the same callers sending single-row inserts to a minimal Worker on its own local D1
- *    (bench/d1-ceiling): the platform's answer throughput as a share of the raw insert ceiling
- *    measured in the same run on this machine, with each side's workerd CPU and memory growth
- *    per request.
+ *    (LOAD_ROUNDS, 5) with the same callers sending single-row inserts to a minimal Worker on its
+ *    own local D1 (bench/d1-ceiling), run twice: served the way the platform is (static assets,
+ *    the Worker first for /api/*, so wrangler's asset router sits in front of every request as it
+ *    does of the platform's) and bare. The platform's answer throughput as a share of the first
+ *    is the target; the bare one shows what the asset router costs locally. Each side's workerd
+ *    CPU and memory growth per request too.
  * 2. Study pace (the soak): LOAD_PARTICIPANTS simulated participants (1,000), nine in ten in the
  *    pre-experiment and one in ten in the main experiment (explanation + case), each giving one
  *    answer every ~9 s for LOAD_PACE_SECONDS (180), about 110 answers/s in all. Latency
- *    p50/p95/p99 per endpoint; the workerd processes' memory sampled every 2 s, and from V8's GC
- *    trace what every isolate in the platform's workerd still held after each full collection (the
- *    measure of memory kept per request) and the longest pauses; afterwards every acknowledged
+ *    p50/p95/p99 per endpoint (and the load generator's own event-loop delay, which is in every
+ *    latency it times); the workerd processes' memory sampled every 2 s, and every 10 s, through
+ *    the V8 inspector, what the Worker's isolate still holds right after a full collection: the
+ *    least of those in each 30 s is what it keeps between requests (the others include requests in
+ *    flight), and its trend over the soak is the memory target. Afterwards every acknowledged
  *    answer is looked up in D1 (lost = acknowledged but absent).
+ *
+ * Both Workers run at wrangler's `--log-level warn`: its line per request is the dev console's,
+ * not the Worker's, and on two cores its CPU is taken from the requests being measured.
  *
  * Each simulated participant has its own client address (CF-Connecting-IP, which a local run
  * takes as the caller sends it), as a crowd behind Cloudflare's edge would.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
+import { monitorEventLoopDelay } from 'node:perf_hooks';
 import os from 'node:os';
 import path from 'node:path';
-import { GC_TRACE_ENV, recordGarbageCollections, slope } from './lib/gc-trace';
+import { connectIsolateHeap, EXPOSE_GC_ENV } from './lib/isolate-heap';
 import { workerdUsage } from './lib/workerd-processes';
 import { prepareLocalState } from '../ml-assets/lib/seed';
 import { freeLoopbackPort, killLocalWorker, localD1Rows, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
@@ -47,13 +55,22 @@ const ANSWER_EVERY_MS = 9000;
 const MAIN_SHARE = 0.1;
 const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 32);
 const ROUND_SECONDS = Number(process.env.LOAD_ROUND_SECONDS ?? 10);
-const ROUNDS = 3;
+const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 5);
 const SETUP_CONCURRENCY = 16;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : null);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
 const round = (v: number | null, digits = 1) => (v === null ? null : Number(v.toFixed(digits)));
+/** Least-squares slope of y over x. */
+function slope(points: { x: number; y: number }[]): number {
+  const n = points.length;
+  const mx = points.reduce((s, p) => s + p.x, 0) / n;
+  const my = points.reduce((s, p) => s + p.y, 0) / n;
+  const sxy = points.reduce((s, p) => s + (p.x - mx) * (p.y - my), 0);
+  const sxx = points.reduce((s, p) => s + (p.x - mx) ** 2, 0);
+  return sxx === 0 ? 0 : sxy / sxx;
+}
 
 const workerdRssMb = (root: number) => workerdUsage(root).rssMb;
 
@@ -76,21 +93,36 @@ async function inBatches<T>(count: number, size: number, make: (i: number) => Pr
 async function main() {
   const persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-bench-load-'));
   const ceilingState = mkdtempSync(path.join(os.tmpdir(), 'xdl-bench-ceiling-'));
+  const frontedCeilingState = mkdtempSync(path.join(os.tmpdir(), 'xdl-bench-ceiling-assets-'));
   await prepareLocalState(persistTo);
   const port = await freeLoopbackPort();
-  const worker = await startLocalWorker({ port, persistTo, vars: { ADMIN_PASSWORD: 'bench' }, stdio: ['ignore', 'pipe', 'ignore'], detached: true, env: GC_TRACE_ENV });
-  const collections = recordGarbageCollections(worker.stdout!);
-  const ceilingPort = await freeLoopbackPort();
-  const ceiling = await startLocalWorker({
-    port: ceilingPort,
-    persistTo: ceilingState,
-    config: path.join(projectRoot, 'bench', 'd1-ceiling', 'wrangler.toml'),
+  const inspectorPort = await freeLoopbackPort();
+  const worker = await startLocalWorker({
+    port,
+    inspectorPort,
+    persistTo,
+    vars: { ADMIN_PASSWORD: 'bench' },
     stdio: 'ignore',
     detached: true,
-    // The same V8 flags on both sides, though only the platform's trace is read. Both keep
-    // wrangler's default log level: it is the level that passes workerd's GC trace on.
-    env: GC_TRACE_ENV,
+    env: EXPOSE_GC_ENV,
+    logLevel: 'warn',
   });
+  // The same V8 flags and log level on every side.
+  const startCeiling = async (config: string, persistTo: string) => {
+    const ceilingPort = await freeLoopbackPort();
+    const child = await startLocalWorker({
+      port: ceilingPort,
+      persistTo,
+      config: path.join(projectRoot, 'bench', 'd1-ceiling', config),
+      stdio: 'ignore',
+      detached: true,
+      env: EXPOSE_GC_ENV,
+      logLevel: 'warn',
+    });
+    return { child, url: `http://127.0.0.1:${ceilingPort}/api/answers` };
+  };
+  const fronted = await startCeiling('wrangler.assets.toml', frontedCeilingState);
+  const bare = await startCeiling('wrangler.toml', ceilingState);
   const base = `http://127.0.0.1:${port}`;
   const timings = new Map<string, number[]>();
   const statuses = new Map<number, number>();
@@ -150,35 +182,50 @@ async function main() {
       };
     };
     type Round = Awaited<ReturnType<typeof saturate>>;
-    const platformRounds: Round[] = [];
-    const ceilingRounds: Round[] = [];
-    for (let r = 0; r < ROUNDS; r++) {
-      platformRounds.push(
-        await saturate(worker.pid!, async () => {
+    const insertInto = (ceiling: Awaited<ReturnType<typeof startCeiling>>) => () =>
+      saturate(ceiling.child.pid!, async () => {
+        const { p, caseId } = nextAnswer();
+        const res = await fetch(ceiling.url, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json' },
+          body: JSON.stringify({ session_id: p.ack.id, case_id: caseId, ...preAnswerFor(p.ack.id, caseId) }),
+        });
+        if (res.status !== 201) throw new Error(`ceiling worker answered ${res.status}`);
+        await res.arrayBuffer();
+      });
+    const sides = {
+      platform: () =>
+        saturate(worker.pid!, async () => {
           const { p, caseId } = nextAnswer();
           await sendPreAnswer(p.client, p.ack, caseId);
         }),
-      );
-      ceilingRounds.push(
-        await saturate(ceiling.pid!, async () => {
-          const { p, caseId } = nextAnswer();
-          const res = await fetch(`http://127.0.0.1:${ceilingPort}/answers`, {
-            method: 'POST',
-            headers: { 'Content-Type': 'application/json' },
-            body: JSON.stringify({ session_id: p.ack.id, case_id: caseId, ...preAnswerFor(p.ack.id, caseId) }),
-          });
-          if (res.status !== 201) throw new Error(`ceiling worker answered ${res.status}`);
-          await res.arrayBuffer();
-        }),
-      );
-      console.log(`round ${r + 1}: platform ${platformRounds.at(-1)!.perSecond.toFixed(0)} answers/s · raw insert ${ceilingRounds.at(-1)!.perSecond.toFixed(0)} rows/s`);
+      raw: insertInto(fronted),
+      rawBare: insertInto(bare),
+    };
+    const rounds: Record<keyof typeof sides, Round[]> = { platform: [], raw: [], rawBare: [] };
+    for (let r = 0; r < ROUNDS; r++) {
+      // Each round in another order, so no side always follows the same one.
+      const order = (Object.keys(sides) as (keyof typeof sides)[]).map((_, i, keys) => keys[(i + r) % keys.length]!);
+      for (const side of order) rounds[side].push(await sides[side]());
+      const last = (side: keyof typeof sides) => rounds[side].at(-1)!.perSecond.toFixed(0);
+      console.log(`round ${r + 1}: platform ${last('platform')} answers/s · raw insert ${last('raw')} rows/s (bare ${last('rawBare')})`);
     }
+    const platformRounds = rounds.platform;
+    const ceilingRounds = rounds.raw;
 
-    // ── Study pace (the soak).
+    // ── Study pace (the soak). The inspector is connected only now, so saturation ran without it.
+    const heap = await connectIsolateHeap(inspectorPort);
     const memory: { t: number; mb: number }[] = [];
+    const live: { t: number; mb: number }[] = [];
     const paceStarted = performance.now();
-    const sampler = setInterval(() => memory.push({ t: (performance.now() - paceStarted) / 1000, mb: workerdRssMb(worker.pid!) }), 2000);
+    const sinceStart = () => (performance.now() - paceStarted) / 1000;
+    const sampleLive = () => heap.liveBytes().then((bytes) => live.push({ t: sinceStart(), mb: bytes / 2 ** 20 }));
+    const sampler = setInterval(() => memory.push({ t: sinceStart(), mb: workerdRssMb(worker.pid!) }), 2000);
+    const liveSampler = setInterval(() => void sampleLive(), 10_000);
+    const loopDelay = monitorEventLoopDelay({ resolution: 10 });
+    loopDelay.enable();
     memory.push({ t: 0, mb: workerdRssMb(worker.pid!) });
+    await sampleLive();
     recording = true;
     let failed = 0;
     const answerMs: number[] = [];
@@ -206,7 +253,9 @@ async function main() {
     );
     recording = false;
     clearInterval(sampler);
-    const gc = collections.summary(paceStarted, performance.now());
+    clearInterval(liveSampler);
+    loopDelay.disable();
+    heap.close();
     const paceSeconds = (performance.now() - paceStarted) / 1000;
     const paceAnswers = answerMs.length;
 
@@ -233,8 +282,15 @@ async function main() {
     const paceMemory = memory.filter((m) => m.t <= paceSeconds);
     const secondHalf = paceMemory.filter((m) => m.t >= paceSeconds / 2);
     const memorySlope = slope(secondHalf.map((m) => ({ x: m.t / 60, y: m.mb })));
+    // The least live heap of each whole 30 s after the first (model caches fill in it).
+    const floors = Array.from({ length: Math.floor(paceSeconds / 30) - 1 }, (_, w) => {
+      const inWindow = live.filter((m) => m.t >= 30 * (w + 1) && m.t < 30 * (w + 2)).map((m) => m.mb);
+      return { t: 30 * (w + 1.5), mb: Math.min(...inWindow) };
+    }).filter((f) => Number.isFinite(f.mb));
+    const liveSlope = slope(floors.map((f) => ({ x: f.t / 60, y: f.mb })));
     const platform = median(platformRounds.map((r) => r.perSecond));
     const raw = median(ceilingRounds.map((r) => r.perSecond));
+    const rawBare = median(rounds.rawBare.map((r) => r.perSecond));
     const answerP99 = quantile(answerSorted, 0.99)!;
     // The calls that save an answer (the explanation is timed apart, under per_endpoint).
     const saveP99 = ['/api/experiments/pre-experiment/responses', '/api/experiments/main/integrated-response'].map((e) => perEndpoint[e]?.p99_ms ?? Infinity);
@@ -254,6 +310,9 @@ async function main() {
         answer_p95_ms: round(quantile(answerSorted, 0.95)),
         answer_p99_ms: round(answerP99),
         per_endpoint: perEndpoint,
+        // Node's monitorEventLoopDelay at 10 ms resolution: how long the load generator's 10 ms timer
+        // took. What passes 10 ms is its own event loop running late, which is in every latency above.
+        client_event_loop_delay_ms: { p50: round(loopDelay.percentile(50) / 1e6), p99: round(loopDelay.percentile(99) / 1e6), max: round(loopDelay.max / 1e6) },
         http_statuses: Object.fromEntries(statuses),
         failed_answers: failed,
         acknowledged: { pre: ackedPre, main: ackedMain },
@@ -265,30 +324,33 @@ async function main() {
         pace_start_mb: round(paceMemory[0]?.mb ?? null),
         pace_end_mb: round(paceMemory.at(-1)?.mb ?? null),
         second_half_slope_mb_per_minute: round(memorySlope, 2),
-        // What each isolate in the platform's workerd (the Worker's, local D1's, the asset
-        // router's, ...) still held after each full garbage collection in the soak, from V8's GC trace.
-        isolates_after_full_gc: gc.isolates.map((i) => ({ ...i, span_seconds: round(i.span_seconds), live_slope_mb_per_minute: round(i.live_slope_mb_per_minute, 2) })),
-        max_isolate_live_slope_mb_per_minute: round(gc.max_live_slope_mb_per_minute, 2),
-        longest_gc_pause_ms: round(gc.longest_pause_ms),
-        gc_pauses_over_50_ms: gc.pauses_over_50_ms,
+        // What the Worker's isolate still held right after a full collection, every 10 s of the soak,
+        // and the least of each 30 s after the first: what it keeps with no request in flight.
+        worker_live_heap_mb: live.map((m) => ({ t_s: round(m.t), mb: round(m.mb, 2) })),
+        worker_live_heap_floor_per_30_s_mb: floors.map((f) => ({ t_s: f.t, mb: round(f.mb, 2) })),
+        worker_live_heap_floor_slope_mb_per_minute: round(liveSlope, 2),
       },
       saturation: {
         platform_answers_per_second: platformRounds.map((r) => round(r.perSecond)),
+        // The minimal Worker served as the platform is (asset router in front), and bare.
         raw_insert_rows_per_second: ceilingRounds.map((r) => round(r.perSecond)),
+        bare_raw_insert_rows_per_second: rounds.rawBare.map((r) => round(r.perSecond)),
         platform_median: round(platform),
         raw_median: round(raw),
+        bare_raw_median: round(rawBare),
         ratio: round(platform / raw, 3),
-        // Where the time goes: CPU of the serving workerd (Worker, local D1, local limiter, proxy) per request.
-        workerd_cpu_ms_per_request: { platform: round(median(platformRounds.map((r) => r.cpuMsPerRequest)), 2), raw: round(median(ceilingRounds.map((r) => r.cpuMsPerRequest)), 2) },
-        // Growth of the serving workerd's memory per request, the platform's Worker beside one that holds nothing.
-        workerd_rss_kb_per_request: { platform: round(median(platformRounds.map((r) => r.rssKbPerRequest))), raw: round(median(ceilingRounds.map((r) => r.rssKbPerRequest))) },
+        ratio_to_bare_raw: round(platform / rawBare, 3),
+        // Where the time goes: CPU of the serving workerd processes (Worker, asset router, local D1, local limiter, proxy) per request.
+        workerd_cpu_ms_per_request: Object.fromEntries(Object.entries(rounds).map(([side, rs]) => [side, round(median(rs.map((r) => r.cpuMsPerRequest)), 2)])),
+        // Growth of the serving workerd's memory per request, the platform's Worker beside ones that hold nothing.
+        workerd_rss_kb_per_request: Object.fromEntries(Object.entries(rounds).map(([side, rs]) => [side, round(median(rs.map((r) => r.rssKbPerRequest)))])),
       },
       targets: {
         answer_save_p99_under_100_ms: Math.max(...saveP99) < 100,
         none_lost: failed === 0 && lost === 0 && storedPre === ackedPre && storedMain === ackedMain,
         saturation_at_least_80_percent_of_raw: platform / raw >= 0.8,
-        // Live heap after full GC, every isolate: the workerd RSS keeps the pages of collected garbage (see README).
-        memory_flat_under_1_mb_per_minute: gc.max_live_slope_mb_per_minute !== null && gc.max_live_slope_mb_per_minute < 1,
+        // The Worker's live heap: the workerd RSS also keeps the pages of collected garbage (see README).
+        memory_flat_under_1_mb_per_minute: floors.length >= 4 && Math.abs(liveSlope) < 1,
         // The local emulator's own growth, measured on a Worker that holds nothing, is the yardstick.
         memory_growth_per_request_at_most_bare_worker_x1_5:
           median(platformRounds.map((r) => r.rssKbPerRequest)) <= 1.5 * Math.max(median(ceilingRounds.map((r) => r.rssKbPerRequest)), 1),
@@ -298,9 +360,9 @@ async function main() {
     writeBenchResult('load', report);
   } finally {
     await killLocalWorker(worker, 'SIGTERM');
-    await killLocalWorker(ceiling, 'SIGTERM');
-    rmSync(persistTo, { recursive: true, force: true });
-    rmSync(ceilingState, { recursive: true, force: true });
+    await killLocalWorker(fronted.child, 'SIGTERM');
+    await killLocalWorker(bare.child, 'SIGTERM');
+    for (const dir of [persistTo, ceilingState, frontedCeilingState]) rmSync(dir, { recursive: true, force: true });
   }
 }
 
