@@ -21,7 +21,7 @@
  *    twenty thousand answers apart, and no forced pause inside the timed soak. Afterwards every
  *    acknowledged answer is looked up in D1 (lost = acknowledged but absent).
  *
- * Both Workers run at wrangler's `--log-level warn`: its line per request is the dev console's,
+ * Every Worker runs at wrangler's `--log-level warn`: its line per request is the dev console's,
  * not the Worker's, and on two cores its CPU is taken from the requests being measured.
  *
  * Each simulated participant has its own client address (CF-Connecting-IP, which a local run

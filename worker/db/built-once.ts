@@ -11,5 +11,6 @@ export function builtOnce<Name extends string>(build: (db: Db) => Record<Name, {
   return (db) => (built ??= Object.fromEntries(Object.entries<{ toSQL(): Query }>(build(db)).map(([name, query]) => [name, query.toSQL()])) as Record<Name, Query>);
 }
 
-/** One built statement with this call's values, for `db.$client.batch`. */
-export const bindBuilt = (db: Db, query: Query, values: Record<string, unknown>) => db.$client.prepare(query.sql).bind(...fillPlaceholders(query.params, values));
+/** Built statements bound to this call's values (each takes the placeholders it names), run as one D1 batch. */
+export const batchBuilt = (db: Db, queries: readonly Query[], values: Record<string, unknown>) =>
+  db.$client.batch(queries.map((query) => db.$client.prepare(query.sql).bind(...fillPlaceholders(query.params, values))));

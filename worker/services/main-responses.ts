@@ -5,7 +5,7 @@
  * counts as success and never overwrites what was stored first.
  */
 import { and, count, eq, getTableColumns, isNotNull, type Placeholder, sql, type SQL } from 'drizzle-orm';
-import { bindBuilt, builtOnce } from '../db/built-once';
+import { batchBuilt, builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
 import { caseSetItems, cases, mainExperimentResponses, sessions } from '../db/schema';
 import { AppError, notFound } from '../errors';
@@ -149,11 +149,7 @@ export async function storeIntegratedResponse(
   );
   const statements = saveStatements(db);
   const values = { ...answer, session: sessionId, caseId: body.case_id, now, caseNumberBase };
-  const [inserted, , statusRow] = await db.$client.batch([
-    bindBuilt(db, statements.insert, values),
-    bindBuilt(db, statements.complete, values),
-    bindBuilt(db, statements.status, values),
-  ]);
+  const [inserted, , statusRow] = await batchBuilt(db, [statements.insert, statements.complete, statements.status], values);
   const status = statusRow!.results[0] as SaveStatus | undefined;
   if (!status) throw notFound(`No experiment session for participant ${sessionId}`);
   requireConsent(status);

@@ -9,7 +9,7 @@
  * changes nothing.
  */
 import { count, eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
-import { bindBuilt, builtOnce } from '../db/built-once';
+import { batchBuilt, builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
 import { caseSetItems, preExperimentResponses, sessions } from '../db/schema';
@@ -32,41 +32,29 @@ export async function countPreResponses(db: Db, sessionId: string): Promise<numb
  * they are; several (the final full send) bind one JSON parameter however many there are (D1
  * allows 100 per statement). Reading one answer back out of JSON cost local D1 a third of the save.
  */
-const oneAnswerValues = (a: PreAnswer) => ({
+const ANSWER_FIELDS = ['caseId', 'prediction', 'confidence', 'responseTimeMs', 'reasoning'] as const;
+type AnswerField = (typeof ANSWER_FIELDS)[number];
+const answerValues = (a: PreAnswer): Record<AnswerField, string | number | null> => ({
   caseId: a.case_id,
   prediction: a.prediction,
   confidence: a.confidence,
   responseTimeMs: a.response_time_ms,
   reasoning: a.reasoning ?? null,
 });
-const answersParam = (answers: readonly PreAnswer[]) =>
-  JSON.stringify(
-    answers.map((a) => ({
-      case_id: a.case_id,
-      prediction: a.prediction,
-      confidence: a.confidence,
-      response_time_ms: a.response_time_ms,
-      reasoning: a.reasoning ?? null,
-    })),
-  );
 
 const saveStatements = builtOnce((db) => {
   const session = sql.placeholder('session');
   const now = sql.placeholder('now');
   const answers = sql.placeholder('answers');
-  const oneAnswer = {
-    caseId: sql.placeholder('caseId'),
-    prediction: sql.placeholder('prediction'),
-    confidence: sql.placeholder('confidence'),
-    responseTimeMs: sql.placeholder('responseTimeMs'),
-    reasoning: sql.placeholder('reasoning'),
-  } satisfies Record<keyof ReturnType<typeof oneAnswerValues>, Placeholder>;
+  // Each field of the answer: bound under its own name, or read from the JSON array's element `a`.
+  const oneAnswer = Object.fromEntries(ANSWER_FIELDS.map((f) => [f, sql.placeholder(f)])) as Record<AnswerField, Placeholder>;
+  const arrayAnswer = Object.fromEntries(ANSWER_FIELDS.map((f) => [f, sql.raw(`json_extract(a.value, '$.${f}')`)])) as Record<AnswerField, SQL>;
   const inSet = (caseId: SQL | Placeholder) =>
     sql`exists (select 1 from case_set_items i2 where i2.session_id = ${session} and i2.phase = 'pre_experiment' and i2.case_id = ${caseId})`;
   // Inserts new answers only, each with its case's number, truth and features from the server's
   // tables; a retry never overwrites. Columns in the table's order (drizzle lists them all); the id is SQLite's.
   const insert = (rows: SQL) => db.insert(preExperimentResponses).select(rows).onConflictDoNothing().returning({ id: preExperimentResponses.id });
-  const answerRows = (answer: Record<keyof typeof oneAnswer, SQL | Placeholder>, joinAnswers: SQL, andWhere: SQL) => sql`
+  const answerRows = (answer: Record<AnswerField, SQL | Placeholder>, joinAnswers: SQL, andWhere: SQL) => sql`
     select null, s.participant_id, s.session_id, s.dataset_type, i.case_id, i.position + 1,
            ${answer.prediction}, ${answer.confidence}, ${answer.responseTimeMs}, ${answer.reasoning},
            c.ground_truth, c.features, ${now}
@@ -85,7 +73,6 @@ const saveStatements = builtOnce((db) => {
       })
       .from(sessions)
       .where(eq(sessions.sessionId, session));
-  const field = (name: string) => sql.raw(`json_extract(a.value, '$.${name}')`);
   return {
     // One answer: the joins store it only when its case is in the session's set.
     insertOne: insert(answerRows(oneAnswer, sql``, sql``)),
@@ -93,13 +80,13 @@ const saveStatements = builtOnce((db) => {
     // Several: none is stored unless every case is in the set; the first of two answers to one case wins.
     insertMany: insert(
       answerRows(
-        { caseId: field('case_id'), prediction: field('prediction'), confidence: field('confidence'), responseTimeMs: field('response_time_ms'), reasoning: field('reasoning') },
+        arrayAnswer,
         sql`join json_each(${answers}) a`,
-        sql`and not exists (select 1 from json_each(${answers}) b where not ${inSet(sql`json_extract(b.value, '$.case_id')`)}) order by a.key`,
+        sql`and not exists (select 1 from json_each(${answers}) b where not ${inSet(sql`json_extract(b.value, '$.caseId')`)}) order by a.key`,
       ),
     ),
     statusMany: status(
-      sql`(select json_group_array(json_extract(b.value, '$.case_id')) from json_each(${answers}) b where not ${inSet(sql`json_extract(b.value, '$.case_id')`)})`,
+      sql`(select json_group_array(json_extract(b.value, '$.caseId')) from json_each(${answers}) b where not ${inSet(sql`json_extract(b.value, '$.caseId')`)})`,
     ),
     // The 200th answer completes the phase.
     complete: db
@@ -120,13 +107,9 @@ async function saveBatch(db: Db, sessionId: string, answers: readonly PreAnswer[
   const statements = saveStatements(db);
   const [insert, status, values] =
     answers.length === 1
-      ? [statements.insertOne, statements.statusOne, { session: sessionId, now, ...oneAnswerValues(answers[0]!) }]
-      : [statements.insertMany, statements.statusMany, { session: sessionId, now, answers: answersParam(answers) }];
-  const [inserted, , statusRow] = await db.$client.batch([
-    bindBuilt(db, insert, values),
-    bindBuilt(db, statements.complete, values),
-    bindBuilt(db, status, values),
-  ]);
+      ? [statements.insertOne, statements.statusOne, { session: sessionId, now, ...answerValues(answers[0]!) }]
+      : [statements.insertMany, statements.statusMany, { session: sessionId, now, answers: JSON.stringify(answers.map(answerValues)) }];
+  const [inserted, , statusRow] = await batchBuilt(db, [insert, statements.complete, status], values);
   return { stored: inserted!.results.length, status: statusRow!.results[0] as SaveStatus | undefined };
 }
 
