@@ -2,14 +2,14 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { importLightgbmDump, isLightgbmDump } from '../../worker/ml/lightgbm-import';
-import { compileModel, encodeRow, type GbdtModel } from '../../worker/ml/model';
+import { compileModel, encodeRow, gbdtModelSchema, type GbdtModel } from '../../worker/ml/model';
 import { predictRaw, sigmoid } from '../../worker/ml/predict';
 import { createShapWorkspace, treeShap } from '../../worker/ml/treeshap';
 import { readCsvRows } from './fixtures';
 
 export function loadModelFile(file: string): GbdtModel {
   const json = JSON.parse(readFileSync(file, 'utf8')) as unknown;
-  if (!isLightgbmDump(json)) return compileModel(json).source;
+  if (!isLightgbmDump(json)) return gbdtModelSchema.parse(json);
   const encodingFile = path.join(path.dirname(file), 'encoding.json');
   return importLightgbmDump(json, existsSync(encodingFile) ? JSON.parse(readFileSync(encodingFile, 'utf8')) : undefined);
 }

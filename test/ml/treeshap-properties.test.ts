@@ -137,8 +137,8 @@ describe('TreeSHAP on random trees', () => {
   });
 
   it('gives features a tree never splits on exactly zero', () => {
-    const model = compileModel(randomModel(7, 3, 5, 10));
-    const unused = compileModel({ ...model.source, feature_names: [...model.source.feature_names, 'never_split'] });
+    const source = randomModel(7, 3, 5, 10);
+    const unused = compileModel({ ...source, feature_names: [...source.feature_names, 'never_split'] });
     const phi = treeShap(unused, Float64Array.from([0.5, 1, -0.5, 123]));
     expect(phi[3]).toBe(0);
   });
@@ -280,12 +280,12 @@ describe('prediction over the flat forest and by QuickScorer', () => {
   });
 
   it('keeps the tree walk for a tree of more than 32 leaves', () => {
-    const model = compileModel(randomModel(5, 3, 1, 1));
-    const wide = compileModel({ ...model.source, trees: [...model.source.trees, randomModel(9, 3, 1, 1).trees[0]!, randomTree(rng(3), 3, 33)] });
+    const source = randomModel(5, 3, 1, 1);
+    const wide = compileModel({ ...source, trees: [...source.trees, randomModel(9, 3, 1, 1).trees[0]!, randomTree(rng(3), 3, 33)] });
     expect(buildQuickScorer(forestOf(wide))).toBeNull();
     const x = Float64Array.of(0.5, NaN, 2);
     expect(predictRaw(wide, x)).toBe(walkForest(wide, x));
-    const at32 = compileModel({ ...model.source, trees: [randomTree(rng(4), 3, 32)] });
+    const at32 = compileModel({ ...source, trees: [randomTree(rng(4), 3, 32)] });
     expect(buildQuickScorer(forestOf(at32))).not.toBeNull();
   });
 });

@@ -192,7 +192,7 @@ describe('POST /api/human-aligned-explanation', () => {
     const { r2_key } = (await env.DB.prepare("select r2_key from ai_models where dataset_type = 'compas' and status = 'active'").first<{ r2_key: string }>())!;
     const model = compileModel(await (await env.MODELS.get(r2_key))!.json());
     const { features } = (await env.DB.prepare('select features from cases where case_id = ?').bind(caseId).first<{ features: string }>())!;
-    const phi = treeShap(model, encodeRow(model.source, JSON.parse(features)));
+    const phi = treeShap(model, encodeRow(model.header, JSON.parse(features)));
     return normaliseContributions(model.featureNames, phi.subarray(0, model.numFeatures));
   }
 

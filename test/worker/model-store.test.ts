@@ -2,6 +2,7 @@ import { env } from 'cloudflare:workers';
 import { beforeEach, describe, expect, it } from 'vitest';
 import { createDb } from '../../worker/db/client';
 import { aiModels } from '../../worker/db/schema';
+import { compileModel, compiledBytes } from '../../worker/ml/model';
 import { trainGbdt } from '../../worker/ml/train';
 import { clearModelCache, loadActiveAiModel, loadImmutableModel, loadMutableModel, ModelFileError } from '../../worker/services/model-store';
 import { r2Keys } from '../../worker/storage/r2';
@@ -36,7 +37,38 @@ describe('model store', () => {
     await env.MODELS.put(key, smallModel(3));
     const second = await loadMutableModel(env.MODELS, key);
     expect(second).not.toBe(first);
-    expect(second?.source.trees[0]).not.toEqual(first?.source.trees[0]);
+    expect(second?.trees[0]!.leafValue).not.toEqual(first?.trees[0]!.leafValue);
+  });
+
+  it('keeps the compiled trees only, not the parsed file', async () => {
+    const key = r2Keys.aiModel('compas', `ai_compas_${crypto.randomUUID()}`);
+    await env.MODELS.put(key, smallModel(5));
+    const model = await loadImmutableModel(env.MODELS, key);
+    expect(model?.header.feature_names).toHaveLength(5);
+    expect(model?.header).not.toHaveProperty('trees');
+  });
+
+  it('bounds the cache by the bytes of compiled models, least recently used out first', async () => {
+    // Room for two of these models, not three.
+    clearModelCache(2.5 * compiledBytes(compileModel(JSON.parse(smallModel(6)))));
+    const keys = await Promise.all(
+      [6, 7, 8].map(async (seed) => {
+        const key = r2Keys.aiModel('compas', `ai_compas_${crypto.randomUUID()}`);
+        await env.MODELS.put(key, smallModel(seed));
+        return key;
+      }),
+    );
+    const [a, b, c] = keys as [string, string, string];
+    const first = await loadImmutableModel(env.MODELS, a);
+    await loadImmutableModel(env.MODELS, b);
+    // a is used again, so b is now the least recently used.
+    expect(await loadImmutableModel(env.MODELS, a)).toBe(first);
+    await loadImmutableModel(env.MODELS, c);
+    await Promise.all(keys.map((key) => env.MODELS.delete(key)));
+    // With its file gone, a model is only found while it is cached.
+    expect(await loadImmutableModel(env.MODELS, a)).toBe(first);
+    expect(await loadImmutableModel(env.MODELS, c)).not.toBeNull();
+    expect(await loadImmutableModel(env.MODELS, b)).toBeNull();
   });
 
   it('rejects a file that is not a valid model', async () => {

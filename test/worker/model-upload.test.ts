@@ -50,7 +50,7 @@ describe("a researcher's own model", () => {
     // The metrics are the model's own on every stored COMPAS case, recomputed here.
     const cases = await rows("select features, ground_truth from cases where dataset_type = 'compas' order by id");
     const model = compileModel(importLightgbmDump(f.model, f.encoding));
-    const correct = cases.filter((c) => (predictProbability(model, encodeRow(model.source, JSON.parse(c.features as string))) > 0.5 ? 1 : 0) === c.ground_truth).length;
+    const correct = cases.filter((c) => (predictProbability(model, encodeRow(model.header, JSON.parse(c.features as string))) > 0.5 ? 1 : 0) === c.ground_truth).length;
     expect(result.cases_evaluated).toBe(cases.length);
     expect(result.uploaded_metrics.test_accuracy).toBeCloseTo(correct / cases.length, 12);
 

@@ -176,8 +176,26 @@ export type CompiledModel = {
   maxDepth: number;
   /** Σ over trees of their expected values: the SHAP base value. */
   baseValue: number;
-  source: GbdtModel;
+  /** The model file without its trees (they live on only as the typed arrays above). */
+  header: ModelHeader;
 };
+
+/** Everything in a model file but its trees: format, features and their category codes, metadata. */
+export type ModelHeader = Omit<GbdtModel, 'trees'>;
+
+/** What V8 holds for one typed array beside its contents: the view and its share of its tree's buffer (measured). */
+const TYPED_ARRAY_OVERHEAD_BYTES = 120;
+
+/** Memory a compiled model's trees take, typed arrays and their overhead: what a model cache is bounded by. */
+export function compiledBytes(model: CompiledModel): number {
+  let bytes = 0;
+  const add = (array: ArrayBufferView) => (bytes += array.byteLength + TYPED_ARRAY_OVERHEAD_BYTES);
+  for (const tree of model.trees) {
+    for (const value of Object.values(tree)) if (ArrayBuffer.isView(value)) add(value);
+    tree.catSets.forEach(add);
+  }
+  return bytes;
+}
 
 function treeDepth(left: Int32Array, right: Int32Array, numLeaves: number): number {
   if (numLeaves <= 1) return 0;
@@ -201,26 +219,58 @@ function expectedValue(leafValue: Float64Array, leafCount: Float64Array, rootCou
   return value;
 }
 
+/**
+ * Typed arrays carved out of one buffer, each at an offset its element size divides: one buffer
+ * object per tree instead of one per array, so a cache of many models holds half the objects a
+ * full collection has to visit. Every 8-byte array must be taken before the 4-byte ones, and
+ * those before the 1-byte ones.
+ */
+class TreeBuffer {
+  private offset = 0;
+  private readonly buffer: ArrayBuffer;
+  constructor(bytes: number) {
+    this.buffer = new ArrayBuffer(bytes);
+  }
+  private take<A extends Float64Array | Int32Array | Uint8Array>(make: (b: ArrayBuffer, at: number, n: number) => A, values: ArrayLike<number>): A {
+    const array = make(this.buffer, this.offset, values.length);
+    array.set(values);
+    this.offset += array.byteLength;
+    return array;
+  }
+  f64 = (values: ArrayLike<number>) => this.take((b, at, n) => new Float64Array(b, at, n), values);
+  i32 = (values: ArrayLike<number>) => this.take((b, at, n) => new Int32Array(b, at, n), values);
+  u8 = (values: ArrayLike<number>) => this.take((b, at, n) => new Uint8Array(b, at, n), values);
+}
+
 export function compileTree(t: SerializedTree): CompiledTree {
-  const left = Int32Array.from(t.left_child);
-  const right = Int32Array.from(t.right_child);
-  const leafValue = Float64Array.from(t.leaf_value);
-  const leafCount = Float64Array.from(t.leaf_count);
-  const internalCount = Float64Array.from(t.internal_count);
+  const sortedSets = t.cat_sets.map((s) => [...s].sort((a, b) => a - b));
+  const count = (...arrays: ArrayLike<unknown>[]) => arrays.reduce((n, a) => n + a.length, 0);
+  const memory = new TreeBuffer(
+    8 * count(t.threshold, t.internal_count, t.leaf_value, t.leaf_count) +
+      4 * count(t.split_feature, t.left_child, t.right_child, ...sortedSets) +
+      count(t.decision_type, t.default_left, t.missing_type),
+  );
+  // 8-byte arrays first, then 4-byte, then 1-byte (see TreeBuffer).
+  const threshold = memory.f64(t.threshold.map((v, i) => (t.decision_type[i] === DecisionType.Numeric && v >= INFINITE_THRESHOLD ? Infinity : v)));
+  const internalCount = memory.f64(t.internal_count);
+  const leafValue = memory.f64(t.leaf_value);
+  const leafCount = memory.f64(t.leaf_count);
+  const splitFeature = memory.i32(t.split_feature);
+  const left = memory.i32(t.left_child);
+  const right = memory.i32(t.right_child);
+  const catSets = sortedSets.map(memory.i32);
   const rootCount = t.num_leaves > 1 ? internalCount[0]! : leafCount[0]!;
   return {
     numLeaves: t.num_leaves,
-    splitFeature: Int32Array.from(t.split_feature),
-    threshold: Float64Array.from(t.threshold, (v, i) =>
-      t.decision_type[i] === DecisionType.Numeric && v >= INFINITE_THRESHOLD ? Infinity : v,
-    ),
-    isCategorical: Uint8Array.from(t.decision_type),
-    defaultLeft: Uint8Array.from(t.default_left),
-    missingType: Uint8Array.from(t.missing_type),
+    splitFeature,
+    threshold,
+    isCategorical: memory.u8(t.decision_type),
+    defaultLeft: memory.u8(t.default_left),
+    missingType: memory.u8(t.missing_type),
     left,
     right,
     internalCount,
-    catSets: t.cat_sets.map((s) => Int32Array.from([...s].sort((a, b) => a - b))),
+    catSets,
     leafValue,
     leafCount,
     maxDepth: treeDepth(left, right, t.num_leaves),
@@ -230,17 +280,17 @@ export function compileTree(t: SerializedTree): CompiledTree {
 
 /** Validates (when given unknown JSON) and compiles a model for prediction and TreeSHAP. */
 export function compileModel(input: GbdtModel | unknown): CompiledModel {
-  const model = gbdtModelSchema.parse(input);
-  const trees = model.trees.map(compileTree);
+  const { trees: serialized, ...header } = gbdtModelSchema.parse(input);
+  const trees = serialized.map(compileTree);
   let baseValue = 0;
   for (const tree of trees) baseValue += tree.expectedValue;
   return {
-    featureNames: model.feature_names,
-    numFeatures: model.feature_names.length,
+    featureNames: header.feature_names,
+    numFeatures: header.feature_names.length,
     trees,
     maxDepth: trees.reduce((m, t) => Math.max(m, t.maxDepth), 0),
     baseValue,
-    source: model,
+    header,
   };
 }
 

@@ -14,7 +14,7 @@ import { aiModels } from '../db/schema';
 import { AppError, notFound, type ValidationIssue } from '../errors';
 import { importLightgbmDump, isLightgbmDump } from '../ml/lightgbm-import';
 import { binaryMetrics } from '../ml/metrics';
-import { compileModel, encodeRow, gbdtModelSchema, type CompiledModel, type GbdtModel } from '../ml/model';
+import { compileModel, encodeRow, gbdtModelSchema, type CompiledModel, type GbdtModel, type ModelHeader } from '../ml/model';
 import { predictProbability } from '../ml/predict';
 import { trainingTableSchema } from '../ml/retrain';
 import { FEATURES } from '../schemas/dataset-features';
@@ -44,7 +44,7 @@ export function parseUploadedModel(model: unknown, encoding: unknown): { model: 
 }
 
 /** The categories the dataset has: from the set-up's training table and the active model's codes. */
-async function datasetVocabulary(bucket: R2Bucket, active: GbdtModel | null, dataset: DatasetType) {
+async function datasetVocabulary(bucket: R2Bucket, active: ModelHeader | null, dataset: DatasetType) {
   const vocabulary = new Map<string, Set<string>>();
   const add = (codes: Record<string, Record<string, number>>) => {
     for (const [feature, table] of Object.entries(codes)) {
@@ -93,7 +93,7 @@ function checkCategories(model: GbdtModel, dataset: DatasetType, vocabulary: Map
 }
 
 function evaluate(model: CompiledModel, cases: HeldOutCase[]) {
-  const probabilities = cases.map((c) => predictProbability(model, encodeRow(model.source, c.features)));
+  const probabilities = cases.map((c) => predictProbability(model, encodeRow(model.header, c.features)));
   return { probabilities, metrics: binaryMetrics(cases.map((c) => c.groundTruth), probabilities) };
 }
 
@@ -118,7 +118,7 @@ export async function uploadAiModel(db: Db, bucket: R2Bucket, input: { dataset: 
   const cases = await heldOutCases(db, input.dataset);
   if (cases.length === 0) throw new AppError(409, 'no_held_out_cases', `No ${input.dataset} cases are set up to evaluate the model on; run the set-up (npm start) first`);
   const active = await loadActiveAiModel(db, bucket, input.dataset);
-  checkCategories(model, input.dataset, await datasetVocabulary(bucket, active?.model.source ?? null, input.dataset), cases);
+  checkCategories(model, input.dataset, await datasetVocabulary(bucket, active?.model.header ?? null, input.dataset), cases);
 
   const uploaded = evaluate(compiled, cases);
   const bad = uploaded.probabilities.findIndex((p) => !Number.isFinite(p) || p < 0 || p > 1);

@@ -20,7 +20,7 @@ import { aiRowColumns, loadActiveAiModel, loadAiRow, loadMutableModel, loadSessi
 type CaseRow = { caseId: string; datasetType: DatasetType; features: Record<string, string | number | null> };
 
 function explainWith(model: CompiledModel, features: CaseRow['features']) {
-  const x = encodeRow(model.source, features);
+  const x = encodeRow(model.header, features);
   const phi = treeShap(model, x);
   return {
     probability: predictProbability(model, x),

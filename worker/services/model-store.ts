@@ -7,13 +7,21 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { aiModels, sessions } from '../db/schema';
-import { compileModel, type CompiledModel } from '../ml/model';
+import { compileModel, compiledBytes, type CompiledModel } from '../ml/model';
 import type { DatasetType } from '../schemas/study';
 import { shortSha256Hex } from '../digest';
 
-/** Compiled models kept per isolate; small enough (a few hundred KB each) to bound by count. */
-const MAX_CACHED = 64;
-const cache = new Map<string, Promise<CompiledModel>>();
+/**
+ * Compiled models kept per isolate, bounded by the memory their trees take (about 0.1 MB for a
+ * user model, 0.3 MB for an AI model, so some 300 participants' models fit): a bound by count
+ * (64) had a hundred participants in the main experiment reload and re-parse their model from R2
+ * on every explanation, garbage that the isolate's full collections then had to clear.
+ */
+const MAX_CACHED_BYTES = 32 * 2 ** 20;
+let maxCachedBytes = MAX_CACHED_BYTES;
+type Cached = { model: Promise<CompiledModel>; bytes: number };
+const cache = new Map<string, Cached>();
+let cachedBytes = 0;
 
 /** A stored AI model version is named by its content: the first 12 hex digits of its SHA-256. */
 export const aiModelIdentifier = async (dataset: DatasetType, json: string) => `ai_${dataset}_${await shortSha256Hex(json)}`;
@@ -22,21 +30,36 @@ export class ModelFileError extends Error {
   override readonly name = 'ModelFileError';
 }
 
+function forget(cacheKey: string, entry: Cached) {
+  if (cache.get(cacheKey) !== entry) return;
+  cache.delete(cacheKey);
+  cachedBytes -= entry.bytes;
+}
+
 function remember(cacheKey: string, load: () => Promise<CompiledModel>): Promise<CompiledModel> {
   const hit = cache.get(cacheKey);
   if (hit) {
     // Refresh recency: Map iteration order is insertion order.
     cache.delete(cacheKey);
     cache.set(cacheKey, hit);
-    return hit;
+    return hit.model;
   }
-  const pending = load().catch((err: unknown) => {
-    cache.delete(cacheKey);
-    throw err;
-  });
-  cache.set(cacheKey, pending);
-  if (cache.size > MAX_CACHED) cache.delete(cache.keys().next().value!);
-  return pending;
+  const entry: Cached = { model: load(), bytes: 0 };
+  cache.set(cacheKey, entry);
+  entry.model.then(
+    (model) => {
+      if (cache.get(cacheKey) !== entry) return;
+      entry.bytes = compiledBytes(model);
+      cachedBytes += entry.bytes;
+      // Least recently used first; the newest stays even when it alone is over the bound.
+      for (const [key, oldest] of cache) {
+        if (cachedBytes <= maxCachedBytes || oldest === entry) break;
+        forget(key, oldest);
+      }
+    },
+    () => forget(cacheKey, entry),
+  );
+  return entry.model;
 }
 
 async function readCompiled(object: R2ObjectBody, key: string): Promise<CompiledModel> {
@@ -124,5 +147,9 @@ export async function pinActiveAiModel(db: Db, sessionId: string, dataset: Datas
     .where(and(eq(sessions.sessionId, sessionId), isNull(sessions.aiModelIdentifier)));
 }
 
-/** For tests: forget every cached model. */
-export const clearModelCache = () => cache.clear();
+/** For tests: forget every cached model, and bound the cache by `bytes` from now on (32 MiB when left out). */
+export const clearModelCache = (bytes = MAX_CACHED_BYTES) => {
+  cache.clear();
+  cachedBytes = 0;
+  maxCachedBytes = bytes;
+};

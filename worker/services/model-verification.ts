@@ -190,13 +190,13 @@ export async function aiModelDetails(db: Db, bucket: R2Bucket, dataset: DatasetT
   const ai = await loadActiveAiModel(db, bucket, dataset);
   if (!ai) throw notFound(`No active AI model for ${dataset}`);
   const held = await heldOutCases(db, dataset);
-  const rows = held.map((c) => encodeRow(ai.model.source, c.features));
+  const rows = held.map((c) => encodeRow(ai.model.header, c.features));
   return {
     dataset_type: dataset,
     model_identifier: ai.identifier,
     cases_explained: rows.length,
     feature_importance: meanAbsoluteShap(ai.model, rows),
     trees: treeSummary(ai.model),
-    metadata_params: ai.model.source.metadata.params ?? null,
+    metadata_params: ai.model.header.metadata.params ?? null,
   };
 }

@@ -79,7 +79,7 @@ export async function trainUserModel(
   try {
     const ai = await loadActiveAiModel(db, bucket, session.datasetType);
     if (!ai) throw new Error(`no active AI model for ${session.datasetType} to take the feature encoding from`);
-    const encoding = ai.model.source;
+    const encoding = ai.model.header;
     const rows = answers.map((a) => encodeRow(encoding, a.caseData as Record<string, string | number | null>));
     const labels = answers.map((a) => a.prediction);
     const started = performance.now();
