@@ -4,7 +4,7 @@ import { createDb } from '../../worker/db/client';
 import { aiModels } from '../../worker/db/schema';
 import { compileModel, compiledBytes } from '../../worker/ml/model';
 import { trainGbdt } from '../../worker/ml/train';
-import { clearModelCache, loadActiveAiModel, loadImmutableModel, loadMutableModel, ModelFileError } from '../../worker/services/model-store';
+import { clearModelCache, loadActiveAiModel, loadImmutableModel, loadUserModel, ModelFileError, USER_MODEL_IDENTIFIER_METADATA } from '../../worker/services/model-store';
 import { r2Keys } from '../../worker/storage/r2';
 import { syntheticParticipantData } from '../helpers/factories';
 
@@ -26,18 +26,31 @@ describe('model store', () => {
 
   it('returns null for a missing model', async () => {
     expect(await loadImmutableModel(env.MODELS, 'ai-models/compas/none.json')).toBeNull();
-    expect(await loadMutableModel(env.MODELS, 'user-models/compas/none.json')).toBeNull();
+    expect(await loadUserModel(env.MODELS, 'user-models/compas/none.json', 'user_none_1')).toBeNull();
   });
 
-  it('reloads a mutable model when its file is rewritten', async () => {
+  it('caches a user model by the training that wrote it, with no R2 call once cached', async () => {
     const key = r2Keys.userModel('adult_income', `S${crypto.randomUUID().slice(0, 7)}`);
-    await env.MODELS.put(key, smallModel(2));
-    const first = await loadMutableModel(env.MODELS, key);
-    expect(await loadMutableModel(env.MODELS, key)).toBe(first);
-    await env.MODELS.put(key, smallModel(3));
-    const second = await loadMutableModel(env.MODELS, key);
-    expect(second).not.toBe(first);
+    const write = (seed: number, identifier: string) => env.MODELS.put(key, smallModel(seed), { customMetadata: { [USER_MODEL_IDENTIFIER_METADATA]: identifier } });
+    await write(2, 'user_a_1');
+    const first = await loadUserModel(env.MODELS, key, 'user_a_1');
+    await env.MODELS.delete(key);
+    expect(await loadUserModel(env.MODELS, key, 'user_a_1')).toBe(first);
+    // Retrained: a new identifier in D1 and in the file.
+    await write(3, 'user_a_2');
+    const second = await loadUserModel(env.MODELS, key, 'user_a_2');
     expect(second?.trees[0]!.leafValue).not.toEqual(first?.trees[0]!.leafValue);
+    expect(await loadUserModel(env.MODELS, key, 'user_a_2')).toBe(second);
+  });
+
+  it('uses a user model file that names another training once, without caching it', async () => {
+    const key = r2Keys.userModel('compas', `S${crypto.randomUUID().slice(0, 7)}`);
+    // Rewritten by a newer training than the row the caller read (or written before identifiers were recorded).
+    await env.MODELS.put(key, smallModel(4), { customMetadata: { [USER_MODEL_IDENTIFIER_METADATA]: 'user_b_2' } });
+    const used = await loadUserModel(env.MODELS, key, 'user_b_1');
+    expect(used?.trees).toHaveLength(5);
+    await env.MODELS.delete(key);
+    expect(await loadUserModel(env.MODELS, key, 'user_b_1')).toBeNull();
   });
 
   it('keeps the compiled trees only, not the parsed file', async () => {

@@ -11,6 +11,7 @@ import {
   sessionInfoSchema,
   userModelTrainResultSchema,
 } from '../../worker/schemas/experiment';
+import { USER_MODEL_IDENTIFIER_METADATA } from '../../worker/services/model-store';
 import { r2Keys } from '../../worker/storage/r2';
 import { adminCookie, api, postJson, uniqueClientIp } from '../helpers/api';
 import { allConsentItems, consentedParticipant, newParticipantId, seedCompasAiModel, seedCompasCases } from '../helpers/study-factories';
@@ -316,6 +317,8 @@ describe('user-model training', () => {
     const body = userModelTrainResultSchema.parse(await (await postJson('/api/user-model/train', { session_id: id, dataset_type: 'compas' })).json());
     expect(body).toMatchObject({ success: true, status: 'trained', training_samples: 200 });
     const stored = await env.MODELS.get(r2Keys.userModel('compas', id));
+    // The file names the training that wrote it, which explanations cache the model by.
+    expect(stored!.customMetadata).toEqual({ [USER_MODEL_IDENTIFIER_METADATA]: body.model_identifier });
     const model = (await stored!.json()) as { trees: unknown[]; metadata: { train_accuracy: number; data_size_category: string } };
     expect(model.trees).toHaveLength(50);
     expect(model.metadata.data_size_category).toBe('full');

@@ -15,7 +15,7 @@ import { treeShap } from '../ml/treeshap';
 import type { ExplanationResponse } from '../schemas/main-experiment';
 import { r2Keys } from '../storage/r2';
 import { studyConfig, type DatasetType } from '../schemas/study';
-import { aiRowColumns, loadActiveAiModel, loadAiRow, loadMutableModel, loadSessionAiModel } from './model-store';
+import { aiRowColumns, loadActiveAiModel, loadAiRow, loadSessionAiModel, loadUserModel } from './model-store';
 
 type CaseRow = { caseId: string; datasetType: DatasetType; features: Record<string, string | number | null> };
 
@@ -83,7 +83,7 @@ export async function explainForSession(
   const { sessionId, caseRow, alpha, userModel: userRow } = input;
   const ai = await loadAiRow(bucket, input.aiRow);
   if (!ai) throw new AppError(503, 'ai_model_unavailable', `No active AI model for ${caseRow.datasetType}`);
-  const userModel = userRow?.status === 'trained' ? await loadMutableModel(bucket, r2Keys.userModel(caseRow.datasetType, sessionId)) : null;
+  const userModel = userRow?.status === 'trained' ? await loadUserModel(bucket, r2Keys.userModel(caseRow.datasetType, sessionId), userRow.identifier) : null;
 
   const aiPart = explainWith(ai.model, caseRow.features);
   const userPart = userModel ? explainWith(userModel, caseRow.features) : null;

@@ -2,7 +2,7 @@
  * Loads serialized models from R2, validates them with the format's zod schema, compiles them to
  * typed arrays, and caches the compiled form per isolate. AI model keys carry a content hash and
  * never change, so they are cached by key; user models are rewritten on retraining, so they are
- * cached by key and ETag.
+ * cached by key and the identifier of the training that wrote them.
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
@@ -36,14 +36,19 @@ function forget(cacheKey: string, entry: Cached) {
   cachedBytes -= entry.bytes;
 }
 
-function remember(cacheKey: string, load: () => Promise<CompiledModel>): Promise<CompiledModel> {
+/** A cached model, now the most recently used. */
+function recall(cacheKey: string): Promise<CompiledModel> | undefined {
   const hit = cache.get(cacheKey);
-  if (hit) {
-    // Refresh recency: Map iteration order is insertion order.
-    cache.delete(cacheKey);
-    cache.set(cacheKey, hit);
-    return hit.model;
-  }
+  if (!hit) return undefined;
+  // Map iteration order is insertion order.
+  cache.delete(cacheKey);
+  cache.set(cacheKey, hit);
+  return hit.model;
+}
+
+function remember(cacheKey: string, load: () => Promise<CompiledModel>): Promise<CompiledModel> {
+  const hit = recall(cacheKey);
+  if (hit) return hit;
   const entry: Cached = { model: load(), bytes: 0 };
   cache.set(cacheKey, entry);
   entry.model.then(
@@ -86,15 +91,24 @@ export async function loadImmutableModel(bucket: R2Bucket, key: string): Promise
   });
 }
 
-/** A model that may be rewritten (user models): revalidated by ETag on every call. */
-export async function loadMutableModel(bucket: R2Bucket, key: string): Promise<CompiledModel | null> {
-  const head = await bucket.head(key);
-  if (!head) return null;
-  return remember(`${key}@${head.etag}`, async () => {
-    const object = await bucket.get(key, { onlyIf: { etagMatches: head.etag } });
-    if (!object || !('body' in object)) throw new ModelFileError(`model file ${key} changed while loading`);
-    return readCompiled(object, key);
-  });
+/** The R2 custom metadata a user model file names its training by (its D1 row's identifier). */
+export const USER_MODEL_IDENTIFIER_METADATA = 'model_identifier';
+
+/**
+ * A participant's own model, which retraining rewrites under the same key. Each training has its
+ * own identifier, written to the D1 row and to the file's metadata, so the model is cached under
+ * the identifier the caller read from D1 and a cached one costs no R2 call at all. A file whose
+ * metadata names another training (being replaced this moment, or written before identifiers were
+ * recorded) is used for this call and not cached. Null when the file is missing.
+ */
+export async function loadUserModel(bucket: R2Bucket, key: string, identifier: string): Promise<CompiledModel | null> {
+  const cacheKey = `${key}#${identifier}`;
+  const hit = recall(cacheKey);
+  if (hit) return hit;
+  const object = await bucket.get(key);
+  if (!object) return null;
+  const model = readCompiled(object, key);
+  return object.customMetadata?.[USER_MODEL_IDENTIFIER_METADATA] === identifier ? remember(cacheKey, () => model) : model;
 }
 
 type AiModelRow = { identifier: string; r2Key: string; metrics: Record<string, unknown> };

@@ -17,7 +17,7 @@ import { trainGbdt } from '../ml/train';
 import { userModelParams } from '../ml/user-model-params';
 import { studyConfig } from '../schemas/study';
 import { r2Keys } from '../storage/r2';
-import { loadActiveAiModel } from './model-store';
+import { loadActiveAiModel, USER_MODEL_IDENTIFIER_METADATA } from './model-store';
 
 export type UserModelOutcome = {
   status: 'trained' | 'insufficient_data' | 'training_failed';
@@ -100,7 +100,7 @@ export async function trainUserModel(
     model.metadata = { ...model.metadata, kind: 'user_model', session_id: session.sessionId, data_size_category: category, train_accuracy: trainAccuracy };
     const body = JSON.stringify(model);
     const key = r2Keys.userModel(session.datasetType, session.sessionId);
-    await bucket.put(key, body, { httpMetadata: { contentType: 'application/json' } });
+    await bucket.put(key, body, { httpMetadata: { contentType: 'application/json' }, customMetadata: { [USER_MODEL_IDENTIFIER_METADATA]: modelIdentifier } });
     const row = {
       ...base,
       status: 'trained' as const,
