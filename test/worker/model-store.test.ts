@@ -4,6 +4,7 @@ import { createDb } from '../../worker/db/client';
 import { aiModels } from '../../worker/db/schema';
 import { compileModel, compiledBytes } from '../../worker/ml/model';
 import { trainGbdt } from '../../worker/ml/train';
+import { shapPlanBytes } from '../../worker/ml/treeshap';
 import { clearModelCache, loadActiveAiModel, loadImmutableModel, loadUserModel, ModelFileError, USER_MODEL_IDENTIFIER_METADATA } from '../../worker/services/model-store';
 import { r2Keys } from '../../worker/storage/r2';
 import { syntheticParticipantData } from '../helpers/factories';
@@ -61,9 +62,10 @@ describe('model store', () => {
     expect(model?.header).not.toHaveProperty('trees');
   });
 
-  it('bounds the cache by the bytes of compiled models, least recently used out first', async () => {
+  it('bounds the cache by the memory of models and their TreeSHAP plans, least recently used out first', async () => {
     // Room for two of these models, not three.
-    clearModelCache(2.5 * compiledBytes(compileModel(JSON.parse(smallModel(6)))));
+    const sized = compileModel(JSON.parse(smallModel(6)));
+    clearModelCache(2.5 * (compiledBytes(sized) + shapPlanBytes(sized)));
     const keys = await Promise.all(
       [6, 7, 8].map(async (seed) => {
         const key = r2Keys.aiModel('compas', `ai_compas_${crypto.randomUUID()}`);

@@ -186,10 +186,13 @@ export type ModelHeader = Omit<GbdtModel, 'trees'>;
 /** What V8 holds for one typed array beside its contents: the view and its share of its tree's buffer (measured). */
 const TYPED_ARRAY_OVERHEAD_BYTES = 120;
 
+/** Memory one typed array takes: its contents and V8's overhead. */
+export const typedArrayBytes = (array: ArrayBufferView) => array.byteLength + TYPED_ARRAY_OVERHEAD_BYTES;
+
 /** Memory a compiled model's trees take, typed arrays and their overhead: what a model cache is bounded by. */
 export function compiledBytes(model: CompiledModel): number {
   let bytes = 0;
-  const add = (array: ArrayBufferView) => (bytes += array.byteLength + TYPED_ARRAY_OVERHEAD_BYTES);
+  const add = (array: ArrayBufferView) => (bytes += typedArrayBytes(array));
   for (const tree of model.trees) {
     for (const value of Object.values(tree)) if (ArrayBuffer.isView(value)) add(value);
     tree.catSets.forEach(add);
@@ -223,34 +226,34 @@ function expectedValue(leafValue: Float64Array, leafCount: Float64Array, rootCou
  * Typed arrays carved out of one buffer, each at an offset its element size divides: one buffer
  * object per tree instead of one per array, so a cache of many models holds half the objects a
  * full collection has to visit. Every 8-byte array must be taken before the 4-byte ones, and
- * those before the 1-byte ones.
+ * those before the 1-byte ones. Each takes its values, or a length to start as zeros.
  */
-class TreeBuffer {
+export class ArrayPack {
   private offset = 0;
   private readonly buffer: ArrayBuffer;
   constructor(bytes: number) {
     this.buffer = new ArrayBuffer(bytes);
   }
-  private take<A extends Float64Array | Int32Array | Uint8Array>(make: (b: ArrayBuffer, at: number, n: number) => A, values: ArrayLike<number>): A {
-    const array = make(this.buffer, this.offset, values.length);
-    array.set(values);
+  private take<A extends Float64Array | Int32Array | Uint8Array>(make: (b: ArrayBuffer, at: number, n: number) => A, values: ArrayLike<number> | number): A {
+    const array = make(this.buffer, this.offset, typeof values === 'number' ? values : values.length);
+    if (typeof values !== 'number') array.set(values);
     this.offset += array.byteLength;
     return array;
   }
-  f64 = (values: ArrayLike<number>) => this.take((b, at, n) => new Float64Array(b, at, n), values);
-  i32 = (values: ArrayLike<number>) => this.take((b, at, n) => new Int32Array(b, at, n), values);
-  u8 = (values: ArrayLike<number>) => this.take((b, at, n) => new Uint8Array(b, at, n), values);
+  f64 = (values: ArrayLike<number> | number) => this.take((b, at, n) => new Float64Array(b, at, n), values);
+  i32 = (values: ArrayLike<number> | number) => this.take((b, at, n) => new Int32Array(b, at, n), values);
+  u8 = (values: ArrayLike<number> | number) => this.take((b, at, n) => new Uint8Array(b, at, n), values);
 }
 
 export function compileTree(t: SerializedTree): CompiledTree {
   const sortedSets = t.cat_sets.map((s) => [...s].sort((a, b) => a - b));
   const count = (...arrays: ArrayLike<unknown>[]) => arrays.reduce((n, a) => n + a.length, 0);
-  const memory = new TreeBuffer(
+  const memory = new ArrayPack(
     8 * count(t.threshold, t.internal_count, t.leaf_value, t.leaf_count) +
       4 * count(t.split_feature, t.left_child, t.right_child, ...sortedSets) +
       count(t.decision_type, t.default_left, t.missing_type),
   );
-  // 8-byte arrays first, then 4-byte, then 1-byte (see TreeBuffer).
+  // 8-byte arrays first, then 4-byte, then 1-byte (see ArrayPack).
   const threshold = memory.f64(t.threshold.map((v, i) => (t.decision_type[i] === DecisionType.Numeric && v >= INFINITE_THRESHOLD ? Infinity : v)));
   const internalCount = memory.f64(t.internal_count);
   const leafValue = memory.f64(t.leaf_value);

@@ -24,7 +24,7 @@
  * and coefficient vectors for each on/off state) is computed once per model into flat typed
  * arrays; a row allocates nothing beyond the result (and not even that with `out`).
  */
-import type { CompiledModel, CompiledTree } from './model';
+import { ArrayPack, typedArrayBytes, type CompiledModel, type CompiledTree } from './model';
 import { decideNodes, forestOf, type Forest } from './forest';
 import { createReferenceWorkspace, referenceTreeShap, type ReferenceWorkspace } from './treeshap-reference';
 
@@ -144,15 +144,17 @@ function planTree(tree: CompiledTree): TreePlan {
   const needed = Math.max(1, Math.ceil(distinctFeaturesOnLongestPath(tree) / 2));
   const points = needed <= 2 ? 2 : needed <= UNROLLED_POINTS ? UNROLLED_POINTS : needed;
   const { nodes, weights } = ruleOf(points);
-  const parentNode = new Int32Array(edges);
-  const isLeft = new Uint8Array(edges);
-  const parentEdge = new Int32Array(edges);
-  const ancestorEdge = new Int32Array(edges).fill(-1);
-  const feature = new Int32Array(edges);
-  const rightEdge = new Int32Array(edges).fill(-1);
-  const leafValue = new Float64Array(edges);
+  // The plan's arrays share one buffer (8-byte ones first); mergedZero is only used here.
+  const pack = new ArrayPack(8 * edges * (1 + STATES * 2 * points) + 4 * 5 * edges + edges);
+  const leafValue = pack.f64(edges);
+  const vectors = pack.f64(edges * STATES * 2 * points);
+  const parentNode = pack.i32(edges);
+  const parentEdge = pack.i32(edges);
+  const ancestorEdge = pack.i32(edges).fill(-1);
+  const feature = pack.i32(edges);
+  const rightEdge = pack.i32(edges).fill(-1);
+  const isLeft = pack.u8(edges);
   const mergedZero = new Float64Array(edges).fill(1);
-  const vectors = new Float64Array(edges * STATES * 2 * points);
   let useReference = tree.numLeaves <= 1;
 
   // Pre-order over the structure, keeping the last edge seen per feature on the current path.
@@ -203,8 +205,11 @@ function planTree(tree: CompiledTree): TreePlan {
   const internal = tree.numLeaves - 1;
   let table: PatternTable | null = null;
   if (!useReference && internal <= TABLE_MAX_INTERNAL) {
-    const features = Int32Array.from(new Set(tree.splitFeature));
-    table = { features, values: new Float64Array((1 << internal) * features.length), filled: new Uint8Array(1 << internal) };
+    const used = [...new Set(tree.splitFeature)];
+    const patterns = 1 << internal;
+    const tablePack = new ArrayPack(8 * patterns * used.length + 4 * used.length + patterns);
+    const values = tablePack.f64(patterns * used.length);
+    table = { features: tablePack.i32(used), values, filled: tablePack.u8(patterns) };
   }
   return { tree, points, edges, parentNode, isLeft, parentEdge, ancestorEdge, feature, rightEdge, leafValue, vectors, useReference, table };
 }
@@ -223,6 +228,20 @@ function planFor(model: CompiledModel): ShapPlan {
     plans.set(model, plan);
   }
   return plan;
+}
+
+/**
+ * Memory the model's TreeSHAP plan takes (built now if it is not yet): its typed arrays and their
+ * overhead, as `compiledBytes` counts the model's own. The forest it shares is counted there.
+ */
+export function shapPlanBytes(model: CompiledModel): number {
+  let bytes = 0;
+  for (const tree of planFor(model).trees) {
+    const arrays = [tree.parentNode, tree.isLeft, tree.parentEdge, tree.ancestorEdge, tree.feature, tree.rightEdge, tree.leafValue, tree.vectors];
+    if (tree.table) arrays.push(tree.table.features, tree.table.values, tree.table.filled);
+    for (const array of arrays) bytes += typedArrayBytes(array);
+  }
+  return bytes;
 }
 
 /** Scratch space for one model; reuse it across rows. */

@@ -8,16 +8,18 @@ import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { aiModels, sessions } from '../db/schema';
 import { compileModel, compiledBytes, type CompiledModel } from '../ml/model';
+import { shapPlanBytes } from '../ml/treeshap';
 import type { DatasetType } from '../schemas/study';
 import { shortSha256Hex } from '../digest';
 
 /**
- * Compiled models kept per isolate, bounded by the memory their trees take (about 0.1 MB for a
- * user model, 0.3 MB for an AI model, so some 300 participants' models fit): a bound by count
- * (64) had a hundred participants in the main experiment reload and re-parse their model from R2
- * on every explanation, garbage that the isolate's full collections then had to clear.
+ * Compiled models kept per isolate, bounded by the memory they take with their TreeSHAP plans
+ * (built on caching): about 0.3 MB for a user model and 2 MB for an AI model, so some 150
+ * participants' models fit, well inside a Worker's 128 MB. A bound by count (64) had a hundred
+ * participants in the main experiment reload and re-parse their model from R2 on every
+ * explanation, garbage that the isolate's full collections then had to clear.
  */
-const MAX_CACHED_BYTES = 32 * 2 ** 20;
+const MAX_CACHED_BYTES = 48 * 2 ** 20;
 let maxCachedBytes = MAX_CACHED_BYTES;
 type Cached = { model: Promise<CompiledModel>; bytes: number };
 const cache = new Map<string, Cached>();
@@ -54,7 +56,7 @@ function remember(cacheKey: string, load: () => Promise<CompiledModel>): Promise
   entry.model.then(
     (model) => {
       if (cache.get(cacheKey) !== entry) return;
-      entry.bytes = compiledBytes(model);
+      entry.bytes = compiledBytes(model) + shapPlanBytes(model);
       cachedBytes += entry.bytes;
       // Least recently used first; the newest stays even when it alone is over the bound.
       for (const [key, oldest] of cache) {
@@ -161,7 +163,7 @@ export async function pinActiveAiModel(db: Db, sessionId: string, dataset: Datas
     .where(and(eq(sessions.sessionId, sessionId), isNull(sessions.aiModelIdentifier)));
 }
 
-/** For tests: forget every cached model, and bound the cache by `bytes` from now on (32 MiB when left out). */
+/** For tests: forget every cached model, and bound the cache by `bytes` from now on (48 MiB when left out). */
 export const clearModelCache = (bytes = MAX_CACHED_BYTES) => {
   cache.clear();
   cachedBytes = 0;
