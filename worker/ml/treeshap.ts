@@ -231,16 +231,19 @@ function planFor(model: CompiledModel): ShapPlan {
 }
 
 /**
- * Memory the model's TreeSHAP plan takes (built now if it is not yet): its typed arrays and their
- * overhead, as `compiledBytes` counts the model's own. The forest it shares is counted there.
+ * Memory the model's TreeSHAP plan takes (built now if it is not yet), the flat forest it walks
+ * included: typed arrays and their overhead, as `compiledBytes` counts the model's own. (The
+ * quick scorer `predictProbability` builds beside it, about the forest's size, is not counted.)
  */
 export function shapPlanBytes(model: CompiledModel): number {
+  const plan = planFor(model);
   let bytes = 0;
-  for (const tree of planFor(model).trees) {
+  for (const tree of plan.trees) {
     const arrays = [tree.parentNode, tree.isLeft, tree.parentEdge, tree.ancestorEdge, tree.feature, tree.rightEdge, tree.leafValue, tree.vectors];
     if (tree.table) arrays.push(tree.table.features, tree.table.values, tree.table.filled);
     for (const array of arrays) bytes += typedArrayBytes(array);
   }
+  for (const value of Object.values(plan.forest)) if (ArrayBuffer.isView(value)) bytes += typedArrayBytes(value);
   return bytes;
 }
 
