@@ -35,29 +35,15 @@ import { connectIsolateHeap, EXPOSE_GC_ENV } from './lib/isolate-heap';
 import { workerdUsage } from './lib/workerd-processes';
 import { prepareLocalState } from '../ml-assets/lib/seed';
 import { freeLoopbackPort, killLocalWorker, localD1Rows, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
-import {
-  ApiClient,
-  datasetFor,
-  enter,
-  newAcknowledged,
-  preAnswerFor,
-  preCaseIds,
-  sendMainCase,
-  sendPreAnswer,
-  sendPreBatch,
-  trainAndStartMain,
-  type Acknowledged,
-} from '../test/helpers/simulated-participant';
+import { preAnswerFor, sendPreAnswer } from '../test/helpers/simulated-participant';
+import { ANSWER_EVERY_MS, atStudyPace, MAIN_SHARE, setUpCrowd, warmModelCache } from './lib/crowd';
 import { machineLine, writeBenchResult } from './lib/results';
 
 const PARTICIPANTS = Number(process.env.LOAD_PARTICIPANTS ?? 1000);
 const PACE_SECONDS = Number(process.env.LOAD_PACE_SECONDS ?? 180);
-const ANSWER_EVERY_MS = 9000;
-const MAIN_SHARE = 0.1;
 const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 32);
 const ROUND_SECONDS = Number(process.env.LOAD_ROUND_SECONDS ?? 10);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 5);
-const SETUP_CONCURRENCY = 16;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : null);
@@ -74,22 +60,6 @@ function slope(points: { x: number; y: number }[]): number {
 }
 
 const workerdRssMb = (root: number) => workerdUsage(root).rssMb;
-
-type Participant = { ack: Acknowledged; client: ApiClient; cases: string[]; next: number; main: boolean };
-
-async function inBatches<T>(count: number, size: number, make: (i: number) => Promise<T>): Promise<T[]> {
-  const out: T[] = new Array(count);
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: size }, async () => {
-      while (next < count) {
-        const i = next++;
-        out[i] = await make(i);
-      }
-    }),
-  );
-  return out;
-}
 
 async function main() {
   const persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-bench-load-'));
@@ -137,16 +107,7 @@ async function main() {
   try {
     // ── Set-up: every participant enters and consents; one in ten gets to the main experiment.
     const setupStarted = performance.now();
-    const participants = await inBatches(PARTICIPANTS, SETUP_CONCURRENCY, async (i): Promise<Participant> => {
-      const client = new ApiClient({ baseUrl: base, clientIp: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, onTiming });
-      const ack = newAcknowledged(datasetFor(i));
-      await enter(client, ack);
-      const preIds = await preCaseIds(client, ack.id);
-      const main = i % Math.round(1 / MAIN_SHARE) === 0;
-      if (!main) return { ack, client, cases: preIds, next: 0, main };
-      await sendPreBatch(client, ack, preIds);
-      return { ack, client, cases: await trainAndStartMain(client, ack), next: 0, main };
-    });
+    const participants = await setUpCrowd(base, PARTICIPANTS, onTiming);
     const setupSeconds = (performance.now() - setupStarted) / 1000;
     console.log(`set-up: ${PARTICIPANTS} participants in ${setupSeconds.toFixed(0)} s`);
 
@@ -217,11 +178,7 @@ async function main() {
     // ── Study pace (the soak). First every main participant answers one case (untimed), so the
     // Worker's model cache holds before the soak what it holds after it. The inspector is
     // connected only now, so saturation ran without it.
-    const mains = participants.filter((p) => p.main);
-    await inBatches(mains.length, SETUP_CONCURRENCY, async (i) => {
-      const p = mains[i]!;
-      await sendMainCase(p.client, p.ack, p.cases[p.next++]!, p.next - 1);
-    });
+    await warmModelCache(participants);
     const heap = await connectIsolateHeap(inspectorPort);
     // The least of three full collections a second apart, no request in flight.
     const quietLiveMb = async () => {
@@ -241,30 +198,9 @@ async function main() {
     loopDelay.enable();
     memory.push({ t: 0, mb: workerdRssMb(worker.pid!) });
     recording = true;
-    let failed = 0;
-    const answerMs: number[] = [];
-    const deadline = paceStarted + PACE_SECONDS * 1000;
-    await Promise.all(
-      participants.map(async (p, i) => {
-        let due = paceStarted + (i / participants.length) * ANSWER_EVERY_MS;
-        for (;;) {
-          const wait = due - performance.now();
-          if (wait > 0) await sleep(wait);
-          if (performance.now() >= deadline || p.next >= p.cases.length) return;
-          const caseId = p.cases[p.next++]!;
-          const t = performance.now();
-          try {
-            if (p.main) await sendMainCase(p.client, p.ack, caseId, p.next - 1);
-            else await sendPreAnswer(p.client, p.ack, caseId);
-            answerMs.push(performance.now() - t);
-          } catch (err) {
-            failed++;
-            console.error(String(err));
-          }
-          due += ANSWER_EVERY_MS * (0.9 + 0.2 * Math.random());
-        }
-      }),
-    );
+    const { answerMs, errors } = await atStudyPace(participants, PACE_SECONDS);
+    for (const error of errors) console.error(error);
+    const failed = errors.length;
     recording = false;
     clearInterval(sampler);
     loopDelay.disable();
