@@ -3,12 +3,10 @@
  * (`Runtime.getHeapUsage`): what Cloudflare's 128 MB per-isolate limit applies to, apart from the
  * local D1 and R2 that share the workerd process.
  */
-import { workerdV8FlagsEnv } from '../../scripts/lib/wrangler';
-
 type Pending = (message: { result?: unknown; error?: { message: string } }) => void;
 
-/** The local V8 flags plus the one that lets `liveBytes` collect (`gc()` exists only with it). */
-export const EXPOSE_GC_ENV = workerdV8FlagsEnv('--expose-gc');
+/** V8 flags for a workerd whose Worker `liveBytes` can collect (`gc()` exists only with them). */
+export const EXPOSE_GC_ENV = { MINIFLARE_WORKERD_V8_FLAGS: '--expose-gc' };
 
 export async function connectIsolateHeap(inspectorPort: number) {
   const targets = (await (await fetch(`http://127.0.0.1:${inspectorPort}/json`)).json()) as { webSocketDebuggerUrl: string }[];

@@ -11,18 +11,6 @@ export const D1_DATABASE = 'xai-decision-lab';
 
 const bin = (name: string) => path.join(projectRoot, 'node_modules', '.bin', name);
 
-/**
- * V8 flags of every local workerd (miniflare hands MINIFLARE_WORKERD_V8_FLAGS to workerd's config).
- * By default an isolate's old generation may grow to 30–40 MB before a full collection even when
- * it holds 2 MB, and a full collection stops every isolate of its workerd (they share one
- * thread): under a crowd, the emulator's own isolates (wrangler's proxy in front of the Worker,
- * miniflare's beside it) each did so for 100–270 ms every few seconds, the answer latency's tail.
- * `--optimize-for-size` keeps the limit near what an isolate holds, so full collections come more
- * often and each is shorter. The edge runs its own V8 settings.
- */
-export const LOCAL_WORKERD_V8_FLAGS = ['--optimize-for-size'];
-export const workerdV8FlagsEnv = (...extra: string[]) => ({ MINIFLARE_WORKERD_V8_FLAGS: [...LOCAL_WORKERD_V8_FLAGS, ...extra].join(' ') });
-
 export function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
     ...process.env,
@@ -35,7 +23,6 @@ export function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEn
     // wrangler's local request tracing (every request streamed to an in-memory collector for its
     // dev explorer) is not part of the deployed Worker; it cost about 1 ms of CPU per request.
     X_LOCAL_OBSERVABILITY: 'false',
-    ...workerdV8FlagsEnv(),
     ...extra,
   };
 }
