@@ -18,14 +18,12 @@ import { prepareLocalState } from '../ml-assets/lib/seed';
 import { freeLoopbackPort, startLocalWorker } from '../scripts/lib/wrangler';
 import { generateParticipantId } from '../web/lib/session-id';
 import { CONSENT_ITEMS, DATASET_TYPES, type DatasetType } from '../worker/schemas/study-config';
-import { machineLine, writeBenchResult } from './lib/results';
+import { machineLine, quantile, writeBenchResult } from './lib/results';
 
 const WARM_CALLS = 300;
 const TARGET_CPU_P50_MS = 2;
 
 const workerdCpuSeconds = (root: number) => workerdUsage(root).cpuSeconds;
-
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
 
 async function main() {
   const persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-bench-explain-'));
@@ -111,7 +109,7 @@ async function main() {
       meets_target_by_upper_bound: cpuPerCallMs < TARGET_CPU_P50_MS,
     };
     for (const [dataset, r] of Object.entries(perDataset)) {
-      console.log(`${dataset.padEnd(13)} cold ${r.cold_ms!.toFixed(1)} ms · warm p50 ${r.warm_p50_ms.toFixed(2)} ms · p99 ${r.warm_p99_ms.toFixed(2)} ms`);
+      console.log(`${dataset.padEnd(13)} cold ${r.cold_ms!.toFixed(1)} ms · warm p50 ${r.warm_p50_ms?.toFixed(2)} ms · p99 ${r.warm_p99_ms?.toFixed(2)} ms`);
     }
     console.log(`workerd CPU per warm call (mean, D1 included): ${cpuPerCallMs.toFixed(2)} ms; a check-existing call: ${baselineCpuMs.toFixed(2)} ms`);
     writeBenchResult('explain', report);

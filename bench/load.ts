@@ -37,7 +37,7 @@ import { prepareLocalState } from '../ml-assets/lib/seed';
 import { freeLoopbackPort, killLocalWorker, localD1Rows, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
 import { preAnswerFor, sendPreAnswer } from '../test/helpers/simulated-participant';
 import { ANSWER_EVERY_MS, atStudyPace, MAIN_SHARE, setUpCrowd, warmModelCache } from './lib/crowd';
-import { machineLine, writeBenchResult } from './lib/results';
+import { machineLine, quantile, round, writeBenchResult } from './lib/results';
 
 const PARTICIPANTS = Number(process.env.LOAD_PARTICIPANTS ?? 1000);
 const PACE_SECONDS = Number(process.env.LOAD_PACE_SECONDS ?? 180);
@@ -46,9 +46,7 @@ const ROUND_SECONDS = Number(process.env.LOAD_ROUND_SECONDS ?? 10);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 5);
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
-const quantile = (sorted: number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : null);
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
-const round = (v: number | null, digits = 1) => (v === null ? null : Number(v.toFixed(digits)));
 /** Least-squares slope of y over x. */
 function slope(points: { x: number; y: number }[]): number {
   const n = points.length;

@@ -13,17 +13,14 @@ import path from 'node:path';
 import { prepareLocalState } from '../ml-assets/lib/seed';
 import { freeLoopbackPort, killLocalWorker, startLocalWorker } from '../scripts/lib/wrangler';
 import { atStudyPace, setUpCrowd, warmModelCache, type Participant } from './lib/crowd';
-import { machineLine, writeBenchResult } from './lib/results';
+import { machineLine, quantile, round, writeBenchResult } from './lib/results';
 
 const PARTICIPANTS = Number(process.env.V8_PARTICIPANTS ?? 1000);
 const SEGMENT_SECONDS = Number(process.env.V8_SEGMENT_SECONDS ?? 45);
 const ROUNDS = Number(process.env.V8_ROUNDS ?? 2);
 const CANDIDATE_FLAGS = (process.env.V8_CANDIDATE_FLAGS ?? '--optimize-for-size').split(' ').filter(Boolean);
 
-const quantile = (sorted: number[], q: number) => sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]!;
-const round = (v: number) => Number(v.toFixed(1));
-
-type Side = { name: 'candidate_flags' | 'v8_defaults'; flags: string[]; persistTo: string; crowd: Participant[]; answerMs: number[]; failed: number; segments: number[] };
+type Side = { name: 'candidate_flags' | 'v8_defaults'; flags: string[]; persistTo: string; crowd: Participant[]; answerMs: number[]; failed: number; segments: (number | null)[] };
 
 async function main() {
   const sides: Side[] = [
@@ -59,7 +56,7 @@ async function main() {
         side.failed += errors.length;
         const sorted = [...answerMs].sort((a, b) => a - b);
         side.segments.push(round(quantile(sorted, 0.99)));
-        console.log(`round ${r + 1} ${side.name}: ${answerMs.length} answers, p99 ${quantile(sorted, 0.99).toFixed(0)} ms`);
+        console.log(`round ${r + 1} ${side.name}: ${answerMs.length} answers, p99 ${round(quantile(sorted, 0.99), 0)} ms`);
       }
     }
     const summary = Object.fromEntries(

@@ -7,6 +7,12 @@ import { projectRoot } from '../../scripts/lib/wrangler';
 /** This machine in one line; a figure from another machine is never the other side of a ratio. */
 export const machineLine = () => `${process.platform} ${process.arch} ${os.cpus()[0]?.model ?? ''} × ${os.cpus().length}, node ${process.version}`;
 
+/** The q-quantile of ascending values (the one at ⌊q·n⌋); null when there are none. */
+export const quantile = (sorted: readonly number[], q: number) => (sorted.length ? sorted[Math.min(sorted.length - 1, Math.floor(q * sorted.length))]! : null);
+
+/** A figure as a result file records it; null stays null. */
+export const round = (v: number | null, digits = 1) => (v === null ? null : Number(v.toFixed(digits)));
+
 /** Writes bench/results/`name`.json and says where. */
 export function writeBenchResult(name: string, report: unknown): void {
   const out = path.join(projectRoot, 'bench', 'results', `${name}.json`);
