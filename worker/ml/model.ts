@@ -186,19 +186,15 @@ export type ModelHeader = Omit<GbdtModel, 'trees'>;
 /** What V8 holds for one typed array beside its contents: the view and its share of its tree's buffer (measured). */
 const TYPED_ARRAY_OVERHEAD_BYTES = 120;
 
-/** Memory one typed array takes: its contents and V8's overhead. */
-export const typedArrayBytes = (array: ArrayBufferView) => array.byteLength + TYPED_ARRAY_OVERHEAD_BYTES;
-
-/** Memory a compiled model's trees take, typed arrays and their overhead: what a model cache is bounded by. */
-export function compiledBytes(model: CompiledModel): number {
+/** Memory the typed arrays among the values of `holders` take (their contents and V8's overhead); other values are skipped. */
+export function typedArraysBytes(...holders: object[]): number {
   let bytes = 0;
-  const add = (array: ArrayBufferView) => (bytes += typedArrayBytes(array));
-  for (const tree of model.trees) {
-    for (const value of Object.values(tree)) if (ArrayBuffer.isView(value)) add(value);
-    tree.catSets.forEach(add);
-  }
+  for (const holder of holders) for (const value of Object.values(holder)) if (ArrayBuffer.isView(value)) bytes += value.byteLength + TYPED_ARRAY_OVERHEAD_BYTES;
   return bytes;
 }
+
+/** Memory a compiled model's trees take, typed arrays and their overhead: what a model cache is bounded by. */
+export const compiledBytes = (model: CompiledModel) => model.trees.reduce((bytes, tree) => bytes + typedArraysBytes(tree, tree.catSets), 0);
 
 function treeDepth(left: Int32Array, right: Int32Array, numLeaves: number): number {
   if (numLeaves <= 1) return 0;

@@ -24,7 +24,7 @@
  * and coefficient vectors for each on/off state) is computed once per model into flat typed
  * arrays; a row allocates nothing beyond the result (and not even that with `out`).
  */
-import { ArrayPack, typedArrayBytes, type CompiledModel, type CompiledTree } from './model';
+import { ArrayPack, typedArraysBytes, type CompiledModel, type CompiledTree } from './model';
 import { decideNodes, forestOf, type Forest } from './forest';
 import { createReferenceWorkspace, referenceTreeShap, type ReferenceWorkspace } from './treeshap-reference';
 
@@ -237,14 +237,7 @@ function planFor(model: CompiledModel): ShapPlan {
  */
 export function shapPlanBytes(model: CompiledModel): number {
   const plan = planFor(model);
-  let bytes = 0;
-  for (const tree of plan.trees) {
-    const arrays = [tree.parentNode, tree.isLeft, tree.parentEdge, tree.ancestorEdge, tree.feature, tree.rightEdge, tree.leafValue, tree.vectors];
-    if (tree.table) arrays.push(tree.table.features, tree.table.values, tree.table.filled);
-    for (const array of arrays) bytes += typedArrayBytes(array);
-  }
-  for (const value of Object.values(plan.forest)) if (ArrayBuffer.isView(value)) bytes += typedArrayBytes(value);
-  return bytes;
+  return plan.trees.reduce((bytes, tree) => bytes + typedArraysBytes(tree, tree.table ?? {}), typedArraysBytes(plan.forest));
 }
 
 /** Scratch space for one model; reuse it across rows. */
