@@ -18,8 +18,12 @@
  *    what the Worker's isolate still holds right after a full collection (forced through the V8
  *    inspector) with no request in flight, read just before the soak and just after it, the
  *    model cache filled beforehand by one main case of every main participant: the same state
- *    twenty thousand answers apart, and no forced pause inside the timed soak. Afterwards every
- *    acknowledged answer is looked up in D1 (lost = acknowledged but absent).
+ *    twenty thousand answers apart, and no forced pause inside the timed soak.
+ * 3. The floor: the platform's crowd and the same number of callers sending single-row inserts to
+ *    the minimal Worker (served the way the platform is) at the same pace take turns,
+ *    LOAD_FLOOR_SEGMENT_SECONDS (45) each, platform–floor–floor–platform: the answer-save latency
+ *    beside what a Worker that does nothing but insert gets from wrangler dev on this machine.
+ *    Afterwards every acknowledged answer is looked up in D1 (lost = acknowledged but absent).
  *
  * Every Worker runs at wrangler's `--log-level warn`: its line per request is the dev console's,
  * not the Worker's, and on two cores its CPU is taken from the requests being measured.
@@ -36,7 +40,7 @@ import { workerdUsage } from './lib/workerd-processes';
 import { prepareLocalState } from '../ml-assets/lib/seed';
 import { freeLoopbackPort, killLocalWorker, localD1Rows, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
 import { preAnswerFor, sendPreAnswer } from '../test/helpers/simulated-participant';
-import { ANSWER_EVERY_MS, atStudyPace, MAIN_SHARE, setUpCrowd, warmModelCache } from './lib/crowd';
+import { ANSWER_EVERY_MS, atStudyPace, insertsAtStudyPace, MAIN_SHARE, setUpCrowd, warmModelCache } from './lib/crowd';
 import { machineLine, quantile, round, writeBenchResult } from './lib/results';
 
 const PARTICIPANTS = Number(process.env.LOAD_PARTICIPANTS ?? 1000);
@@ -44,6 +48,9 @@ const PACE_SECONDS = Number(process.env.LOAD_PACE_SECONDS ?? 180);
 const CONCURRENCY = Number(process.env.LOAD_CONCURRENCY ?? 32);
 const ROUND_SECONDS = Number(process.env.LOAD_ROUND_SECONDS ?? 10);
 const ROUNDS = Number(process.env.LOAD_ROUNDS ?? 5);
+const FLOOR_SEGMENT_SECONDS = Number(process.env.LOAD_FLOOR_SEGMENT_SECONDS ?? 45);
+/** The calls that save an answer (the explanation is timed apart). */
+const SAVE_ENDPOINTS = ['/api/experiments/pre-experiment/responses', '/api/experiments/main/integrated-response'];
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)]!;
@@ -96,7 +103,11 @@ async function main() {
   const timings = new Map<string, number[]>();
   const statuses = new Map<number, number>();
   let recording = false;
+  /** Save latencies of the platform's segments beside the floor, apart from the soak's. */
+  let comparing = false;
+  const comparedSaveMs: number[] = [];
   const onTiming = (endpoint: string, ms: number, status: number) => {
+    if (comparing && SAVE_ENDPOINTS.includes(endpoint)) comparedSaveMs.push(ms);
     if (!recording) return;
     (timings.get(endpoint) ?? timings.set(endpoint, []).get(endpoint)!).push(ms);
     statuses.set(status, (statuses.get(status) ?? 0) + 1);
@@ -198,7 +209,6 @@ async function main() {
     recording = true;
     const { answerMs, errors } = await atStudyPace(participants, PACE_SECONDS);
     for (const error of errors) console.error(error);
-    const failed = errors.length;
     recording = false;
     clearInterval(sampler);
     loopDelay.disable();
@@ -207,6 +217,28 @@ async function main() {
     const paceSeconds = (performance.now() - paceStarted) / 1000;
     const paceAnswers = answerMs.length;
 
+    // ── The floor: the same pace of single-row inserts into the minimal Worker (served as the
+    // platform is), in turns with the platform's crowd (ABBA), so both meet the same VM.
+    const floorMs: number[] = [];
+    for (const side of ['platform', 'floor', 'floor', 'platform'] as const) {
+      if (side === 'floor') {
+        const floor = await insertsAtStudyPace(fronted.url, PARTICIPANTS, FLOOR_SEGMENT_SECONDS);
+        if (floor.errors.length > 0) throw new Error(`the floor Worker failed ${floor.errors.length} inserts: ${floor.errors[0]}`);
+        floorMs.push(...floor.ms);
+      } else {
+        comparing = true;
+        const { errors: segmentErrors } = await atStudyPace(participants, FLOOR_SEGMENT_SECONDS);
+        comparing = false;
+        for (const error of segmentErrors) console.error(error);
+        errors.push(...segmentErrors);
+      }
+    }
+    const latencyOf = (values: number[]) => {
+      const sorted = [...values].sort((a, b) => a - b);
+      return { calls: sorted.length, p50_ms: round(quantile(sorted, 0.5)), p95_ms: round(quantile(sorted, 0.95)), p99_ms: round(quantile(sorted, 0.99)) };
+    };
+
+    const failed = errors.length;
     // Every acknowledged answer must be in D1, and nothing else.
     const storedPre = localD1Rows<{ n: number }>(persistTo, 'select count(*) as n from pre_experiment_responses')[0]!.n;
     const storedMain = localD1Rows<{ n: number }>(persistTo, 'select count(*) as n from main_experiment_responses where completed_at is not null')[0]!.n;
@@ -220,12 +252,7 @@ async function main() {
     );
     const lost = participants.filter((p) => (storedPerParticipant.get(p.ack.id) ?? 0) < p.ack.pre.size).length;
 
-    const perEndpoint = Object.fromEntries(
-      [...timings].map(([endpoint, values]) => {
-        const sorted = [...values].sort((a, b) => a - b);
-        return [endpoint, { calls: sorted.length, p50_ms: round(quantile(sorted, 0.5)), p95_ms: round(quantile(sorted, 0.95)), p99_ms: round(quantile(sorted, 0.99)) }];
-      }),
-    );
+    const perEndpoint = Object.fromEntries([...timings].map(([endpoint, values]) => [endpoint, latencyOf(values)]));
     const answerSorted = [...answerMs].sort((a, b) => a - b);
     const paceMemory = memory.filter((m) => m.t <= paceSeconds);
     const secondHalf = paceMemory.filter((m) => m.t >= paceSeconds / 2);
@@ -235,8 +262,7 @@ async function main() {
     const raw = median(ceilingRounds.map((r) => r.perSecond));
     const rawBare = median(rounds.rawBare.map((r) => r.perSecond));
     const answerP99 = quantile(answerSorted, 0.99)!;
-    // The calls that save an answer (the explanation is timed apart, under per_endpoint).
-    const saveP99 = ['/api/experiments/pre-experiment/responses', '/api/experiments/main/integrated-response'].map((e) => perEndpoint[e]?.p99_ms ?? Infinity);
+    const saveP99 = SAVE_ENDPOINTS.map((e) => perEndpoint[e]?.p99_ms ?? Infinity);
     const report = {
       generated_at: new Date().toISOString(),
       machine: machineLine(),
@@ -261,6 +287,14 @@ async function main() {
         acknowledged: { pre: ackedPre, main: ackedMain },
         stored: { pre: storedPre, main: storedMain },
         participants_missing_an_acknowledged_answer: lost,
+      },
+      // The same pace against a Worker that only inserts each answer as one row (bench/d1-ceiling,
+      // served as the platform is): what any Worker meets on this machine under wrangler dev.
+      floor_at_study_pace: {
+        order: 'platform, floor, floor, platform',
+        segment_seconds: FLOOR_SEGMENT_SECONDS,
+        platform_saves: latencyOf(comparedSaveMs),
+        floor_inserts: latencyOf(floorMs),
       },
       memory: {
         workerd_rss_mb: memory.map((m) => ({ t_s: round(m.t), mb: round(m.mb) })),
@@ -298,7 +332,7 @@ async function main() {
           median(platformRounds.map((r) => r.rssKbPerRequest)) <= 1.5 * Math.max(median(ceilingRounds.map((r) => r.rssKbPerRequest)), 1),
       },
     };
-    console.log(JSON.stringify({ study_pace: { ...report.study_pace, per_endpoint: undefined }, memory: { ...report.memory, workerd_rss_mb: undefined }, saturation: report.saturation, targets: report.targets }, null, 2));
+    console.log(JSON.stringify({ study_pace: { ...report.study_pace, per_endpoint: undefined }, floor_at_study_pace: report.floor_at_study_pace, memory: { ...report.memory, workerd_rss_mb: undefined }, saturation: report.saturation, targets: report.targets }, null, 2));
     writeBenchResult('load', report);
   } finally {
     await killLocalWorker(worker, 'SIGTERM');

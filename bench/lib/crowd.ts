@@ -5,6 +5,7 @@
  */
 import {
   ApiClient,
+  preAnswerFor,
   datasetFor,
   enter,
   newAcknowledged,
@@ -66,25 +67,26 @@ export async function warmModelCache(participants: Participant[]): Promise<void>
 }
 
 /**
- * Every participant answers about every ANSWER_EVERY_MS for `seconds`, starts spread evenly over
- * the first interval; resolves with each answer's wall time and the errors of failed ones.
+ * `callers` callers for `seconds`, each acting about every ANSWER_EVERY_MS (±10%), their starts
+ * spread evenly over the first interval; `act(i, n)` is caller i's n-th act and returns false
+ * when it has nothing left to do. Resolves with each act's wall time and the errors of failed ones.
  */
-export async function atStudyPace(participants: Participant[], seconds: number): Promise<{ answerMs: number[]; errors: string[] }> {
-  const answerMs: number[] = [];
+async function atPace(callers: number, seconds: number, act: (i: number, n: number) => Promise<boolean>): Promise<{ ms: number[]; errors: string[] }> {
+  const ms: number[] = [];
   const errors: string[] = [];
   const started = performance.now();
   const deadline = started + seconds * 1000;
   await Promise.all(
-    participants.map(async (p, i) => {
-      let due = started + (i / participants.length) * ANSWER_EVERY_MS;
-      for (;;) {
+    Array.from({ length: callers }, async (_, i) => {
+      let due = started + (i / callers) * ANSWER_EVERY_MS;
+      for (let n = 0; ; n++) {
         const wait = due - performance.now();
         if (wait > 0) await sleep(wait);
-        if (performance.now() >= deadline || p.next >= p.cases.length) return;
+        if (performance.now() >= deadline) return;
         const t = performance.now();
         try {
-          await answerNext(p);
-          answerMs.push(performance.now() - t);
+          if (!(await act(i, n))) return;
+          ms.push(performance.now() - t);
         } catch (err) {
           errors.push(String(err));
         }
@@ -92,5 +94,35 @@ export async function atStudyPace(participants: Participant[], seconds: number):
       }
     }),
   );
-  return { answerMs, errors };
+  return { ms, errors };
+}
+
+/** Every participant answers at study pace for `seconds`, until its cases run out. */
+export async function atStudyPace(participants: Participant[], seconds: number): Promise<{ answerMs: number[]; errors: string[] }> {
+  const { ms, errors } = await atPace(participants.length, seconds, async (i) => {
+    const p = participants[i]!;
+    if (p.next >= p.cases.length) return false;
+    await answerNext(p);
+    return true;
+  });
+  return { answerMs: ms, errors };
+}
+
+/**
+ * The floor under the answer latency: `clients` callers at study pace, each answer posted as a
+ * single row to the minimal insert-only Worker at `url` (bench/d1-ceiling).
+ */
+export function insertsAtStudyPace(url: string, clients: number, seconds: number): Promise<{ ms: number[]; errors: string[] }> {
+  return atPace(clients, seconds, async (i, n) => {
+    const sessionId = `FLOOR${String(i).padStart(3, '0')}`;
+    const caseId = `case-${n}`;
+    const res = await fetch(url, {
+      method: 'POST',
+      headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` },
+      body: JSON.stringify({ session_id: sessionId, case_id: caseId, ...preAnswerFor(sessionId, caseId) }),
+    });
+    await res.arrayBuffer();
+    if (res.status !== 201) throw new Error(`the floor Worker answered ${res.status}`);
+    return true;
+  });
 }
