@@ -174,6 +174,30 @@ describe('model validation', () => {
   });
 });
 
+describe('compiled model memory', () => {
+  it('keeps every tree of a model in one buffer, each array aligned, apart from the others and holding the tree\'s values', () => {
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 9 }), (seed, trees, leaves) => {
+        const serialized = randomModel(seed, 4, trees, leaves);
+        const model = compileModel(serialized);
+        const arrays = model.trees.flatMap((t) => [t.threshold, t.internalCount, t.leafValue, t.leafCount, t.splitFeature, t.left, t.right, ...t.catSets, t.isCategorical, t.defaultLeft, t.missingType]);
+        const buffer = arrays[0]!.buffer;
+        expect(arrays.every((a) => a.buffer === buffer)).toBe(true);
+        const spans = arrays.filter((a) => a.byteLength > 0).map((a) => [a.byteOffset, a.byteOffset + a.byteLength] as const).sort((a, b) => a[0] - b[0]);
+        spans.forEach(([start], i) => i > 0 && expect(start).toBeGreaterThanOrEqual(spans[i - 1]![1]));
+        model.trees.forEach((t, i) => {
+          const source = serialized.trees[i]!;
+          expect([...t.left]).toEqual(source.left_child);
+          expect([...t.leafValue]).toEqual(source.leaf_value);
+          expect([...t.missingType]).toEqual(source.missing_type);
+          expect(t.catSets.map((set) => [...set])).toEqual(source.cat_sets.map((set) => [...set].sort((a, b) => a - b)));
+        });
+      }),
+      { numRuns: 200 },
+    );
+  });
+});
+
 describe('fast TreeSHAP against the reference algorithm', () => {
   const agree = (model: ReturnType<typeof compileModel>, rows: Float64Array[]) => {
     const workspace = createShapWorkspace(model);

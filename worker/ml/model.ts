@@ -183,7 +183,7 @@ export type CompiledModel = {
 /** Everything in a model file but its trees: format, features and their category codes, metadata. */
 export type ModelHeader = Omit<GbdtModel, 'trees'>;
 
-/** What V8 holds for one typed array beside its contents: the view and its share of its tree's buffer (measured). */
+/** What V8 holds for one typed array beside its contents: the view and its share of its model's buffer (measured). */
 const TYPED_ARRAY_OVERHEAD_BYTES = 120;
 
 /** Memory the typed arrays among the values of `holders` take (their contents and V8's overhead); other values are skipped. */
@@ -219,10 +219,11 @@ function expectedValue(leafValue: Float64Array, leafCount: Float64Array, rootCou
 }
 
 /**
- * Typed arrays carved out of one buffer, each at an offset its element size divides: one buffer
- * object per tree instead of one per array, so a cache of many models holds half the objects a
- * full collection has to visit. Every 8-byte array must be taken before the 4-byte ones, and
- * those before the 1-byte ones. Each takes its values, or a length to start as zeros.
+ * Typed arrays carved out of one buffer: one buffer object per model instead of one per array, so
+ * a cache of many models holds fewer objects a full collection has to visit. Each array starts at
+ * the next offset its element size divides; taking the 8-byte arrays of a group first, then the
+ * 4-byte, then the 1-byte, leaves no gap inside the group, and `groupBytes` sizes a group with the
+ * gap before the next one. Each takes its values, or a length to start as zeros.
  */
 export class ArrayPack {
   private offset = 0;
@@ -230,26 +231,40 @@ export class ArrayPack {
   constructor(bytes: number) {
     this.buffer = new ArrayBuffer(bytes);
   }
-  private take<A extends Float64Array | Int32Array | Uint8Array>(make: (b: ArrayBuffer, at: number, n: number) => A, values: ArrayLike<number> | number): A {
-    const array = make(this.buffer, this.offset, typeof values === 'number' ? values : values.length);
+  /** Bytes a group of arrays of 8-, 4- and 1-byte elements takes, padded so the next group's 8-byte arrays stay aligned. */
+  static groupBytes(f64Values: number, i32Values: number, u8Values: number): number {
+    return Math.ceil((8 * f64Values + 4 * i32Values + u8Values) / 8) * 8;
+  }
+  private take<A extends Float64Array | Int32Array | Uint8Array>(
+    elementBytes: number,
+    make: (b: ArrayBuffer, at: number, n: number) => A,
+    values: ArrayLike<number> | number,
+  ): A {
+    const at = Math.ceil(this.offset / elementBytes) * elementBytes;
+    const array = make(this.buffer, at, typeof values === 'number' ? values : values.length);
     if (typeof values !== 'number') array.set(values);
-    this.offset += array.byteLength;
+    this.offset = at + array.byteLength;
     return array;
   }
-  f64 = (values: ArrayLike<number> | number) => this.take((b, at, n) => new Float64Array(b, at, n), values);
-  i32 = (values: ArrayLike<number> | number) => this.take((b, at, n) => new Int32Array(b, at, n), values);
-  u8 = (values: ArrayLike<number> | number) => this.take((b, at, n) => new Uint8Array(b, at, n), values);
+  f64 = (values: ArrayLike<number> | number) => this.take(8, (b, at, n) => new Float64Array(b, at, n), values);
+  i32 = (values: ArrayLike<number> | number) => this.take(4, (b, at, n) => new Int32Array(b, at, n), values);
+  u8 = (values: ArrayLike<number> | number) => this.take(1, (b, at, n) => new Uint8Array(b, at, n), values);
 }
 
-export function compileTree(t: SerializedTree): CompiledTree {
-  const sortedSets = t.cat_sets.map((s) => [...s].sort((a, b) => a - b));
+/** A tree's category sets in the sorted order lookups need, and the bytes its arrays take in a pack. */
+function treeLayout(t: SerializedTree) {
+  const sortedSets = t.cat_sets.map((set) => [...set].sort((a, b) => a - b));
   const count = (...arrays: ArrayLike<unknown>[]) => arrays.reduce((n, a) => n + a.length, 0);
-  const memory = new ArrayPack(
-    8 * count(t.threshold, t.internal_count, t.leaf_value, t.leaf_count) +
-      4 * count(t.split_feature, t.left_child, t.right_child, ...sortedSets) +
-      count(t.decision_type, t.default_left, t.missing_type),
+  const bytes = ArrayPack.groupBytes(
+    count(t.threshold, t.internal_count, t.leaf_value, t.leaf_count),
+    count(t.split_feature, t.left_child, t.right_child, ...sortedSets),
+    count(t.decision_type, t.default_left, t.missing_type),
   );
-  // 8-byte arrays first, then 4-byte, then 1-byte (see ArrayPack).
+  return { sortedSets, bytes };
+}
+
+/** One tree's typed arrays, taken from the model's pack (8-byte arrays first, then 4-byte, then 1-byte). */
+function compileTree(t: SerializedTree, sortedSets: number[][], memory: ArrayPack): CompiledTree {
   const threshold = memory.f64(t.threshold.map((v, i) => (t.decision_type[i] === DecisionType.Numeric && v >= INFINITE_THRESHOLD ? Infinity : v)));
   const internalCount = memory.f64(t.internal_count);
   const leafValue = memory.f64(t.leaf_value);
@@ -280,7 +295,9 @@ export function compileTree(t: SerializedTree): CompiledTree {
 /** Validates (when given unknown JSON) and compiles a model for prediction and TreeSHAP. */
 export function compileModel(input: GbdtModel | unknown): CompiledModel {
   const { trees: serialized, ...header } = gbdtModelSchema.parse(input);
-  const trees = serialized.map(compileTree);
+  const layouts = serialized.map(treeLayout);
+  const memory = new ArrayPack(layouts.reduce((bytes, layout) => bytes + layout.bytes, 0));
+  const trees = serialized.map((t, i) => compileTree(t, layouts[i]!.sortedSets, memory));
   let baseValue = 0;
   for (const tree of trees) baseValue += tree.expectedValue;
   return {

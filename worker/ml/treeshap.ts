@@ -70,13 +70,55 @@ const STATES = 3;
 
 /**
  * The row-independent part of one tree. Its edges are numbered in pre-order from 1 (edge 0 stands
- * for the root's empty path), so a row is one pass down the list and one pass back up.
+ * for the root's empty path), so a row is one pass down the list and one pass back up. Its per-edge
+ * values live in the model's ShapPlan arrays, edge `e` at `edgeBase + e` (the edge numbers stored
+ * there stay the tree's own).
  */
 type TreePlan = {
   tree: CompiledTree;
   /** Quadrature points used for this tree. */
   points: number;
   edges: number;
+  edgeBase: number;
+  /** Where this tree's edges' factors and coefficients start in the plan's `vectors`. */
+  vectorBase: number;
+  /** Trees this method cannot take (a child with no training rows) go to the reference algorithm. */
+  useReference: boolean;
+  /**
+   * Small trees (at most TABLE_MAX_INTERNAL internal nodes): a tree's contributions depend on the
+   * row only through the sides it takes at the internal nodes, so they are kept per pattern of
+   * sides, filled the first time a pattern is met: a row then costs the decisions and one add per
+   * feature the tree uses (the row-independent precomputation of Fast TreeSHAP v2, Yang 2021,
+   * which pays only while 2^internal stays small).
+   */
+  table: PatternTable | null;
+};
+
+/** Where a tree's pattern table lives in the plan's table arrays. */
+type PatternTable = {
+  /** The features the tree splits on: `featureCount` of them from `featureBase` in `tableFeatures`. */
+  featureBase: number;
+  featureCount: number;
+  /** Per pattern: one contribution per feature, from `valueBase` in `tableValues`. */
+  valueBase: number;
+  /** Per pattern: whether it is filled yet, from `filledBase` in `tableFilled`. */
+  filledBase: number;
+};
+
+/** 2^8 patterns × at most 8 features: 16 KB per tree at most. */
+const TABLE_MAX_INTERNAL = 8;
+
+/**
+ * A model's TreeSHAP plan: one TreePlan per tree and every tree's arrays in one set of model-wide
+ * arrays sharing one buffer, so a cached model costs a full collection a dozen objects here
+ * rather than a dozen per tree.
+ */
+type ShapPlan = {
+  trees: TreePlan[];
+  forest: Forest;
+  maxPoints: number;
+  maxEdges: number;
+  maxInternal: number;
   /** Per edge: the internal node it leaves, and whether it is that node's left edge. */
   parentNode: Int32Array;
   isLeft: Uint8Array;
@@ -91,30 +133,10 @@ type TreePlan = {
   leafValue: Float64Array;
   /** Per edge and state: `points` factors F_child/F_parent, then `points` coefficients. */
   vectors: Float64Array;
-  /** Trees this method cannot take (a child with no training rows) go to the reference algorithm. */
-  useReference: boolean;
-  /**
-   * Small trees (at most TABLE_MAX_INTERNAL internal nodes): a tree's contributions depend on the
-   * row only through the sides it takes at the internal nodes, so they are kept per pattern of
-   * sides, filled the first time a pattern is met: a row then costs the decisions and one add per
-   * feature the tree uses (the row-independent precomputation of Fast TreeSHAP v2, Yang 2021,
-   * which pays only while 2^internal stays small).
-   */
-  table: PatternTable | null;
+  tableFeatures: Int32Array;
+  tableValues: Float64Array;
+  tableFilled: Uint8Array;
 };
-
-type PatternTable = {
-  /** The features the tree splits on. */
-  features: Int32Array;
-  /** Per pattern: one contribution per entry of `features`. */
-  values: Float64Array;
-  filled: Uint8Array;
-};
-
-/** 2^8 patterns × at most 8 features: 16 KB per tree at most. */
-const TABLE_MAX_INTERNAL = 8;
-
-type ShapPlan = { trees: TreePlan[]; forest: Forest; maxPoints: number; maxEdges: number; maxInternal: number };
 
 const plans = new WeakMap<CompiledModel, ShapPlan>();
 
@@ -137,23 +159,25 @@ function distinctFeaturesOnLongestPath(tree: CompiledTree): number {
   return most;
 }
 
-function planTree(tree: CompiledTree): TreePlan {
-  const edges = 2 * tree.numLeaves - 1;
+/** A tree's plan sizes: its edges, quadrature points and (small trees) the features its table keeps. */
+function shapeOf(tree: CompiledTree) {
   // Three points become four: a rule exact beyond the degree needed is still exact, and
   // treeContributions4 runs those trees without inner loops (as treeContributions2 runs two).
   const needed = Math.max(1, Math.ceil(distinctFeaturesOnLongestPath(tree) / 2));
-  const points = needed <= 2 ? 2 : needed <= UNROLLED_POINTS ? UNROLLED_POINTS : needed;
+  const internal = tree.numLeaves - 1;
+  return {
+    edges: 2 * tree.numLeaves - 1,
+    points: needed <= 2 ? 2 : needed <= UNROLLED_POINTS ? UNROLLED_POINTS : needed,
+    tableFeatures: internal >= 1 && internal <= TABLE_MAX_INTERNAL ? [...new Set(tree.splitFeature)] : null,
+    /** Patterns of sides its table keeps: 2^internal for a small tree, none for another. */
+    patterns: internal >= 1 && internal <= TABLE_MAX_INTERNAL ? 1 << internal : 0,
+  };
+}
+
+/** Fills one tree's part of the plan's arrays (its shape already placed at `edgeBase`, `vectorBase`). */
+function planTree(plan: ShapPlan, tree: CompiledTree, points: number, edges: number, edgeBase: number, vectorBase: number): boolean {
   const { nodes, weights } = ruleOf(points);
-  // The plan's arrays share one buffer (8-byte ones first); mergedZero is only used here.
-  const pack = new ArrayPack(8 * edges * (1 + STATES * 2 * points) + 4 * 5 * edges + edges);
-  const leafValue = pack.f64(edges);
-  const vectors = pack.f64(edges * STATES * 2 * points);
-  const parentNode = pack.i32(edges);
-  const parentEdge = pack.i32(edges);
-  const ancestorEdge = pack.i32(edges).fill(-1);
-  const feature = pack.i32(edges);
-  const rightEdge = pack.i32(edges).fill(-1);
-  const isLeft = pack.u8(edges);
+  const { parentNode, isLeft, parentEdge, ancestorEdge, feature, rightEdge, leafValue, vectors } = plan;
   const mergedZero = new Float64Array(edges).fill(1);
   let useReference = tree.numLeaves <= 1;
 
@@ -166,67 +190,100 @@ function planTree(tree: CompiledTree): TreePlan {
     const saved = lastEdge.get(splitFeature);
     for (const child of [tree.left[node]!, tree.right[node]!]) {
       const edge = next++;
-      if (child === tree.right[node]) rightEdge[intoNode] = edge;
-      parentNode[edge] = node;
-      isLeft[edge] = child === tree.left[node] ? 1 : 0;
-      parentEdge[edge] = intoNode;
-      feature[edge] = splitFeature;
+      const at = edgeBase + edge;
+      if (child === tree.right[node]) rightEdge[edgeBase + intoNode] = edge;
+      parentNode[at] = node;
+      isLeft[at] = child === tree.left[node] ? 1 : 0;
+      parentEdge[at] = intoNode;
+      feature[at] = splitFeature;
       const fraction = coverOf(tree, child) / parentCover;
       if (!(fraction > 0) || !Number.isFinite(fraction)) useReference = true;
       const ancestor = saved ?? -1;
       const ancestorZero = ancestor >= 0 ? mergedZero[ancestor]! : 1;
-      ancestorEdge[edge] = ancestor;
+      ancestorEdge[at] = ancestor;
       const zero = (mergedZero[edge] = ancestorZero * fraction);
       for (let state = 0; state < STATES; state++) {
         const ancestorOne = state === State.AncestorOff ? 0 : 1;
         const one = state === State.BothOn ? 1 : 0;
-        const at = (edge * STATES + state) * 2 * points;
+        const v = vectorBase + (edge * STATES + state) * 2 * points;
         for (let q = 0; q < points; q++) {
           const t = nodes[q]!;
           const factor = zero * (1 - t) + one * t;
           // Without an ancestor edge the "ancestor" is the neutral factor 1 with O = Z = 1.
           const ancestorFactor = ancestor >= 0 ? ancestorZero * (1 - t) + ancestorOne * t : 1;
           const ancestorShare = ancestor >= 0 ? (ancestorOne - ancestorZero) / ancestorFactor : 0;
-          vectors[at + q] = factor / ancestorFactor;
-          vectors[at + points + q] = weights[q]! * ((one - zero) / factor - ancestorShare);
+          vectors[v + q] = factor / ancestorFactor;
+          vectors[v + points + q] = weights[q]! * ((one - zero) / factor - ancestorShare);
         }
       }
       if (child >= 0) {
         lastEdge.set(splitFeature, edge);
         walk(child, edge);
       } else {
-        leafValue[edge] = tree.leafValue[~child]!;
+        leafValue[at] = tree.leafValue[~child]!;
       }
     }
     if (saved === undefined) lastEdge.delete(splitFeature);
     else lastEdge.set(splitFeature, saved);
   };
   if (!useReference) walk(0, 0);
-  const internal = tree.numLeaves - 1;
-  let table: PatternTable | null = null;
-  if (!useReference && internal <= TABLE_MAX_INTERNAL) {
-    const used = [...new Set(tree.splitFeature)];
-    const patterns = 1 << internal;
-    const tablePack = new ArrayPack(8 * patterns * used.length + 4 * used.length + patterns);
-    const values = tablePack.f64(patterns * used.length);
-    table = { features: tablePack.i32(used), values, filled: tablePack.u8(patterns) };
-  }
-  return { tree, points, edges, parentNode, isLeft, parentEdge, ancestorEdge, feature, rightEdge, leafValue, vectors, useReference, table };
+  return useReference;
 }
 
 function planFor(model: CompiledModel): ShapPlan {
   let plan = plans.get(model);
-  if (!plan) {
-    const trees = model.trees.map(planTree);
-    plan = {
-      trees,
-      forest: forestOf(model),
-      maxPoints: trees.reduce((m, t) => Math.max(m, t.points), 1),
-      maxEdges: trees.reduce((m, t) => Math.max(m, t.edges), 1),
-      maxInternal: trees.reduce((m, t) => Math.max(m, t.tree.numLeaves - 1), 1),
-    };
-    plans.set(model, plan);
+  if (plan) return plan;
+  const shapes = model.trees.map(shapeOf);
+  const total = (size: (shape: (typeof shapes)[number]) => number) => shapes.reduce((n, shape) => n + size(shape), 0);
+  const edges = total((s) => s.edges);
+  const vectorValues = total((s) => s.edges * STATES * 2 * s.points);
+  const tableFeatures = total((s) => s.tableFeatures?.length ?? 0);
+  const tableValues = total((s) => s.patterns * (s.tableFeatures?.length ?? 0));
+  const tablePatterns = total((s) => s.patterns);
+  // 8-byte arrays first, then 4-byte, then 1-byte (see ArrayPack).
+  const pack = new ArrayPack(ArrayPack.groupBytes(edges + vectorValues + tableValues, 5 * edges + tableFeatures, edges + tablePatterns));
+  plan = {
+    trees: [],
+    forest: forestOf(model),
+    maxPoints: shapes.reduce((m, s) => Math.max(m, s.points), 1),
+    maxEdges: shapes.reduce((m, s) => Math.max(m, s.edges), 1),
+    maxInternal: model.trees.reduce((m, t) => Math.max(m, t.numLeaves - 1), 1),
+    leafValue: pack.f64(edges),
+    vectors: pack.f64(vectorValues),
+    tableValues: pack.f64(tableValues),
+    parentNode: pack.i32(edges),
+    parentEdge: pack.i32(edges),
+    ancestorEdge: pack.i32(edges).fill(-1),
+    feature: pack.i32(edges),
+    rightEdge: pack.i32(edges).fill(-1),
+    tableFeatures: pack.i32(tableFeatures),
+    isLeft: pack.u8(edges),
+    tableFilled: pack.u8(tablePatterns),
+  };
+  let edgeBase = 0;
+  let vectorBase = 0;
+  let featureBase = 0;
+  let valueBase = 0;
+  let filledBase = 0;
+  for (const [t, tree] of model.trees.entries()) {
+    const { edges: treeEdges, points, tableFeatures: used, patterns } = shapes[t]!;
+    const useReference = planTree(plan, tree, points, treeEdges, edgeBase, vectorBase);
+    let table: PatternTable | null = null;
+    if (used) {
+      // Room is kept for every small tree; one the reference algorithm takes leaves its room unused.
+      if (!useReference) {
+        plan.tableFeatures.set(used, featureBase);
+        table = { featureBase, featureCount: used.length, valueBase, filledBase };
+      }
+      featureBase += used.length;
+      valueBase += patterns * used.length;
+      filledBase += patterns;
+    }
+    plan.trees.push({ tree, points, edges: treeEdges, edgeBase, vectorBase, useReference, table });
+    edgeBase += treeEdges;
+    vectorBase += treeEdges * STATES * 2 * points;
   }
+  plans.set(model, plan);
   return plan;
 }
 
@@ -237,7 +294,7 @@ function planFor(model: CompiledModel): ShapPlan {
  */
 export function shapPlanBytes(model: CompiledModel): number {
   const plan = planFor(model);
-  return plan.trees.reduce((bytes, tree) => bytes + typedArraysBytes(tree, tree.table ?? {}), typedArraysBytes(plan.forest));
+  return typedArraysBytes(plan, plan.forest);
 }
 
 /** Scratch space for one model; reuse it across rows. */
@@ -270,39 +327,42 @@ export function createShapWorkspace(model: CompiledModel): ShapWorkspace {
   };
 }
 
-/** How the row meets `edge`, given the states already set for the edges above it. */
-function stateOf(plan: TreePlan, w: ShapWorkspace, edge: number): number {
-  const ancestor = plan.ancestorEdge[edge]!;
+/** How the row meets `edge` of `tree`, given the states already set for the edges above it. */
+function stateOf(tree: TreePlan, w: ShapWorkspace, edge: number): number {
+  const { ancestorEdge, parentNode, isLeft } = w.plan;
+  const at = tree.edgeBase + edge;
+  const ancestor = ancestorEdge[at]!;
   if (ancestor >= 0 && w.state[ancestor] !== State.BothOn) return State.AncestorOff;
-  return w.wentLeft[plan.parentNode[edge]!] === plan.isLeft[edge] ? State.BothOn : State.AncestorOnThisOff;
+  return w.wentLeft[parentNode[at]!] === isLeft[at] ? State.BothOn : State.AncestorOnThisOff;
 }
 
 const UNROLLED_POINTS = 4;
 
 /** Adds one tree's contributions for the sides in `w.wentLeft` to `phi`. */
-function treeContributions(plan: TreePlan, phi: Float64Array, w: ShapWorkspace): void {
-  const { points, edges, parentEdge, feature, rightEdge, leafValue, vectors } = plan;
+function treeContributions(tree: TreePlan, phi: Float64Array, w: ShapWorkspace): void {
+  const { points, edges, edgeBase: e0, vectorBase: v0 } = tree;
+  const { parentEdge, feature, rightEdge, leafValue, vectors } = w.plan;
   const { products, sums, state } = w;
   const stride = 2 * points;
   for (let q = 0; q < points; q++) products[q] = 1;
 
   // Down: each edge's state and the product of factors along the path to it.
   for (let edge = 1; edge < edges; edge++) {
-    const edgeState = (state[edge] = stateOf(plan, w, edge));
-    const factors = (edge * STATES + edgeState) * stride;
-    const from = parentEdge[edge]! * points;
+    const edgeState = (state[edge] = stateOf(tree, w, edge));
+    const factors = v0 + (edge * STATES + edgeState) * stride;
+    const from = parentEdge[e0 + edge]! * points;
     const to = edge * points;
     for (let q = 0; q < points; q++) products[to + q] = products[from + q]! * vectors[factors + q]!;
   }
 
   // Up: sums of value × product below each edge, each edge crediting its feature.
   for (let edge = edges - 1; edge >= 1; edge--) {
-    const coefficients = (edge * STATES + state[edge]!) * stride + points;
+    const coefficients = v0 + (edge * STATES + state[edge]!) * stride + points;
     const at = edge * points;
-    const right = rightEdge[edge]!;
+    const right = rightEdge[e0 + edge]!;
     let dot = 0;
     if (right < 0) {
-      const value = leafValue[edge]!;
+      const value = leafValue[e0 + edge]!;
       for (let q = 0; q < points; q++) {
         const sum = value * products[at + q]!;
         sums[at + q] = sum;
@@ -317,43 +377,45 @@ function treeContributions(plan: TreePlan, phi: Float64Array, w: ShapWorkspace):
         dot += vectors[coefficients + q]! * sum;
       }
     }
-    phi[feature[edge]!]! += dot;
+    phi[feature[e0 + edge]!]! += dot;
   }
 }
 
 /** treeContributions for trees with exactly two points, written out point by point. */
-function treeContributions2(plan: TreePlan, phi: Float64Array, w: ShapWorkspace): void {
-  const { edges, parentEdge, feature, rightEdge, leafValue, vectors } = plan;
+function treeContributions2(tree: TreePlan, phi: Float64Array, w: ShapWorkspace): void {
+  const { edges, edgeBase: e0, vectorBase: v0 } = tree;
+  const { parentEdge, feature, rightEdge, leafValue, vectors } = w.plan;
   const { products, sums, state } = w;
   products[0] = products[1] = 1;
   for (let edge = 1; edge < edges; edge++) {
-    const edgeState = (state[edge] = stateOf(plan, w, edge));
-    const v = (edge * STATES + edgeState) * 4;
-    const from = parentEdge[edge]! * 2;
+    const edgeState = (state[edge] = stateOf(tree, w, edge));
+    const v = v0 + (edge * STATES + edgeState) * 4;
+    const from = parentEdge[e0 + edge]! * 2;
     products[edge * 2] = products[from]! * vectors[v]!;
     products[edge * 2 + 1] = products[from + 1]! * vectors[v + 1]!;
   }
   for (let edge = edges - 1; edge >= 1; edge--) {
-    const c = (edge * STATES + state[edge]!) * 4 + 2;
-    const right = rightEdge[edge]!;
-    const value = leafValue[edge]!;
+    const c = v0 + (edge * STATES + state[edge]!) * 4 + 2;
+    const right = rightEdge[e0 + edge]!;
+    const value = leafValue[e0 + edge]!;
     const s0 = right < 0 ? value * products[edge * 2]! : sums[edge * 2 + 2]! + sums[right * 2]!;
     const s1 = right < 0 ? value * products[edge * 2 + 1]! : sums[edge * 2 + 3]! + sums[right * 2 + 1]!;
     sums[edge * 2] = s0;
     sums[edge * 2 + 1] = s1;
-    phi[feature[edge]!]! += vectors[c]! * s0 + vectors[c + 1]! * s1;
+    phi[feature[e0 + edge]!]! += vectors[c]! * s0 + vectors[c + 1]! * s1;
   }
 }
 
 /** treeContributions for trees with exactly four points, written out point by point. */
-function treeContributions4(plan: TreePlan, phi: Float64Array, w: ShapWorkspace): void {
-  const { edges, parentEdge, feature, rightEdge, leafValue, vectors } = plan;
+function treeContributions4(tree: TreePlan, phi: Float64Array, w: ShapWorkspace): void {
+  const { edges, edgeBase: e0, vectorBase: v0 } = tree;
+  const { parentEdge, feature, rightEdge, leafValue, vectors } = w.plan;
   const { products, sums, state } = w;
   products[0] = products[1] = products[2] = products[3] = 1;
   for (let edge = 1; edge < edges; edge++) {
-    const edgeState = (state[edge] = stateOf(plan, w, edge));
-    const v = (edge * STATES + edgeState) * 8;
-    const from = parentEdge[edge]! * 4;
+    const edgeState = (state[edge] = stateOf(tree, w, edge));
+    const v = v0 + (edge * STATES + edgeState) * 8;
+    const from = parentEdge[e0 + edge]! * 4;
     const to = edge * 4;
     products[to] = products[from]! * vectors[v]!;
     products[to + 1] = products[from + 1]! * vectors[v + 1]!;
@@ -361,15 +423,15 @@ function treeContributions4(plan: TreePlan, phi: Float64Array, w: ShapWorkspace)
     products[to + 3] = products[from + 3]! * vectors[v + 3]!;
   }
   for (let edge = edges - 1; edge >= 1; edge--) {
-    const c = (edge * STATES + state[edge]!) * 8 + 4;
+    const c = v0 + (edge * STATES + state[edge]!) * 8 + 4;
     const at = edge * 4;
-    const right = rightEdge[edge]!;
+    const right = rightEdge[e0 + edge]!;
     let s0: number;
     let s1: number;
     let s2: number;
     let s3: number;
     if (right < 0) {
-      const value = leafValue[edge]!;
+      const value = leafValue[e0 + edge]!;
       s0 = value * products[at]!;
       s1 = value * products[at + 1]!;
       s2 = value * products[at + 2]!;
@@ -386,31 +448,33 @@ function treeContributions4(plan: TreePlan, phi: Float64Array, w: ShapWorkspace)
     sums[at + 1] = s1;
     sums[at + 2] = s2;
     sums[at + 3] = s3;
-    phi[feature[edge]!]! += vectors[c]! * s0 + vectors[c + 1]! * s1 + vectors[c + 2]! * s2 + vectors[c + 3]! * s3;
+    phi[feature[e0 + edge]!]! += vectors[c]! * s0 + vectors[c + 1]! * s1 + vectors[c + 2]! * s2 + vectors[c + 3]! * s3;
   }
 }
 
-const contributionsFor = (plan: TreePlan) =>
-  plan.points === 2 ? treeContributions2 : plan.points === UNROLLED_POINTS ? treeContributions4 : treeContributions;
+const contributionsFor = (tree: TreePlan) =>
+  tree.points === 2 ? treeContributions2 : tree.points === UNROLLED_POINTS ? treeContributions4 : treeContributions;
 
-function fromTable(plan: TreePlan, table: PatternTable, forest: Forest, firstNode: number, x: Float64Array, phi: Float64Array, w: ShapWorkspace): void {
-  const internal = plan.tree.numLeaves - 1;
+function fromTable(tree: TreePlan, table: PatternTable, firstNode: number, x: Float64Array, phi: Float64Array, w: ShapWorkspace): void {
+  const internal = tree.tree.numLeaves - 1;
+  const { forest, tableFeatures, tableValues, tableFilled } = w.plan;
   decideNodes(forest, firstNode, internal, x, w.wentLeft);
   let pattern = 0;
   for (let node = 0; node < internal; node++) pattern |= w.wentLeft[node]! << node;
-  const { features, values, filled } = table;
-  const at = pattern * features.length;
-  if (filled[pattern] === 0) {
+  const { featureBase, featureCount } = table;
+  const at = table.valueBase + pattern * featureCount;
+  if (tableFilled[table.filledBase + pattern] === 0) {
     for (let node = 0; node < internal; node++) w.wentLeft[node] = (pattern >> node) & 1;
     const scratch = w.scratch;
-    contributionsFor(plan)(plan, scratch, w);
-    for (let j = 0; j < features.length; j++) {
-      values[at + j] = scratch[features[j]!]!;
-      scratch[features[j]!] = 0;
+    contributionsFor(tree)(tree, scratch, w);
+    for (let j = 0; j < featureCount; j++) {
+      const f = tableFeatures[featureBase + j]!;
+      tableValues[at + j] = scratch[f]!;
+      scratch[f] = 0;
     }
-    filled[pattern] = 1;
+    tableFilled[table.filledBase + pattern] = 1;
   }
-  for (let j = 0; j < features.length; j++) phi[features[j]!]! += values[at + j]!;
+  for (let j = 0; j < featureCount; j++) phi[tableFeatures[featureBase + j]!]! += tableValues[at + j]!;
 }
 
 /**
@@ -432,7 +496,7 @@ export function treeShap(
     phi[model.numFeatures]! += treePlan.tree.expectedValue;
     if (treePlan.tree.numLeaves <= 1) continue;
     if (treePlan.useReference) referenceTreeShap(treePlan.tree, x, phi, workspace.reference!);
-    else if (treePlan.table) fromTable(treePlan, treePlan.table, forest, forest.nodeStart[t]!, x, phi, workspace);
+    else if (treePlan.table) fromTable(treePlan, treePlan.table, forest.nodeStart[t]!, x, phi, workspace);
     else {
       const firstNode = forest.nodeStart[t]!;
       const internal = treePlan.tree.numLeaves - 1;
