@@ -76,16 +76,18 @@ function randomRow(random: () => number, numFeatures: number): Float64Array {
 /** E[f(x) | x_S] under path-dependent cover weighting (Lundberg et al. 2020, Algorithm 1). */
 function conditionalExpectation(model: ReturnType<typeof compileModel>, x: Float64Array, known: Set<number>): number {
   let total = 0;
+  const { nodes, leaves } = model;
   for (const tree of model.trees) {
     const walk = (node: number): number => {
-      if (node < 0) return tree.leafValue[~node]!;
-      if (known.has(tree.splitFeature[node]!)) return walk(decide(tree, node, x));
-      const l = tree.left[node]!;
-      const r = tree.right[node]!;
-      const cover = (n: number) => (n >= 0 ? tree.internalCount[n]! : tree.leafCount[~n]!);
-      return (cover(l) * walk(l) + cover(r) * walk(r)) / tree.internalCount[node]!;
+      if (node < 0) return leaves.value[tree.leafBase + ~node]!;
+      const at = tree.nodeBase + node;
+      if (known.has(nodes.splitFeature[at]!)) return walk(decide(model, tree, node, x));
+      const l = nodes.left[at]!;
+      const r = nodes.right[at]!;
+      const cover = (n: number) => (n >= 0 ? nodes.internalCount[tree.nodeBase + n]! : leaves.count[tree.leafBase + ~n]!);
+      return (cover(l) * walk(l) + cover(r) * walk(r)) / nodes.internalCount[at]!;
     };
-    total += tree.numLeaves === 1 ? tree.leafValue[0]! : walk(0);
+    total += tree.numLeaves === 1 ? leaves.value[tree.leafBase]! : walk(0);
   }
   return total;
 }
@@ -158,7 +160,7 @@ describe('model validation', () => {
   });
 
   it('rejects children that loop, share a subtree or leave a cycle unreachable, and accepts every random tree', () => {
-    const three = { split_feature: [0, 0, 0], threshold: [1, 1, 1], decision_type: [0, 0, 0] as const, default_left: [0, 0, 0] as const, missing_type: [0, 0, 0] as const, internal_count: [2, 2, 2], leaf_value: [1, 2, 3, 4], leaf_count: [1, 1, 1, 1] };
+    const three: Partial<SerializedTree> = { split_feature: [0, 0, 0], threshold: [1, 1, 1], decision_type: [0, 0, 0], default_left: [0, 0, 0], missing_type: [0, 0, 0], internal_count: [2, 2, 2], leaf_value: [1, 2, 3, 4], leaf_count: [1, 1, 1, 1] };
     const structures: [number[], number[]][] = [
       [[1, 1, ~2], [~0, ~1, ~3]], // node 1 is its own child
       [[1, 2, ~2], [2, ~0, ~1]], // node 2 has two parents
@@ -175,22 +177,26 @@ describe('model validation', () => {
 });
 
 describe('compiled model memory', () => {
-  it('keeps every tree of a model in one buffer, each array aligned, apart from the others and holding the tree\'s values', () => {
+  it('keeps all trees of a model in a few model-wide arrays of one buffer, aligned, apart and holding every tree\'s values', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: 2 ** 31 - 1 }), fc.integer({ min: 1, max: 20 }), fc.integer({ min: 1, max: 9 }), (seed, trees, leaves) => {
         const serialized = randomModel(seed, 4, trees, leaves);
         const model = compileModel(serialized);
-        const arrays = model.trees.flatMap((t) => [t.threshold, t.internalCount, t.leafValue, t.leafCount, t.splitFeature, t.left, t.right, ...t.catSets, t.isCategorical, t.defaultLeft, t.missingType]);
+        const arrays = [model.nodes, model.leaves, model.categorySets].flatMap((holder) => Object.values(holder) as ArrayBufferView[]);
+        expect(arrays).toHaveLength(13);
         const buffer = arrays[0]!.buffer;
         expect(arrays.every((a) => a.buffer === buffer)).toBe(true);
         const spans = arrays.filter((a) => a.byteLength > 0).map((a) => [a.byteOffset, a.byteOffset + a.byteLength] as const).sort((a, b) => a[0] - b[0]);
         spans.forEach(([start], i) => i > 0 && expect(start).toBeGreaterThanOrEqual(spans[i - 1]![1]));
+        const { nodes, leaves: leafArrays, categorySets } = model;
         model.trees.forEach((t, i) => {
           const source = serialized.trees[i]!;
-          expect([...t.left]).toEqual(source.left_child);
-          expect([...t.leafValue]).toEqual(source.leaf_value);
-          expect([...t.missingType]).toEqual(source.missing_type);
-          expect(t.catSets.map((set) => [...set])).toEqual(source.cat_sets.map((set) => [...set].sort((a, b) => a - b)));
+          const internal = t.numLeaves - 1;
+          expect([...nodes.left.subarray(t.nodeBase, t.nodeBase + internal)]).toEqual(source.left_child);
+          expect([...nodes.missingType.subarray(t.nodeBase, t.nodeBase + internal)]).toEqual(source.missing_type);
+          expect([...leafArrays.value.subarray(t.leafBase, t.leafBase + t.numLeaves)]).toEqual(source.leaf_value);
+          const sets = source.cat_sets.map((_, s) => [...categorySets.codes.subarray(categorySets.start[t.catSetBase + s]!, categorySets.start[t.catSetBase + s]! + categorySets.length[t.catSetBase + s]!)]);
+          expect(sets).toEqual(source.cat_sets.map((set) => [...set].sort((a, b) => a - b)));
         });
       }),
       { numRuns: 200 },
@@ -277,7 +283,7 @@ describe('prediction over the flat forest and by QuickScorer', () => {
         const model = compileModel(randomModel(seed, 5, 6, 20));
         const x = Float64Array.from(values);
         let expected = 0;
-        for (const tree of model.trees) expected += tree.leafValue[leafIndex(tree, x)]!;
+        for (const tree of model.trees) expected += model.leaves.value[tree.leafBase + leafIndex(model, tree, x)]!;
         expect(predictRaw(model, x)).toBe(expected);
       }),
       { numRuns: 500, seed: 7 },

@@ -40,7 +40,7 @@ describe('model store', () => {
     // Retrained: a new identifier in D1 and in the file.
     await write(3, 'user_a_2');
     const second = await loadUserModel(env.MODELS, key, 'user_a_2');
-    expect(second?.trees[0]!.leafValue).not.toEqual(first?.trees[0]!.leafValue);
+    expect(second?.leaves.value).not.toEqual(first?.leaves.value);
     expect(await loadUserModel(env.MODELS, key, 'user_a_2')).toBe(second);
   });
 

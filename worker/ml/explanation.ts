@@ -75,7 +75,7 @@ export function treeSummary(model: CompiledModel) {
   const leaves = model.trees.map((t) => t.numLeaves);
   const depths = model.trees.map((t) => t.maxDepth);
   const splits = new Array<number>(model.numFeatures).fill(0);
-  for (const t of model.trees) for (let i = 0; i < t.numLeaves - 1; i++) splits[t.splitFeature[i]!]!++;
+  for (const feature of model.nodes.splitFeature) splits[feature]!++;
   return {
     num_trees: model.trees.length,
     num_features: model.numFeatures,

@@ -36,8 +36,8 @@ export function forestOf(model: CompiledModel): Forest {
   let forest = forests.get(model);
   if (forest) return forest;
   const trees = model.trees;
-  const nodes = trees.reduce((n, t) => n + t.numLeaves - 1, 0);
-  const leaves = trees.reduce((n, t) => n + t.numLeaves, 0);
+  const nodes = model.nodes.splitFeature.length;
+  const leaves = model.leaves.value.length;
   const words: number[] = [];
   forest = {
     roots: new Int32Array(trees.length),
@@ -53,42 +53,45 @@ export function forestOf(model: CompiledModel): Forest {
     bits: new Uint32Array(0),
     leafValue: new Float64Array(leaves),
   };
-  let nodeAt = 0;
-  let leafAt = 0;
+  // The model's nodes and leaves are already tree after tree: a tree's node i is global node
+  // nodeBase + i and its leaf j global leaf leafBase + j; only the children need the offsets.
+  const { splitFeature, threshold, isCategorical, missingType, defaultLeft, left, right } = model.nodes;
+  const { start, length, codes } = model.categorySets;
   trees.forEach((tree, t) => {
     const internal = tree.numLeaves - 1;
-    const global = (child: number) => (child >= 0 ? nodeAt + child : ~(leafAt + ~child));
-    forest!.nodeStart[t] = nodeAt;
-    forest!.roots[t] = internal > 0 ? nodeAt : ~leafAt;
-    for (let i = 0; i < internal; i++) {
-      const g = nodeAt + i;
-      forest!.feature[g] = tree.splitFeature[i]!;
-      forest!.threshold[g] = tree.threshold[i]!;
-      forest!.left[g] = global(tree.left[i]!);
-      forest!.right[g] = global(tree.right[i]!);
-      if (tree.isCategorical[i]) {
+    const global = (child: number) => (child >= 0 ? tree.nodeBase + child : ~(tree.leafBase + ~child));
+    forest!.nodeStart[t] = tree.nodeBase;
+    forest!.roots[t] = internal > 0 ? tree.nodeBase : ~tree.leafBase;
+    for (let g = tree.nodeBase; g < tree.nodeBase + internal; g++) {
+      forest!.feature[g] = splitFeature[g]!;
+      forest!.threshold[g] = threshold[g]!;
+      forest!.left[g] = global(left[g]!);
+      forest!.right[g] = global(right[g]!);
+      if (isCategorical[g]) {
         forest!.kind[g] = SplitKind.Categorical;
-        const set = tree.catSets[tree.threshold[i]!]!;
-        const count = set.length === 0 ? 0 : Math.floor(set[set.length - 1]! / 32) + 1;
+        const set = tree.catSetBase + threshold[g]!;
+        const last = length[set]! === 0 ? -1 : codes[start[set]! + length[set]! - 1]!;
+        const count = last < 0 ? 0 : Math.floor(last / 32) + 1;
         forest!.bitsStart[g] = words.length;
         forest!.bitsWords[g] = count;
-        const start = words.length;
+        const first = words.length;
         for (let w = 0; w < count; w++) words.push(0);
-        for (const code of set) if (code >= 0) words[start + (code >>> 5)]! |= 1 << (code & 31);
-      } else if (tree.missingType[i] === MissingType.Zero) {
+        for (let i = start[set]!; i < start[set]! + length[set]!; i++) {
+          const code = codes[i]!;
+          if (code >= 0) words[first + (code >>> 5)]! |= 1 << (code & 31);
+        }
+      } else if (missingType[g] === MissingType.Zero) {
         forest!.kind[g] = SplitKind.ZeroMissing;
-        forest!.missingLeft[g] = tree.defaultLeft[i]!;
+        forest!.missingLeft[g] = defaultLeft[g]!;
       } else {
         forest!.kind[g] = SplitKind.Plain;
         // Missing type None reads NaN as 0; missing type NaN sends it to the default side.
-        forest!.missingLeft[g] = tree.missingType[i] === MissingType.NaN ? tree.defaultLeft[i]! : 0 <= tree.threshold[i]! ? 1 : 0;
+        forest!.missingLeft[g] = missingType[g] === MissingType.NaN ? defaultLeft[g]! : 0 <= threshold[g]! ? 1 : 0;
       }
     }
-    forest!.leafValue.set(tree.leafValue, leafAt);
-    nodeAt += internal;
-    leafAt += tree.numLeaves;
   });
-  forest.nodeStart[trees.length] = nodeAt;
+  forest.leafValue.set(model.leaves.value);
+  forest.nodeStart[trees.length] = nodes;
   forest.bits = Uint32Array.from(words);
   forests.set(model, forest);
   return forest;

@@ -149,9 +149,25 @@ export const gbdtModelSchema = z
   });
 export type GbdtModel = z.infer<typeof gbdtModelSchema>;
 
-/** One tree in flat typed arrays; categorical sets as sorted code lists. */
+/**
+ * One tree of a compiled model: where its internal nodes, leaves and category sets start in the
+ * model's arrays. Its children keep the tree's own numbers (LightGBM's layout): internal node `c`
+ * is the model's node `nodeBase + c`, leaf `~c` the model's leaf `leafBase + ~c`, and categorical
+ * node threshold `s` names the model's category set `catSetBase + s`.
+ */
 export type CompiledTree = {
   numLeaves: number;
+  nodeBase: number;
+  leafBase: number;
+  catSetBase: number;
+  /** Longest root-to-leaf path in splits; sizes TreeSHAP's path buffer. */
+  maxDepth: number;
+  /** Count-weighted mean leaf value: this tree's share of the SHAP base value. */
+  expectedValue: number;
+};
+
+/** Every tree's internal nodes, tree after tree. */
+export type CompiledNodes = {
   splitFeature: Int32Array;
   threshold: Float64Array;
   isCategorical: Uint8Array;
@@ -160,19 +176,26 @@ export type CompiledTree = {
   left: Int32Array;
   right: Int32Array;
   internalCount: Float64Array;
-  catSets: Int32Array[];
-  leafValue: Float64Array;
-  leafCount: Float64Array;
-  /** Longest root-to-leaf path in splits; sizes TreeSHAP's path buffer. */
-  maxDepth: number;
-  /** Count-weighted mean leaf value: this tree's share of the SHAP base value. */
-  expectedValue: number;
 };
 
+/** Every tree's leaves, tree after tree. */
+export type CompiledLeaves = { value: Float64Array; count: Float64Array };
+
+/** Every tree's category sets, each sorted: set `s` is `codes[start[s] .. start[s] + length[s])`. */
+export type CompiledCategorySets = { start: Int32Array; length: Int32Array; codes: Int32Array };
+
+/**
+ * A model's trees in a few model-wide typed arrays sharing one buffer, each tree an offset into
+ * them: a cache of many models holds a dozen arrays per model, not a dozen per tree, for a full
+ * collection to visit.
+ */
 export type CompiledModel = {
   featureNames: readonly string[];
   numFeatures: number;
   trees: CompiledTree[];
+  nodes: CompiledNodes;
+  leaves: CompiledLeaves;
+  categorySets: CompiledCategorySets;
   maxDepth: number;
   /** Σ over trees of their expected values: the SHAP base value. */
   baseValue: number;
@@ -194,9 +217,9 @@ export function typedArraysBytes(...holders: object[]): number {
 }
 
 /** Memory a compiled model's trees take, typed arrays and their overhead: what a model cache is bounded by. */
-export const compiledBytes = (model: CompiledModel) => model.trees.reduce((bytes, tree) => bytes + typedArraysBytes(tree, tree.catSets), 0);
+export const compiledBytes = (model: CompiledModel) => typedArraysBytes(model.nodes, model.leaves, model.categorySets);
 
-function treeDepth(left: Int32Array, right: Int32Array, numLeaves: number): number {
+function treeDepth(left: readonly number[], right: readonly number[], numLeaves: number): number {
   if (numLeaves <= 1) return 0;
   let max = 0;
   const stack: [number, number][] = [[0, 0]];
@@ -211,7 +234,7 @@ function treeDepth(left: Int32Array, right: Int32Array, numLeaves: number): numb
 }
 
 /** LightGBM's `Tree::ExpectedValue`: Σ leaf_count / root count · leaf_value. */
-function expectedValue(leafValue: Float64Array, leafCount: Float64Array, rootCount: number, numLeaves: number): number {
+function expectedValue(leafValue: readonly number[], leafCount: readonly number[], rootCount: number, numLeaves: number): number {
   if (numLeaves === 1) return leafValue[0]!;
   let value = 0;
   for (let i = 0; i < numLeaves; i++) value += (leafCount[i]! / rootCount) * leafValue[i]!;
@@ -251,59 +274,77 @@ export class ArrayPack {
   u8 = (values: ArrayLike<number> | number) => this.take(1, (b, at, n) => new Uint8Array(b, at, n), values);
 }
 
-/** A tree's category sets in the sorted order lookups need, and the bytes its arrays take in a pack. */
-function treeLayout(t: SerializedTree) {
-  const sortedSets = t.cat_sets.map((set) => [...set].sort((a, b) => a - b));
-  const count = (...arrays: ArrayLike<unknown>[]) => arrays.reduce((n, a) => n + a.length, 0);
-  const bytes = ArrayPack.groupBytes(
-    count(t.threshold, t.internal_count, t.leaf_value, t.leaf_count),
-    count(t.split_feature, t.left_child, t.right_child, ...sortedSets),
-    count(t.decision_type, t.default_left, t.missing_type),
-  );
-  return { sortedSets, bytes };
-}
-
-/** One tree's typed arrays, taken from the model's pack (8-byte arrays first, then 4-byte, then 1-byte). */
-function compileTree(t: SerializedTree, sortedSets: number[][], memory: ArrayPack): CompiledTree {
-  const threshold = memory.f64(t.threshold.map((v, i) => (t.decision_type[i] === DecisionType.Numeric && v >= INFINITE_THRESHOLD ? Infinity : v)));
-  const internalCount = memory.f64(t.internal_count);
-  const leafValue = memory.f64(t.leaf_value);
-  const leafCount = memory.f64(t.leaf_count);
-  const splitFeature = memory.i32(t.split_feature);
-  const left = memory.i32(t.left_child);
-  const right = memory.i32(t.right_child);
-  const catSets = sortedSets.map(memory.i32);
-  const rootCount = t.num_leaves > 1 ? internalCount[0]! : leafCount[0]!;
-  return {
-    numLeaves: t.num_leaves,
-    splitFeature,
-    threshold,
-    isCategorical: memory.u8(t.decision_type),
-    defaultLeft: memory.u8(t.default_left),
-    missingType: memory.u8(t.missing_type),
-    left,
-    right,
-    internalCount,
-    catSets,
-    leafValue,
-    leafCount,
-    maxDepth: treeDepth(left, right, t.num_leaves),
-    expectedValue: expectedValue(leafValue, leafCount, rootCount, t.num_leaves),
-  };
-}
-
 /** Validates (when given unknown JSON) and compiles a model for prediction and TreeSHAP. */
 export function compileModel(input: GbdtModel | unknown): CompiledModel {
   const { trees: serialized, ...header } = gbdtModelSchema.parse(input);
-  const layouts = serialized.map(treeLayout);
-  const memory = new ArrayPack(layouts.reduce((bytes, layout) => bytes + layout.bytes, 0));
-  const trees = serialized.map((t, i) => compileTree(t, layouts[i]!.sortedSets, memory));
+  const total = (size: (t: SerializedTree) => number) => serialized.reduce((n, t) => n + size(t), 0);
+  const nodeCount = total((t) => t.num_leaves - 1);
+  const leafCount = total((t) => t.num_leaves);
+  const sortedSets = serialized.flatMap((t) => t.cat_sets.map((set) => [...set].sort((a, b) => a - b)));
+  const codeCount = sortedSets.reduce((n, set) => n + set.length, 0);
+  const memory = new ArrayPack(ArrayPack.groupBytes(2 * nodeCount + 2 * leafCount, 3 * nodeCount + 2 * sortedSets.length + codeCount, 3 * nodeCount));
+  // 8-byte arrays first, then 4-byte, then 1-byte (see ArrayPack).
+  const threshold = memory.f64(nodeCount);
+  const internalCount = memory.f64(nodeCount);
+  const leaves: CompiledLeaves = { value: memory.f64(leafCount), count: memory.f64(leafCount) };
+  const splitFeature = memory.i32(nodeCount);
+  const left = memory.i32(nodeCount);
+  const right = memory.i32(nodeCount);
+  const categorySets: CompiledCategorySets = { start: memory.i32(sortedSets.length), length: memory.i32(sortedSets.length), codes: memory.i32(codeCount) };
+  const nodes: CompiledNodes = {
+    splitFeature,
+    threshold,
+    isCategorical: memory.u8(nodeCount),
+    defaultLeft: memory.u8(nodeCount),
+    missingType: memory.u8(nodeCount),
+    left,
+    right,
+    internalCount,
+  };
+  sortedSets.reduce((at, set, s) => {
+    categorySets.start[s] = at;
+    categorySets.length[s] = set.length;
+    categorySets.codes.set(set, at);
+    return at + set.length;
+  }, 0);
+
+  let nodeBase = 0;
+  let leafBase = 0;
+  let catSetBase = 0;
+  const trees = serialized.map((t): CompiledTree => {
+    t.threshold.forEach((v, i) => (nodes.threshold[nodeBase + i] = t.decision_type[i] === DecisionType.Numeric && v >= INFINITE_THRESHOLD ? Infinity : v));
+    nodes.internalCount.set(t.internal_count, nodeBase);
+    nodes.splitFeature.set(t.split_feature, nodeBase);
+    nodes.left.set(t.left_child, nodeBase);
+    nodes.right.set(t.right_child, nodeBase);
+    nodes.isCategorical.set(t.decision_type, nodeBase);
+    nodes.defaultLeft.set(t.default_left, nodeBase);
+    nodes.missingType.set(t.missing_type, nodeBase);
+    leaves.value.set(t.leaf_value, leafBase);
+    leaves.count.set(t.leaf_count, leafBase);
+    const rootCount = t.num_leaves > 1 ? t.internal_count[0]! : t.leaf_count[0]!;
+    const tree = {
+      numLeaves: t.num_leaves,
+      nodeBase,
+      leafBase,
+      catSetBase,
+      maxDepth: treeDepth(t.left_child, t.right_child, t.num_leaves),
+      expectedValue: expectedValue(t.leaf_value, t.leaf_count, rootCount, t.num_leaves),
+    };
+    nodeBase += t.num_leaves - 1;
+    leafBase += t.num_leaves;
+    catSetBase += t.cat_sets.length;
+    return tree;
+  });
   let baseValue = 0;
   for (const tree of trees) baseValue += tree.expectedValue;
   return {
     featureNames: header.feature_names,
     numFeatures: header.feature_names.length,
     trees,
+    nodes,
+    leaves,
+    categorySets,
     maxDepth: trees.reduce((m, t) => Math.max(m, t.maxDepth), 0),
     baseValue,
     header,

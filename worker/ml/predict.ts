@@ -8,12 +8,13 @@ import { forestOf, goesLeft } from './forest';
 import { MissingType, ZERO_THRESHOLD, type CompiledModel, type CompiledTree } from './model';
 import { buildQuickScorer, quickScore, type QuickScorer } from './quick-scorer';
 
-function inSortedSet(set: Int32Array, value: number): boolean {
-  let lo = 0;
-  let hi = set.length - 1;
+/** Whether `value` is among `codes[from .. from + length)`, which are sorted. */
+function inSortedSet(codes: Int32Array, from: number, length: number, value: number): boolean {
+  let lo = from;
+  let hi = from + length - 1;
   while (lo <= hi) {
     const mid = (lo + hi) >> 1;
-    const v = set[mid]!;
+    const v = codes[mid]!;
     if (v === value) return true;
     if (v < value) lo = mid + 1;
     else hi = mid - 1;
@@ -21,31 +22,35 @@ function inSortedSet(set: Int32Array, value: number): boolean {
   return false;
 }
 
-/** The child (node index, or ~leaf) that `x` follows at internal node `node`. */
-export function decide(tree: CompiledTree, node: number, x: Float64Array): number {
-  let value = x[tree.splitFeature[node]!]!;
-  if (tree.isCategorical[node]) {
-    if (Number.isNaN(value)) return tree.right[node]!;
+/** The child (the tree's node index, or ~leaf) that `x` follows at the tree's internal node `node`. */
+export function decide(model: CompiledModel, tree: CompiledTree, node: number, x: Float64Array): number {
+  const { splitFeature, isCategorical, missingType: missingTypes, defaultLeft, threshold, left, right } = model.nodes;
+  const at = tree.nodeBase + node;
+  let value = x[splitFeature[at]!]!;
+  if (isCategorical[at]) {
+    if (Number.isNaN(value)) return right[at]!;
     const code = Math.trunc(value);
-    if (code < 0) return tree.right[node]!;
-    return inSortedSet(tree.catSets[tree.threshold[node]!]!, code) ? tree.left[node]! : tree.right[node]!;
+    if (code < 0) return right[at]!;
+    const { start, length, codes } = model.categorySets;
+    const set = tree.catSetBase + threshold[at]!;
+    return inSortedSet(codes, start[set]!, length[set]!, code) ? left[at]! : right[at]!;
   }
-  const missingType = tree.missingType[node]!;
+  const missingType = missingTypes[at]!;
   if (Number.isNaN(value) && missingType !== MissingType.NaN) value = 0;
   if (
     (missingType === MissingType.Zero && value >= -ZERO_THRESHOLD && value <= ZERO_THRESHOLD) ||
     (missingType === MissingType.NaN && Number.isNaN(value))
   ) {
-    return tree.defaultLeft[node] ? tree.left[node]! : tree.right[node]!;
+    return defaultLeft[at] ? left[at]! : right[at]!;
   }
-  return value <= tree.threshold[node]! ? tree.left[node]! : tree.right[node]!;
+  return value <= threshold[at]! ? left[at]! : right[at]!;
 }
 
-/** The leaf index `x` reaches in one tree. */
-export function leafIndex(tree: CompiledTree, x: Float64Array): number {
+/** The leaf index (the tree's own) `x` reaches in one tree. */
+export function leafIndex(model: CompiledModel, tree: CompiledTree, x: Float64Array): number {
   if (tree.numLeaves <= 1) return 0;
   let node = 0;
-  while (node >= 0) node = decide(tree, node, x);
+  while (node >= 0) node = decide(model, tree, node, x);
   return ~node;
 }
 

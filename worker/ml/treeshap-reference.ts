@@ -111,14 +111,16 @@ function unwoundPathSum(zeros: Float64Array, ones: Float64Array, weight: Float64
   return total * (depth + 1);
 }
 
-const cover = (tree: CompiledTree, node: number) => (node >= 0 ? tree.internalCount[node]! : tree.leafCount[~node]!);
+const cover = (model: CompiledModel, tree: CompiledTree, node: number) =>
+  node >= 0 ? model.nodes.internalCount[tree.nodeBase + node]! : model.leaves.count[tree.leafBase + ~node]!;
 
 /** Adds one tree's contributions (not its expected value) to `phi`. */
-export function referenceTreeShap(tree: CompiledTree, x: Float64Array, phi: Float64Array, workspace: ReferenceWorkspace): void {
-  if (tree.numLeaves > 1) recurse(tree, x, phi, workspace, 0, 0, 0, 1, 1, -1);
+export function referenceTreeShap(model: CompiledModel, tree: CompiledTree, x: Float64Array, phi: Float64Array, workspace: ReferenceWorkspace): void {
+  if (tree.numLeaves > 1) recurse(model, tree, x, phi, workspace, 0, 0, 0, 1, 1, -1);
 }
 
 function recurse(
+  model: CompiledModel,
   tree: CompiledTree,
   x: Float64Array,
   phi: Float64Array,
@@ -142,7 +144,7 @@ function recurse(
   extendPath(feature, zeros, ones, weight, at, depth, parentZero, parentOne, parentFeature);
 
   if (node < 0) {
-    const leafValue = tree.leafValue[~node]!;
+    const leafValue = model.leaves.value[tree.leafBase + ~node]!;
     for (let i = 1; i <= depth; i++) {
       const pathWeight = unwoundPathSum(zeros, ones, weight, at, depth, i);
       phi[feature[at + i]!]! += pathWeight * (ones[at + i]! - zeros[at + i]!) * leafValue;
@@ -150,12 +152,13 @@ function recurse(
     return;
   }
 
-  const splitFeature = tree.splitFeature[node]!;
-  const hot = decide(tree, node, x);
-  const cold = hot === tree.left[node] ? tree.right[node]! : tree.left[node]!;
-  const invCover = 1 / tree.internalCount[node]!;
-  const hotZero = cover(tree, hot) * invCover;
-  const coldZero = cover(tree, cold) * invCover;
+  const at0 = tree.nodeBase + node;
+  const splitFeature = model.nodes.splitFeature[at0]!;
+  const hot = decide(model, tree, node, x);
+  const cold = hot === model.nodes.left[at0] ? model.nodes.right[at0]! : model.nodes.left[at0]!;
+  const invCover = 1 / model.nodes.internalCount[at0]!;
+  const hotZero = cover(model, tree, hot) * invCover;
+  const coldZero = cover(model, tree, cold) * invCover;
   let incomingZero = 1;
   let incomingOne = 1;
 
@@ -172,8 +175,8 @@ function recurse(
     nextDepth -= 1;
   }
 
-  recurse(tree, x, phi, w, hot, at, nextDepth + 1, hotZero * incomingZero, incomingOne, splitFeature);
-  recurse(tree, x, phi, w, cold, at, nextDepth + 1, coldZero * incomingZero, 0, splitFeature);
+  recurse(model, tree, x, phi, w, hot, at, nextDepth + 1, hotZero * incomingZero, incomingOne, splitFeature);
+  recurse(model, tree, x, phi, w, cold, at, nextDepth + 1, coldZero * incomingZero, 0, splitFeature);
 }
 
 /** SHAP values of one encoded row in LightGBM's `pred_contrib` layout (contributions, then the base value). */
@@ -181,7 +184,7 @@ export function treeShapReference(model: CompiledModel, x: Float64Array, workspa
   const phi = new Float64Array(model.numFeatures + 1);
   for (const tree of model.trees) {
     phi[model.numFeatures]! += tree.expectedValue;
-    referenceTreeShap(tree, x, phi, workspace);
+    referenceTreeShap(model, tree, x, phi, workspace);
   }
   return phi;
 }

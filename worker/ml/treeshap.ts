@@ -140,17 +140,19 @@ type ShapPlan = {
 
 const plans = new WeakMap<CompiledModel, ShapPlan>();
 
-const coverOf = (tree: CompiledTree, child: number) => (child >= 0 ? tree.internalCount[child]! : tree.leafCount[~child]!);
+const coverOf = (model: CompiledModel, tree: CompiledTree, child: number) =>
+  child >= 0 ? model.nodes.internalCount[tree.nodeBase + child]! : model.leaves.count[tree.leafBase + ~child]!;
 
 /** The most distinct features any root-to-leaf path splits on: the integrands' degree is below it. */
-function distinctFeaturesOnLongestPath(tree: CompiledTree): number {
+function distinctFeaturesOnLongestPath(model: CompiledModel, tree: CompiledTree): number {
+  const { splitFeature, left: lefts, right: rights } = model.nodes;
   const onPath = new Map<number, number>();
   let most = 0;
   const walk = (node: number) => {
-    const feature = tree.splitFeature[node]!;
+    const feature = splitFeature[tree.nodeBase + node]!;
     onPath.set(feature, (onPath.get(feature) ?? 0) + 1);
     most = Math.max(most, onPath.size);
-    for (const child of [tree.left[node]!, tree.right[node]!]) if (child >= 0) walk(child);
+    for (const child of [lefts[tree.nodeBase + node]!, rights[tree.nodeBase + node]!]) if (child >= 0) walk(child);
     const left = onPath.get(feature)! - 1;
     if (left === 0) onPath.delete(feature);
     else onPath.set(feature, left);
@@ -160,23 +162,25 @@ function distinctFeaturesOnLongestPath(tree: CompiledTree): number {
 }
 
 /** A tree's plan sizes: its edges, quadrature points and (small trees) the features its table keeps. */
-function shapeOf(tree: CompiledTree) {
+function shapeOf(model: CompiledModel, tree: CompiledTree) {
   // Three points become four: a rule exact beyond the degree needed is still exact, and
   // treeContributions4 runs those trees without inner loops (as treeContributions2 runs two).
-  const needed = Math.max(1, Math.ceil(distinctFeaturesOnLongestPath(tree) / 2));
+  const needed = Math.max(1, Math.ceil(distinctFeaturesOnLongestPath(model, tree) / 2));
   const internal = tree.numLeaves - 1;
   return {
     edges: 2 * tree.numLeaves - 1,
     points: needed <= 2 ? 2 : needed <= UNROLLED_POINTS ? UNROLLED_POINTS : needed,
-    tableFeatures: internal >= 1 && internal <= TABLE_MAX_INTERNAL ? [...new Set(tree.splitFeature)] : null,
+    tableFeatures: internal >= 1 && internal <= TABLE_MAX_INTERNAL ? [...new Set(model.nodes.splitFeature.subarray(tree.nodeBase, tree.nodeBase + internal))] : null,
     /** Patterns of sides its table keeps: 2^internal for a small tree, none for another. */
     patterns: internal >= 1 && internal <= TABLE_MAX_INTERNAL ? 1 << internal : 0,
   };
 }
 
 /** Fills one tree's part of the plan's arrays (its shape already placed at `edgeBase`, `vectorBase`). */
-function planTree(plan: ShapPlan, tree: CompiledTree, points: number, edges: number, edgeBase: number, vectorBase: number): boolean {
+function planTree(plan: ShapPlan, model: CompiledModel, tree: CompiledTree, points: number, edges: number, edgeBase: number, vectorBase: number): boolean {
   const { nodes, weights } = ruleOf(points);
+  const node0 = tree.nodeBase;
+  const { splitFeature: splitFeatures, internalCount, left, right } = model.nodes;
   const { parentNode, isLeft, parentEdge, ancestorEdge, feature, rightEdge, leafValue, vectors } = plan;
   const mergedZero = new Float64Array(edges).fill(1);
   let useReference = tree.numLeaves <= 1;
@@ -185,18 +189,18 @@ function planTree(plan: ShapPlan, tree: CompiledTree, points: number, edges: num
   const lastEdge = new Map<number, number>();
   let next = 1;
   const walk = (node: number, intoNode: number) => {
-    const splitFeature = tree.splitFeature[node]!;
-    const parentCover = tree.internalCount[node]!;
+    const splitFeature = splitFeatures[node0 + node]!;
+    const parentCover = internalCount[node0 + node]!;
     const saved = lastEdge.get(splitFeature);
-    for (const child of [tree.left[node]!, tree.right[node]!]) {
+    for (const child of [left[node0 + node]!, right[node0 + node]!]) {
       const edge = next++;
       const at = edgeBase + edge;
-      if (child === tree.right[node]) rightEdge[edgeBase + intoNode] = edge;
+      if (child === right[node0 + node]) rightEdge[edgeBase + intoNode] = edge;
       parentNode[at] = node;
-      isLeft[at] = child === tree.left[node] ? 1 : 0;
+      isLeft[at] = child === left[node0 + node] ? 1 : 0;
       parentEdge[at] = intoNode;
       feature[at] = splitFeature;
-      const fraction = coverOf(tree, child) / parentCover;
+      const fraction = coverOf(model, tree, child) / parentCover;
       if (!(fraction > 0) || !Number.isFinite(fraction)) useReference = true;
       const ancestor = saved ?? -1;
       const ancestorZero = ancestor >= 0 ? mergedZero[ancestor]! : 1;
@@ -220,7 +224,7 @@ function planTree(plan: ShapPlan, tree: CompiledTree, points: number, edges: num
         lastEdge.set(splitFeature, edge);
         walk(child, edge);
       } else {
-        leafValue[at] = tree.leafValue[~child]!;
+        leafValue[at] = model.leaves.value[tree.leafBase + ~child]!;
       }
     }
     if (saved === undefined) lastEdge.delete(splitFeature);
@@ -233,7 +237,7 @@ function planTree(plan: ShapPlan, tree: CompiledTree, points: number, edges: num
 function planFor(model: CompiledModel): ShapPlan {
   let plan = plans.get(model);
   if (plan) return plan;
-  const shapes = model.trees.map(shapeOf);
+  const shapes = model.trees.map((tree) => shapeOf(model, tree));
   const total = (size: (shape: (typeof shapes)[number]) => number) => shapes.reduce((n, shape) => n + size(shape), 0);
   const edges = total((s) => s.edges);
   const vectorValues = total((s) => s.edges * STATES * 2 * s.points);
@@ -267,7 +271,7 @@ function planFor(model: CompiledModel): ShapPlan {
   let filledBase = 0;
   for (const [t, tree] of model.trees.entries()) {
     const { edges: treeEdges, points, tableFeatures: used, patterns } = shapes[t]!;
-    const useReference = planTree(plan, tree, points, treeEdges, edgeBase, vectorBase);
+    const useReference = planTree(plan, model, tree, points, treeEdges, edgeBase, vectorBase);
     let table: PatternTable | null = null;
     if (used) {
       // Room is kept for every small tree; one the reference algorithm takes leaves its room unused.
@@ -495,7 +499,7 @@ export function treeShap(
     const treePlan = trees[t]!;
     phi[model.numFeatures]! += treePlan.tree.expectedValue;
     if (treePlan.tree.numLeaves <= 1) continue;
-    if (treePlan.useReference) referenceTreeShap(treePlan.tree, x, phi, workspace.reference!);
+    if (treePlan.useReference) referenceTreeShap(model, treePlan.tree, x, phi, workspace.reference!);
     else if (treePlan.table) fromTable(treePlan, treePlan.table, forest.nodeStart[t]!, x, phi, workspace);
     else {
       const firstNode = forest.nodeStart[t]!;
