@@ -25,6 +25,9 @@ export type Participant = { ack: Acknowledged; client: ApiClient; cases: string[
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
+/** Caller i's own client address, as a crowd behind Cloudflare's edge would have. */
+const clientIpFor = (i: number) => `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`;
+
 /** `make(i)` for i in 0..count-1, at most `size` at a time. */
 export async function inBatches<T>(count: number, size: number, make: (i: number) => Promise<T>): Promise<T[]> {
   const out: T[] = new Array(count);
@@ -43,7 +46,7 @@ export async function inBatches<T>(count: number, size: number, make: (i: number
 /** `count` participants on the Worker at `baseUrl`, each with its own client address. */
 export function setUpCrowd(baseUrl: string, count: number, onTiming?: (endpoint: string, ms: number, status: number) => void): Promise<Participant[]> {
   return inBatches(count, SETUP_CONCURRENCY, async (i): Promise<Participant> => {
-    const client = new ApiClient({ baseUrl, clientIp: `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}`, onTiming });
+    const client = new ApiClient({ baseUrl, clientIp: clientIpFor(i), onTiming });
     const ack = newAcknowledged(datasetFor(i));
     await enter(client, ack);
     const preIds = await preCaseIds(client, ack.id);
@@ -118,7 +121,7 @@ export function insertsAtStudyPace(url: string, clients: number, seconds: number
     const caseId = `case-${n}`;
     const res = await fetch(url, {
       method: 'POST',
-      headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': `10.${(i >> 16) & 255}.${(i >> 8) & 255}.${i & 255}` },
+      headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': clientIpFor(i) },
       body: JSON.stringify({ session_id: sessionId, case_id: caseId, ...preAnswerFor(sessionId, caseId) }),
     });
     await res.arrayBuffer();

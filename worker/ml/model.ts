@@ -243,35 +243,26 @@ function expectedValue(leafValue: readonly number[], leafCount: readonly number[
 
 /**
  * Typed arrays carved out of one buffer: one buffer object per model instead of one per array, so
- * a cache of many models holds fewer objects a full collection has to visit. Each array starts at
- * the next offset its element size divides; taking the 8-byte arrays of a group first, then the
- * 4-byte, then the 1-byte, leaves no gap inside the group, and `groupBytes` sizes a group with the
- * gap before the next one. Each takes its values, or a length to start as zeros.
+ * a cache of many models holds fewer objects a full collection has to visit. Sized by how many
+ * 8-, 4- and 1-byte values it holds; its arrays must be taken in that order (8-byte ones first),
+ * which keeps each at an offset its element size divides (a typed array refuses any other).
+ * Each takes its values, or a length to start as zeros.
  */
 export class ArrayPack {
   private offset = 0;
   private readonly buffer: ArrayBuffer;
-  constructor(bytes: number) {
-    this.buffer = new ArrayBuffer(bytes);
+  constructor(f64Values: number, i32Values: number, u8Values: number) {
+    this.buffer = new ArrayBuffer(8 * f64Values + 4 * i32Values + u8Values);
   }
-  /** Bytes a group of arrays of 8-, 4- and 1-byte elements takes, padded so the next group's 8-byte arrays stay aligned. */
-  static groupBytes(f64Values: number, i32Values: number, u8Values: number): number {
-    return Math.ceil((8 * f64Values + 4 * i32Values + u8Values) / 8) * 8;
-  }
-  private take<A extends Float64Array | Int32Array | Uint8Array>(
-    elementBytes: number,
-    make: (b: ArrayBuffer, at: number, n: number) => A,
-    values: ArrayLike<number> | number,
-  ): A {
-    const at = Math.ceil(this.offset / elementBytes) * elementBytes;
-    const array = make(this.buffer, at, typeof values === 'number' ? values : values.length);
+  private take<A extends Float64Array | Int32Array | Uint8Array>(make: (b: ArrayBuffer, at: number, n: number) => A, values: ArrayLike<number> | number): A {
+    const array = make(this.buffer, this.offset, typeof values === 'number' ? values : values.length);
     if (typeof values !== 'number') array.set(values);
-    this.offset = at + array.byteLength;
+    this.offset += array.byteLength;
     return array;
   }
-  f64 = (values: ArrayLike<number> | number) => this.take(8, (b, at, n) => new Float64Array(b, at, n), values);
-  i32 = (values: ArrayLike<number> | number) => this.take(4, (b, at, n) => new Int32Array(b, at, n), values);
-  u8 = (values: ArrayLike<number> | number) => this.take(1, (b, at, n) => new Uint8Array(b, at, n), values);
+  f64 = (values: ArrayLike<number> | number) => this.take((b, at, n) => new Float64Array(b, at, n), values);
+  i32 = (values: ArrayLike<number> | number) => this.take((b, at, n) => new Int32Array(b, at, n), values);
+  u8 = (values: ArrayLike<number> | number) => this.take((b, at, n) => new Uint8Array(b, at, n), values);
 }
 
 /** Validates (when given unknown JSON) and compiles a model for prediction and TreeSHAP. */
@@ -282,8 +273,7 @@ export function compileModel(input: GbdtModel | unknown): CompiledModel {
   const leafCount = total((t) => t.num_leaves);
   const sortedSets = serialized.flatMap((t) => t.cat_sets.map((set) => [...set].sort((a, b) => a - b)));
   const codeCount = sortedSets.reduce((n, set) => n + set.length, 0);
-  const memory = new ArrayPack(ArrayPack.groupBytes(2 * nodeCount + 2 * leafCount, 3 * nodeCount + 2 * sortedSets.length + codeCount, 3 * nodeCount));
-  // 8-byte arrays first, then 4-byte, then 1-byte (see ArrayPack).
+  const memory = new ArrayPack(2 * nodeCount + 2 * leafCount, 3 * nodeCount + 2 * sortedSets.length + codeCount, 3 * nodeCount);
   const threshold = memory.f64(nodeCount);
   const internalCount = memory.f64(nodeCount);
   const leaves: CompiledLeaves = { value: memory.f64(leafCount), count: memory.f64(leafCount) };
@@ -301,12 +291,13 @@ export function compileModel(input: GbdtModel | unknown): CompiledModel {
     right,
     internalCount,
   };
-  sortedSets.reduce((at, set, s) => {
-    categorySets.start[s] = at;
+  let codeAt = 0;
+  sortedSets.forEach((set, s) => {
+    categorySets.start[s] = codeAt;
     categorySets.length[s] = set.length;
-    categorySets.codes.set(set, at);
-    return at + set.length;
-  }, 0);
+    categorySets.codes.set(set, codeAt);
+    codeAt += set.length;
+  });
 
   let nodeBase = 0;
   let leafBase = 0;

@@ -244,8 +244,7 @@ function planFor(model: CompiledModel): ShapPlan {
   const tableFeatures = total((s) => s.tableFeatures?.length ?? 0);
   const tableValues = total((s) => s.patterns * (s.tableFeatures?.length ?? 0));
   const tablePatterns = total((s) => s.patterns);
-  // 8-byte arrays first, then 4-byte, then 1-byte (see ArrayPack).
-  const pack = new ArrayPack(ArrayPack.groupBytes(edges + vectorValues + tableValues, 5 * edges + tableFeatures, edges + tablePatterns));
+  const pack = new ArrayPack(edges + vectorValues + tableValues, 5 * edges + tableFeatures, edges + tablePatterns);
   plan = {
     trees: [],
     forest: forestOf(model),
