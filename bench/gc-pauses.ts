@@ -1,0 +1,157 @@
+/**
+ * `npm run bench:gc-pauses`: whose garbage-collection pauses make the tail of the answer latency at
+ * study pace on the local Worker, the platform's and the floor's. Writes bench/results/gc-pauses.json.
+ *
+ * `wrangler dev` runs a Worker in one workerd process together with the emulator's own isolates
+ * (its entry and asset router, local D1, R2 and the rate limiter), each on the same thread, and
+ * puts a second workerd in front (the dev proxy). A pause in any of them holds up every request in
+ * flight. Here V8 reports every collection of every isolate (`--trace-gc`), and each pause is
+ * put down to one of three: the Worker's own isolate (found by a collection the benchmark forces
+ * in it through the inspector before and after its soak, which also bound the soak in the log),
+ * the other isolates of its workerd, or the dev proxy's workerd.
+ *
+ * The platform's crowd (as in bench:load: LOAD_PARTICIPANTS, one in ten in the main experiment)
+ * answers at study pace for GC_SOAK_SECONDS (90); then the same number of callers send single-row
+ * inserts at the same pace to the minimal Worker (bench/d1-ceiling, served as the platform is) for
+ * as long. V8 prints its report through wrangler's console only at wrangler's default log level,
+ * which also prints a line per request; the latencies here carry that cost and are for context
+ * (bench:load measures them without it).
+ */
+import { chmodSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import os from 'node:os';
+import path from 'node:path';
+import { connectIsolateHeap } from './lib/isolate-heap';
+import { prepareLocalState } from '../ml-assets/lib/seed';
+import { freeLoopbackPort, killLocalWorker, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
+import { atStudyPace, insertsAtStudyPace, setUpCrowd, warmModelCache } from './lib/crowd';
+import { machineLine, quantile, round, writeBenchResult } from './lib/results';
+
+const PARTICIPANTS = Number(process.env.LOAD_PARTICIPANTS ?? 1000);
+const SOAK_SECONDS = Number(process.env.GC_SOAK_SECONDS ?? 90);
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+/** The workerd binary wrangler's Miniflare runs (the `workerd` package's default export is its path). */
+const workerdBinary = (createRequire(createRequire(import.meta.url).resolve('miniflare'))('workerd') as { default: string }).default;
+
+/** One collection as `--trace-gc` reports it: `[pid:isolate]  t ms: Kind a (b) -> c (d) MB, pooled: e MB, pause / external ms (...) reason`. */
+type Collection = { pid: number; isolate: string; kind: string; pauseMs: number; forced: boolean };
+const TRACE_LINE = /^\[(\d+):(0x[0-9a-f]+)\]\s+\d+ ms: (.+?) [\d.]+ \([\d.]+\) -> [\d.]+ \([\d.]+\) MB, pooled: [\d.]+ MB, ([\d.]+) \/ [\d.]+ ms(.*)$/;
+
+function collectionsIn(logFile: string): Collection[] {
+  const out: Collection[] = [];
+  for (const line of readFileSync(logFile, 'utf8').split('\n')) {
+    const m = TRACE_LINE.exec(line);
+    if (m) out.push({ pid: Number(m[1]), isolate: m[2]!, kind: m[3]!, pauseMs: Number(m[4]), forced: m[5]!.includes('testing') });
+  }
+  return out;
+}
+
+/**
+ * The soak's collections by whose they are. The Worker's isolate is the one the benchmark made
+ * collect (`gc()` reports as "testing"); its first and last forced collection bound the soak.
+ */
+function attribute(collections: Collection[]) {
+  const forced = collections.flatMap((c, i) => (c.forced ? [i] : []));
+  if (forced.length < 2) throw new Error('the Worker isolate reported no forced collection: is --trace-gc reaching the log?');
+  const worker = collections[forced[0]!]!;
+  const soak = collections.slice(forced[0]! + 1, forced.at(-1)!).filter((c) => !c.forced);
+  const groups = {
+    worker_isolate: soak.filter((c) => c.isolate === worker.isolate),
+    emulator_isolates_beside_it: soak.filter((c) => c.pid === worker.pid && c.isolate !== worker.isolate),
+    dev_proxy: soak.filter((c) => c.pid !== worker.pid),
+  };
+  return Object.fromEntries(
+    Object.entries(groups).map(([name, cs]) => {
+      const pauses = cs.map((c) => c.pauseMs);
+      const of = (kind: string) => cs.filter((c) => c.kind.startsWith(kind));
+      return [
+        name,
+        {
+          isolates: new Set(cs.map((c) => c.isolate)).size,
+          scavenges: of('Scavenge').length,
+          full_collections: of('Mark-Compact').length,
+          // workerd runs V8 without incremental marking: a full collection is one stop-the-world pause.
+          full_collection_max_ms: round(Math.max(0, ...of('Mark-Compact').map((c) => c.pauseMs))),
+          pause_total_ms: round(pauses.reduce((s, p) => s + p, 0)),
+          pause_max_ms: round(pauses.length ? Math.max(...pauses) : 0),
+          pauses_over_50_ms: pauses.filter((p) => p > 50).length,
+          pauses_over_100_ms: pauses.filter((p) => p > 100).length,
+        },
+      ];
+    }),
+  );
+}
+
+const latencyOf = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  return { calls: sorted.length, p50_ms: round(quantile(sorted, 0.5)), p95_ms: round(quantile(sorted, 0.95)), p99_ms: round(quantile(sorted, 0.99)) };
+};
+
+async function main() {
+  const tmp = mkdtempSync(path.join(os.tmpdir(), 'xdl-bench-gc-'));
+  const persistTo = path.join(tmp, 'platform');
+  await prepareLocalState(persistTo);
+  // workerd's stdout is a pipe to wrangler and so block-buffered: a collection's line would reach
+  // the log seconds later and out of order with the other workerd's. Line-buffered (coreutils'
+  // stdbuf), each line arrives as V8 prints it.
+  const lineBuffered = path.join(tmp, 'workerd');
+  writeFileSync(lineBuffered, `#!/bin/sh\nexec stdbuf -oL '${workerdBinary}' "$@"\n`);
+  chmodSync(lineBuffered, 0o755);
+  const env = { MINIFLARE_WORKERD_V8_FLAGS: '--expose-gc --trace-gc', MINIFLARE_WORKERD_PATH: lineBuffered };
+  /** A wrangler dev at its default log level, its console (V8's report included) into `name`.log. */
+  const start = async (name: string, options: { persistTo: string; config?: string; vars?: Record<string, string> }) => {
+    const port = await freeLoopbackPort();
+    const inspectorPort = await freeLoopbackPort();
+    const log = path.join(tmp, `${name}.log`);
+    const fd = openSync(log, 'w');
+    const child = await startLocalWorker({ ...options, port, inspectorPort, stdio: ['ignore', fd, fd], detached: true, env });
+    return { child, port, inspectorPort, log };
+  };
+  const platform = await start('platform', { persistTo, vars: { ADMIN_PASSWORD: 'bench' } });
+  const floor = await start('floor', { persistTo: path.join(tmp, 'floor'), config: path.join(projectRoot, 'bench', 'd1-ceiling', 'wrangler.assets.toml') });
+  try {
+    const participants = await setUpCrowd(`http://127.0.0.1:${platform.port}`, PARTICIPANTS);
+    await warmModelCache(participants);
+    /** `soak` between two collections forced in the Worker's isolate, which mark it in the log. */
+    const bracketed = async (side: typeof platform, soak: () => Promise<{ ms: number[]; errors: string[] }>) => {
+      const heap = await connectIsolateHeap(side.inspectorPort);
+      await heap.liveBytes();
+      await sleep(2000);
+      const { ms, errors } = await soak();
+      await sleep(2000);
+      await heap.liveBytes();
+      await sleep(500);
+      heap.close();
+      if (collectionsIn(side.log).filter((c) => c.forced).length < 2) throw new Error(`no forced collection reached ${side.log}: is workerd's output line-buffered?`);
+      if (errors.length > 0) throw new Error(`${errors.length} calls failed: ${errors[0]}`);
+      return latencyOf(ms);
+    };
+    const platformLatency = await bracketed(platform, async () => {
+      const { answerMs, errors } = await atStudyPace(participants, SOAK_SECONDS);
+      return { ms: answerMs, errors };
+    });
+    console.log('platform', platformLatency);
+    const floorLatency = await bracketed(floor, () => insertsAtStudyPace(`http://127.0.0.1:${floor.port}/api/answers`, PARTICIPANTS, SOAK_SECONDS));
+    console.log('floor', floorLatency);
+    await killLocalWorker(platform.child, 'SIGTERM');
+    await killLocalWorker(floor.child, 'SIGTERM');
+    const report = {
+      generated_at: new Date().toISOString(),
+      machine: machineLine(),
+      method:
+        "wrangler dev (local D1/R2) over loopback at its default log level, every workerd isolate's collections reported by V8 (--trace-gc); a pause is V8's own main-thread figure for that collection",
+      config: { participants: PARTICIPANTS, soak_seconds: SOAK_SECONDS },
+      platform: { answers: platformLatency, pauses: attribute(collectionsIn(platform.log)) },
+      floor: { inserts: floorLatency, pauses: attribute(collectionsIn(floor.log)) },
+    };
+    console.log(JSON.stringify(report, null, 2));
+    writeBenchResult('gc-pauses', report);
+  } finally {
+    await killLocalWorker(platform.child, 'SIGTERM');
+    await killLocalWorker(floor.child, 'SIGTERM');
+    rmSync(tmp, { recursive: true, force: true });
+  }
+}
+
+await main();
