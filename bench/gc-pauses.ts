@@ -11,7 +11,7 @@
  * the other isolates of its workerd, or the dev proxy's workerd.
  *
  * The platform's crowd (as in bench:load: LOAD_PARTICIPANTS, one in ten in the main experiment)
- * answers at study pace for GC_SOAK_SECONDS (90); then the same number of callers send single-row
+ * answers at study pace for GC_SOAK_SECONDS (180); then the same number of callers send single-row
  * inserts at the same pace to the minimal Worker (bench/d1-ceiling, served as the platform is) for
  * as long. V8 prints its report through wrangler's console only at wrangler's default log level,
  * which also prints a line per request; the latencies here carry that cost and are for context
@@ -28,7 +28,7 @@ import { atStudyPace, insertsAtStudyPace, setUpCrowd, warmModelCache } from './l
 import { machineLine, quantile, round, writeBenchResult } from './lib/results';
 
 const PARTICIPANTS = Number(process.env.LOAD_PARTICIPANTS ?? 1000);
-const SOAK_SECONDS = Number(process.env.GC_SOAK_SECONDS ?? 90);
+const SOAK_SECONDS = Number(process.env.GC_SOAK_SECONDS ?? 180);
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
 /** The workerd binary wrangler's Miniflare runs (the `workerd` package's default export is its path). */
@@ -116,24 +116,26 @@ async function main() {
     /** `soak` between two collections forced in the Worker's isolate, which mark it in the log. */
     const bracketed = async (side: typeof platform, soak: () => Promise<{ ms: number[]; errors: string[] }>) => {
       const heap = await connectIsolateHeap(side.inspectorPort);
-      await heap.liveBytes();
+      const liveBefore = await heap.liveBytes();
       await sleep(2000);
       const { ms, errors } = await soak();
       await sleep(2000);
-      await heap.liveBytes();
+      const liveAfter = await heap.liveBytes();
       await sleep(500);
       heap.close();
       if (collectionsIn(side.log).filter((c) => c.forced).length < 2) throw new Error(`no forced collection reached ${side.log}: is workerd's output line-buffered?`);
       if (errors.length > 0) throw new Error(`${errors.length} calls failed: ${errors[0]}`);
-      return latencyOf(ms);
+      // What the Worker's isolate holds right after a forced full collection, before and after the soak.
+      const liveMb = { before: round(liveBefore / 2 ** 20, 2), after: round(liveAfter / 2 ** 20, 2) };
+      return { latency: latencyOf(ms), worker_live_heap_mb: liveMb };
     };
-    const platformLatency = await bracketed(platform, async () => {
+    const platformSoak = await bracketed(platform, async () => {
       const { answerMs, errors } = await atStudyPace(participants, SOAK_SECONDS);
       return { ms: answerMs, errors };
     });
-    console.log('platform', platformLatency);
-    const floorLatency = await bracketed(floor, () => insertsAtStudyPace(`http://127.0.0.1:${floor.port}/api/answers`, PARTICIPANTS, SOAK_SECONDS));
-    console.log('floor', floorLatency);
+    console.log('platform', platformSoak);
+    const floorSoak = await bracketed(floor, () => insertsAtStudyPace(`http://127.0.0.1:${floor.port}/api/answers`, PARTICIPANTS, SOAK_SECONDS));
+    console.log('floor', floorSoak);
     await killLocalWorker(platform.child, 'SIGTERM');
     await killLocalWorker(floor.child, 'SIGTERM');
     const report = {
@@ -142,8 +144,8 @@ async function main() {
       method:
         "wrangler dev (local D1/R2) over loopback at its default log level, every workerd isolate's collections reported by V8 (--trace-gc); a pause is V8's own main-thread figure for that collection",
       config: { participants: PARTICIPANTS, soak_seconds: SOAK_SECONDS },
-      platform: { answers: platformLatency, pauses: attribute(collectionsIn(platform.log)) },
-      floor: { inserts: floorLatency, pauses: attribute(collectionsIn(floor.log)) },
+      platform: { answers: platformSoak.latency, worker_live_heap_mb: platformSoak.worker_live_heap_mb, pauses: attribute(collectionsIn(platform.log)) },
+      floor: { inserts: floorSoak.latency, worker_live_heap_mb: floorSoak.worker_live_heap_mb, pauses: attribute(collectionsIn(floor.log)) },
     };
     console.log(JSON.stringify(report, null, 2));
     writeBenchResult('gc-pauses', report);
