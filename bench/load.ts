@@ -325,7 +325,7 @@ async function main() {
         answer_save_p99_under_100_ms: Math.max(...saveP99) < 100,
         none_lost: failed === 0 && lost === 0 && storedPre === ackedPre && storedMain === ackedMain,
         saturation_at_least_80_percent_of_raw: platform / raw >= 0.8,
-        // The Worker's live heap: the workerd RSS also keeps the pages of collected garbage (see README).
+        // The Worker's live heap: the workerd RSS also keeps the pages of collected garbage (see bench/README.md).
         memory_flat_under_1_mb_per_minute: Math.abs(liveGrowth) < 1,
         // The local emulator's own growth, measured on a Worker that holds nothing, is the yardstick.
         memory_growth_per_request_at_most_bare_worker_x1_5:
