@@ -25,7 +25,7 @@ import { connectIsolateHeap } from './lib/isolate-heap';
 import { prepareLocalState } from '../ml-assets/lib/seed';
 import { freeLoopbackPort, killLocalWorker, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
 import { atStudyPace, insertsAtStudyPace, setUpCrowd, warmModelCache } from './lib/crowd';
-import { machineLine, quantile, round, writeBenchResult } from './lib/results';
+import { latencySummary, machineLine, round, writeBenchResult } from './lib/results';
 
 const PARTICIPANTS = Number(process.env.LOAD_PARTICIPANTS ?? 1000);
 const SOAK_SECONDS = Number(process.env.GC_SOAK_SECONDS ?? 180);
@@ -83,11 +83,6 @@ function attribute(collections: Collection[]) {
   );
 }
 
-const latencyOf = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  return { calls: sorted.length, p50_ms: round(quantile(sorted, 0.5)), p95_ms: round(quantile(sorted, 0.95)), p99_ms: round(quantile(sorted, 0.99)) };
-};
-
 async function main() {
   const tmp = mkdtempSync(path.join(os.tmpdir(), 'xdl-bench-gc-'));
   const persistTo = path.join(tmp, 'platform');
@@ -127,7 +122,7 @@ async function main() {
       if (errors.length > 0) throw new Error(`${errors.length} calls failed: ${errors[0]}`);
       // What the Worker's isolate holds right after a forced full collection, before and after the soak.
       const liveMb = { before: round(liveBefore / 2 ** 20, 2), after: round(liveAfter / 2 ** 20, 2) };
-      return { latency: latencyOf(ms), worker_live_heap_mb: liveMb };
+      return { latency: latencySummary(ms), worker_live_heap_mb: liveMb };
     };
     const platformSoak = await bracketed(platform, async () => {
       const { answerMs, errors } = await atStudyPace(participants, SOAK_SECONDS);

@@ -41,7 +41,7 @@ import { prepareLocalState } from '../ml-assets/lib/seed';
 import { freeLoopbackPort, killLocalWorker, localD1Rows, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
 import { preAnswerFor, sendPreAnswer } from '../test/helpers/simulated-participant';
 import { ANSWER_EVERY_MS, atStudyPace, insertsAtStudyPace, MAIN_SHARE, setUpCrowd, warmModelCache } from './lib/crowd';
-import { machineLine, quantile, round, writeBenchResult } from './lib/results';
+import { latencySummary, machineLine, quantile, round, writeBenchResult } from './lib/results';
 
 const PARTICIPANTS = Number(process.env.LOAD_PARTICIPANTS ?? 1000);
 const PACE_SECONDS = Number(process.env.LOAD_PACE_SECONDS ?? 180);
@@ -233,10 +233,6 @@ async function main() {
         errors.push(...segmentErrors);
       }
     }
-    const latencyOf = (values: number[]) => {
-      const sorted = [...values].sort((a, b) => a - b);
-      return { calls: sorted.length, p50_ms: round(quantile(sorted, 0.5)), p95_ms: round(quantile(sorted, 0.95)), p99_ms: round(quantile(sorted, 0.99)) };
-    };
 
     const failed = errors.length;
     // Every acknowledged answer must be in D1, and nothing else.
@@ -252,7 +248,7 @@ async function main() {
     );
     const lost = participants.filter((p) => (storedPerParticipant.get(p.ack.id) ?? 0) < p.ack.pre.size).length;
 
-    const perEndpoint = Object.fromEntries([...timings].map(([endpoint, values]) => [endpoint, latencyOf(values)]));
+    const perEndpoint = Object.fromEntries([...timings].map(([endpoint, values]) => [endpoint, latencySummary(values)]));
     const answerSorted = [...answerMs].sort((a, b) => a - b);
     const paceMemory = memory.filter((m) => m.t <= paceSeconds);
     const secondHalf = paceMemory.filter((m) => m.t >= paceSeconds / 2);
@@ -293,8 +289,8 @@ async function main() {
       floor_at_study_pace: {
         order: 'platform, floor, floor, platform',
         segment_seconds: FLOOR_SEGMENT_SECONDS,
-        platform_saves: latencyOf(comparedSaveMs),
-        floor_inserts: latencyOf(floorMs),
+        platform_saves: latencySummary(comparedSaveMs),
+        floor_inserts: latencySummary(floorMs),
       },
       memory: {
         workerd_rss_mb: memory.map((m) => ({ t_s: round(m.t), mb: round(m.mb) })),

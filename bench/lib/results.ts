@@ -13,6 +13,12 @@ export const quantile = (sorted: readonly number[], q: number) => (sorted.length
 /** A figure as a result file records it; null stays null. */
 export const round = (v: number | null, digits = 1) => (v === null ? null : Number(v.toFixed(digits)));
 
+/** How many calls and their p50/p95/p99 in ms, as result files record latencies. */
+export function latencySummary(ms: readonly number[]) {
+  const sorted = [...ms].sort((a, b) => a - b);
+  return { calls: sorted.length, p50_ms: round(quantile(sorted, 0.5)), p95_ms: round(quantile(sorted, 0.95)), p99_ms: round(quantile(sorted, 0.99)) };
+}
+
 /** Writes bench/results/`name`.json and says where. */
 export function writeBenchResult(name: string, report: unknown): void {
   const out = path.join(projectRoot, 'bench', 'results', `${name}.json`);
