@@ -1,11 +1,11 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { compileModel, DecisionType, emptyTree, MODEL_FORMAT, MODEL_FORMAT_VERSION, type GbdtModel, type SerializedTree } from '../../worker/ml/model';
+import { compiledBytes, compileModel, DecisionType, typedArraysBytes, emptyTree, MODEL_FORMAT, MODEL_FORMAT_VERSION, type GbdtModel, type SerializedTree } from '../../worker/ml/model';
 import { forestOf } from '../../worker/ml/forest';
 import { decide, leafIndex, predictRaw, walkForest } from '../../worker/ml/predict';
 import { buildQuickScorer, quickScore } from '../../worker/ml/quick-scorer';
 import { seededRandom as rng } from '../../worker/ml/random';
-import { createShapWorkspace, gaussLegendre01, treeShap } from '../../worker/ml/treeshap';
+import { createShapWorkspace, gaussLegendre01, shapPlanBytes, treeShap } from '../../worker/ml/treeshap';
 import { treeShapReference } from '../../worker/ml/treeshap-reference';
 
 
@@ -201,6 +201,18 @@ describe('compiled model memory', () => {
       }),
       { numRuns: 200 },
     );
+  });
+
+  it("shares the model's split features, thresholds and leaf values with the flat forest, and counts them once", () => {
+    const model = compileModel(randomModel(5, 4, 12, 9));
+    const { plan } = createShapWorkspace(model);
+    const { forest } = plan;
+    expect(forest.feature).toBe(model.nodes.splitFeature);
+    expect(forest.threshold).toBe(model.nodes.threshold);
+    expect(forest.leafValue).toBe(model.leaves.value);
+    const shared = typedArraysBytes({ feature: forest.feature, threshold: forest.threshold, leafValue: forest.leafValue });
+    expect(shapPlanBytes(model)).toBe(typedArraysBytes(plan) + typedArraysBytes(forest) - shared);
+    expect(compiledBytes(model) + shapPlanBytes(model)).toBe(typedArraysBytes(model.nodes, model.leaves, model.categorySets, plan, forest));
   });
 });
 

@@ -37,13 +37,13 @@ export function forestOf(model: CompiledModel): Forest {
   if (forest) return forest;
   const trees = model.trees;
   const nodes = model.nodes.splitFeature.length;
-  const leaves = model.leaves.value.length;
   const words: number[] = [];
   forest = {
     roots: new Int32Array(trees.length),
     nodeStart: new Int32Array(trees.length + 1),
-    feature: new Int32Array(nodes),
-    threshold: new Float64Array(nodes),
+    // Split features, thresholds and leaf values are the model's own arrays, already global.
+    feature: model.nodes.splitFeature,
+    threshold: model.nodes.threshold,
     kind: new Uint8Array(nodes),
     missingLeft: new Uint8Array(nodes),
     left: new Int32Array(nodes),
@@ -51,11 +51,11 @@ export function forestOf(model: CompiledModel): Forest {
     bitsStart: new Int32Array(nodes),
     bitsWords: new Int32Array(nodes),
     bits: new Uint32Array(0),
-    leafValue: new Float64Array(leaves),
+    leafValue: model.leaves.value,
   };
   // The model's nodes and leaves are already tree after tree: a tree's node i is global node
   // nodeBase + i and its leaf j global leaf leafBase + j; only the children need the offsets.
-  const { splitFeature, threshold, isCategorical, missingType, defaultLeft, left, right } = model.nodes;
+  const { threshold, isCategorical, missingType, defaultLeft, left, right } = model.nodes;
   const { start, length, codes } = model.categorySets;
   trees.forEach((tree, t) => {
     const internal = tree.numLeaves - 1;
@@ -63,8 +63,6 @@ export function forestOf(model: CompiledModel): Forest {
     forest!.nodeStart[t] = tree.nodeBase;
     forest!.roots[t] = internal > 0 ? tree.nodeBase : ~tree.leafBase;
     for (let g = tree.nodeBase; g < tree.nodeBase + internal; g++) {
-      forest!.feature[g] = splitFeature[g]!;
-      forest!.threshold[g] = threshold[g]!;
       forest!.left[g] = global(left[g]!);
       forest!.right[g] = global(right[g]!);
       if (isCategorical[g]) {
@@ -90,7 +88,6 @@ export function forestOf(model: CompiledModel): Forest {
       }
     }
   });
-  forest.leafValue.set(model.leaves.value);
   forest.nodeStart[trees.length] = nodes;
   forest.bits = Uint32Array.from(words);
   forests.set(model, forest);

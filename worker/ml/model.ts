@@ -209,15 +209,26 @@ export type ModelHeader = Omit<GbdtModel, 'trees'>;
 /** What V8 holds for one typed array beside its contents: the view and its share of its model's buffer (measured). */
 const TYPED_ARRAY_OVERHEAD_BYTES = 120;
 
-/** Memory the typed arrays among the values of `holders` take (their contents and V8's overhead); other values are skipped. */
+/**
+ * Memory the typed arrays among the values of `holders` take (their contents and V8's overhead),
+ * each array once however many holders share it; other values are skipped.
+ */
 export function typedArraysBytes(...holders: object[]): number {
+  const views = new Set<ArrayBufferView>();
+  for (const holder of holders) for (const value of Object.values(holder)) if (ArrayBuffer.isView(value)) views.add(value);
   let bytes = 0;
-  for (const holder of holders) for (const value of Object.values(holder)) if (ArrayBuffer.isView(value)) bytes += value.byteLength + TYPED_ARRAY_OVERHEAD_BYTES;
+  for (const view of views) bytes += view.byteLength + TYPED_ARRAY_OVERHEAD_BYTES;
   return bytes;
 }
 
+/** The holders of a compiled model's own typed arrays. */
+const modelArrays = (model: CompiledModel) => [model.nodes, model.leaves, model.categorySets];
+
 /** Memory a compiled model's trees take, typed arrays and their overhead: what a model cache is bounded by. */
-export const compiledBytes = (model: CompiledModel) => typedArraysBytes(model.nodes, model.leaves, model.categorySets);
+export const compiledBytes = (model: CompiledModel) => typedArraysBytes(...modelArrays(model));
+
+/** Memory `holders`' typed arrays add to the model's own, arrays they share with the model not counted again. */
+export const bytesBeyondModel = (model: CompiledModel, ...holders: object[]) => typedArraysBytes(...modelArrays(model), ...holders) - compiledBytes(model);
 
 function treeDepth(left: readonly number[], right: readonly number[], numLeaves: number): number {
   if (numLeaves <= 1) return 0;

@@ -24,7 +24,7 @@
  * and coefficient vectors for each on/off state) is computed once per model into flat typed
  * arrays; a row allocates nothing beyond the result (and not even that with `out`).
  */
-import { ArrayPack, typedArraysBytes, type CompiledModel, type CompiledTree } from './model';
+import { ArrayPack, bytesBeyondModel, type CompiledModel, type CompiledTree } from './model';
 import { decideNodes, forestOf, type Forest } from './forest';
 import { createReferenceWorkspace, referenceTreeShap, type ReferenceWorkspace } from './treeshap-reference';
 
@@ -291,13 +291,14 @@ function planFor(model: CompiledModel): ShapPlan {
 }
 
 /**
- * Memory the model's TreeSHAP plan takes (built now if it is not yet), the flat forest it walks
- * included: typed arrays and their overhead, as `compiledBytes` counts the model's own. (The
- * quick scorer `predictProbability` builds beside it, about the forest's size, is not counted.)
+ * Memory the model's TreeSHAP plan adds to the model (built now if it is not yet), the flat forest
+ * it walks included, less the arrays the forest shares with the model: typed arrays and their
+ * overhead, as `compiledBytes` counts the model's own. (The quick scorer `predictProbability`
+ * builds beside it, about the forest's size, is not counted.)
  */
 export function shapPlanBytes(model: CompiledModel): number {
   const plan = planFor(model);
-  return typedArraysBytes(plan, plan.forest);
+  return bytesBeyondModel(model, plan, plan.forest);
 }
 
 /** Scratch space for one model; reuse it across rows. */

@@ -14,7 +14,7 @@ import { shortSha256Hex } from '../digest';
 
 /**
  * Compiled models kept per isolate, bounded by the memory they take with their TreeSHAP plans
- * (built on caching): about 0.2 MB for a user model and under 2 MB for an AI model, so some 230
+ * (built on caching): about 0.2 MB for a user model and under 2 MB for an AI model, so some 240
  * participants' models fit, well inside a Worker's 128 MB. A bound by count (64) had a hundred
  * participants in the main experiment reload and re-parse their model from R2 on every
  * explanation, garbage that the isolate's full collections then had to clear.
