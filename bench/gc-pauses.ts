@@ -21,7 +21,7 @@ import { chmodSync, mkdtempSync, openSync, readFileSync, rmSync, writeFileSync }
 import { createRequire } from 'node:module';
 import os from 'node:os';
 import path from 'node:path';
-import { connectIsolateHeap } from './lib/isolate-heap';
+import { connectIsolateHeap, EXPOSE_GC_ENV } from './lib/isolate-heap';
 import { prepareLocalState } from '../ml-assets/lib/seed';
 import { freeLoopbackPort, killLocalWorker, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
 import { atStudyPace, insertsAtStudyPace, setUpCrowd, warmModelCache } from './lib/crowd';
@@ -93,7 +93,7 @@ async function main() {
   const lineBuffered = path.join(tmp, 'workerd');
   writeFileSync(lineBuffered, `#!/bin/sh\nexec stdbuf -oL '${workerdBinary}' "$@"\n`);
   chmodSync(lineBuffered, 0o755);
-  const env = { MINIFLARE_WORKERD_V8_FLAGS: '--expose-gc --trace-gc', MINIFLARE_WORKERD_PATH: lineBuffered };
+  const env = { MINIFLARE_WORKERD_V8_FLAGS: `${EXPOSE_GC_ENV.MINIFLARE_WORKERD_V8_FLAGS} --trace-gc`, MINIFLARE_WORKERD_PATH: lineBuffered };
   /** A wrangler dev at its default log level, its console (V8's report included) into `name`.log. */
   const start = async (name: string, options: { persistTo: string; config?: string; vars?: Record<string, string> }) => {
     const port = await freeLoopbackPort();

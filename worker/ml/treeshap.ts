@@ -167,12 +167,13 @@ function shapeOf(model: CompiledModel, tree: CompiledTree) {
   // treeContributions4 runs those trees without inner loops (as treeContributions2 runs two).
   const needed = Math.max(1, Math.ceil(distinctFeaturesOnLongestPath(model, tree) / 2));
   const internal = tree.numLeaves - 1;
+  const tabled = internal >= 1 && internal <= TABLE_MAX_INTERNAL;
   return {
     edges: 2 * tree.numLeaves - 1,
     points: needed <= 2 ? 2 : needed <= UNROLLED_POINTS ? UNROLLED_POINTS : needed,
-    tableFeatures: internal >= 1 && internal <= TABLE_MAX_INTERNAL ? [...new Set(model.nodes.splitFeature.subarray(tree.nodeBase, tree.nodeBase + internal))] : null,
+    tableFeatures: tabled ? [...new Set(model.nodes.splitFeature.subarray(tree.nodeBase, tree.nodeBase + internal))] : null,
     /** Patterns of sides its table keeps: 2^internal for a small tree, none for another. */
-    patterns: internal >= 1 && internal <= TABLE_MAX_INTERNAL ? 1 << internal : 0,
+    patterns: tabled ? 1 << internal : 0,
   };
 }
 
