@@ -59,7 +59,15 @@ describe('/admin', () => {
 
     await page.getByRole('tab', { name: adminJa.dashboard.tabs.reliance }).click();
     const table = page.getByTestId('reliance-participants');
-    const expected = (await page.evaluate(async () => (await (await fetch('/api/admin/analytics/reliance')).json()) as { participants: { user_name: string; metrics: Record<string, number | null> }[] })).participants;
+    type Interval = { mean: number | null; ci_low: number | null; ci_high: number | null };
+    const report = await page.evaluate(
+      async () =>
+        (await (await fetch('/api/admin/analytics/reliance')).json()) as {
+          participants: { user_name: string; metrics: Record<string, number | null> }[];
+          by_alpha: { metrics: Record<string, Interval | undefined> }[];
+        },
+    );
+    const expected = report.participants;
     for (const name of names) {
       const row = table.getByRole('row').filter({ hasText: name });
       await row.waitFor();
@@ -68,7 +76,13 @@ describe('/admin', () => {
       expect(Number(await row.getByRole('gridcell').nth(1).innerText())).toBeCloseTo(agreement, 3);
     }
     await page.locator('[data-chart="reliance-by-alpha"] .recharts-bar-rectangle').first().waitFor();
-    await page.locator('[data-chart="reliance-by-alpha"] .recharts-errorBar').first().waitFor();
+    // An error bar for every alpha group whose agreement has a 95% interval of some length (a group
+    // of one participant has none, and its zero-length bar draws nothing).
+    const intervals = report.by_alpha.filter(({ metrics: { agreement: m } }) => m?.mean != null && m.ci_low != null && m.ci_high != null && m.ci_high > m.ci_low).length;
+    expect(intervals).toBeGreaterThan(0);
+    const errorBars = page.locator('[data-chart="reliance-by-alpha"] .recharts-errorBar').filter({ visible: true });
+    await errorBars.nth(intervals - 1).waitFor();
+    expect(await errorBars.count()).toBe(intervals);
     // Sorting by a metric reorders the table.
     await table.getByRole('columnheader', { name: adminJa.dashboard.reliance.metrics.final_accuracy }).click();
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-reliance-ja-1280.png`, fullPage: true });
