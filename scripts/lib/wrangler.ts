@@ -3,6 +3,7 @@
  * lookups, so a local run never waits on the network.
  */
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
+import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
 
@@ -63,7 +64,11 @@ export function freeLoopbackPort(): Promise<number> {
   });
 }
 
-/** Starts `wrangler dev` on loopback; resolves once the Worker answers /api/status. */
+/**
+ * Starts `wrangler dev` on loopback; resolves once the Worker answers /api/status. The platform's
+ * wrangler dev serves the SPA's build as static assets and will not start without it, so a clone
+ * that has not built it yet gets it built first.
+ */
 export async function startLocalWorker(input: {
   port: number;
   persistTo?: string;
@@ -83,6 +88,7 @@ export async function startLocalWorker(input: {
    */
   logLevel?: 'info' | 'warn';
 }): Promise<ChildProcess> {
+  if (!input.config && !existsSync(path.join(projectRoot, 'dist', 'client', 'index.html'))) await buildSpa({ stdio: 'ignore' });
   const args = ['dev', ...(input.config ? ['--config', input.config] : []), '--ip', '127.0.0.1', '--port', String(input.port), '--local', '--show-interactive-dev-session=false'];
   if (input.persistTo) args.push('--persist-to', input.persistTo);
   if (input.inspectorPort) args.push('--inspector-port', String(input.inspectorPort));

@@ -9,7 +9,7 @@
  *
  * Size: XDL_FAULT_PARTICIPANTS (200 under `npm run test:faults`, fewer inside `npm test`).
  */
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { ChildProcess } from 'node:child_process';
@@ -17,7 +17,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareLocalState } from '../../ml-assets/lib/seed';
-import { buildSpa, freeLoopbackPort, killLocalWorker, localD1Rows, projectRoot, startLocalWorker } from '../../scripts/lib/wrangler';
+import { freeLoopbackPort, killLocalWorker, localD1Rows, startLocalWorker } from '../../scripts/lib/wrangler';
 import {
   ApiClient,
   datasetFor,
@@ -47,8 +47,6 @@ const start = () => startLocalWorker({ port, persistTo, vars: { ADMIN_PASSWORD: 
 
 beforeAll(async () => {
   persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-faults-'));
-  // wrangler dev serves the SPA's build as static assets and will not start without it.
-  if (!existsSync(path.join(projectRoot, 'dist', 'client', 'index.html'))) await buildSpa({ stdio: 'ignore' });
   await prepareLocalState(persistTo);
   port = await freeLoopbackPort();
   worker = await start();
