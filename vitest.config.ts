@@ -42,6 +42,9 @@ export default defineConfig(async () => {
           test: {
             name: 'worker',
             include: ['test/worker/**/*.test.ts'],
+            // A budget, not a speed check: on a slow 2-core VM the per-client limit tests (some 125
+            // calls each) and the race trials take longer than vitest's 5 s default.
+            testTimeout: 60_000,
             setupFiles: ['test/worker/apply-migrations.ts'],
           },
         },
@@ -71,6 +74,16 @@ export default defineConfig(async () => {
             environment: 'node',
             testTimeout: 30 * 60_000,
             hookTimeout: 240_000,
+          },
+        },
+        {
+          // `npm run deploy -- --local`, then its state served as the deployed copy runs (starts its own Worker).
+          test: {
+            name: 'deploy',
+            include: ['test/deploy/**/*.test.ts'],
+            environment: 'node',
+            testTimeout: 10 * 60_000,
+            hookTimeout: 20 * 60_000,
           },
         },
         {

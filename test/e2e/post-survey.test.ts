@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { answeredQuestions, postSurvey, type AnsweredQuestion, type SectionId } from '../../worker/schemas/post-survey';
-import { studyConfig } from '../../worker/schemas/study-config';
+import { studyCodes } from '../../worker/study-codes';
 import { useBrowser } from './browser';
 import { adoptParticipant, d1Rows, participantDoneWithMain } from './participants';
 
@@ -38,8 +38,12 @@ const buttonNamed = (page: Page, name: string): Locator => page.getByRole('butto
 
 async function completeJourney(page: Page, texts: Texts, id: string) {
   await page.waitForURL('**/experiment/complete');
-  expect(await page.getByTestId('completion-code').innerText()).toBe(studyConfig.completionCode);
+  expect(await page.getByTestId('completion-code').innerText()).toBe(studyCodes.completionCode);
   expect(await page.getByTestId('completion-participant-id').innerText()).toBe(id);
+  // The participant's own code, the one the export carries for matching the submission.
+  const [stored] = d1Rows<{ code: string }>(`select completion_verification_code as code from sessions where session_id = '${id}'`);
+  expect(stored!.code).toMatch(/^[0-9A-F]{10}$/);
+  expect(await page.getByTestId('completion-verification-code').innerText()).toBe(stored!.code);
   await page.getByRole('heading', { name: texts.complete.title }).waitFor();
   const rows = d1Rows<{ experiment_rating: number; current_phase: string }>(
     `select p.experiment_rating, s.current_phase from post_surveys p join sessions s on s.session_id = p.session_id where p.session_id = '${id}'`,

@@ -2,7 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
-import { studyConfig } from '../../worker/schemas/study-config';
+import { studyCodes } from '../../worker/study-codes';
 import { storageKeys } from '../../web/lib/storage-keys';
 import { useBrowser } from './browser';
 import { adoptParticipant, d1Rows, mainThroughApi, participantDoneWithMain, postSurveyThroughApi, preThroughApi } from './participants';
@@ -48,7 +48,7 @@ describe('Prolific loop', () => {
     const link = page.getByTestId('prolific-link');
     await link.waitFor();
     expect(await link.innerText()).toBe(en.prolific.complete);
-    expect(await link.getAttribute('href')).toBe(`https://app.prolific.com/submissions/complete?cc=${studyConfig.completionCode}`);
+    expect(await link.getAttribute('href')).toBe(`https://app.prolific.com/submissions/complete?cc=${studyCodes.completionCode}`);
     const box = await link.boundingBox();
     expect(box!.y + box!.height).toBeLessThanOrEqual(844);
     expect(await pageOverflow(page)).toBe(0);

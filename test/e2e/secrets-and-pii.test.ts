@@ -9,6 +9,7 @@ import Papa from 'papaparse';
 import { describe, expect, inject, it } from 'vitest';
 import { dataDir, generatedDir, projectRoot } from '../../ml-assets/lib/paths';
 import { devVarsPath } from '../../scripts/lib/dev-secrets';
+import { studyCodes } from '../../worker/study-codes';
 import { E2E_ADMIN_PASSWORD } from './global-setup';
 import { makeParticipant } from './participants';
 
@@ -33,6 +34,13 @@ describe('the built client', () => {
       for (const secret of secrets) expect(text.includes(secret), `${path.relative(projectRoot, file)} contains ${secret.slice(0, 3)}…`).toBe(false);
     }
     expect(files.filter((f) => f.endsWith('.map'))).toEqual([]);
+  });
+
+  it('holds none of the codes that pay a participant or close a submission', () => {
+    const codes = [studyCodes.completionCode, studyCodes.prolificReturnCode, studyCodes.prolificScreenOutCode].filter((c): c is string => c !== null);
+    const files = filesUnder(path.join(projectRoot, 'dist', 'client'));
+    const holding = files.filter((file) => codes.some((code) => readFileSync(file, 'latin1').includes(code)));
+    expect(holding.map((f) => path.relative(projectRoot, f))).toEqual([]);
   });
 });
 

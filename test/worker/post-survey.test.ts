@@ -2,7 +2,7 @@ import { env } from 'cloudflare:workers';
 import { describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
 import { adjustmentExampleSchema, postSurveyCheckSchema, postSurveyRecordSchema, postSurveySubmitResultSchema } from '../../worker/schemas/post-survey-schemas';
-import { api, postJson } from '../helpers/api';
+import { adminCookie, api, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { consentedParticipant, newParticipantId, participantDoneWithMain } from '../helpers/study-factories';
 
@@ -52,7 +52,7 @@ describe('POST /api/post-survey/', () => {
       // 9 items as answered (4) and 9 reverse-keyed (6 − 4 = 2).
       need_for_cognition: 9 * 4 + 9 * 2,
     });
-    const record = postSurveyRecordSchema.parse(await (await api(`/api/post-survey/${p.id}`)).json());
+    const record = postSurveyRecordSchema.parse(await (await api(`/api/post-survey/${p.id}`, { headers: { Cookie: await adminCookie() } })).json());
     expect(record).toMatchObject({ experiment_rating: 6, overall_feedback: 'thanks', scores });
     expect(record.bigfive).toMatchObject(bfi);
   });
@@ -115,13 +115,13 @@ describe('POST /api/post-survey/', () => {
 });
 
 describe('GET /api/post-survey/{sessionId} and /check/{sessionId}', () => {
-  it('answers 404 and exists: false before, the answers by section and exists: true after', async () => {
+  it('answers 404 and exists: false before, the answers by section (to an administrator) and exists: true after', async () => {
     const p = await participantDoneWithMain();
     expect((await api(`/api/post-survey/${p.id}`)).status).toBe(404);
     expect(postSurveyCheckSchema.parse(await (await api(`/api/post-survey/check/${p.id}`)).json())).toEqual({ session_id: p.id, exists: false });
     const answers = completePostSurvey();
     await submit({ session_id: p.id, ...answers });
-    const record = postSurveyRecordSchema.parse(await (await api(`/api/post-survey/${p.id}`)).json());
+    const record = postSurveyRecordSchema.parse(await (await api(`/api/post-survey/${p.id}`, { headers: { Cookie: await adminCookie() } })).json());
     expect(record.demographics).toEqual(answers.demographics);
     expect(record.benevolent).toEqual(answers.benevolent);
     expect(postSurveyCheckSchema.parse(await (await api(`/api/post-survey/check/${p.id}`)).json()).exists).toBe(true);

@@ -6,6 +6,7 @@ import { errorBodySchema } from '../../worker/schemas/api';
 import { caseSetResponseSchema, prolificStatusSchema, withdrawalResultSchema } from '../../worker/schemas/experiment';
 import { understandingAttemptResultSchema } from '../../worker/schemas/main-experiment';
 import { studyConfig } from '../../worker/schemas/study';
+import { studyCodes } from '../../worker/study-codes';
 import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-test';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { allConsentItems, newParticipantId, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
@@ -66,10 +67,10 @@ describe('Prolific loop', () => {
     const plain = await participant();
     expect(await prolificStatus(plain.id)).toEqual({ recruited_via_prolific: false, completed: false, screened_out: false, completion_url: null, screen_out_url: null, return_url: null });
     const p = await participant(PROLIFIC);
-    expect(await prolificStatus(p.id)).toMatchObject({ recruited_via_prolific: true, completed: false, completion_url: null, return_url: completionUrl(studyConfig.prolific.returnCode!) });
+    expect(await prolificStatus(p.id)).toMatchObject({ recruited_via_prolific: true, completed: false, completion_url: null, return_url: completionUrl(studyCodes.prolificReturnCode!) });
     await env.DB.prepare("update sessions set post_survey_completed_at = ?, current_phase = 'completed' where session_id = ?").bind(new Date().toISOString(), p.id).run();
     const done = await prolificStatus(p.id);
-    expect(done.completion_url).toBe(`https://app.prolific.com/submissions/complete?cc=${studyConfig.completionCode}`);
+    expect(done.completion_url).toBe(`https://app.prolific.com/submissions/complete?cc=${studyCodes.completionCode}`);
     expect((await api('/api/experiments/sessions/ZZZZZZZZ/prolific')).status).toBe(404);
   });
 
@@ -82,7 +83,7 @@ describe('Prolific loop', () => {
     }
     const [session] = await rows('select screened_out_at from sessions where session_id = ?', p.id);
     expect(session!.screened_out_at).toBeTruthy();
-    expect(await prolificStatus(p.id)).toMatchObject({ screened_out: true, screen_out_url: completionUrl(studyConfig.prolific.screenOutCode!) });
+    expect(await prolificStatus(p.id)).toMatchObject({ screened_out: true, screen_out_url: completionUrl(studyCodes.prolificScreenOutCode!) });
     const start = await api(`/api/experiments/main/start?session_id=${p.id}&debug=true`, { method: 'POST' });
     expect(start.status).toBe(409);
     expect(await start.json()).toMatchObject({ code: 'screened_out' });
@@ -127,7 +128,7 @@ describe('POST /api/experiments/withdraw', () => {
 
     const res = await postJson('/api/experiments/withdraw', { participant_id: p.id, confirm: true });
     expect(res.status).toBe(200);
-    expect(withdrawalResultSchema.parse(await res.json())).toEqual({ success: true, withdrawn: true, return_url: completionUrl(studyConfig.prolific.returnCode!) });
+    expect(withdrawalResultSchema.parse(await res.json())).toEqual({ success: true, withdrawn: true, return_url: completionUrl(studyCodes.prolificReturnCode!) });
 
     for (const table of PARTICIPANT_TABLES) expect(await rows(`select * from ${table} where session_id = ?`, p.id), table).toEqual([]);
     expect(await rows('select * from participants where id = ?', p.userId)).toEqual([]);

@@ -5,6 +5,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { studyConfigResponseSchema } from '../../worker/schemas/admin';
 import { studyConfig, studyConfigSchema } from '../../worker/schemas/study';
 import { canonicalJson, configVersionOf } from '../../worker/services/study-configuration';
+import { studyCodes, studyCodesSchema } from '../../worker/study-codes';
 import { adminCookie, api } from '../helpers/api';
 import { consentedParticipant, seedCompasCases } from '../helpers/study-factories';
 
@@ -21,12 +22,13 @@ describe('study configuration', () => {
     const reordered = Object.fromEntries(Object.entries(studyConfig).reverse()) as typeof studyConfig;
     expect(await configVersionOf(reordered)).toBe(version);
     expect(canonicalJson(reordered)).toBe(canonicalJson(studyConfig));
-    expect(await configVersionOf({ ...studyConfig, completionCode: 'ZZ9Z9' })).not.toBe(version);
+    expect(await configVersionOf({ ...studyConfig, totalMinutes: studyConfig.totalMinutes + 1 })).not.toBe(version);
     expect(await configVersionOf({ ...studyConfig, mainExperiment: { ...studyConfig.mainExperiment, alphaLevels: [0, 0.5, 1, 0.25, 0.75] } })).not.toBe(version);
   });
 
   it('refuses an inconsistent edit at start-up', () => {
-    expect(studyConfigSchema.safeParse({ ...studyConfig, prolific: { ...studyConfig.prolific, screenOutCode: null } }).success).toBe(false);
+    expect(studyCodesSchema.safeParse({ ...studyCodes, prolificScreenOutCode: null }).success).toBe(false);
+    expect(studyCodesSchema.safeParse(studyCodes).success).toBe(true);
     expect(studyConfigSchema.safeParse({ ...studyConfig, prolific: { ...studyConfig.prolific, completionUrl: 'http://example.org/?cc={code}' } }).success).toBe(false);
     expect(studyConfigSchema.safeParse({ ...studyConfig, prolific: { ...studyConfig.prolific, completionUrl: 'https://example.org/done' } }).success).toBe(false);
     expect(studyConfigSchema.safeParse(studyConfig).success).toBe(true);

@@ -118,6 +118,11 @@ export const sessions = sqliteTable(
     screenedOutAt: text('screened_out_at'),
     /** How often the participant's progress was fetched to continue (each return to the study); a data-quality signal. */
     resumeCount: integer('resume_count').notNull().default(0),
+    /**
+     * The participant's own code, drawn when the post-survey is stored and shown with the study's
+     * completion code, so each submission on the recruiting platform matches one completed session.
+     */
+    completionVerificationCode: text('completion_verification_code'),
   },
   (t) => [
     // Every participant call resolves the session by its string id.

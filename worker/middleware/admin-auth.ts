@@ -1,3 +1,4 @@
+import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
 import { auditInsert } from '../db/queries/audit-log';
@@ -22,6 +23,12 @@ export const isAdminPath = (path: string) => {
   return ADMIN_PATHS.has(p) || ADMIN_AREAS.some((area) => `${p}/`.startsWith(area));
 };
 
+/** Whether the request's cookie names a live server-side admin session. */
+export async function hasAdminSession(c: Context<AppEnv>): Promise<boolean> {
+  const token = getCookie(c, ADMIN_COOKIE);
+  return token ? (await findAdminSession(c.var.db, token, new Date())) !== null : false;
+}
+
 /**
  * The one guard of every admin call: the session cookie must name a live server-side session,
  * else 401 with `detail`. After the handler, every admin mutation that succeeded, and every call
@@ -30,9 +37,7 @@ export const isAdminPath = (path: string) => {
  */
 export const guardAdminAreas = createMiddleware<AppEnv>(async (c, next) => {
   if (!isAdminPath(c.req.path)) return next();
-  const token = getCookie(c, ADMIN_COOKIE);
-  const session = token ? await findAdminSession(c.var.db, token, new Date()) : null;
-  if (!session) {
+  if (!(await hasAdminSession(c))) {
     throw new AppError(401, 'admin_auth_required', 'Administrator authentication is required');
   }
   await next();

@@ -26,6 +26,7 @@ import { mainResponseSummary, storeIntegratedResponse } from '../services/main-r
 import { countPreResponses } from '../services/pre-experiment';
 import { requireSession } from '../services/sessions';
 import { validate, validateOptionalJson } from '../validate';
+import { debugToolsAllowed } from '../environment';
 
 export const mainExperimentRoutes = new Hono<AppEnv>()
   .post('/main/start', idLookupLimit, validate('query', mainStartQuerySchema), validateOptionalJson(mainStartBodySchema), async (c) => {
@@ -36,6 +37,9 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     if (!sessionId) throw new AppError(400, 'validation_failed', [{ msg: 'session_id is required', loc: ['session_id'] }]);
     const numCases = body.num_cases ?? query.num_cases ?? studyConfig.mainExperiment.numCases;
     const bypass = Boolean(body.debug ?? query.debug) || Boolean(body.tutorial ?? query.tutorial);
+    if (bypass && !(await debugToolsAllowed(c))) {
+      throw new AppError(403, 'debug_disabled', 'Debug and tutorial modes are available to administrators only in production');
+    }
 
     const session = await requireSession(c.var.db, sessionId);
     if (!session.consentedAt) throw conflict('consent_required', 'Consent must be recorded before the main experiment starts');
@@ -67,9 +71,9 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     };
     return c.json(result, outcome.created ? 201 : 200);
   })
-  // Reveals nothing about whether a participant exists: an unknown session gets the same
-  // deterministic schedule a new one would, so no lookup limit is needed here.
-  .get('/alignment-alpha/:sessionId/:caseIndex/:total', validate('param', alignmentAlphaParamSchema), async (c) => {
+  // A stored alpha answers 'stored' and an unknown session 'schedule', so the answer tells a
+  // started participant from an unknown ID: it counts as an ID lookup.
+  .get('/alignment-alpha/:sessionId/:caseIndex/:total', idLookupLimit, validate('param', alignmentAlphaParamSchema), async (c) => {
     const { sessionId, caseIndex, total } = c.req.valid('param');
     const answer = (alpha: number, source: z.infer<typeof alignmentAlphaResponseSchema>['source']) =>
       c.json({ session_id: sessionId, case_index: caseIndex, total, alpha, source } satisfies z.infer<typeof alignmentAlphaResponseSchema>);

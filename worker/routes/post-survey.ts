@@ -1,9 +1,21 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from '../env';
-import { notFound } from '../errors';
+import { conflict, notFound } from '../errors';
+import { hasAdminSession } from '../middleware/admin-auth';
+import { SECTION_IDS } from '../schemas/post-survey';
+import { studyCodes } from '../study-codes';
 import { sessionParamSchema } from '../schemas/experiment';
-import { type adjustmentExampleSchema, type FeatureBar, postSurveyBodySchema, type postSurveyCheckSchema, type postSurveyRecordSchema, type postSurveySubmitResultSchema } from '../schemas/post-survey-schemas';
+import {
+  type adjustmentExampleSchema,
+  type completionSchema,
+  type FeatureBar,
+  postSurveyBodySchema,
+  type postSurveyCheckSchema,
+  type postSurveyProgressSchema,
+  type postSurveyRecordSchema,
+  type postSurveySubmitResultSchema,
+} from '../schemas/post-survey-schemas';
 import { adjustmentExample, findPostSurvey, storePostSurvey } from '../services/post-survey';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
@@ -21,6 +33,20 @@ export const postSurveyRoutes = new Hono<AppEnv>()
     const session = await requireSession(c.var.db, sessionId);
     const found = await findPostSurvey(c.var.db, session.sessionId);
     return c.json({ session_id: session.sessionId, exists: found !== null } satisfies z.infer<typeof postSurveyCheckSchema>);
+  })
+  // The codes that get a participant paid: only for a session whose post-survey is stored.
+  .get('/completion/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+    const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
+    if (!session.postSurveyCompletedAt || !session.completionVerificationCode) {
+      throw conflict('post_survey_incomplete', 'The completion code is given once the post-survey is stored');
+    }
+    c.header('Cache-Control', 'no-store');
+    return c.json({
+      session_id: session.sessionId,
+      completion_code: studyCodes.completionCode,
+      verification_code: session.completionVerificationCode,
+      completed_at: session.postSurveyCompletedAt,
+    } satisfies z.infer<typeof completionSchema>);
   })
   .get('/example/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
     const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
@@ -46,6 +72,15 @@ export const postSurveyRoutes = new Hono<AppEnv>()
     const session = await requireSession(c.var.db, sessionId);
     const found = await findPostSurvey(c.var.db, session.sessionId);
     if (!found) throw notFound('No post-survey answers for this session');
+    // An ID opens the participant's own flow, not their answers: those are the researchers'.
+    if (!(await hasAdminSession(c))) {
+      return c.json({
+        success: true,
+        session_id: found.sessionId,
+        sections_done: SECTION_IDS.filter((id) => Object.keys(found[id] ?? {}).length > 0),
+        created_at: found.createdAt,
+      } satisfies z.infer<typeof postSurveyProgressSchema>);
+    }
     return c.json({
       success: true,
       session_id: found.sessionId,

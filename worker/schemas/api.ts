@@ -38,3 +38,13 @@ export const statusResponseSchema = z.object({
   checked_at: z.string(),
 });
 export type StatusResponse = z.infer<typeof statusResponseSchema>;
+
+/**
+ * GET /api/status/environment: whether this copy runs as production, and whether this caller may
+ * use the debug views (everyone in development, administrators in production).
+ */
+export const environmentResponseSchema = z.object({
+  environment: z.string(),
+  production: z.boolean(),
+  debug_tools: z.boolean(),
+});

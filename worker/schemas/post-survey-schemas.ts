@@ -96,6 +96,26 @@ export const postSurveySubmitResultSchema = z.object({
 
 export const postSurveyCheckSchema = z.object({ session_id: z.string(), exists: z.boolean() });
 
+/**
+ * `GET /api/post-survey/{sessionId}` for anyone but an administrator: that answers are stored and
+ * which sections they cover, never the answers (demographics and free text are not for whoever
+ * holds or guesses an ID).
+ */
+export const postSurveyProgressSchema = z.object({
+  success: z.literal(true),
+  session_id: z.string(),
+  sections_done: z.array(z.enum(SECTION_IDS)),
+  created_at: z.string(),
+});
+
+/** `GET /api/post-survey/completion/{sessionId}`: what the completion page shows, once the post-survey is stored. */
+export const completionSchema = z.object({
+  session_id: z.string(),
+  completion_code: z.string(),
+  verification_code: z.string(),
+  completed_at: z.string(),
+});
+
 const contribution = z.object({ feature: z.string(), importance: z.number(), abs_importance: z.number(), raw_shap: z.number() });
 export type FeatureBar = z.infer<typeof contribution>;
 

@@ -51,14 +51,9 @@ export const studyConfig: StudyConfig = {
   postSurvey: { estimatedMinutes: 10, experimentRatingMax: 7 },
   totalMinutes: 75,
   compensation: { amount: 1200, currency: 'JPY' },
-  completionCode: 'XD5K7',
   prolific: {
     /** Where the completion page's button sends a Prolific participant; `{code}` is replaced by the code. */
     completionUrl: 'https://app.prolific.com/submissions/complete?cc={code}',
-    /** Given to a Prolific participant who declines consent or withdraws, so they can return the study. */
-    returnCode: 'XDRT7',
-    /** Given to a Prolific participant who is screened out. */
-    screenOutCode: 'XDSC4',
     /** Failed understanding-test attempts after which a Prolific participant is screened out; null never screens out. */
     screenOutAfterFailedUnderstandingTests: 3,
   },

@@ -52,13 +52,9 @@ export const studyConfigSchema = z
     }),
     totalMinutes: z.number().positive(),
     compensation: z.object({ amount: z.number().nonnegative(), currency: z.string().length(3) }),
-    /** Entered by the participant into the recruiting platform's form. */
-    completionCode: z.string().regex(/^[A-Z0-9]{5}$/),
-    /** The Prolific loop; participants who came without Prolific's URL parameters never see it. */
+    /** The Prolific loop; participants who came without Prolific's URL parameters never see it. Its codes: `worker/study-codes.ts`. */
     prolific: z.object({
       completionUrl: z.url({ protocol: /^https$/ }).refine((u) => u.includes('{code}'), 'completionUrl must contain {code}'),
-      returnCode: z.string().regex(/^[A-Za-z0-9]{4,32}$/).nullable(),
-      screenOutCode: z.string().regex(/^[A-Za-z0-9]{4,32}$/).nullable(),
       screenOutAfterFailedUnderstandingTests: z.number().int().positive().nullable(),
     }),
     qualityFlags: z.object({
@@ -125,9 +121,6 @@ export const studyConfigSchema = z
   })
   .refine((c) => c.mainExperiment.numCases % c.mainExperiment.alphaLevels.length === 0, {
     message: 'mainExperiment.numCases must split evenly over alphaLevels',
-  })
-  .refine((c) => c.prolific.screenOutAfterFailedUnderstandingTests === null || c.prolific.screenOutCode !== null, {
-    message: 'prolific.screenOutCode is required when screenOutAfterFailedUnderstandingTests is set',
   });
 
 export type StudyConfig = z.infer<typeof studyConfigSchema>;

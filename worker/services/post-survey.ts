@@ -11,6 +11,7 @@ import { AppError, conflict } from '../errors';
 import { answeredQuestions, checkSection, issueMessage, scorePostSurvey } from '../schemas/post-survey';
 import { checkedPostSurvey as postSurvey, type PostSurveyBody } from '../schemas/post-survey-schemas';
 import { requireConsent } from './pre-experiment';
+import { newVerificationCode } from '../study-codes';
 
 /** Every broken rule of a submission as `{msg, loc}` items (English texts: the SPA shows its own). */
 export function postSurveyIssues(body: PostSurveyBody) {
@@ -53,7 +54,7 @@ export async function storePostSurvey(db: Db, session: SessionRow, body: PostSur
       .returning({ id: postSurveys.id }),
     db
       .update(sessions)
-      .set({ postSurveyCompletedAt: now, currentPhase: 'completed', updatedAt: now })
+      .set({ postSurveyCompletedAt: now, currentPhase: 'completed', updatedAt: now, completionVerificationCode: newVerificationCode() })
       .where(sql`${sessions.sessionId} = ${session.sessionId} and ${sessions.postSurveyCompletedAt} is null`),
   ]);
   if (inserted.length === 0) throw conflict('already_answered', 'This session has already answered the post-survey');

@@ -3,7 +3,7 @@
  * computed from the question pool (a client's idea of its score is never asked for), and a
  * re-sent attempt (same attempt ID) is stored once.
  */
-import { and, count, eq, sql } from 'drizzle-orm';
+import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
 import { sessions, understandingTestAttempts } from '../db/schema';
@@ -13,17 +13,14 @@ import { scoreUnderstanding, understandingQuestion } from '../schemas/understand
 import type { z } from 'zod';
 import type { understandingAttemptBodySchema } from '../schemas/main-experiment';
 import { requireConsent } from './pre-experiment';
+import { requireStudyOpen } from './sessions';
 
 type AttemptBody = z.infer<typeof understandingAttemptBodySchema>;
 
 export async function storeUnderstandingAttempt(db: Db, session: SessionRow, body: AttemptBody, now: string) {
   requireConsent(session);
+  requireStudyOpen(session);
   const score = scoreUnderstanding(body.answers);
-  const existing = await db
-    .select({ n: count() })
-    .from(understandingTestAttempts)
-    .where(eq(understandingTestAttempts.sessionId, session.sessionId))
-    .get();
   const inserted = await db
     .insert(understandingTestAttempts)
     .values({
@@ -31,7 +28,9 @@ export async function storeUnderstandingAttempt(db: Db, session: SessionRow, bod
       sessionId: session.sessionId,
       datasetType: session.datasetType,
       attemptId: body.attempt_id,
-      attemptNumber: (existing?.n ?? 0) + 1,
+      // Counted inside the insert itself: D1 runs one statement at a time, so attempts sent at
+      // once each get their own number (a count read before the insert let them share one).
+      attemptNumber: sql<number>`(select count(*) + 1 from ${understandingTestAttempts} where ${understandingTestAttempts.sessionId} = ${session.sessionId})`,
       answers: body.answers.map((a) => ({ ...a, correct: understandingQuestion(a.question_id)?.correct === a.answer })),
       correctCount: score.correct,
       totalQuestions: score.total,

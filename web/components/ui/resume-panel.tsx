@@ -54,7 +54,9 @@ export function ResumePanel({ initialId = '' }: { initialId?: string }) {
     };
   }, [participantId, nonce]);
 
-  const resumable = state.kind === 'found' && state.check.canResume && !state.check.integrityError;
+  // A completed participant resumes too: to the completion page, which asks the server for their codes.
+  const resumable = state.kind === 'found' && !state.check.integrityError;
+  const completed = resumable && !state.check.canResume;
 
   const resume = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -112,7 +114,7 @@ export function ResumePanel({ initialId = '' }: { initialId?: string }) {
       ) : null}
       <div className="button-row">
         <Button type="submit" className="button button-primary" isDisabled={resuming || (participantId !== '' && !resumable)}>
-          {t('resume.button')}
+          {completed ? t('resume.toCompletion') : t('resume.button')}
         </Button>
       </div>
     </form>

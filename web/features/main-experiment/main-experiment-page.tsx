@@ -5,6 +5,7 @@ import { studyConfig } from '../../../worker/schemas/study-config';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { PhaseErrorScreen, RefusedAnswers } from '../../components/ui/phase-error';
 import { storedParticipant } from '../../lib/participant';
+import { useDebugTools } from '../../lib/use-debug-tools';
 import type { ResumeData } from '../../lib/resume';
 import { CaseFlow } from './case-flow';
 import { canStart, remainingCases, type MainSummary } from './main-experiment-machine';
@@ -52,13 +53,20 @@ function Summary({ summary, sessionId }: { summary: MainSummary; sessionId: stri
  */
 export function MainExperimentPage() {
   const { t } = useTranslation();
-  const navigate = useNavigate();
   const location = useLocation();
   const [search] = useSearchParams();
   const routeState = location.state as RouteState;
   const sessionId = routeState?.sessionId ?? routeState?.resumeData?.sessionId ?? storedParticipant()?.sessionId ?? null;
-  const bypass = search.get('debug') === 'true' || search.get('tutorial') === 'true';
+  const debugTools = useDebugTools(search.get('debug') === 'true' || search.get('tutorial') === 'true');
 
+  if (debugTools === 'pending') return <p className="page">{t('common.loading')}</p>;
+  return <MainExperimentScreens sessionId={sessionId} routeState={routeState} bypass={debugTools === 'on'} />;
+}
+
+function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: string | null; routeState: RouteState; bypass: boolean }) {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const location = useLocation();
   const main = useMainExperiment({ sessionId, resumeData: routeState?.resumeData, bypass });
   const { state, current, outboxState } = main;
   const { screen, data } = state;

@@ -3,8 +3,12 @@ import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useSearchParams } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study-config';
+import { paths } from '../../app/paths';
 import { ProgressBar } from '../../components/ui/progress-bar';
+import { api, ApiError, unwrap } from '../../lib/api';
+import { logger } from '../../lib/error-log';
 import { storedParticipant } from '../../lib/participant';
+import { useDebugTools } from '../../lib/use-debug-tools';
 import { ProlificButton } from '../prolific/prolific-button';
 import { useProlificStatus } from '../prolific/use-prolific-status';
 
@@ -40,33 +44,108 @@ function CopyValue({ label, value, testId }: { label: string; value: string; tes
   );
 }
 
+type CompletionState =
+  | { kind: 'loading' }
+  | { kind: 'ready'; completionCode: string; verificationCode: string }
+  | { kind: 'incomplete' }
+  | { kind: 'failed' };
+
 /**
- * `/experiment/complete` (part 2 §2.5): the study's confirmation code and the participant ID,
- * each with a copy button, and what to do with them. With `?debug=true`, the ID comes from the
- * URL's `sessionId` and the page says where it came from.
+ * The codes come from the server and only for a session whose post-survey is stored: the
+ * study-wide code is in no served file, so opening this page is not a way to get paid.
+ */
+function useCompletion(sessionId: string | null): { state: CompletionState; retry: () => void } {
+  const [state, setState] = useState<CompletionState>({ kind: 'loading' });
+  const [attempt, setAttempt] = useState(0);
+  useEffect(() => {
+    if (!sessionId) return;
+    let live = true;
+    setState({ kind: 'loading' });
+    void (async () => {
+      try {
+        const body = await unwrap(await api.api['post-survey'].completion[':sessionId'].$get({ param: { sessionId } }));
+        if (live) setState({ kind: 'ready', completionCode: body.completion_code, verificationCode: body.verification_code });
+      } catch (err) {
+        if (!live) return;
+        const incomplete = err instanceof ApiError && (err.status === 409 || err.status === 404);
+        if (!incomplete) logger.error('completion', 'completion code could not be fetched', { sessionId, error: String(err) });
+        setState({ kind: incomplete ? 'incomplete' : 'failed' });
+      }
+    })();
+    return () => {
+      live = false;
+    };
+  }, [sessionId, attempt]);
+  return { state, retry: () => setAttempt((n) => n + 1) };
+}
+
+/**
+ * `/experiment/complete` (part 2 §2.5): the study's confirmation code, the participant's own
+ * verification code and the participant ID, each with a copy button, and what to do with them.
+ * With `?debug=true` (development, or an administrator), the ID comes from the URL's `sessionId`
+ * and the page says where it came from.
  */
 export function CompletionPage() {
   const { t } = useTranslation();
   const [search] = useSearchParams();
   const routeState = useLocation().state as { sessionId?: string } | null;
-  const debug = search.get('debug') === 'true';
+  const debugTools = useDebugTools(search.get('debug') === 'true');
+  const debug = debugTools === 'on';
   const fromUrl = debug ? search.get('sessionId') : null;
   const sessionId = fromUrl ?? routeState?.sessionId ?? storedParticipant()?.sessionId ?? null;
   const prolific = useProlificStatus(sessionId);
+  const completion = useCompletion(debugTools === 'pending' ? null : sessionId);
+  const { state } = completion;
   return (
     <div className="page completion">
       <h1>{t('complete.title')}</h1>
       <ProgressBar phase="post_survey" value={1} max={1} />
-      <p className="lead">{t('complete.thanks')}</p>
-      {prolific?.completion_url ? (
+      {state.kind === 'ready' ? <p className="lead">{t('complete.thanks')}</p> : null}
+      {state.kind === 'ready' && prolific?.completion_url ? (
         <section className="card">
           <ProlificButton href={prolific.completion_url} label={t('prolific.complete')} note={t('prolific.completeNote')} />
         </section>
       ) : null}
       <section className="card">
-        <CopyValue label={t('complete.code')} value={studyConfig.completionCode} testId="completion-code" />
-        {sessionId ? <CopyValue label={t('complete.participantId')} value={sessionId} testId="completion-participant-id" /> : <p className="notice notice-warning">{t('complete.noId')}</p>}
-        <p>{t('complete.instructions')}</p>
+        {!sessionId ? (
+          <>
+            <p className="notice notice-warning">{t('complete.noId')}</p>
+            <Link className="button button-primary" to={paths.resume}>
+              {t('complete.resume')}
+            </Link>
+          </>
+        ) : state.kind === 'loading' ? (
+          <p className="spinner-line">
+            <span className="spinner" aria-hidden="true" />
+            {t('complete.loading')}
+          </p>
+        ) : state.kind === 'incomplete' ? (
+          <>
+            <p className="notice notice-info" data-testid="completion-incomplete">
+              {t('complete.incomplete')}
+            </p>
+            <Link className="button button-primary" to={paths.postSurvey} state={{ sessionId }}>
+              {t('complete.toPostSurvey')}
+            </Link>
+          </>
+        ) : state.kind === 'failed' ? (
+          <>
+            <p role="alert" className="notice notice-error">
+              {t('complete.loadFailed')}
+            </p>
+            <Button className="button" onPress={completion.retry}>
+              {t('complete.retry')}
+            </Button>
+          </>
+        ) : (
+          <>
+            <CopyValue label={t('complete.code')} value={state.completionCode} testId="completion-code" />
+            <CopyValue label={t('complete.verificationCode')} value={state.verificationCode} testId="completion-verification-code" />
+            <CopyValue label={t('complete.participantId')} value={sessionId} testId="completion-participant-id" />
+            <p>{t('complete.instructions')}</p>
+            <p className="muted">{t('complete.verificationNote')}</p>
+          </>
+        )}
       </section>
       {sessionId ? (
         <p className="muted">

@@ -4,6 +4,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { answeredQuestions, issueMessage, postSurvey, sectionProgress, SECTION_IDS, type SectionId } from '../../../worker/schemas/post-survey';
 import { ProgressBar } from '../../components/ui/progress-bar';
+import { useDebugTools } from '../../lib/use-debug-tools';
 import { currentSectionId, sectionIssues, sectionValid } from './post-survey-machine';
 import { QuestionField } from './question-field';
 import { usePostSurvey } from './use-post-survey';
@@ -43,12 +44,19 @@ function DebugSession({ current }: { current: string | null }) {
  * checks on next and submit; then the thank-you screen on the way to /experiment/complete.
  */
 export function PostSurveyPage() {
-  const { t, i18n } = useTranslation();
-  const lang = i18n.language === 'en' ? 'en' : 'ja';
+  const { t } = useTranslation();
   const location = useLocation();
   const [search] = useSearchParams();
-  const debug = search.get('debug') === 'true';
+  const debugTools = useDebugTools(search.get('debug') === 'true');
   const routeState = location.state as { sessionId?: string } | null;
+  if (debugTools === 'pending') return <p className="page">{t('common.loading')}</p>;
+  return <PostSurveyScreens routeState={routeState} debug={debugTools === 'on'} />;
+}
+
+function PostSurveyScreens({ routeState, debug }: { routeState: { sessionId?: string } | null; debug: boolean }) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language === 'en' ? 'en' : 'ja';
+  const [search] = useSearchParams();
   const survey = usePostSurvey({ routeSessionId: routeState?.sessionId, debug, debugSessionId: search.get('sessionId') });
   const { state } = survey;
   const { screen } = state;

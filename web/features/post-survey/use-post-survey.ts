@@ -9,6 +9,7 @@ import { useNavigate } from 'react-router';
 import { SECTION_IDS, type AnswerValue, type SectionId } from '../../../worker/schemas/post-survey';
 import { studyConfig } from '../../../worker/schemas/study-config';
 import { api, ApiError, NetworkError, unwrap } from '../../lib/api';
+import { paths } from '../../app/paths';
 import { logger } from '../../lib/error-log';
 import { storedParticipant } from '../../lib/participant';
 import { readStorage, storageKeys, writeStorage } from '../../lib/storage-keys';
@@ -26,14 +27,20 @@ function readDraft(sessionId: string): Answers | null {
   }
 }
 
+/**
+ * Whether the survey is already stored, and the draft to go on with if not. The server never
+ * hands a participant's stored answers back (an ID is not enough to read someone's survey), so a
+ * stored survey means the participant is done and belongs on the completion page.
+ */
 async function loadAnswers(sessionId: string): Promise<{ answers: Answers; stored: boolean }> {
+  const draft = () => readDraft(sessionId) ?? emptyAnswers();
   try {
-    const found = await unwrap(await api.api['post-survey'][':sessionId'].$get({ param: { sessionId } }));
-    return { answers: Object.fromEntries(SECTION_IDS.map((id) => [id, found[id]])) as Answers, stored: true };
+    const check = await unwrap(await api.api['post-survey'].check[':sessionId'].$get({ param: { sessionId } }));
+    return { answers: draft(), stored: check.exists };
   } catch (err) {
-    // 404: nothing stored yet. Anything else only warns (part 2 §7) and the form starts from the draft.
-    if (!(err instanceof ApiError && err.status === 404)) logger.warn(`post-survey: existing answers could not be read: ${String(err)}`);
-    return { answers: readDraft(sessionId) ?? emptyAnswers(), stored: false };
+    // Part 2 §7: a failed read only warns, and the form starts from the draft.
+    logger.warn(`post-survey: whether answers are stored could not be read: ${String(err)}`);
+    return { answers: draft(), stored: false };
   }
 }
 
@@ -61,11 +68,15 @@ export function usePostSurvey(input: { routeSessionId?: string; debug: boolean; 
       return;
     }
     let cancelled = false;
-    loadAnswers(sessionId).then(({ answers, stored }) => !cancelled && dispatch({ type: 'loaded', sessionId, answers, stored }));
+    loadAnswers(sessionId).then(({ answers, stored }) => {
+      if (cancelled) return;
+      if (stored) void navigate(paths.complete, { replace: true, state: { sessionId } });
+      else dispatch({ type: 'loaded', sessionId, answers, stored });
+    });
     return () => {
       cancelled = true;
     };
-  }, [loading, sessionId]);
+  }, [loading, sessionId, navigate]);
 
   // Every change is kept in this browser until the survey is stored.
   useEffect(() => {
@@ -105,7 +116,7 @@ export function usePostSurvey(input: { routeSessionId?: string; debug: boolean; 
   useEffect(() => {
     if (!thanks || !state.sessionId) return;
     const delay = thanks.alreadyAnswered ? studyConfig.timingsMs.postSurveyConflictRedirect : studyConfig.timingsMs.postSurveyRedirect;
-    const timer = setTimeout(() => void navigate('/experiment/complete', { state: { sessionId: state.sessionId, completedSurvey: true } }), delay);
+    const timer = setTimeout(() => void navigate(paths.complete, { state: { sessionId: state.sessionId, completedSurvey: true } }), delay);
     return () => clearTimeout(timer);
   }, [thanks, state.sessionId, navigate]);
 

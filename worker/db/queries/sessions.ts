@@ -24,6 +24,7 @@ export async function findSession(db: Db, sessionId: string) {
         creationRequestId: sessions.creationRequestId,
         studyConfigVersion: sessions.studyConfigVersion,
         screenedOutAt: sessions.screenedOutAt,
+        completionVerificationCode: sessions.completionVerificationCode,
         prolific: sql<number>`${participants.prolificPid} is not null`.mapWith(Boolean),
       })
       .from(sessions)
@@ -109,6 +110,7 @@ export async function insertParticipantSession(
             studyConfigVersion: sql<string>`${input.studyConfig.version}`.as('study_config_version'),
             screenedOutAt: sql<null>`null`.as('screened_out_at'),
             resumeCount: sql<number>`0`.as('resume_count'),
+            completionVerificationCode: sql<null>`null`.as('completion_verification_code'),
           })
           .from(participants)
           .where(eq(participants.participantCode, code)),

@@ -118,6 +118,12 @@ export const participantsTable: ExportTable<ParticipantRow> = {
     { name: 'main_started_at', type: 'timestamp', meaning: 'When the main experiment started', coding: UTC, value: (r) => r.s?.mainStartedAt ?? null },
     { name: 'main_completed_at', type: 'timestamp', meaning: 'When the main experiment was completed', coding: UTC, value: (r) => r.s?.mainCompletedAt ?? null },
     { name: 'post_survey_completed_at', type: 'timestamp', meaning: 'When the post-survey was submitted (study complete)', coding: UTC, value: (r) => r.s?.postSurveyCompletedAt ?? null },
+    {
+      name: 'completion_verification_code',
+      type: 'text',
+      meaning: "The participant's own code shown with the completion code, to match a submission on the recruiting platform to this session (empty until the post-survey is stored)",
+      value: (r) => r.s?.completionVerificationCode ?? null,
+    },
     qualityFlagsColumn<ParticipantRow>((r) => r.flags),
   ],
   async *pages(db, filter) {

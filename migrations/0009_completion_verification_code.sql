@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `completion_verification_code` text;
