@@ -68,6 +68,7 @@ const runners: [string, () => Promise<Counts>][] = [
   ['web', () => vitestProject('web')],
   // Full size (200 participants) when asked for by name (`npm run test:faults`); a smaller crowd inside the whole `npm test`.
   ['faults', () => vitestProject('faults', { XDL_FAULT_PARTICIPANTS: process.env.XDL_FAULT_PARTICIPANTS ?? (only.includes('faults') ? '200' : '30') })],
+  ['deploy', () => vitestProject('deploy')],
   [
     'e2e',
     () => {

@@ -1,9 +1,10 @@
 /**
- * Seeds the generated assets into the local D1 and R2 that `wrangler dev` uses: cases (inserted
- * once, never changed: answers refer to them), AI model files and training tables in R2, and the
- * models' metadata rows, the newest set-up model of each dataset becoming the active one unless
- * an administrator's retrained model is. Idempotent: running it again changes
- * nothing. Never part of a migration.
+ * Seeds the generated assets into a D1 and R2: the local ones `wrangler dev` uses, or a deployed
+ * copy's (`npm run deploy`), through the same statements: cases (inserted once, never changed:
+ * answers refer to them), AI model files and training tables in R2, and the models' metadata
+ * rows, the newest set-up model of each dataset becoming the active one unless an
+ * administrator's retrained or uploaded model is. Idempotent: running it again changes nothing.
+ * Never part of a migration.
  */
 import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
@@ -13,10 +14,9 @@ import type { SpawnOptions } from 'node:child_process';
 import { gbdtModelSchema } from '../../worker/ml/model';
 import { DATASET_TYPES, type DatasetType } from '../../worker/schemas/study';
 import { r2Keys } from '../../worker/storage/r2';
-import { applyLocalMigrations, D1_DATABASE, runTool } from '../../scripts/lib/wrangler';
+import { readDeployTarget } from '../../scripts/lib/wrangler-config';
+import { applyLocalMigrations, offlineEnv, runTool, stateFlags, type StateTarget } from '../../scripts/lib/wrangler';
 import { prepareAll, readAssets, trainingTablePath, type DatasetAssets } from './prepare';
-
-const MODELS_BUCKET = 'xai-decision-lab-models';
 
 /** SQL string literal: single quotes doubled; SQLite has no other escapes. */
 const literal = (value: string | number | null): string => {
@@ -84,34 +84,34 @@ export function seedStatements(dataset: DatasetType, assets: DatasetAssets, mode
 }
 
 /** Seeds every dataset's assets into local D1/R2 (the default state, or `persistTo`). */
-export async function seedLocal(options: { persistTo?: string; stdio?: SpawnOptions['stdio'] } = {}): Promise<void> {
+export const seedLocal = (options: { persistTo?: string; stdio?: SpawnOptions['stdio'] } = {}) => seedState({ persistTo: options.persistTo }, options.stdio);
+
+/** Seeds every dataset's assets into the D1 and R2 of `target`, with the names its configuration gives them. */
+export async function seedState(target: StateTarget, stdio: SpawnOptions['stdio'] = 'ignore'): Promise<void> {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'xdl-seed-'));
-  const persist = options.persistTo ? ['--persist-to', options.persistTo] : [];
-  const stdio = options.stdio ?? 'ignore';
+  const where = stateFlags(target);
+  const { database, buckets } = readDeployTarget(target.env ?? null);
   try {
     const now = new Date().toISOString();
     const statements: string[] = [];
+    const objects: { key: string; file: string }[] = [];
     for (const dataset of DATASET_TYPES) {
       const assets = readAssets(dataset);
       const modelJson = JSON.stringify(assets.model);
       const identifier = aiModelIdentifier(dataset, modelJson);
       const modelFile = path.join(dir, `${identifier}.json`);
       writeFileSync(modelFile, modelJson);
-      await runTool(
-        'wrangler',
-        ['r2', 'object', 'put', `${MODELS_BUCKET}/${r2Keys.aiModel(dataset, identifier)}`, '--file', modelFile, '--content-type', 'application/json', '--local', ...persist],
-        { stdio },
-      );
-      await runTool(
-        'wrangler',
-        ['r2', 'object', 'put', `${MODELS_BUCKET}/${r2Keys.trainingTable(dataset)}`, '--file', trainingTablePath(dataset), '--content-type', 'application/json', '--local', ...persist],
-        { stdio },
-      );
+      objects.push({ key: r2Keys.aiModel(dataset, identifier), file: modelFile }, { key: r2Keys.trainingTable(dataset), file: trainingTablePath(dataset) });
       statements.push(...seedStatements(dataset, assets, modelJson, now));
     }
+    // One wrangler run for every file (each run costs seconds of start-up).
+    const listFile = path.join(dir, 'objects.json');
+    writeFileSync(listFile, JSON.stringify(objects));
+    await runTool('wrangler', ['r2', 'bulk', 'put', buckets.models, '--filename', listFile, '--content-type', 'application/json', '--force', ...where], { stdio });
     const sqlFile = path.join(dir, 'seed.sql');
     writeFileSync(sqlFile, statements.join('\n'));
-    await runTool('wrangler', ['d1', 'execute', D1_DATABASE, '--local', '--file', sqlFile, ...persist], { stdio });
+    // CI=true: a remote import asks no confirmation.
+    await runTool('wrangler', ['d1', 'execute', database.name, '--file', sqlFile, ...where], { stdio, env: offlineEnv({ CI: 'true' }) });
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }

@@ -45,12 +45,23 @@ export function runTool(name: string, args: string[], options: SpawnOptions = {}
 
 export const buildSpa = (options: SpawnOptions = {}) => runTool('vite', ['build', '--logLevel', 'warn'], options);
 
-export const applyLocalMigrations = (persistTo?: string, options: SpawnOptions = {}) =>
-  runTool(
-    'wrangler',
-    ['d1', 'migrations', 'apply', D1_DATABASE, '--local', ...(persistTo ? ['--persist-to', persistTo] : [])],
-    { ...options, env: offlineEnv({ CI: 'true' }) },
-  );
+/**
+ * Where a wrangler data command acts: the local state (wrangler's default or `persistTo`) or
+ * Cloudflare's (`remote`), for the top-level configuration or one of its environments.
+ */
+export type StateTarget = { remote?: boolean; persistTo?: string; env?: string | null };
+
+export const stateFlags = (target: StateTarget): string[] => [
+  ...(target.remote ? ['--remote'] : ['--local', ...(target.persistTo ? ['--persist-to', target.persistTo] : [])]),
+  ...(target.env ? ['--env', target.env] : []),
+];
+
+/** Applies the migrations not yet applied (wrangler keeps the list in the database itself). */
+export const applyMigrations = (target: StateTarget, options: SpawnOptions = {}, database = D1_DATABASE) =>
+  // CI=true: wrangler asks no confirmation before applying.
+  runTool('wrangler', ['d1', 'migrations', 'apply', database, ...stateFlags(target)], { ...options, env: offlineEnv({ CI: 'true' }) });
+
+export const applyLocalMigrations = (persistTo?: string, options: SpawnOptions = {}) => applyMigrations({ persistTo }, options);
 
 /** A loopback port nothing listens on right now, for a throw-away `wrangler dev`. */
 export function freeLoopbackPort(): Promise<number> {
@@ -87,12 +98,21 @@ export async function startLocalWorker(input: {
    * request across wrangler's processes (benchmarks measure the Worker, not the dev server's log).
    */
   logLevel?: 'info' | 'warn';
+  /** A wrangler environment of wrangler.toml (`production` serves a deploy rehearsal's state as deployed). */
+  wranglerEnv?: string;
+  /** Secrets for the Worker, as a .env file (a deploy rehearsal's). */
+  envFile?: string;
+  /** Serve wrangler's scheduled-event test route (`/__scheduled?cron=…`). */
+  testScheduled?: boolean;
 }): Promise<ChildProcess> {
   if (!input.config && !existsSync(path.join(projectRoot, 'dist', 'client', 'index.html'))) await buildSpa({ stdio: 'ignore' });
   const args = ['dev', ...(input.config ? ['--config', input.config] : []), '--ip', '127.0.0.1', '--port', String(input.port), '--local', '--show-interactive-dev-session=false'];
   if (input.persistTo) args.push('--persist-to', input.persistTo);
   if (input.inspectorPort) args.push('--inspector-port', String(input.inspectorPort));
   if (input.logLevel) args.push('--log-level', input.logLevel);
+  if (input.wranglerEnv) args.push('--env', input.wranglerEnv);
+  if (input.envFile) args.push('--env-file', input.envFile);
+  if (input.testScheduled) args.push('--test-scheduled');
   for (const [key, value] of Object.entries(input.vars ?? {})) args.push('--var', `${key}:${value}`);
   const child = spawnTool('wrangler', args, { stdio: input.stdio ?? 'inherit', detached: input.detached ?? false, env: offlineEnv(input.env) });
   const deadline = Date.now() + 120_000;
