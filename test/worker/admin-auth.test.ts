@@ -1,7 +1,8 @@
-import { describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { adminSessionResponseSchema, auditLogResponseSchema } from '../../worker/schemas/admin';
 import { errorBodySchema } from '../../worker/schemas/api';
-import { api, postJson, uniqueClientIp } from '../helpers/api';
+import { seedCompasCases } from '../helpers/study-factories';
+import { adminCookie, api, postJson, uniqueClientIp } from '../helpers/api';
 
 const PASSWORD = 'test-admin-password';
 
@@ -107,5 +108,43 @@ describe('GET /api/admin/audit-log', () => {
     const res = await api('/api/admin/audit-log?limit=0', { headers: { Cookie: cookieFrom(login) } });
     expect(res.status).toBe(400);
     errorBodySchema.parse(await res.json());
+  });
+});
+
+describe('cross-site requests to the admin API', () => {
+  beforeAll(async () => {
+    await seedCompasCases();
+  });
+  const foreign = [
+    { name: 'a page on another site (Origin)', headers: { Origin: 'https://attacker.example' } },
+    { name: 'a page on a sibling subdomain (Sec-Fetch-Site)', headers: { 'Sec-Fetch-Site': 'same-site', Origin: 'https://other.lab.test' } },
+    { name: 'a sandboxed frame (Origin: null)', headers: { Origin: 'null' } },
+    { name: 'a browser that says cross-site', headers: { 'Sec-Fetch-Site': 'cross-site' } },
+  ];
+
+  it.each(foreign)('refuses a change asked for by $name with 403 and changes nothing, cookie or not', async ({ headers }) => {
+    const cookie = await adminCookie();
+    const name = `test_csrf_${crypto.randomUUID().slice(0, 8)}`;
+    const register = await api(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas`, { method: 'POST', headers: { ...headers, Cookie: cookie } });
+    expect(register.status).toBe(403);
+    expect(errorBodySchema.parse(await register.json())).toMatchObject({ code: 'cross_site_request' });
+    const users = (await (await api('/api/admin/users', { headers: { Cookie: cookie } })).json()) as { users: { username: string }[] };
+    expect(users.users.some((u) => u.username === name)).toBe(false);
+
+    // Nor may another site sign the administrator out, or in.
+    expect((await api('/api/admin/logout', { method: 'POST', headers: { ...headers, Cookie: cookie } })).status).toBe(403);
+    expect(adminSessionResponseSchema.parse(await (await api('/api/admin/session', { headers: { Cookie: cookie } })).json()).authenticated).toBe(true);
+    expect((await postJson('/api/admin/login', { password: PASSWORD }, { ...headers, 'CF-Connecting-IP': uniqueClientIp() })).status).toBe(403);
+  });
+
+  it("lets this site's own pages, and tools that are not browsers, make changes; reading stays open to the cookie", async () => {
+    const cookie = await adminCookie();
+    for (const headers of [{ Origin: 'https://lab.test', 'Sec-Fetch-Site': 'same-origin' }, {}]) {
+      const name = `test_csrf_${crypto.randomUUID().slice(0, 8)}`;
+      const res = await api(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas`, { method: 'POST', headers: { ...headers, Cookie: cookie } });
+      expect(res.status, await res.clone().text()).toBe(200);
+    }
+    const read = await api('/api/admin/audit-log', { headers: { Origin: 'https://attacker.example', 'Sec-Fetch-Site': 'cross-site', Cookie: cookie } });
+    expect(read.status).toBe(200);
   });
 });

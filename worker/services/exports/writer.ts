@@ -85,12 +85,19 @@ const cell = (value: unknown): string | number | null => {
 };
 
 /**
- * Text of one page of rows. Text cells starting with = + - @ or a tab get a leading apostrophe
- * (papaparse's formula escaping), so a participant's free text never runs as a spreadsheet formula.
+ * Text cells that a spreadsheet would read as a formula: starting with = + - @, a tab or a carriage
+ * return. papaparse's own pattern for `escapeFormulae: true` must match the whole cell on one line,
+ * so a formula followed by a line break would pass unescaped; this one looks at the start only.
+ */
+const FORMULA_START = /^[=+\-@\t\r]/;
+
+/**
+ * Text of one page of rows. Cells matching FORMULA_START get a leading apostrophe, so a
+ * participant's free text never runs as a spreadsheet formula.
  */
 function pageText<R>(table: ExportTable<R>, rows: R[] | null, format: TextFormat): string {
   const unparse = (data: (string | number | null)[][]) =>
-    Papa.unparse(data, { delimiter: format === 'tsv' ? '\t' : ',', newline: '\r\n', escapeFormulae: true });
+    Papa.unparse(data, { delimiter: format === 'tsv' ? '\t' : ',', newline: '\r\n', escapeFormulae: FORMULA_START });
   if (rows === null) return `${unparse([table.columns.map((c) => c.name)])}\r\n`;
   return rows.length === 0 ? '' : `${unparse(rows.map((row) => table.columns.map((c) => cell(c.value(row)))))}\r\n`;
 }
