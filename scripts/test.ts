@@ -10,7 +10,7 @@ import { ensureChromium } from './lib/chromium';
 import { offlineEnv, runTool } from './lib/wrangler';
 
 type Counts = { passed: number; failed: number; skipped: number };
-const results: { name: string; counts: Counts | null }[] = [];
+const results: { name: string; counts: Counts | null; seconds: number }[] = [];
 const only = process.argv.slice(2);
 const wanted = (name: string) => only.length === 0 || only.includes(name);
 
@@ -81,13 +81,15 @@ const runners: [string, () => Promise<Counts>][] = [
 for (const [name, run] of runners) {
   if (!wanted(name)) continue;
   console.log(`\n── ${name} ──`);
+  const started = performance.now();
   // A runner that cannot start (no browser, no fixtures) counts as one failure; the others still run.
   const counts = await run().catch((err: unknown): Counts => {
     console.error(`${name} could not run: ${err instanceof Error ? err.message : String(err)}`);
     return { passed: 0, failed: 1, skipped: 0 };
   });
-  results.push({ name, counts });
-  console.log(`${name}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''}`);
+  const seconds = Math.round((performance.now() - started) / 1000);
+  results.push({ name, counts, seconds });
+  console.log(`${name}: ${counts.passed} passed, ${counts.failed} failed${counts.skipped ? `, ${counts.skipped} skipped` : ''} (${seconds} s)`);
 }
 
 const total = results.reduce(
@@ -99,6 +101,7 @@ const total = results.reduce(
   { passed: 0, failed: 0, skipped: 0 },
 );
 console.log('');
-for (const r of results) console.log(`${r.name}: ${r.counts?.passed ?? 0} passed, ${r.counts?.failed ?? 1} failed`);
+// Each runner's time too, so a CI log shows where a slow run spent it.
+for (const r of results) console.log(`${r.name}: ${r.counts?.passed ?? 0} passed, ${r.counts?.failed ?? 1} failed (${r.seconds} s)`);
 console.log(`${total.passed} passed, ${total.failed} failed${total.skipped ? `, ${total.skipped} skipped` : ''}`);
 process.exit(total.failed === 0 && total.passed > 0 ? 0 : 1);
