@@ -115,7 +115,7 @@ describe('cross-site requests to the admin API', () => {
   beforeAll(async () => {
     await seedCompasCases();
   });
-  const foreign = [
+  const foreign: { name: string; headers: Record<string, string> }[] = [
     { name: 'a page on another site (Origin)', headers: { Origin: 'https://attacker.example' } },
     { name: 'a page on a sibling subdomain (Sec-Fetch-Site)', headers: { 'Sec-Fetch-Site': 'same-site', Origin: 'https://other.lab.test' } },
     { name: 'a sandboxed frame (Origin: null)', headers: { Origin: 'null' } },
@@ -139,7 +139,7 @@ describe('cross-site requests to the admin API', () => {
 
   it("lets this site's own pages, and tools that are not browsers, make changes; reading stays open to the cookie", async () => {
     const cookie = await adminCookie();
-    for (const headers of [{ Origin: 'https://lab.test', 'Sec-Fetch-Site': 'same-origin' }, {}]) {
+    for (const headers of [{ Origin: 'https://lab.test', 'Sec-Fetch-Site': 'same-origin' }, {}] as Record<string, string>[]) {
       const name = `test_csrf_${crypto.randomUUID().slice(0, 8)}`;
       const res = await api(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas`, { method: 'POST', headers: { ...headers, Cookie: cookie } });
       expect(res.status, await res.clone().text()).toBe(200);
