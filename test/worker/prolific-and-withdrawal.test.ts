@@ -160,6 +160,45 @@ describe('POST /api/experiments/withdraw', () => {
     expect(again.status).toBe(404);
   });
 
+  it("deletes the export copies that hold the participant's rows and keeps every other copy", async () => {
+    const exportKeys = async () => new Set((await env.EXPORTS.list({ prefix: 'exports/' })).objects.map((o) => o.key));
+    const newCopy = async (path: string) => {
+      const before = await exportKeys();
+      const res = await api(path, { headers: { Cookie: cookie } });
+      expect(res.status, path).toBe(200);
+      await res.arrayBuffer();
+      const added = [...(await exportKeys())].filter((key) => !before.has(key));
+      expect(added, path).toHaveLength(1);
+      return added[0]!;
+    };
+    // A copy from before copies were indexed (no export_copies row), written before the participant joined.
+    const olderUnindexed = 'exports/2000-01-01/unindexed-before.csv';
+    await env.EXPORTS.put(olderUnindexed, 'user_name\r\n');
+    const leaves = await participant();
+    const other = await participant();
+    const othersOnly = await newCopy(`/api/enhanced-export/all-data?format=csv&user_name=${other.id}`);
+    const groupFigures = await newCopy('/api/enhanced-export/reliance-by-alpha?format=csv');
+    const everyone = await newCopy('/api/enhanced-export/all-data?format=csv');
+    const theirs = await newCopy(`/api/enhanced-export/all-data?format=tsv&user_name=${leaves.id}`);
+    const consent = await newCopy('/api/admin/consent-records/export?format=json');
+    // Written after they joined and not indexed: it may hold their rows, so it goes too.
+    const laterUnindexed = `exports/${new Date().toISOString().slice(0, 10)}/unindexed-after.csv`;
+    await env.EXPORTS.put(laterUnindexed, 'user_name\r\n');
+
+    const indexed = await rows('select object_key, participant_codes from export_copies where object_key in (?, ?, ?)', othersOnly, everyone, theirs);
+    const holders = new Map(indexed.map((r) => [r.object_key, JSON.parse(r.participant_codes as string) as string[]]));
+    expect(holders.get(othersOnly)).toEqual([other.id]);
+    expect(holders.get(everyone)).toEqual(expect.arrayContaining([leaves.id, other.id]));
+    expect(holders.get(theirs)).toEqual([leaves.id]);
+
+    expect((await postJson('/api/experiments/withdraw', { participant_id: leaves.id, confirm: true })).status).toBe(200);
+    const left = await exportKeys();
+    for (const gone of [everyone, theirs, consent, laterUnindexed]) expect(left.has(gone), gone).toBe(false);
+    for (const kept of [othersOnly, groupFigures, olderUnindexed]) expect(left.has(kept), kept).toBe(true);
+    expect(await rows('select object_key from export_copies where object_key in (?, ?, ?)', everyone, theirs, consent)).toEqual([]);
+    expect(await rows('select object_key from export_copies where object_key = ?', othersOnly)).toHaveLength(1);
+  });
+
   it("leaves other participants' rows alone and gives no return link without Prolific", async () => {
     const stays = await participant();
     const leaves = await participant();

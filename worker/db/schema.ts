@@ -454,6 +454,17 @@ export const adminSessions = sqliteTable(
   (t) => [index('admin_sessions_expires_idx').on(t.expiresAt)],
 );
 
+/**
+ * Every export copy kept in the EXPORTS bucket, with the participant IDs whose rows it holds (a
+ * JSON array of `participant_code`s, read from the tables' user_name column as they were
+ * written), so a withdrawal deletes exactly the copies that hold the withdrawing participant.
+ */
+export const exportCopies = sqliteTable('export_copies', {
+  objectKey: text('object_key').primaryKey(),
+  participantCodes: text('participant_codes', { mode: 'json' }).$type<string[]>().notNull(),
+  ...timestamps,
+});
+
 /** Who deleted or exported what and when; kept when the data it describes is gone. */
 export const auditLog = sqliteTable(
   'audit_log',

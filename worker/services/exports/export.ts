@@ -6,6 +6,7 @@
 import type { Db } from '../../db/client';
 import { recordedStudyConfigs } from '../../db/queries/admin';
 import { currentStudyConfig } from '../study-configuration';
+import { exportCopies } from '../../db/schema';
 import { r2Keys } from '../../storage/r2';
 import { ALL_DATA_TABLES, consentTable, EXPORT_TABLES, type ExportFilter, type ExportName, type ExportTable } from './tables';
 import { R2ExportSink, tableText, writeTextExport, writeZipExport, type TextFormat } from './writer';
@@ -41,38 +42,54 @@ const fileNameOf = (base: string, ext: string, now: Date, filter: ExportFilter) 
 
 export type ExportResult = { key: string; fileName: string; contentType: string; bytes: number };
 
-async function store(bucket: R2Bucket, fileName: string, contentType: string, now: Date, write: (sink: R2ExportSink) => Promise<number>): Promise<ExportResult> {
+/**
+ * Writes one copy and records which participants' rows it holds (export_copies), so that a
+ * withdrawal deletes exactly those copies. `write` adds to `holds` every participant ID it writes.
+ */
+async function store(
+  db: Db,
+  bucket: R2Bucket,
+  fileName: string,
+  contentType: string,
+  now: Date,
+  write: (sink: R2ExportSink, holds: Set<string>) => Promise<number>,
+): Promise<ExportResult> {
   // A random suffix keeps two exports in the same second apart; every copy is kept.
   const key = r2Keys.export(now.toISOString(), `${crypto.randomUUID().slice(0, 8)}_${fileName}`);
-  const bytes = await write(new R2ExportSink(bucket, key, contentType));
+  const holds = new Set<string>();
+  const bytes = await write(new R2ExportSink(bucket, key, contentType), holds);
+  await db.insert(exportCopies).values({ objectKey: key, participantCodes: [...holds].sort(), createdAt: now.toISOString() });
   return { key, fileName, contentType, bytes };
 }
 
 export function exportTable(db: Db, bucket: R2Bucket, name: ExportName, format: TextFormat, filter: ExportFilter, now: Date) {
   const table = EXPORT_TABLES[name] as ExportTable<unknown>;
-  return store(bucket, fileNameOf(name, format, now, filter), CONTENT_TYPES[format], now, (sink) => writeTextExport(sink, db, table, filter, format));
+  return store(db, bucket, fileNameOf(name, format, now, filter), CONTENT_TYPES[format], now, (sink, holds) =>
+    writeTextExport(sink, db, table, filter, format, holds),
+  );
 }
 
 export function exportAllData(db: Db, bucket: R2Bucket, format: TextFormat, filter: ExportFilter, now: Date) {
-  const entries = [
-    ...ALL_DATA_TABLES.map((table) => ({ name: `${table.name}.${format}`, text: () => tableText(db, table, filter, format) })),
-    { name: `codebook.${format}`, text: () => tableText(db, codebookTable, {}, format) },
-    { name: 'study-config.json', text: async function* () {
-      const current = await currentStudyConfig();
-      yield JSON.stringify({ exported_at: now.toISOString(), filter, version: current.version, study: current.config }, null, 2);
-    } },
-    { name: 'study-configurations.json', text: async function* () {
-      yield JSON.stringify(await recordedStudyConfigs(db), null, 2);
-    } },
-  ];
-  return store(bucket, fileNameOf('all-data', 'zip', now, filter), CONTENT_TYPES.zip, now, (sink) => writeZipExport(sink, entries));
+  return store(db, bucket, fileNameOf('all-data', 'zip', now, filter), CONTENT_TYPES.zip, now, (sink, holds) =>
+    writeZipExport(sink, [
+      ...ALL_DATA_TABLES.map((table) => ({ name: `${table.name}.${format}`, text: () => tableText(db, table, filter, format, holds) })),
+      { name: `codebook.${format}`, text: () => tableText(db, codebookTable, {}, format) },
+      { name: 'study-config.json', text: async function* () {
+        const current = await currentStudyConfig();
+        yield JSON.stringify({ exported_at: now.toISOString(), filter, version: current.version, study: current.config }, null, 2);
+      } },
+      { name: 'study-configurations.json', text: async function* () {
+        yield JSON.stringify(await recordedStudyConfigs(db), null, 2);
+      } },
+    ]),
+  );
 }
 
 /** Consent records as CSV (one column per item) or as JSON records like the dashboard's list. */
 export function exportConsent(db: Db, bucket: R2Bucket, format: 'csv' | 'json', now: Date) {
   const fileName = fileNameOf('consent-records', format, now, {});
-  if (format === 'csv') return store(bucket, fileName, CONTENT_TYPES.csv, now, (sink) => writeTextExport(sink, db, consentTable, {}, 'csv'));
-  return store(bucket, fileName, CONTENT_TYPES.json, now, async (sink) => {
+  if (format === 'csv') return store(db, bucket, fileName, CONTENT_TYPES.csv, now, (sink, holds) => writeTextExport(sink, db, consentTable, {}, 'csv', holds));
+  return store(db, bucket, fileName, CONTENT_TYPES.json, now, async (sink, holds) => {
     const encoder = new TextEncoder();
     let first = true;
     sink.write(encoder.encode('['));
@@ -88,6 +105,7 @@ export function exportConsent(db: Db, bucket: R2Bucket, format: 'csv' | 'json', 
         ip_address: r.ipAddress,
       }));
       for (const record of records) {
+        holds.add(record.user);
         sink.write(encoder.encode(`${first ? '' : ','}\n${JSON.stringify(record)}`));
         first = false;
       }

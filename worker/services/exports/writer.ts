@@ -102,17 +102,29 @@ function pageText<R>(table: ExportTable<R>, rows: R[] | null, format: TextFormat
   return rows.length === 0 ? '' : `${unparse(rows.map((row) => table.columns.map((c) => cell(c.value(row)))))}\r\n`;
 }
 
-/** Yields the table as text, header first, one D1 page at a time. */
-export async function* tableText<R>(db: Db, table: ExportTable<R>, filter: ExportFilter, format: TextFormat): AsyncGenerator<string> {
+/**
+ * Yields the table as text, header first, one D1 page at a time. `holds` gathers the participant
+ * IDs of the rows written (the user_name column every table of participants' rows has).
+ */
+export async function* tableText<R>(db: Db, table: ExportTable<R>, filter: ExportFilter, format: TextFormat, holds?: Set<string>): AsyncGenerator<string> {
+  const userName = table.columns.find((c) => c.name === 'user_name');
   yield pageText(table, null, format);
-  for await (const rows of table.pages(db, filter)) yield pageText(table, rows, format);
+  for await (const rows of table.pages(db, filter)) {
+    if (holds && userName) {
+      for (const row of rows) {
+        const code = userName.value(row);
+        if (typeof code === 'string') holds.add(code);
+      }
+    }
+    yield pageText(table, rows, format);
+  }
 }
 
 const encoder = new TextEncoder();
 
-export async function writeTextExport<R>(sink: R2ExportSink, db: Db, table: ExportTable<R>, filter: ExportFilter, format: TextFormat) {
+export async function writeTextExport<R>(sink: R2ExportSink, db: Db, table: ExportTable<R>, filter: ExportFilter, format: TextFormat, holds?: Set<string>) {
   try {
-    for await (const text of tableText(db, table, filter, format)) {
+    for await (const text of tableText(db, table, filter, format, holds)) {
       sink.write(encoder.encode(text));
       await sink.flush();
     }
