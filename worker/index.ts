@@ -1,8 +1,13 @@
 import app from './app';
 import { writeBackup } from './services/backup';
+import { hashedAsset } from './static-assets';
 
 export default {
-  fetch: app.fetch,
+  fetch(request, env, ctx) {
+    // wrangler.toml runs the Worker first for /api/* (the API) and /assets/* (hashed build files).
+    if (new URL(request.url).pathname.startsWith('/assets/')) return hashedAsset(request, env);
+    return app.fetch(request, env, ctx);
+  },
   // The daily Cron Trigger of a deployed copy (wrangler.toml): the backup export.
   scheduled(controller, env, ctx) {
     ctx.waitUntil(writeBackup(env, new Date(controller.scheduledTime)));

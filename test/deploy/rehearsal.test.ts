@@ -131,4 +131,16 @@ describe('npm run deploy -- --local', () => {
     expect(res.status).toBe(200);
     expect(res.headers.get('cache-control')).toBe('public, max-age=31536000, immutable');
   });
+
+  it('answers a missing hashed file with 404, not the SPA shell, whether fetched by a script tag or opened', async () => {
+    for (const mode of ['no-cors', 'navigate']) {
+      const res = await fetch(`${baseUrl}/assets/index-00000000.js`, { headers: { 'Sec-Fetch-Mode': mode, Accept: mode === 'navigate' ? 'text/html' : '*/*' } });
+      expect(res.status, mode).toBe(404);
+      expect(await res.text(), mode).not.toContain('<html');
+    }
+    // Pages of the SPA still get the shell.
+    const page = await fetch(`${baseUrl}/experiment/consent`, { headers: { 'Sec-Fetch-Mode': 'navigate', Accept: 'text/html' } });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('<div id="root">');
+  });
 });
