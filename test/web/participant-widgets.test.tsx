@@ -66,7 +66,7 @@ describe('JudgementInput', () => {
     act(() => vi.advanceTimersByTime(299));
     expect(onSubmit).not.toHaveBeenCalled();
     act(() => vi.advanceTimersByTime(1));
-    expect(onSubmit).toHaveBeenCalledWith({ prediction: 1, confidence: 4 });
+    expect(onSubmit).toHaveBeenCalledWith({ prediction: 1, confidence: 4 }, expect.any(Number));
   });
 
   it('collects an optional reason and sends it trimmed with the judgement', () => {
@@ -79,7 +79,27 @@ describe('JudgementInput', () => {
     fireEvent.click(screen.getByRole('radio', { name: `2. ${ja.judgement.confidenceLevels[1]}` }));
     fireEvent.click(screen.getByRole('button', { name: ja.judgement.submit }));
     act(() => vi.advanceTimersByTime(300));
-    expect(onSubmit).toHaveBeenCalledWith({ prediction: 0, confidence: 2, reasoning: '資産売却益が大きい' });
+    expect(onSubmit).toHaveBeenCalledWith({ prediction: 0, confidence: 2, reasoning: '資産売却益が大きい' }, expect.any(Number));
+  });
+});
+
+describe('JudgementInput decision time', () => {
+  beforeEach(() => vi.useFakeTimers({ toFake: ['setTimeout', 'performance'] }));
+  afterEach(() => vi.useRealTimers());
+
+  it('reports the click 1,000 ms after the case was shown as 1,000 ms, not 1,300 with the sending pause', () => {
+    const onSubmit = vi.fn();
+    renderScreen(<JudgementInput datasetType="compas" onSubmit={onSubmit} />);
+    const shownAt = performance.now();
+    fireEvent.click(screen.getByRole('radio', { name: ja.datasets.compas.negative }));
+    fireEvent.click(screen.getByRole('radio', { name: `3. ${ja.judgement.confidenceLevels[2]}` }));
+    act(() => vi.advanceTimersByTime(1000));
+    fireEvent.click(screen.getByRole('button', { name: ja.judgement.submit }));
+    act(() => vi.advanceTimersByTime(300));
+    expect(onSubmit).toHaveBeenCalledTimes(1);
+    const decidedAt = onSubmit.mock.calls[0]![1] as number;
+    expect(performance.now() - shownAt).toBe(1300);
+    expect(decidedAt - shownAt).toBe(1000);
   });
 });
 

@@ -9,7 +9,8 @@ export type Judgement = { prediction: 0 | 1; confidence: number; reasoning?: str
 
 /**
  * Prediction plus confidence (1–5), and an optional reason. Both choices are required;
- * submitting shows "sending..." and delivers after the spec's 300 ms. Laid out as an answer bar
+ * submitting shows "sending..." and delivers after the spec's 300 ms, with the `performance.now()`
+ * of the click itself, so a decision time never includes that pause. Laid out as an answer bar
  * that stays in view at the bottom of a phone screen. Remount it (new `key`) to reset.
  */
 export function JudgementInput({
@@ -19,7 +20,8 @@ export function JudgementInput({
   labels = 'datasets',
 }: {
   datasetType: DatasetType;
-  onSubmit: (judgement: Judgement) => void;
+  /** `decidedAt`: the `performance.now()` reading of the click that submitted. */
+  onSubmit: (judgement: Judgement, decidedAt: number) => void;
   disabled?: boolean;
   /** Where the prediction labels live: the datasets' own, or the main experiment's (part 2 §3). */
   labels?: 'datasets' | 'main.labels';
@@ -37,10 +39,11 @@ export function JudgementInput({
 
   const submit = () => {
     if (!complete) return;
+    const decidedAt = performance.now();
     setSending(true);
     const reason = cleanText(reasoning).trim();
     setTimeout(
-      () => onSubmit({ prediction: prediction === '1' ? 1 : 0, confidence: Number(confidence), ...(reason ? { reasoning: reason } : {}) }),
+      () => onSubmit({ prediction: prediction === '1' ? 1 : 0, confidence: Number(confidence), ...(reason ? { reasoning: reason } : {}) }, decidedAt),
       studyConfig.timingsMs.submitDelay,
     );
   };

@@ -39,9 +39,10 @@ export function useCaseFlow(opts: { sessionId: string; caseId: string; alpha: nu
 
   return {
     state,
-    submitInitial: (judgement: Judgement) => dispatch({ type: 'initial_submitted', judgement, at: performance.now() }),
+    // Judgements are timed at the click that decided them, not after the "sending" pause.
+    submitInitial: (judgement: Judgement, decidedAt: number) => dispatch({ type: 'initial_submitted', judgement, at: decidedAt }),
     confirmExplanation: () => dispatch({ type: 'explanation_confirmed', at: performance.now() }),
-    submitFinal: (judgement: Judgement) => dispatch({ type: 'final_submitted', judgement, at: performance.now() }),
+    submitFinal: (judgement: Judgement, decidedAt: number) => dispatch({ type: 'final_submitted', judgement, at: decidedAt }),
     submitSurvey: (survey: SurveyResponse) => dispatch({ type: 'survey_submitted', survey, at: performance.now() }),
     retryExplanation: () => dispatch({ type: 'explanation_retried' }),
   };

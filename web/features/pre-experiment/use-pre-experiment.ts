@@ -140,15 +140,18 @@ export function usePreExperiment(sessionId: string | null, resumeData: ResumeDat
     };
   }, [finishing, data, outbox, t]);
 
-  /** Saves the answer to the case on screen (first in this browser), then the pause begins. */
-  const submit = (judgement: Judgement) => {
+  /**
+   * Saves the answer to the case on screen (first in this browser), then the pause begins. Its
+   * response time runs to the click that decided it (`decidedAt`), not to the end of the "sending" pause.
+   */
+  const submit = (judgement: Judgement, decidedAt: number) => {
     if (!outbox || !current || state.pausingAfter || state.screen.kind !== 'answering') return;
     outbox.add({
       case_id: current.case_id,
       case_number: current.case_number,
       prediction: judgement.prediction,
       confidence: judgement.confidence,
-      response_time_ms: Math.round(performance.now() - shownAt.current),
+      response_time_ms: Math.round(decidedAt - shownAt.current),
       ...(judgement.reasoning ? { reasoning: judgement.reasoning } : {}),
       answered_at: new Date().toISOString(),
     });
