@@ -59,10 +59,14 @@ describe('/admin', () => {
 
     await page.getByRole('tab', { name: adminJa.dashboard.tabs.reliance }).click();
     const table = page.getByTestId('reliance-participants');
+    await page.getByTestId('reliance-counts').waitFor();
+    // Synthetic participants are left out of the figures until the researcher counts them in.
+    expect(await table.getByRole('row').filter({ hasText: names[0]! }).count()).toBe(0);
+    await page.getByTestId('include-synthetic').click();
     type Interval = { mean: number | null; ci_low: number | null; ci_high: number | null };
     const report = await page.evaluate(
       async () =>
-        (await (await fetch('/api/admin/analytics/reliance')).json()) as {
+        (await (await fetch('/api/admin/analytics/reliance?include_synthetic=true')).json()) as {
           participants: { user_name: string; metrics: Record<string, number | null> }[];
           by_alpha: { metrics: Record<string, Interval | undefined> }[];
         },

@@ -180,7 +180,7 @@ describe('GET /api/admin/stats and /api/experiments/statistics', () => {
     const name = uniqueName();
     await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas`, { method: 'POST' }), registerUserResponsesResultSchema);
     await json(await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=10&ai_alignment_alpha=0.5`, { method: 'POST' }), registerMainResponsesResultSchema);
-    const stats = await json(await asAdmin('/api/admin/stats'), adminStatsSchema);
+    const stats = await json(await asAdmin('/api/admin/stats?include_synthetic=true'), adminStatsSchema);
     const [expected] = await rows(
       `select (select count(*) from participants) as users, (select count(*) from pre_experiment_responses) as pre,
               (select count(*) from main_experiment_responses where completed_at is not null) as main,
@@ -194,17 +194,21 @@ describe('GET /api/admin/stats and /api/experiments/statistics', () => {
     expect(stats.responses_today).toBe(stats.total_responses);
     expect(stats.responses_this_week).toBe(stats.total_responses);
     expect(stats.funnel.find((f) => f.step === 'consented')?.sessions).toBe(expected!.consented);
+    // Grouped by what was shown: an AI-only fallback is not a trial at its scheduled alpha.
     const alphaRows = await rows(
-      'select alignment_alpha as alpha, count(*) as n, sum(final_prediction != initial_prediction) as changed, sum(final_prediction = ground_truth) as correct from main_experiment_responses where completed_at is not null group by alignment_alpha',
+      `select case when explanation_kind = 'ai_only' then 'ai_only' else 'human_aligned' end as kind, case when explanation_kind = 'ai_only' then null else alignment_alpha end as alpha,
+              count(*) as n, sum(final_prediction != initial_prediction) as changed, sum(final_prediction = ground_truth) as correct
+       from main_experiment_responses where completed_at is not null group by kind, alpha`,
     );
+    expect(stats.by_alpha).toHaveLength(alphaRows.length);
     for (const a of alphaRows) {
-      const shown = stats.by_alpha.find((b) => b.alignment_alpha === a.alpha)!;
+      const shown = stats.by_alpha.find((b) => b.explanation_kind === a.kind && b.alignment_alpha === a.alpha)!;
       expect(shown.cases).toBe(a.n);
       expect(shown.judgment_change_rate).toBeCloseTo(Number(a.changed) / Number(a.n), 12);
       expect(shown.final_accuracy).toBeCloseTo(Number(a.correct) / Number(a.n), 12);
     }
 
-    const statistics = await json(await asAdmin('/api/experiments/statistics'), experimentStatisticsSchema);
+    const statistics = await json(await asAdmin('/api/experiments/statistics?include_synthetic=true'), experimentStatisticsSchema);
     expect(statistics.main_experiment.total_responses).toBe(expected!.main);
     expect(statistics.pre_experiment.total_responses).toBe(expected!.pre);
     expect(Object.values(statistics.main_experiment.alignment_distribution).reduce((a, b) => a + b, 0)).toBe(expected!.main);

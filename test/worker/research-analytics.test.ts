@@ -1,12 +1,12 @@
 import { env } from 'cloudflare:workers';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { usersResponseSchema } from '../../worker/schemas/admin';
+import { adminStatsSchema, experimentStatisticsSchema, usersResponseSchema } from '../../worker/schemas/admin';
 import type { AnsweredQuestion } from '../../worker/schemas/post-survey';
 import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-test';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
-import { consentedParticipant, participantDoneWithMain, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
+import { consentedParticipant, newParticipantId, participantDoneWithMain, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
 
 type Interval = { mean: number | null; ci_low: number | null; ci_high: number | null; participants: number; pooled: number | null };
 type Group = { trials: number; participants: number; metrics: Record<string, Interval>; calibration: { confidence: number; trials: number; accuracy: number | null }[] };
@@ -24,8 +24,9 @@ type Trial = { participant_id: number; alignment_alpha: number; i: number; a: nu
 let cookie: string;
 const asAdmin = (path: string, init: RequestInit = {}) => api(path, { ...init, headers: { Cookie: cookie } });
 const rows = async <T = Record<string, unknown>>(sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).all<T>()).results;
-const report = async (excludeFlagged = false) => {
-  const res = await asAdmin(`/api/admin/analytics/reliance?exclude_flagged=${excludeFlagged}`);
+// The participants here are registered (synthetic), so the figures are asked for with them.
+const report = async (excludeFlagged = false, includeSynthetic = true) => {
+  const res = await asAdmin(`/api/admin/analytics/reliance?exclude_flagged=${excludeFlagged}&include_synthetic=${includeSynthetic}`);
   expect(res.status).toBe(200);
   return (await res.json()) as Report;
 };
@@ -97,6 +98,9 @@ beforeAll(async () => {
   await env.DB.prepare('update main_experiment_responses set initial_prediction = ai_prediction where session_id = ?').bind(people.agreeing.name).run();
   // No main-experiment answers at all.
   people.noMain = await register('test_rel_no_main', null);
+  // The registration tools' participants have no participant model, so every explanation they got
+  // was the AI-only fallback; here they stand for participants who had one.
+  await env.DB.prepare("update main_experiment_responses set explanation_kind = 'human_aligned'").run();
   trials = await rows<Trial>(
     `select participant_id, alignment_alpha, initial_prediction as i, ai_prediction as a, final_prediction as f, ground_truth as y, initial_confidence as ci, final_confidence as cf
      from main_experiment_responses where completed_at is not null`,
@@ -169,7 +173,7 @@ describe('reliance metrics', () => {
   it('exports the tab’s own numbers: the participant, alpha and dataset tables, with each formula in the codebook', async () => {
     const r = await report();
     const csv = async (name: string) => {
-      const res = await asAdmin(`/api/enhanced-export/${name}?format=csv`);
+      const res = await asAdmin(`/api/enhanced-export/${name}?format=csv&include_synthetic=true`);
       expect(res.status).toBe(200);
       return Papa.parse<Record<string, string>>(await res.text(), { header: true, skipEmptyLines: true }).data;
     };
@@ -277,5 +281,105 @@ describe('data-quality flags', () => {
     expect(await flagsOf('speeder')).toEqual([people.a!.name, people.speeder!.name].sort());
     const [fresh] = await rows<{ pre_median_response_ms: number }>('select pre_median_response_ms from participant_signals where participant_id = ?', people.a!.id);
     expect(fresh!.pre_median_response_ms).toBe(120);
+  });
+});
+
+describe('what the figures count', () => {
+  const asPerson = async (registered: { name: string; id: number }) => {
+    // A registered participant's trials under a person's 8-character ID and origin.
+    const code = newParticipantId();
+    await env.DB.prepare("update participants set participant_code = ?, origin = 'participant' where id = ?").bind(code, registered.id).run();
+    return { name: code, id: registered.id };
+  };
+  const usable = 'completed_at is not null and initial_prediction is not null and final_prediction is not null and ai_prediction is not null';
+
+  it('groups AI-only fallbacks apart from the alpha they were scheduled at, in the reliance tab, the dashboard and the statistics', async () => {
+    const p = await register('test_rel_fallback', 'num_responses=20&ai_alignment_alpha=0.75');
+    await env.DB.prepare("update main_experiment_responses set explanation_kind = 'human_aligned' where session_id = ?").bind(p.name).run();
+    await env.DB.prepare(
+      "update main_experiment_responses set explanation_kind = 'ai_only' where id in (select id from main_experiment_responses where session_id = ? order by id limit 8)",
+    )
+      .bind(p.name)
+      .run();
+    const [counts] = await rows<{ fallback: number; aligned075: number }>(
+      `select sum(explanation_kind = 'ai_only') as fallback, sum(coalesce(explanation_kind, '') != 'ai_only' and alignment_alpha = 0.75) as aligned075
+       from main_experiment_responses where ${usable}`,
+    );
+    expect(counts!.fallback).toBeGreaterThanOrEqual(8);
+
+    const r = await report();
+    const fallback = r.by_alpha.find((g) => (g as { explanation_kind?: string }).explanation_kind === 'ai_only');
+    expect(fallback, 'an AI-only group').toBeDefined();
+    expect(fallback!.alignment_alpha).toBeNull();
+    expect(fallback!.trials).toBe(counts!.fallback);
+    expect(r.by_alpha.at(-1)).toBe(fallback);
+    expect(r.by_alpha.find((g) => g.alignment_alpha === 0.75)!.trials).toBe(counts!.aligned075);
+
+    const stats = adminStatsSchema.parse(await (await asAdmin('/api/admin/stats?include_synthetic=true')).json());
+    expect(stats.by_alpha.find((g) => g.explanation_kind === 'ai_only')).toMatchObject({ alignment_alpha: null, cases: counts!.fallback });
+    const statistics = experimentStatisticsSchema.parse(await (await asAdmin('/api/experiments/statistics?include_synthetic=true')).json());
+    expect(statistics.main_experiment.alignment_distribution.ai_only).toBe(counts!.fallback);
+
+    const csv = await (await asAdmin('/api/enhanced-export/reliance-by-alpha?format=csv&include_synthetic=true')).text();
+    const groups = Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true }).data;
+    expect(groups.at(-1)).toMatchObject({ explanation_kind: 'ai_only', alignment_alpha: '', trials: String(counts!.fallback) });
+  });
+
+  it('leaves synthetic participants and bypassed sessions out by default, counts them on request, and records the bypass', async () => {
+    const person = await asPerson(await register('test_rel_person', 'num_responses=20'));
+    const bypassed = await consentedParticipant();
+    expect((await api(`/api/experiments/main/start?session_id=${bypassed.id}&debug=true`, { method: 'POST' })).status).toBe(201);
+    const [recorded] = await rows<{ main_start_bypass: string | null; main_started_at: string | null }>(
+      'select main_start_bypass, main_started_at from sessions where session_id = ?',
+      bypassed.id,
+    );
+    expect(recorded!.main_start_bypass).toBe('debug');
+    expect(recorded!.main_started_at).toBeTruthy();
+    // The registration tools start the main experiment the ordinary way.
+    const [registered] = await rows<{ main_start_bypass: string | null; main_started_at: string | null }>(
+      "select main_start_bypass, main_started_at from sessions where session_id = 'test_rel_a'",
+    );
+    expect(registered).toMatchObject({ main_start_bypass: null });
+    expect(registered!.main_started_at).toBeTruthy();
+    // A bypassed session with trials: the person's own, marked as started through the tutorial.
+    const tutorial = await asPerson(await register('test_rel_tutorial', 'num_responses=10'));
+    await env.DB.prepare("update sessions set main_start_bypass = 'tutorial' where participant_id = ?").bind(tutorial.id).run();
+
+    const byDefault = await report(false, false);
+    expect(byDefault.participants.map((p) => p.user_id)).toEqual([person.id]);
+    expect(byDefault.overall.trials).toBe(20);
+    const everyone = await report(false, true);
+    expect(everyone.participants.map((p) => p.user_id)).toEqual(expect.arrayContaining([person.id, tutorial.id, people.a!.id]));
+
+    const [population] = await rows<{ counted: number; all: number; sessions: number; started: number }>(
+      `select (select count(*) from participants p left join sessions s on s.participant_id = p.id
+               where p.origin != 'admin_synthetic' and substr(p.participant_code, 1, 5) != 'test_' and s.main_start_bypass is null) as counted,
+              (select count(*) from participants) as "all",
+              (select count(*) from sessions s join participants p on p.id = s.participant_id
+               where p.origin != 'admin_synthetic' and substr(p.participant_code, 1, 5) != 'test_' and s.main_start_bypass is null) as sessions,
+              (select count(*) from sessions s join participants p on p.id = s.participant_id
+               where p.origin != 'admin_synthetic' and substr(p.participant_code, 1, 5) != 'test_' and s.main_start_bypass is null and s.main_started_at is not null) as started`,
+    );
+    const stats = adminStatsSchema.parse(await (await asAdmin('/api/admin/stats')).json());
+    expect(stats.include_synthetic).toBe(false);
+    expect(stats.total_users).toBe(population!.counted);
+    expect(stats.funnel.find((f) => f.step === 'created')!.sessions).toBe(population!.sessions);
+    expect(stats.funnel.find((f) => f.step === 'main_started')!.sessions).toBe(population!.started);
+    expect(stats.main_experiment_responses).toBe(20);
+    const all = adminStatsSchema.parse(await (await asAdmin('/api/admin/stats?include_synthetic=true')).json());
+    expect(all.total_users).toBe(population!.all);
+    const statistics = experimentStatisticsSchema.parse(await (await asAdmin('/api/experiments/statistics')).json());
+    expect(statistics.main_experiment.total_responses).toBe(20);
+
+    // The exports tell them apart.
+    const participantsCsv = await (await asAdmin(`/api/enhanced-export/all-data?format=csv&user_name=${bypassed.id}`)).arrayBuffer();
+    const { unzipSync, strFromU8 } = await import('fflate');
+    const files = unzipSync(new Uint8Array(participantsCsv));
+    const [row] = Papa.parse<Record<string, string>>(strFromU8(files['participants.csv']!), { header: true, skipEmptyLines: true }).data;
+    expect(row).toMatchObject({ main_start_bypass: 'debug' });
+    expect(row!.main_started_at).not.toBe('');
+    const codebook = strFromU8(files['codebook.csv']!);
+    expect(codebook).toContain('participants,main_start_bypass');
+    expect(codebook).toContain('main-experiment,main_start_bypass');
   });
 });

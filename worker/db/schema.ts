@@ -123,6 +123,12 @@ export const sessions = sqliteTable(
      * completion code, so each submission on the recruiting platform matches one completed session.
      */
     completionVerificationCode: text('completion_verification_code'),
+    /**
+     * How the main experiment was entered when it started without the pre-experiment: through the
+     * `debug` or `tutorial` bypass (null for the ordinary start). Such sessions are left out of the
+     * research figures by default.
+     */
+    mainStartBypass: text('main_start_bypass', { enum: ['debug', 'tutorial'] }),
   },
   (t) => [
     // Every participant call resolves the session by its string id.

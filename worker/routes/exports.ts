@@ -3,7 +3,7 @@ import type { Context } from 'hono';
 import { z } from 'zod';
 import type { AppEnv } from '../env';
 import { AppError } from '../errors';
-import { consentExportQuerySchema } from '../schemas/admin';
+import { consentExportQuerySchema, queryFlag } from '../schemas/admin';
 import { exportAllData, exportConsent, exportTable, type ExportResult } from '../services/exports/export';
 import { validate } from '../validate';
 
@@ -14,7 +14,9 @@ const exportQuerySchema = z.object({
   format: z.enum(['csv', 'tsv']).default('csv'),
   user_name: z.string().trim().min(1).max(200).optional(),
   /** Reliance tables: leave flagged participants out of the group figures, as the dashboard's toggle does. */
-  exclude_flagged: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  exclude_flagged: queryFlag,
+  /** Reliance tables: count synthetic participants and bypassed sessions too. */
+  include_synthetic: queryFlag,
 });
 
 /** Streams the stored copy of an export back with the file name the dashboard saves it under. */
@@ -34,14 +36,14 @@ export async function sendExport(c: Context<AppEnv>, result: ExportResult) {
 /** Part 2 §7 enhanced exports; behind the admin guard, each one audited and kept in R2. */
 export const exportRoutes = new Hono<AppEnv>().get('/:name', validate('param', exportParamSchema), validate('query', exportQuerySchema), async (c) => {
   const { name } = c.req.valid('param');
-  const { format, user_name, exclude_flagged } = c.req.valid('query');
-  const filter = { userName: user_name, excludeFlagged: exclude_flagged };
+  const { format, user_name, exclude_flagged, include_synthetic } = c.req.valid('query');
+  const filter = { userName: user_name, excludeFlagged: exclude_flagged, includeSynthetic: include_synthetic };
   const now = new Date();
   const result =
     name === 'all-data'
       ? await exportAllData(c.var.db, c.env.EXPORTS, format, filter, now)
       : await exportTable(c.var.db, c.env.EXPORTS, name, format, filter, now);
-  c.set('audit', { action: 'export', targetType: 'export', targetId: name, details: { format, user_name: user_name ?? null, exclude_flagged, bytes: result.bytes, r2_key: result.key } });
+  c.set('audit', { action: 'export', targetType: 'export', targetId: name, details: { format, user_name: user_name ?? null, exclude_flagged, include_synthetic, bytes: result.bytes, r2_key: result.key } });
   return sendExport(c, result);
 });
 

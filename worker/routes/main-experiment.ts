@@ -20,7 +20,7 @@ import { answerWriteLimit, attemptWriteLimit, idLookupLimit } from './sessions';
 import { studyConfig } from '../schemas/study';
 import { alphaSchedule } from '../services/alignment';
 import { toParticipantCase } from '../services/case-sets';
-import { ensureMainCaseSet, mainSetItem, MainPoolError } from '../services/main-case-sets';
+import { ensureMainCaseSet, mainSetItem, MainPoolError, type MainStartBypass } from '../services/main-case-sets';
 import { pinActiveAiModel } from '../services/model-store';
 import { mainResponseSummary, storeIntegratedResponse } from '../services/main-responses';
 import { countPreResponses } from '../services/pre-experiment';
@@ -36,7 +36,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     const sessionId = body.session_id ?? query.session_id ?? body.participant_id ?? query.participant_id;
     if (!sessionId) throw new AppError(400, 'validation_failed', [{ msg: 'session_id is required', loc: ['session_id'] }]);
     const numCases = body.num_cases ?? query.num_cases ?? studyConfig.mainExperiment.numCases;
-    const bypass = Boolean(body.debug ?? query.debug) || Boolean(body.tutorial ?? query.tutorial);
+    const bypass: MainStartBypass = (body.debug ?? query.debug) ? 'debug' : (body.tutorial ?? query.tutorial) ? 'tutorial' : null;
     if (bypass && !(await debugToolsAllowed(c))) {
       throw new AppError(403, 'debug_disabled', 'Debug and tutorial modes are available to administrators only in production');
     }
@@ -51,7 +51,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     }
     let outcome;
     try {
-      outcome = await ensureMainCaseSet(c.var.db, session, new Date().toISOString());
+      outcome = await ensureMainCaseSet(c.var.db, session, new Date().toISOString(), bypass);
       // The AI the participant will see is fixed now: a retrain later does not change it for them.
       await pinActiveAiModel(c.var.db, session.sessionId, session.datasetType);
     } catch (err) {

@@ -2,18 +2,21 @@ import { Hono } from 'hono';
 import type { z } from 'zod';
 import { experimentStatistics } from '../db/queries/admin';
 import type { AppEnv } from '../env';
-import type { experimentStatisticsSchema } from '../schemas/admin';
+import { populationQuerySchema, type experimentStatisticsSchema } from '../schemas/admin';
+import { validate } from '../validate';
 
 /** GET /api/experiments/statistics (part 2 §3 "Statistics"), behind the admin guard. */
-export const statisticsRoutes = new Hono<AppEnv>().get('/', async (c) => {
-  const { pre, main, alphas } = await experimentStatistics(c.var.db);
+export const statisticsRoutes = new Hono<AppEnv>().get('/', validate('query', populationQuerySchema), async (c) => {
+  const { include_synthetic } = c.req.valid('query');
+  const { pre, main, alphas } = await experimentStatistics(c.var.db, { includeSynthetic: include_synthetic });
   const body: z.infer<typeof experimentStatisticsSchema> = {
+    include_synthetic,
     pre_experiment: { total_responses: pre.total, unique_users: pre.users, judgment_change_rate: null, alignment_distribution: {} },
     main_experiment: {
       total_responses: main.total,
       unique_users: main.users,
       judgment_change_rate: main.total > 0 ? main.changed / main.total : null,
-      alignment_distribution: Object.fromEntries(alphas.map((a) => [a.alpha === null ? 'none' : String(a.alpha), a.n])),
+      alignment_distribution: Object.fromEntries(alphas.map((a) => [a.kind === 'ai_only' ? 'ai_only' : a.alpha === null ? 'none' : String(a.alpha), a.n])),
     },
     last_updated: new Date().toISOString(),
   };

@@ -144,8 +144,12 @@ export const adminStatsSchema = z.object({
   /** Sessions by the furthest step they reached, in study order. */
   funnel: z.array(z.object({ step: z.enum(['created', 'consented', 'pre_completed', 'main_started', 'main_completed', 'completed']), sessions: z.number().int() })),
   dataset_balance: z.array(z.object({ dataset_type: z.string(), sessions: z.number().int() })),
+  /** Whether synthetic participants and bypassed sessions are counted in these figures. */
+  include_synthetic: z.boolean(),
+  /** Completed cases by what they showed: each alpha of the human-aligned explanations, then the AI-only fallbacks. */
   by_alpha: z.array(
     z.object({
+      explanation_kind: z.enum(['human_aligned', 'ai_only']),
       alignment_alpha: z.number().nullable(),
       cases: z.number().int(),
       judgment_change_rate: z.number().nullable(),
@@ -159,10 +163,14 @@ const phaseStatisticsSchema = z.object({
   total_responses: z.number().int(),
   unique_users: z.number().int(),
   judgment_change_rate: z.number().nullable(),
-  /** Completed cases per alignment alpha, keyed by the alpha as written in the configuration. */
+  /**
+   * Completed cases per alpha of the explanation shown, keyed by the alpha as written in the
+   * configuration; AI-only fallbacks under `ai_only`.
+   */
   alignment_distribution: z.record(z.string(), z.number().int()),
 });
 export const experimentStatisticsSchema = z.object({
+  include_synthetic: z.boolean(),
   pre_experiment: phaseStatisticsSchema,
   main_experiment: phaseStatisticsSchema,
   last_updated: z.string(),
@@ -284,7 +292,16 @@ export const studyConfigResponseSchema = z.object({
   ),
 });
 
-export const relianceQuerySchema = z.object({
+/** A `true` / `false` query flag, false when left out. */
+export const queryFlag = z.enum(['true', 'false']).default('false').transform((v) => v === 'true');
+
+/**
+ * Whom a research figure counts: by default not the synthetic participants (registration tools,
+ * `test_` IDs) nor sessions whose main experiment started through a debug or tutorial bypass.
+ */
+export const populationQuerySchema = z.object({ include_synthetic: queryFlag });
+
+export const relianceQuerySchema = populationQuerySchema.extend({
   /** Leave participants with any data-quality flag out of the group figures (they stay in the table). */
-  exclude_flagged: z.enum(['true', 'false']).default('false').transform((v) => v === 'true'),
+  exclude_flagged: queryFlag,
 });

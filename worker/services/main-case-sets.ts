@@ -5,9 +5,9 @@
  * in a seeded order, each with its alignment alpha. Drawn once and stored, so it survives resume;
  * two simultaneous starts draw the same rows, and the second insert changes nothing.
  */
-import { and, asc, eq } from 'drizzle-orm';
+import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { caseSetItems, cases } from '../db/schema';
+import { caseSetItems, cases, sessions } from '../db/schema';
 import { studyConfig, type DatasetType } from '../schemas/study';
 import { alphaSchedule } from './alignment';
 import { poolCases, seededShuffle, seedOf } from './case-sets';
@@ -57,7 +57,14 @@ function balancedDraw<T extends { groundTruth: number }>(pool: readonly T[], siz
   return [...positives, ...negatives];
 }
 
-export async function ensureMainCaseSet(db: Db, session: { sessionId: string; datasetType: DatasetType }, now: string) {
+/** How the main experiment was entered: the ordinary start (null) or a bypass of the pre-experiment. */
+export type MainStartBypass = 'debug' | 'tutorial' | null;
+
+/**
+ * Draws and stores the session's main set on its first start, and records that start (when, and
+ * through which bypass) in the same batch; later calls return the stored set and record nothing.
+ */
+export async function ensureMainCaseSet(db: Db, session: { sessionId: string; datasetType: DatasetType }, now: string, bypass: MainStartBypass = null) {
   const existing = await storedMainCaseSet(db, session.sessionId);
   if (existing.length > 0) return { set: existing, created: false };
 
@@ -87,6 +94,11 @@ export async function ensureMainCaseSet(db: Db, session: { sessionId: string; da
   const statements = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) statements.push(db.insert(caseSetItems).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing());
   const [first, ...rest] = statements;
-  await db.batch([first!, ...rest]);
+  // A second simultaneous start inserts nothing and finds main_started_at already set.
+  const started = db
+    .update(sessions)
+    .set({ mainStartedAt: now, mainStartBypass: bypass })
+    .where(and(eq(sessions.sessionId, session.sessionId), isNull(sessions.mainStartedAt)));
+  await db.batch([first!, ...rest, started]);
   return { set: await storedMainCaseSet(db, session.sessionId), created: true };
 }

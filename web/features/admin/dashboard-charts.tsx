@@ -1,9 +1,14 @@
 import type { InferResponseType } from 'hono/client';
+import type { TFunction } from 'i18next';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, Legend, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import type { api } from '../../lib/api';
 
 type Stats = InferResponseType<typeof api.api.admin.stats.$get, 200>;
+
+/** The name of a group of trials by what they showed: its alpha, or the AI-only fallbacks. */
+export const shownGroupName = (t: TFunction, g: { explanation_kind: 'human_aligned' | 'ai_only'; alignment_alpha: number | null }) =>
+  g.explanation_kind === 'ai_only' ? t('admin.dashboard.charts.aiOnly') : g.alignment_alpha === null ? '—' : String(g.alignment_alpha);
 
 const percent = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 10);
 
@@ -12,7 +17,7 @@ export function DashboardCharts({ stats }: { stats: Stats }) {
   const { t } = useTranslation();
   const funnel = stats.funnel.map((f) => ({ step: t(`admin.dashboard.charts.steps.${f.step}`), sessions: f.sessions }));
   const byAlpha = stats.by_alpha.map((a) => ({
-    alpha: a.alignment_alpha === null ? '—' : String(a.alignment_alpha),
+    alpha: `${shownGroupName(t, a)} (n=${a.cases})`,
     change: percent(a.judgment_change_rate),
     initial: percent(a.initial_accuracy),
     final: percent(a.final_accuracy),

@@ -1,7 +1,7 @@
 import './admin.css';
-import { useQuery, useQueryClient } from '@tanstack/react-query';
+import { keepPreviousData, useQuery, useQueryClient } from '@tanstack/react-query';
 import { useState } from 'react';
-import { Button, Tab, TabList, TabPanel, Tabs, type Key } from 'react-aria-components';
+import { Button, Checkbox, Tab, TabList, TabPanel, Tabs, type Key } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { studyConfig } from '../../../worker/schemas/study-config';
 import { Card } from '../../components/ui/card';
@@ -23,13 +23,17 @@ export function DashboardPage() {
   const [banners, setBanners] = useState<(Banner & { id: number })[]>([]);
   const [tab, setTab] = useState<Key>('users');
   const notify = (banner: Banner) => setBanners((list) => [...list.filter((b) => b.kind !== banner.kind), { ...banner, id: Date.now() }]);
+  // One choice for every research figure on the page: the cards, the charts and the reliance tab.
+  const [includeSynthetic, setIncludeSynthetic] = useState(false);
   const stats = useQuery({
-    queryKey: ['admin', 'data', 'stats'],
+    queryKey: ['admin', 'data', 'stats', includeSynthetic],
     queryFn: async ({ signal }) => {
       // The spec's 30 s limit on the dashboard's reads.
       const timeout = AbortSignal.timeout(studyConfig.timingsMs.adminFetchTimeout);
-      return unwrap(await api.api.admin.stats.$get(undefined, { init: { signal: AbortSignal.any([signal, timeout]) } }));
+      const query = { include_synthetic: String(includeSynthetic) as 'true' | 'false' };
+      return unwrap(await api.api.admin.stats.$get({ query }, { init: { signal: AbortSignal.any([signal, timeout]) } }));
     },
+    placeholderData: keepPreviousData,
   });
   const s = stats.data;
   const counts: Record<string, number | undefined> = { users: s?.total_users, pre: s?.pre_experiment_responses, main: s?.main_experiment_responses };
@@ -62,6 +66,9 @@ export function DashboardPage() {
           </Button>
         </div>
       ))}
+      <Checkbox className="checkbox population-toggle" isSelected={includeSynthetic} onChange={setIncludeSynthetic} data-testid="include-synthetic">
+        {t('admin.dashboard.includeSynthetic')}
+      </Checkbox>
       <div className="summary-cards">
         <Card title={t('admin.dashboard.cards.users')}>
           <p className="summary-value" data-summary="users">{s?.total_users ?? '—'}</p>
@@ -104,7 +111,7 @@ export function DashboardPage() {
           <ResponsesTab phase="main_experiment" notify={notify} />
         </TabPanel>
         <TabPanel id="reliance">
-          <RelianceTab notify={notify} />
+          <RelianceTab notify={notify} includeSynthetic={includeSynthetic} />
         </TabPanel>
         <TabPanel id="consent">
           <ConsentTab notify={notify} />

@@ -7,6 +7,7 @@ import { Bar, BarChart, CartesianGrid, ErrorBar, ResponsiveContainer, Tooltip, X
 import { StatusBadge } from '../../components/ui/status-badge';
 import { api, unwrap } from '../../lib/api';
 import { saveResponse } from './downloads';
+import { shownGroupName } from './dashboard-charts';
 
 type Report = InferResponseType<typeof api.api.admin.analytics.reliance.$get, 200>;
 type Group = Report['overall'];
@@ -26,7 +27,8 @@ function GroupChart({ groups, metric, label, testId }: { groups: { name: string;
     const m = group.metrics[metric];
     const mean = m?.mean ?? null;
     return {
-      name,
+      // Every group states its n: participants with a value for the metric.
+      name: `${name} (n=${m?.participants ?? 0})`,
       mean,
       // Distances below and above the mean, as recharts draws them.
       ci: mean !== null && m?.ci_low != null && m.ci_high != null ? [mean - m.ci_low, m.ci_high - mean] : [0, 0],
@@ -60,14 +62,15 @@ function GroupChart({ groups, metric, label, testId }: { groups: { name: string;
  * interval), a participant table sortable by each metric, CSV exports of the same numbers, and a
  * toggle that leaves participants with a data-quality flag out of the group figures.
  */
-export function RelianceTab({ notify }: { notify: Notify }) {
+export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; includeSynthetic: boolean }) {
   const { t } = useTranslation();
   const [excludeFlagged, setExcludeFlagged] = useState(false);
   const [metric, setMetric] = useState('agreement');
   const [sort, setSort] = useState<SortDescriptor>({ column: 'user_id', direction: 'ascending' });
+  const population = { exclude_flagged: String(excludeFlagged) as 'true' | 'false', include_synthetic: String(includeSynthetic) as 'true' | 'false' };
   const report = useQuery({
-    queryKey: ['admin', 'data', 'reliance', excludeFlagged],
-    queryFn: async () => unwrap(await api.api.admin.analytics.reliance.$get({ query: { exclude_flagged: String(excludeFlagged) as 'true' | 'false' } })),
+    queryKey: ['admin', 'data', 'reliance', excludeFlagged, includeSynthetic],
+    queryFn: async () => unwrap(await api.api.admin.analytics.reliance.$get({ query: population })),
     placeholderData: keepPreviousData,
   });
   const r = report.data;
@@ -89,7 +92,7 @@ export function RelianceTab({ notify }: { notify: Notify }) {
 
   const download = async (name: 'reliance-participants' | 'reliance-by-alpha' | 'reliance-by-dataset') => {
     try {
-      const res = await api.api['enhanced-export'][':name'].$get({ param: { name }, query: { format: 'csv', exclude_flagged: String(excludeFlagged) as 'true' | 'false' } });
+      const res = await api.api['enhanced-export'][':name'].$get({ param: { name }, query: { format: 'csv', ...population } });
       await saveResponse(res, name, 'csv');
     } catch (err) {
       notify({ kind: 'error', text: t('admin.dashboard.exports.failed', { status: err instanceof Error ? err.message : String(err) }) });
@@ -151,7 +154,7 @@ export function RelianceTab({ notify }: { notify: Notify }) {
           testId="reliance-by-alpha"
           label={t(k('byAlpha'))}
           metric={metric}
-          groups={r.by_alpha.map((g) => ({ name: g.alignment_alpha === null ? '—' : String(g.alignment_alpha), group: g }))}
+          groups={r.by_alpha.map((g) => ({ name: shownGroupName(t, g), group: g }))}
         />
         <GroupChart testId="reliance-by-dataset" label={t(k('byDataset'))} metric={metric} groups={r.by_dataset.map((g) => ({ name: g.dataset_type, group: g }))} />
       </div>

@@ -2,8 +2,9 @@
  * What the admin dashboard reads and deletes. Lists are paged in SQL (never a whole table read
  * into the Worker); counts and rates are SQL aggregates over the stored rows.
  */
-import { and, count, desc, eq, inArray, isNotNull, sql } from 'drizzle-orm';
+import { and, count, desc, eq, inArray, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from '../client';
+import { countedParticipant, shownAlpha, shownKind, type Population } from './analytics';
 import {
   caseSetItems,
   consentRecords,
@@ -197,22 +198,25 @@ const completedMain = isNotNull(main.completedAt);
 
 /**
  * The dashboard's summary cards and charts. A response is a pre-experiment answer or a completed
- * main-experiment case. The funnel counts participants by the furthest phase they reached.
+ * main-experiment case. The funnel counts participants by the furthest phase they reached. Every
+ * figure counts the population asked for (by default without synthetic participants and bypassed
+ * sessions); alpha groups are by the explanation shown, the AI-only fallbacks apart.
  */
-export async function dashboardStats(db: Db, now: Date) {
+export async function dashboardStats(db: Db, now: Date, population: Population) {
   const { today, weekAgo } = recentBounds(now);
+  const counted = (column: AnyColumn) => countedParticipant(db, column, population) ?? sql`1`;
   const sinceCount = (since: string) =>
-    sql<number>`(select count(*) from ${pre} where ${pre.createdAt} >= ${since}) + (select count(*) from ${main} where ${main.completedAt} >= ${since})`;
+    sql<number>`(select count(*) from ${pre} where ${pre.createdAt} >= ${since} and ${counted(pre.participantId)}) + (select count(*) from ${main} where ${main.completedAt} >= ${since} and ${counted(main.participantId)})`;
   const [users, responses, phases, balance, byAlpha] = await db.batch([
-    db.select({ n: count() }).from(participants),
+    db.select({ n: count() }).from(participants).where(counted(participants.id)),
     db
       .select({
-        pre: sql<number>`(select count(*) from ${pre})`,
-        main: sql<number>`(select count(*) from ${main} where ${completedMain})`,
+        pre: sql<number>`(select count(*) from ${pre} where ${counted(pre.participantId)})`,
+        main: sql<number>`(select count(*) from ${main} where ${completedMain} and ${counted(main.participantId)})`,
         today: sinceCount(today).as('responses_today'),
         week: sinceCount(weekAgo).as('responses_week'),
         withdrawals: sql<number>`(select count(*) from audit_log where action = 'participant_withdrawal')`,
-        screenedOut: sql<number>`(select count(*) from ${sessions} where ${sessions.screenedOutAt} is not null)`,
+        screenedOut: sql<number>`(select count(*) from ${sessions} where ${sessions.screenedOutAt} is not null and ${counted(sessions.participantId)})`,
       })
       .from(sql`(select 1)`),
     db
@@ -224,20 +228,22 @@ export async function dashboardStats(db: Db, now: Date) {
         completed: sql<number>`coalesce(sum(${sessions.postSurveyCompletedAt} is not null), 0)`,
         sessions: count(),
       })
-      .from(sessions),
-    db.select({ datasetType: sessions.datasetType, n: count() }).from(sessions).groupBy(sessions.datasetType),
+      .from(sessions)
+      .where(counted(sessions.participantId)),
+    db.select({ datasetType: sessions.datasetType, n: count() }).from(sessions).where(counted(sessions.participantId)).groupBy(sessions.datasetType),
     db
       .select({
-        alpha: main.alignmentAlpha,
+        kind: shownKind,
+        alpha: shownAlpha,
         cases: count(),
         changed: sql<number>`sum(${main.finalPrediction} != ${main.initialPrediction})`,
         finalCorrect: sql<number>`sum(${main.finalPrediction} = ${main.groundTruth})`,
         initialCorrect: sql<number>`sum(${main.initialPrediction} = ${main.groundTruth})`,
       })
       .from(main)
-      .where(completedMain)
-      .groupBy(main.alignmentAlpha)
-      .orderBy(main.alignmentAlpha),
+      .where(and(completedMain, counted(main.participantId)))
+      .groupBy(shownKind, shownAlpha)
+      .orderBy(shownKind, shownAlpha),
   ]);
   const r = responses[0]!;
   const p = phases[0]!;
@@ -255,10 +261,14 @@ export async function dashboardStats(db: Db, now: Date) {
   };
 }
 
-/** Part 2 §3 "Statistics": per phase, responses, distinct participants, change rate and alphas. */
-export async function experimentStatistics(db: Db) {
+/**
+ * Part 2 §3 "Statistics": per phase, responses, distinct participants, change rate and the
+ * completed cases per alpha shown (AI-only fallbacks apart), for the population asked for.
+ */
+export async function experimentStatistics(db: Db, population: Population) {
+  const counted = (column: AnyColumn) => countedParticipant(db, column, population);
   const [preStats, mainStats, alphas] = await db.batch([
-    db.select({ total: count(), users: sql<number>`count(distinct ${pre.participantId})` }).from(pre),
+    db.select({ total: count(), users: sql<number>`count(distinct ${pre.participantId})` }).from(pre).where(counted(pre.participantId)),
     db
       .select({
         total: count(),
@@ -266,8 +276,13 @@ export async function experimentStatistics(db: Db) {
         changed: sql<number>`coalesce(sum(${main.finalPrediction} != ${main.initialPrediction}), 0)`,
       })
       .from(main)
-      .where(completedMain),
-    db.select({ alpha: main.alignmentAlpha, n: count() }).from(main).where(completedMain).groupBy(main.alignmentAlpha).orderBy(main.alignmentAlpha),
+      .where(and(completedMain, counted(main.participantId))),
+    db
+      .select({ kind: shownKind, alpha: shownAlpha, n: count() })
+      .from(main)
+      .where(and(completedMain, counted(main.participantId)))
+      .groupBy(shownKind, shownAlpha)
+      .orderBy(shownKind, shownAlpha),
   ]);
   return { pre: preStats[0]!, main: mainStats[0]!, alphas };
 }

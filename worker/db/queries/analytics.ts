@@ -4,7 +4,7 @@
  * the per-participant signals the data-quality flags read. Each query returns at most one row per
  * participant (trials: per participant × alpha × confidence level), never the trials themselves.
  */
-import { and, count, eq, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
+import { and, count, eq, isNotNull, notInArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import type { Db } from '../client';
 import { mainExperimentResponses as main, participantSignals, participants, postSurveys, sessions, understandingTestAttempts } from '../schema';
 
@@ -27,12 +27,38 @@ const usableTrial = and(
   isNotNull(main.finalConfidence),
 );
 
-export const trialSums = (db: Db) =>
+/**
+ * Participants the research figures leave out unless asked to include them: synthetic ones (made
+ * by the registration tools, or with a `test_` ID) and those whose main experiment started through
+ * a debug or tutorial bypass, so without the pre-experiment the design requires.
+ */
+export const setAsideParticipants = (db: Db) =>
+  db
+    .select({ id: participants.id })
+    .from(participants)
+    .leftJoin(sessions, eq(sessions.participantId, participants.id))
+    .where(or(eq(participants.origin, 'admin_synthetic'), sql`substr(${participants.participantCode}, 1, 5) = 'test_'`, isNotNull(sessions.mainStartBypass)));
+
+/** Which participants a figure counts: everyone, or (the default) all but the set-aside ones. */
+export type Population = { includeSynthetic: boolean };
+export const countedParticipant = (db: Db, column: AnyColumn, population: Population): SQL | undefined =>
+  population.includeSynthetic ? undefined : notInArray(column, setAsideParticipants(db));
+
+/**
+ * What a trial showed: `ai_only` when the participant had no usable model, so the AI's own
+ * explanation was shown whatever alpha the schedule had for the case; `human_aligned` otherwise.
+ */
+export const shownKind = sql<'human_aligned' | 'ai_only'>`(case when ${main.explanationKind} = 'ai_only' then 'ai_only' else 'human_aligned' end)`;
+/** The alpha of the explanation shown: none for an AI-only fallback (its scheduled alpha was never shown). */
+export const shownAlpha = sql<number | null>`(case when ${main.explanationKind} = 'ai_only' then null else ${main.alignmentAlpha} end)`;
+
+export const trialSums = (db: Db, population: Population) =>
   db
     .select({
       participantId: main.participantId,
       datasetType: main.datasetType,
-      alpha: main.alignmentAlpha,
+      kind: shownKind,
+      alpha: shownAlpha,
       finalConfidence: main.finalConfidence,
       trials: count(),
       agreeFinal: n(sql`${main.finalPrediction} = ${main.aiPrediction}`),
@@ -51,8 +77,8 @@ export const trialSums = (db: Db) =>
       woaSum: sql<number>`coalesce(sum(case when ${ja} != ${ji} then max(0.0, min(1.0, (${jf} - ${ji}) * 1.0 / (${ja} - ${ji}))) end), 0)`,
     })
     .from(main)
-    .where(usableTrial)
-    .groupBy(main.participantId, main.datasetType, main.alignmentAlpha, main.finalConfidence);
+    .where(and(usableTrial, countedParticipant(db, main.participantId, population)))
+    .groupBy(main.participantId, main.datasetType, shownKind, shownAlpha, main.finalConfidence);
 export type TrialSums = Awaited<ReturnType<typeof trialSums>>[number];
 
 /** Every participant with their dataset and progress, for the participant table and the flags. */

@@ -111,6 +111,7 @@ export async function insertParticipantSession(
             screenedOutAt: sql<null>`null`.as('screened_out_at'),
             resumeCount: sql<number>`0`.as('resume_count'),
             completionVerificationCode: sql<null>`null`.as('completion_verification_code'),
+            mainStartBypass: sql<null>`null`.as('main_start_bypass'),
           })
           .from(participants)
           .where(eq(participants.participantCode, code)),

@@ -7,7 +7,8 @@ import { validate } from '../../validate';
 
 /** The dashboard's research analytics: reliance metrics and data-quality flags, from the stored trials on every request. */
 export const adminAnalyticsRoutes = new Hono<AppEnv>().get('/reliance', validate('query', relianceQuerySchema), async (c) => {
-  const report = await relianceReport(c.var.db, { excludeFlagged: c.req.valid('query').exclude_flagged });
+  const query = c.req.valid('query');
+  const report = await relianceReport(c.var.db, { excludeFlagged: query.exclude_flagged, includeSynthetic: query.include_synthetic });
   return c.json({
     definitions: {
       metrics: RELIANCE_METRICS.map(({ id, label, formula, units }) => ({ id, label, formula, units })),

@@ -17,6 +17,7 @@ import {
 import type { AppEnv } from '../../env';
 import { notFound } from '../../errors';
 import {
+  populationQuerySchema,
   numericIdParamSchema,
   paginationQuerySchema,
   responseDeleteQuerySchema,
@@ -205,10 +206,12 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
     };
     return c.json(body);
   })
-  .get('/stats', async (c) => {
-    const s = await dashboardStats(c.var.db, new Date());
+  .get('/stats', validate('query', populationQuerySchema), async (c) => {
+    const { include_synthetic } = c.req.valid('query');
+    const s = await dashboardStats(c.var.db, new Date(), { includeSynthetic: include_synthetic });
     const f = s.funnel;
     const body: z.infer<typeof adminStatsSchema> = {
+      include_synthetic,
       total_users: s.totalUsers,
       total_responses: s.preResponses + s.mainResponses,
       pre_experiment_responses: s.preResponses,
@@ -227,6 +230,7 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
       screened_out: s.screenedOut,
       dataset_balance: s.balance.map((b) => ({ dataset_type: b.datasetType, sessions: b.n })),
       by_alpha: s.byAlpha.map((a) => ({
+        explanation_kind: a.kind,
         alignment_alpha: a.alpha,
         cases: a.cases,
         judgment_change_rate: rate(a.changed, a.cases),

@@ -3,9 +3,11 @@
  * per-alpha and per-dataset tables the dashboard shows, with the same numbers (both read
  * `relianceReport`). Their columns carry each metric's formula, so the codebook defines them.
  */
-import type { Column, ExportTable } from '../exports/tables';
+import type { Column, ExportFilter, ExportTable } from '../exports/tables';
 import { QUALITY_FLAG_DEFINITIONS, QUALITY_FLAGS } from './quality-flags';
 import { CALIBRATION_FORMULA, RELIANCE_METRICS, relianceReport, type GroupSummary, type ParticipantRelianceRow } from './reliance';
+
+const relianceOptionsOf = (filter: ExportFilter) => ({ excludeFlagged: filter.excludeFlagged ?? false, includeSynthetic: filter.includeSynthetic ?? false });
 
 const FLAGS_CODING = `semicolon-separated, empty when none: ${QUALITY_FLAGS.map((f) => `${f} = ${QUALITY_FLAG_DEFINITIONS[f]}`).join('; ')}`;
 
@@ -48,13 +50,14 @@ export const relianceParticipantsTable: ExportTable<ParticipantRelianceRow> = {
     { name: 'straightlined_sections', type: 'text', meaning: 'Post-survey grid sections with one answer to every item', coding: 'semicolon-separated: bigfive, locus, cognition', value: (r) => r.quality.straightlinedSections.join(';') },
   ],
   async *pages(db, filter) {
-    const report = await relianceReport(db, { excludeFlagged: filter.excludeFlagged ?? false });
+    const report = await relianceReport(db, relianceOptionsOf(filter));
     yield filter.userName ? report.participants.filter((p) => p.user_name === filter.userName) : report.participants;
   },
 };
 
-type GroupRow = GroupSummary & { group: string };
-const groupColumns = (key: string, meaning: string): Column<GroupRow>[] => [
+type GroupRow = GroupSummary & { group: string; kind?: string };
+const groupColumns = (key: string, meaning: string, kindColumn: Column<GroupRow>[] = []): Column<GroupRow>[] => [
+  ...kindColumn,
   { name: key, type: 'text', meaning, value: (r) => r.group },
   { name: 'participants', type: 'integer', meaning: 'Participants with trials in the group', value: (r) => r.participants },
   { name: 'trials', type: 'integer', meaning: 'Trials in the group', value: (r) => r.trials },
@@ -68,12 +71,20 @@ const groupColumns = (key: string, meaning: string): Column<GroupRow>[] => [
 
 export const relianceByAlphaTable: ExportTable<GroupRow> = {
   name: 'reliance-by-alpha',
-  description: 'The reliance metrics per alignment alpha level (participants as the unit, 95% t-intervals).',
-  columns: groupColumns('alignment_alpha', 'Alignment alpha of the trials'),
+  description: 'The reliance metrics per explanation shown: each alpha of the human-aligned explanations, and the AI-only fallbacks apart (participants as the unit, 95% t-intervals). Synthetic participants and bypassed sessions are left out unless the export asked for them.',
+  columns: groupColumns('alignment_alpha', 'Alpha of the explanation shown (empty for the AI-only group)', [
+    {
+      name: 'explanation_kind',
+      type: 'category',
+      meaning: 'What the group of trials showed',
+      coding: "human_aligned = the alpha mix (alpha 1 = the AI's own shares); ai_only = the AI's own explanation shown because the participant had no usable model, whatever alpha was scheduled",
+      value: (r) => r.kind,
+    },
+  ]),
   async *pages(db, filter) {
     if (filter.userName) return;
-    const report = await relianceReport(db, { excludeFlagged: filter.excludeFlagged ?? false });
-    yield report.by_alpha.map((g) => ({ ...g, group: String(g.alignment_alpha) }));
+    const report = await relianceReport(db, relianceOptionsOf(filter));
+    yield report.by_alpha.map((g) => ({ ...g, kind: g.explanation_kind, group: g.alignment_alpha === null ? '' : String(g.alignment_alpha) }));
   },
 };
 
@@ -83,7 +94,7 @@ export const relianceByDatasetTable: ExportTable<GroupRow> = {
   columns: groupColumns('dataset_type', 'Dataset of the trials'),
   async *pages(db, filter) {
     if (filter.userName) return;
-    const report = await relianceReport(db, { excludeFlagged: filter.excludeFlagged ?? false });
+    const report = await relianceReport(db, relianceOptionsOf(filter));
     yield report.by_dataset.map((g) => ({ ...g, group: g.dataset_type }));
   },
 };

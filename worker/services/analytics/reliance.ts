@@ -6,11 +6,11 @@
  * pooled over all the group's trials. Recomputed on every request: nothing to invalidate.
  */
 import type { Db } from '../../db/client';
-import { analyticsParticipants, trialSums, type TrialSums } from '../../db/queries/analytics';
+import { analyticsParticipants, trialSums, type Population, type TrialSums } from '../../db/queries/analytics';
 import { studyConfig } from '../../schemas/study';
 import { qualityFlags, type ParticipantQuality } from './quality-flags';
 
-type SumKey = Exclude<keyof TrialSums, 'participantId' | 'datasetType' | 'alpha' | 'finalConfidence'>;
+type SumKey = Exclude<keyof TrialSums, 'participantId' | 'datasetType' | 'kind' | 'alpha' | 'finalConfidence'>;
 type Sums = Record<SumKey, number>;
 const SUM_KEYS: SumKey[] = [
   'trials',
@@ -150,31 +150,43 @@ export type ParticipantRelianceRow = {
   quality: ParticipantQuality;
 };
 
+/**
+ * A group of trials by what they showed: one per alpha of the human-aligned explanations (alpha 1
+ * shows the AI's own shares), and the AI-only fallbacks apart, whatever alpha they were scheduled.
+ */
+export type ShownGroup = { explanation_kind: 'human_aligned' | 'ai_only'; alignment_alpha: number | null };
+const groupKey = (g: { kind: string; alpha: number | null }) => `${g.kind}:${g.alpha ?? ''}`;
+
+export type RelianceOptions = Population & { excludeFlagged: boolean };
+
 export type RelianceReport = {
   exclude_flagged: boolean;
+  /** Synthetic participants and bypassed sessions counted (false: left out, the default). */
+  include_synthetic: boolean;
   participants_included: number;
   participants_excluded: number;
   overall: GroupSummary;
-  by_alpha: (GroupSummary & { alignment_alpha: number | null })[];
+  by_alpha: (GroupSummary & ShownGroup)[];
   by_dataset: (GroupSummary & { dataset_type: string })[];
   participants: ParticipantRelianceRow[];
 };
 
-/** Once per request and option: the three reliance tables of an export share one report. */
-const perRequest = new WeakMap<Db, Map<boolean, Promise<RelianceReport>>>();
-export function relianceReport(db: Db, options: { excludeFlagged: boolean }): Promise<RelianceReport> {
-  const reports = perRequest.get(db) ?? new Map<boolean, Promise<RelianceReport>>();
+/** Once per request and options: the three reliance tables of an export share one report. */
+const perRequest = new WeakMap<Db, Map<string, Promise<RelianceReport>>>();
+export function relianceReport(db: Db, options: RelianceOptions): Promise<RelianceReport> {
+  const reports = perRequest.get(db) ?? new Map<string, Promise<RelianceReport>>();
   perRequest.set(db, reports);
-  let pending = reports.get(options.excludeFlagged);
+  const key = `${options.excludeFlagged}:${options.includeSynthetic}`;
+  let pending = reports.get(key);
   if (!pending) {
     pending = computeRelianceReport(db, options);
-    reports.set(options.excludeFlagged, pending);
+    reports.set(key, pending);
   }
   return pending;
 }
 
-async function computeRelianceReport(db: Db, options: { excludeFlagged: boolean }): Promise<RelianceReport> {
-  const [rows, people, quality] = await Promise.all([trialSums(db), analyticsParticipants(db), qualityFlags(db)]);
+async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<RelianceReport> {
+  const [rows, people, quality] = await Promise.all([trialSums(db, options), analyticsParticipants(db), qualityFlags(db)]);
   const flagged = (id: number) => (quality.get(id)?.flags.length ?? 0) > 0;
   const counted = options.excludeFlagged ? rows.filter((r) => !flagged(r.participantId)) : rows;
   const byParticipant = new Map<number, TrialSums[]>();
@@ -184,7 +196,10 @@ async function computeRelianceReport(db: Db, options: { excludeFlagged: boolean 
     else byParticipant.set(row.participantId, [row]);
   }
 
-  const alphas = [...new Set(counted.map((r) => r.alpha))].sort((a, b) => (a ?? -1) - (b ?? -1));
+  // Human-aligned groups by alpha, then the AI-only fallbacks.
+  const groups = [...new Map(counted.map((r) => [groupKey(r), { kind: r.kind, alpha: r.alpha }])).values()].sort(
+    (a, b) => Number(a.kind === 'ai_only') - Number(b.kind === 'ai_only') || (a.alpha ?? -1) - (b.alpha ?? -1),
+  );
   const datasets = [...new Set(counted.map((r) => r.datasetType))].sort();
   const participants = people
     .filter((p) => byParticipant.has(p.id))
@@ -209,10 +224,15 @@ async function computeRelianceReport(db: Db, options: { excludeFlagged: boolean 
   const included = participants.filter((p) => p.included).length;
   return {
     exclude_flagged: options.excludeFlagged,
+    include_synthetic: options.includeSynthetic,
     participants_included: included,
     participants_excluded: participants.length - included,
     overall: summarise(counted),
-    by_alpha: alphas.map((alpha) => ({ alignment_alpha: alpha, ...summarise(counted.filter((r) => r.alpha === alpha)) })),
+    by_alpha: groups.map((g) => ({
+      explanation_kind: g.kind,
+      alignment_alpha: g.alpha,
+      ...summarise(counted.filter((r) => groupKey(r) === groupKey(g))),
+    })),
     by_dataset: datasets.map((dataset) => ({ dataset_type: dataset, ...summarise(counted.filter((r) => r.datasetType === dataset)) })),
     participants,
   };

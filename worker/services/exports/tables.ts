@@ -39,6 +39,8 @@ export type ExportFilter = {
   userName?: string;
   /** Reliance tables only: leave participants with a data-quality flag out of the group figures. */
   excludeFlagged?: boolean;
+  /** Reliance tables only: count synthetic participants and bypassed sessions too (left out by default). */
+  includeSynthetic?: boolean;
 };
 export type ExportTable<R = never> = {
   name: string;
@@ -84,6 +86,13 @@ const identity = <R extends { userId: number; username: string; sessionId: strin
   { name: 'study_config_version', type: 'text', meaning: CONFIG_VERSION, value: (r) => r.studyConfigVersion },
 ];
 
+const BYPASS: Omit<Column<never>, 'value'> = {
+  name: 'main_start_bypass',
+  type: 'category',
+  meaning: "How the main experiment was entered without the pre-experiment: empty for the ordinary start (after all pre-experiment answers); such sessions, like synthetic participants, are left out of the dashboard's research figures by default",
+  coding: 'debug = ?debug=true bypass; tutorial = ?tutorial=true bypass; empty = ordinary start',
+};
+
 // ---------------------------------------------------------------------------------------------
 type ParticipantRow = Awaited<ReturnType<typeof participantPage>>[number] & { flags?: string[] };
 const participantPage = (db: Db, filter: ExportFilter, after: number) =>
@@ -115,7 +124,8 @@ export const participantsTable: ExportTable<ParticipantRow> = {
     { name: 'created_at', type: 'timestamp', meaning: 'When the participant ID was registered', coding: UTC, value: (r) => r.p.createdAt },
     { name: 'consented_at', type: 'timestamp', meaning: 'When consent was given', coding: UTC, value: (r) => r.s?.consentedAt ?? null },
     { name: 'pre_completed_at', type: 'timestamp', meaning: 'When the pre-experiment was completed', coding: UTC, value: (r) => r.s?.preCompletedAt ?? null },
-    { name: 'main_started_at', type: 'timestamp', meaning: 'When the main experiment started', coding: UTC, value: (r) => r.s?.mainStartedAt ?? null },
+    { name: 'main_started_at', type: 'timestamp', meaning: 'When the main experiment started (its case set was drawn)', coding: UTC, value: (r) => r.s?.mainStartedAt ?? null },
+    { ...BYPASS, value: (r) => r.s?.mainStartBypass ?? null },
     { name: 'main_completed_at', type: 'timestamp', meaning: 'When the main experiment was completed', coding: UTC, value: (r) => r.s?.mainCompletedAt ?? null },
     { name: 'post_survey_completed_at', type: 'timestamp', meaning: 'When the post-survey was submitted (study complete)', coding: UTC, value: (r) => r.s?.postSurveyCompletedAt ?? null },
     {
@@ -171,7 +181,7 @@ export const preExperimentTable: ExportTable<PreRow> = {
     { name: 'confidence', type: 'integer', meaning: 'Confidence in the prediction', coding: CONFIDENCE, value: (r) => r.r.confidence },
     { name: 'ground_truth', type: 'integer', meaning: 'True outcome of the case', coding: PREDICTION, value: (r) => r.r.groundTruth },
     { name: 'is_correct', type: 'boolean', meaning: 'prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => r.r.prediction === r.r.groundTruth },
-    { name: 'response_time_ms', type: 'integer', meaning: 'Time from showing the case to the answer', units: 'milliseconds', value: (r) => r.r.responseTimeMs },
+    { name: 'response_time_ms', type: 'integer', meaning: 'From the case being shown to the click that submitted the answer (decision time; the 300 ms "sending" pause after the click is not included)', units: 'milliseconds', value: (r) => r.r.responseTimeMs },
     { name: 'reasoning', type: 'text', meaning: 'Optional free-text reason given with the answer', value: (r) => r.r.reasoning },
     { name: 'created_at', type: 'timestamp', meaning: 'When the server stored the answer', coding: UTC, value: (r) => r.r.createdAt },
   ],
@@ -181,7 +191,16 @@ export const preExperimentTable: ExportTable<PreRow> = {
 // ---------------------------------------------------------------------------------------------
 const mainPage = (db: Db, filter: ExportFilter, after: number) =>
   db
-    .select({ r: main, userId: main.participantId, username: participants.participantCode, sessionId: main.sessionId, datasetType: main.datasetType, studyConfigVersion: sessions.studyConfigVersion })
+    .select({
+      r: main,
+      userId: main.participantId,
+      username: participants.participantCode,
+      origin: participants.origin,
+      sessionId: main.sessionId,
+      datasetType: main.datasetType,
+      studyConfigVersion: sessions.studyConfigVersion,
+      mainStartBypass: sessions.mainStartBypass,
+    })
     .from(main)
     .innerJoin(participants, eq(participants.id, main.participantId))
     .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
@@ -205,13 +224,15 @@ export const mainExperimentTable: ExportTable<MainRow> = {
   columns: [
     { name: 'id', type: 'integer', meaning: 'Response id', value: (r) => r.r.id },
     ...identity<MainRow>(),
+    { name: 'origin', type: 'category', meaning: 'Who created the participant', coding: 'participant = a person; admin_synthetic = the registration tools', value: (r) => r.origin },
+    { ...BYPASS, value: (r) => r.mainStartBypass },
     { name: 'case_id', type: 'text', meaning: 'Case judged (see case-data)', value: (r) => r.r.caseId },
     { name: 'case_number', type: 'integer', meaning: 'Number of the case in its set (1–50; 201–250 for admin-registered cases)', value: (r) => r.r.caseNumber },
     { name: 'ground_truth', type: 'integer', meaning: 'True outcome of the case', coding: PREDICTION, value: (r) => r.r.groundTruth },
     { name: 'initial_prediction', type: 'integer', meaning: 'Prediction before seeing the AI', coding: PREDICTION, value: (r) => r.r.initialPrediction },
     { name: 'initial_confidence', type: 'integer', meaning: 'Confidence before seeing the AI', coding: CONFIDENCE, value: (r) => r.r.initialConfidence },
     { name: 'initial_correct', type: 'boolean', meaning: 'initial_prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => correctness(r.r.initialPrediction, r.r.groundTruth) },
-    { name: 'initial_response_time_ms', type: 'integer', meaning: 'Time to the initial judgement', units: 'milliseconds', value: (r) => r.r.initialResponseTimeMs },
+    { name: 'initial_response_time_ms', type: 'integer', meaning: 'From the case being shown to the click that submitted the initial judgement (decision time; the 300 ms "sending" pause after the click is not included)', units: 'milliseconds', value: (r) => r.r.initialResponseTimeMs },
     { name: 'initial_reasoning', type: 'text', meaning: 'Optional reason given with the initial judgement', value: (r) => r.r.initialReasoning },
     { name: 'ai_prediction', type: 'integer', meaning: 'Prediction the AI showed', coding: PREDICTION, value: (r) => r.r.aiPrediction },
     { name: 'ai_probability', type: 'number', meaning: "AI model's probability of the positive class", units: 'probability 0–1', value: (r) => r.r.aiProbability },
@@ -225,7 +246,7 @@ export const mainExperimentTable: ExportTable<MainRow> = {
     { name: 'final_prediction', type: 'integer', meaning: 'Prediction after seeing the AI', coding: PREDICTION, value: (r) => r.r.finalPrediction },
     { name: 'final_confidence', type: 'integer', meaning: 'Confidence after seeing the AI', coding: CONFIDENCE, value: (r) => r.r.finalConfidence },
     { name: 'final_correct', type: 'boolean', meaning: 'final_prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => correctness(r.r.finalPrediction, r.r.groundTruth) },
-    { name: 'final_response_time_ms', type: 'integer', meaning: 'Time to the final judgement', units: 'milliseconds', value: (r) => r.r.finalResponseTimeMs },
+    { name: 'final_response_time_ms', type: 'integer', meaning: 'From the final-judgement step being shown (after the explanation was confirmed) to the click that submitted the final judgement (decision time; the 300 ms "sending" pause after the click is not included)', units: 'milliseconds', value: (r) => r.r.finalResponseTimeMs },
     { name: 'final_reasoning', type: 'text', meaning: 'Optional reason given with the final judgement', value: (r) => r.r.finalReasoning },
     {
       name: 'judgment_changed',
@@ -246,8 +267,8 @@ export const mainExperimentTable: ExportTable<MainRow> = {
     rating('satisfaction', 'Rating: satisfied with the explanation'),
     rating('trust', 'Rating: trust in the AI for this case'),
     rating('alignment', 'Rating: the explanation matched how the participant reasons'),
-    { name: 'explanation_viewing_time_ms', type: 'integer', meaning: 'Time the explanation was on screen', units: 'milliseconds', value: (r) => r.r.explanationViewingTimeMs },
-    { name: 'total_task_time_ms', type: 'integer', meaning: 'Time from showing the case to the last rating', units: 'milliseconds', value: (r) => r.r.totalTaskTimeMs },
+    { name: 'explanation_viewing_time_ms', type: 'integer', meaning: 'From the explanation being shown to the click that confirmed it', units: 'milliseconds', value: (r) => r.r.explanationViewingTimeMs },
+    { name: 'total_task_time_ms', type: 'integer', meaning: 'The whole case: from the case being shown to the click that submitted the ratings (the sending pauses and the explanation\'s loading included)', units: 'milliseconds', value: (r) => r.r.totalTaskTimeMs },
     { name: 'created_at', type: 'timestamp', meaning: 'When the server first stored a step of this case', coding: UTC, value: (r) => r.r.createdAt },
     { name: 'completed_at', type: 'timestamp', meaning: 'When the server stored the completed case', coding: UTC, value: (r) => r.r.completedAt },
   ],

@@ -1,0 +1,1 @@
+ALTER TABLE `sessions` ADD `main_start_bypass` text;
