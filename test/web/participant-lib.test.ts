@@ -42,6 +42,10 @@ describe('session IDs', () => {
   it('reads look-alike letters of a typed ID as the digits of the alphabet, then as typed', () => {
     expect(normaliseParticipantId(' ab-1o d3l! ')).toBe('AB1OD3L');
     expect(normaliseParticipantId('abcdefghijk')).toBe('ABCDEFGH');
+    // A synthetic participant's name, as the dashboard resumes it, keeps its form.
+    expect(normaliseParticipantId(' test_Rel-a_1 ')).toBe('test_Rel-a_1');
+    expect(normaliseParticipantId('TEST_ab!c')).toBe('test_abc');
+    expect(normaliseParticipantId('test')).toBe('TEST');
     expect(participantIdCandidates('7K3M9QXA')).toEqual(['7K3M9QXA']);
     expect(participantIdCandidates('O7KI3MLQ')).toEqual(['07K13M1Q', 'O7KI3MLQ']);
     for (const id of Array.from({ length: 200 }, () => generateParticipantId())) expect(participantIdCandidates(id)).toEqual([id]);

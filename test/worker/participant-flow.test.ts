@@ -245,6 +245,20 @@ describe('resume', () => {
     expect(res.status).toBe(404);
   });
 
+  it("resumes a synthetic participant by its test_ name exactly as registered, and still reads a participant's typed ID upper-cased", async () => {
+    const name = `test_Resume-${crypto.randomUUID().slice(0, 6)}`;
+    const cookie = await adminCookie();
+    const registered = await api(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas&num_responses=12`, { method: 'POST', headers: { Cookie: cookie } });
+    expect(registered.status).toBe(200);
+    const check = checkExistingResponseSchema.parse(await (await postJson('/api/experiments/check-existing', { participant_name: name })).json());
+    expect(check).toMatchObject({ exists: true, canResume: true, preExperimentCount: 12 });
+    const resume = resumeDataSchema.parse(await (await postJson('/api/experiments/resume', { participant_name: name })).json());
+    expect(resume).toMatchObject({ success: true, sessionId: name, action: 'resume_pre_experiment', nextCaseNumber: 13 });
+    const { id } = await consentedParticipant();
+    const typed = checkExistingResponseSchema.parse(await (await postJson('/api/experiments/check-existing', { participant_name: ` ${id.toLowerCase().slice(0, 4)}-${id.toLowerCase().slice(4)} ` })).json());
+    expect(typed.exists).toBe(true);
+  });
+
   it('leads a participant who never consented to consent first, since no answer would be accepted before it', async () => {
     const id = newParticipantId();
     await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas', new_participant: true });

@@ -38,12 +38,19 @@ export function generateParticipantId(random: (bytes: Uint8Array) => Uint8Array 
  */
 export const newRequestId = () => Array.from(crypto.getRandomValues(new Uint8Array(16)), (b) => b.toString(16).padStart(2, '0')).join('');
 
-/** What a participant typed into an ID field: letters and digits only, upper-cased, at most 8 (part 1 §5). */
-export const normaliseParticipantId = (raw: string) =>
-  raw
+/**
+ * What a participant typed into an ID field: letters and digits only, upper-cased, at most 8 (part 1
+ * §5). A synthetic participant's name (`test_…`, the registration tools') keeps its letters' case,
+ * `_` and `-`, as the researcher resumes it from the dashboard.
+ */
+export function normaliseParticipantId(raw: string): string {
+  const trimmed = raw.trim();
+  if (/^test_/i.test(trimmed)) return `test_${trimmed.slice(5).replace(/[^A-Za-z0-9_-]/g, '').slice(0, 40)}`;
+  return trimmed
     .replace(/[^a-z0-9]/gi, '')
     .toUpperCase()
     .slice(0, 8);
+}
 
 /**
  * The IDs a typed (normalised) ID may stand for, most likely first: with look-alike letters read

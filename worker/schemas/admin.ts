@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { SYNTHETIC_NAME } from './experiment';
 import { QUALITY_FLAGS } from './quality-flags';
 import { datasetTypeSchema } from './study';
 
@@ -229,10 +230,7 @@ export const cleanupModelFilesResultSchema = z.object({
   deleted_db_records: z.number().int(),
 });
 
-/** Synthetic participants are named test_… so no export or badge can mistake them for people. */
-const syntheticName = z
-  .string()
-  .regex(/^test_[A-Za-z0-9_-]{1,40}$/, 'participant_name must start with test_ followed by 1–40 letters, digits, _ or -');
+const syntheticName = z.string().regex(SYNTHETIC_NAME, 'participant_name must start with test_ followed by 1–40 letters, digits, _ or -');
 const rate01 = z.coerce.number().min(0).max(1);
 
 export const registerUserResponsesQuerySchema = z.object({

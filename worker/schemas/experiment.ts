@@ -12,14 +12,19 @@ export const sessionIdSchema = z
   .max(200)
   .regex(/^(?:[A-Z0-9]{2,8}|session_[A-Za-z0-9_-]{2,192})$/, 'invalid session ID');
 
+/** Synthetic participants (the registration tools) are named test_… so nothing can mistake them for people. */
+export const SYNTHETIC_NAME = /^test_[A-Za-z0-9_-]{1,40}$/;
+
 /**
- * A participant name as the spec's clients send it: reduced to letters and digits, at most 50
- * characters; nothing left is an error. The ID the participant types is upper-cased.
+ * A participant name to look up. An ID in a form the study stores (a session ID, or a synthetic
+ * participant's test_ name) is taken exactly as given; anything else is read as the spec's clients
+ * send what a participant typed: reduced to letters and digits, at most 50, upper-cased. Nothing
+ * left is an error.
  */
 export const participantNameSchema = z
   .string()
   .max(200)
-  .transform((raw) => raw.replace(/[^A-Za-z0-9]/g, '').slice(0, 50).toUpperCase())
+  .transform((raw) => (sessionIdSchema.safeParse(raw).success || SYNTHETIC_NAME.test(raw) ? raw : raw.replace(/[^A-Za-z0-9]/g, '').slice(0, 50).toUpperCase()))
   .pipe(z.string().min(1, '参加者名には英数字のみを使用してください。'));
 
 export const datasetCreatedBySchema = z.enum(['user_query_parameter', 'user_query_parameter_on_reload', 'system']);

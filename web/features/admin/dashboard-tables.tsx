@@ -145,12 +145,13 @@ export function UsersTab({ notify }: { notify: Notify }) {
     placeholderData: keepPreviousData,
   });
   const remove = useDelete(notify, async (id) => unwrap(await api.api.admin.users[':id'].$delete({ param: { id: String(id) } })));
+  // The new window opens the resume page for this participant, so it continues them, not whoever
+  // this browser last held; checking first counts no return to the study (resume_count) for them.
   const resume = async (name: string) => {
-    const res = await api.api.experiments.resume.$post({ json: { participant_name: name } });
-    const body = (await res.json().catch(() => ({}))) as { resume_url?: string; message?: string; detail?: unknown };
-    if (res.ok && body.resume_url) window.open(body.resume_url, '_blank', 'noopener');
-    else if (res.ok && body.message) window.alert(body.message);
-    else if (res.status === 404) window.alert(t('admin.dashboard.resumeNotFound'));
+    const res = await api.api.experiments['check-existing'].$post({ json: { participant_name: name } });
+    const body = (await res.json().catch(() => ({}))) as { exists?: boolean; detail?: unknown };
+    if (res.ok && body.exists) window.open(`/resume?participant_id=${encodeURIComponent(name)}`, '_blank', 'noopener');
+    else if (res.ok) window.alert(t('admin.dashboard.resumeNotFound'));
     else window.alert(t('admin.dashboard.resumeError', { detail: typeof body.detail === 'string' ? body.detail : res.status }));
   };
   const columns: ColumnDef<UserRow>[] = [
