@@ -19,7 +19,8 @@ type Report = {
   by_dataset: (Group & { dataset_type: string })[];
   participants: { user_id: number; user_name: string; trials: number; included: boolean; quality_flags: string[]; metrics: Record<string, number | null> }[];
 };
-type Trial = { participant_id: number; alignment_alpha: number; i: number; a: number; f: number; y: number; ci: number; cf: number };
+/** A trial with the alpha of the explanation shown (null for an AI-only fallback). */
+type Trial = { participant_id: number; alignment_alpha: number | null; kind: string; i: number; a: number; f: number; y: number; ci: number; cf: number };
 
 let cookie: string;
 const asAdmin = (path: string, init: RequestInit = {}) => api(path, { ...init, headers: { Cookie: cookie } });
@@ -98,11 +99,8 @@ beforeAll(async () => {
   await env.DB.prepare('update main_experiment_responses set initial_prediction = ai_prediction where session_id = ?').bind(people.agreeing.name).run();
   // No main-experiment answers at all.
   people.noMain = await register('test_rel_no_main', null);
-  // The registration tools' participants have no participant model, so every explanation they got
-  // was the AI-only fallback; here they stand for participants who had one.
-  await env.DB.prepare("update main_experiment_responses set explanation_kind = 'human_aligned'").run();
   trials = await rows<Trial>(
-    `select participant_id, alignment_alpha, initial_prediction as i, ai_prediction as a, final_prediction as f, ground_truth as y, initial_confidence as ci, final_confidence as cf
+    `select participant_id, case when explanation_kind = 'ai_only' then null else alignment_alpha end as alignment_alpha, explanation_kind as kind, initial_prediction as i, ai_prediction as a, final_prediction as f, ground_truth as y, initial_confidence as ci, final_confidence as cf
      from main_experiment_responses where completed_at is not null`,
   );
 });
@@ -130,6 +128,8 @@ describe('reliance metrics', () => {
 
   it('per alpha: the mean of the participants’ own values with a 95% t-interval, and the pooled value', async () => {
     const r = await report();
+    // The registration tools fit each participant's model first, so their cases show the alpha mix.
+    expect(trials.every((t) => t.kind === 'human_aligned')).toBe(true);
     const alphas = [...new Set(trials.map((t) => t.alignment_alpha))].sort();
     expect(r.by_alpha.map((g) => g.alignment_alpha)).toEqual(alphas);
     for (const g of r.by_alpha) {
@@ -381,5 +381,37 @@ describe('what the figures count', () => {
     const codebook = strFromU8(files['codebook.csv']!);
     expect(codebook).toContain('participants,main_start_bypass');
     expect(codebook).toContain('main-experiment,main_start_bypass');
+  });
+});
+
+describe('explanations that lean against the AI', () => {
+  it('reports the rate of explanations leaning with the AI per group and exports it per case', async () => {
+    const p = await register('test_rel_lean', 'num_responses=20');
+    // A stored case whose bars leaned against the AI (the synthetic model's never do here).
+    await env.DB.prepare('update main_experiment_responses set shown_leans_with_ai = 0 where id = (select min(id) from main_experiment_responses where session_id = ?)').bind(p.name).run();
+    const stored = await rows<{ shown_leans_with_ai: number | null; kind: string; alpha: number | null }>(
+      `select shown_leans_with_ai, case when explanation_kind = 'ai_only' then 'ai_only' else 'human_aligned' end as kind,
+              case when explanation_kind = 'ai_only' then null else alignment_alpha end as alpha
+       from main_experiment_responses where completed_at is not null and initial_prediction is not null and final_prediction is not null`,
+    );
+    const expected = (r: (typeof stored)[number]) => r.shown_leans_with_ai === 1;
+    expect(stored.every((r) => r.shown_leans_with_ai === 0 || r.shown_leans_with_ai === 1)).toBe(true);
+    expect(stored.some((r) => r.shown_leans_with_ai === 0)).toBe(true);
+
+    const report = (await (await asAdmin('/api/admin/analytics/reliance?include_synthetic=true')).json()) as {
+      definitions: { bars_lean_with_ai: string };
+      by_alpha: { explanation_kind: string; alignment_alpha: number | null; bars_lean_with_ai: { trials: number; rate: number | null } }[];
+    };
+    expect(report.definitions.bars_lean_with_ai).toContain('signed shares');
+    for (const g of report.by_alpha) {
+      const inGroup = stored.filter((r) => r.kind === g.explanation_kind && r.alpha === g.alignment_alpha);
+      expect(g.bars_lean_with_ai.trials).toBe(inGroup.length);
+      expect(g.bars_lean_with_ai.rate).toBeCloseTo(inGroup.filter(expected).length / inGroup.length, 12);
+    }
+
+    const csv = await (await asAdmin(`/api/enhanced-export/main-experiment?format=csv&user_name=${p.name}`)).text();
+    const exported = Papa.parse<Record<string, string>>(csv, { header: true, skipEmptyLines: true }).data;
+    expect(exported).toHaveLength(20);
+    for (const row of exported) expect(['true', 'false']).toContain(row.shown_leans_with_ai);
   });
 });

@@ -15,7 +15,8 @@ import { recordConsent } from './consent';
 import { explainCase } from './explanation';
 import { ensureMainCaseSet } from './main-case-sets';
 import { storeIntegratedResponse } from './main-responses';
-import { storePreAnswers } from './pre-experiment';
+import { countPreResponses, storePreAnswers } from './pre-experiment';
+import { trainUserModel } from './user-model';
 import { openSession } from './sessions';
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
@@ -76,6 +77,11 @@ export type MainRegistration = { name: string; datasetType: DatasetType; numResp
  */
 export async function registerMainResponses(db: Db, models: R2Bucket, input: MainRegistration, now: string) {
   const session = await syntheticParticipant(db, input.name, input.datasetType, now);
+  // As for a person, the participant's own model is fitted once their pre-experiment is complete,
+  // so their cases get the alpha mix; without it every case is the AI-only fallback.
+  if ((await countPreResponses(db, session.sessionId)) >= studyConfig.preExperiment.numCases) {
+    await trainUserModel(db, models, session, { force: false, now: new Date(now) });
+  }
   const { set } = await ensureMainCaseSet(db, session, now);
   if (input.alpha !== undefined) {
     await db
