@@ -4,6 +4,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import adminEn from '../../web/features/admin/i18n/en.json';
 import adminJa from '../../web/features/admin/i18n/ja.json';
+import ja from '../../web/i18n/ja.json';
 import { useBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './global-setup';
 import { makeParticipant } from './participants';
@@ -126,7 +127,19 @@ describe('/admin', () => {
     const row = page.getByRole('row').filter({ hasText: name });
     await row.waitFor();
     await expect.poll(() => row.locator('.badge').first().innerText()).toBe(adminJa.dashboard.values.test);
+    // The summary counts synthetic participants only when asked to.
+    await page.getByTestId('include-synthetic').click();
     await expect.poll(async () => Number(await page.locator('[data-summary="users"]').innerText())).toBeGreaterThanOrEqual(1);
+
+    // Resume opens the resume page for this row's participant (a test_ name) and continues them.
+    const [popup] = await Promise.all([page.waitForEvent('popup'), row.getByRole('button', { name: adminJa.dashboard.actions.resume }).click()]);
+    await popup.waitForURL(/\/resume\?/);
+    expect(new URL(popup.url()).searchParams.get('participant_id')).toBe(name);
+    await popup.locator('.resume-result[data-state="resumable"]').waitFor();
+    await popup.getByRole('button', { name: ja.resume.button }).click();
+    await popup.waitForURL(/\/experiment\/pre$/);
+    expect(await popup.evaluate(() => JSON.stringify(localStorage))).toContain(name);
+    await popup.close();
 
     // The pre-experiment tab exports this participant's answers as CSV.
     await page.getByRole('tab', { name: /事前実験/ }).click();
@@ -177,6 +190,8 @@ describe('/admin', () => {
       if (lang === 'en') await page.getByRole('button', { name: 'English' }).click();
       await page.getByRole('heading', { name: texts.dashboard.title }).waitFor();
       await page.getByRole('button', { name: texts.dashboard.refresh }).click();
+      // Only synthetic participants here: the figures show them when asked to.
+      await page.getByTestId('include-synthetic').click();
       await page.locator('[data-chart="funnel"] .recharts-bar-rectangle').first().waitFor();
       expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-${lang}-${width}.png`, fullPage: true });

@@ -309,6 +309,25 @@ describe('POST /api/experiments/main/integrated-response', () => {
   const row = (sessionId: string, caseId: string) =>
     env.DB.prepare('select * from main_experiment_responses where session_id = ? and case_id = ?').bind(sessionId, caseId).first<Record<string, unknown>>();
 
+  it("records whether the bars shown, summed with their signs, lean toward the AI's label", async () => {
+    const p = await participantReadyForMain();
+    const set = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
+    const against = shares.map((c) => ({ ...c, importance: -c.importance, raw_shap: -c.raw_shap }));
+    const cases = [
+      { bars: shares, ai: 1, leans: 1 },
+      { bars: against, ai: 1, leans: 0 },
+      { bars: against, ai: 0, leans: 1 },
+      { bars: shares, ai: 0, leans: 0 },
+    ];
+    for (const [i, c] of cases.entries()) {
+      expect((await save(answer(p.id, set[i]!.case_id, { shown_feature_importance: c.bars, ai_prediction: c.ai, ai_model_prediction: c.ai }))).status).toBe(201);
+      expect((await row(p.id, set[i]!.case_id))!.shown_leans_with_ai, `case ${i}`).toBe(c.leans);
+    }
+    // A client's own claim is not read: the field is the server's.
+    expect((await save(answer(p.id, set[4]!.case_id, { shown_feature_importance: against, ai_prediction: 1, shown_leans_with_ai: true }))).status).toBe(201);
+    expect((await row(p.id, set[4]!.case_id))!.shown_leans_with_ai).toBe(0);
+  });
+
   it("stores a case with the server's case number, ground truth, features and alpha, and the explanation as shown", async () => {
     const p = await participantReadyForMain();
     const set = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;

@@ -286,6 +286,12 @@ export const mainExperimentResponses = sqliteTable(
     userModelProbability: real('user_model_probability'),
     /** The bars shown, exactly as the participant saw them, so the screen can be replayed. */
     shownFeatureImportance: text('shown_feature_importance', { mode: 'json' }).$type<unknown[]>(),
+    /**
+     * Whether the bars shown, summed with their signs, lean toward the label the AI predicted
+     * (computed by the server when the case is stored; null without bars): shares have no starting
+     * point, so an explanation can lean against its own prediction.
+     */
+    shownLeansWithAi: integer('shown_leans_with_ai', { mode: 'boolean' }),
     ...timestamps,
     updatedAt: text('updated_at').notNull(),
     completedAt: text('completed_at'),

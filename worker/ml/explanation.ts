@@ -35,6 +35,17 @@ export const userExplanationCounts = (user: readonly FeatureContribution[]) => u
 export const userModelPredictionFromShares = (user: readonly FeatureContribution[]) => (user.reduce((s, c) => s + c.importance, 0) > 0 ? 1 : 0);
 
 /**
+ * Whether bars lean, as a whole, toward `label`: their signed shares sum above 0 for the positive
+ * class, below 0 for the negative. Shares carry no starting point (the model's base value), so bars
+ * can lean against the prediction they explain; null without bars.
+ */
+export function sharesLeanToward(bars: readonly { importance: number }[] | null | undefined, label: 0 | 1): boolean | null {
+  if (!bars || bars.length === 0) return null;
+  const sum = bars.reduce((s, c) => s + c.importance, 0);
+  return label === 1 ? sum > 0 : sum < 0;
+}
+
+/**
  * The bars shown: alpha × AI share + (1 − alpha) × user share per feature, renormalised so
  * absolute values sum to 1. Features are matched by name; one the user model lacks counts as 0.
  * `raw_shap` of a mixed bar is the same mix of the two models' raw values.

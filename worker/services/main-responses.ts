@@ -9,6 +9,7 @@ import { batchBuilt, builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
 import { caseSetItems, cases, mainExperimentResponses, sessions } from '../db/schema';
 import { AppError, notFound } from '../errors';
+import { sharesLeanToward } from '../ml/explanation';
 import type { IntegratedResponseBody } from '../schemas/main-experiment';
 import { studyConfig } from '../schemas/study';
 import { requireConsent } from './pre-experiment';
@@ -39,6 +40,7 @@ function answerColumns(body: IntegratedResponseBody, now: string) {
     aiFeatureImportance: body.ai_feature_importance,
     userFeatureImportance: body.user_feature_importance,
     shownFeatureImportance: body.shown_feature_importance ?? null,
+    shownLeansWithAi: sharesLeanToward(body.shown_feature_importance, body.ai_prediction),
     explanationKind: body.explanation_kind ?? null,
     aiModelIdentifier: body.ai_model_identifier ?? null,
     userModelIdentifier: body.user_model_identifier ?? null,

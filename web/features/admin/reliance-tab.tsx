@@ -158,6 +158,28 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
         />
         <GroupChart testId="reliance-by-dataset" label={t(k('byDataset'))} metric={metric} groups={r.by_dataset.map((g) => ({ name: g.dataset_type, group: g }))} />
       </div>
+      <figure className="card lean-card" data-testid="reliance-lean">
+        <figcaption>{t(k('lean'))}</figcaption>
+        <p className="muted">{r.definitions.bars_lean_with_ai}</p>
+        <table className="table lean-table">
+          <thead>
+            <tr>
+              <th scope="col">{t(k('group'))}</th>
+              <th scope="col">{t(k('leanRate'))}</th>
+              <th scope="col">{t(k('trials'))}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {r.by_alpha.map((g) => (
+              <tr key={`${g.explanation_kind}:${g.alignment_alpha}`}>
+                <th scope="row">{shownGroupName(t, g)}</th>
+                <td>{g.bars_lean_with_ai.rate === null ? '—' : `${(g.bars_lean_with_ai.rate * 100).toFixed(1)}%`}</td>
+                <td>{g.bars_lean_with_ai.trials}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </figure>
       <div className="table-scroll">
         <Table aria-label={t(k('participants'))} className="table admin-table" sortDescriptor={sort} onSortChange={setSort} data-testid="reliance-participants">
           <TableHeader columns={columns}>

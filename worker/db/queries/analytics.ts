@@ -73,6 +73,8 @@ export const trialSums = (db: Db, population: Population) =>
       initialCorrect: n(sql`${main.initialPrediction} = ${main.groundTruth}`),
       finalCorrect: n(sql`${main.finalPrediction} = ${main.groundTruth}`),
       confidenceChange: sql<number>`coalesce(sum(${main.finalConfidence} - ${main.initialConfidence}), 0)`,
+      leanKnown: n(sql`${main.shownLeansWithAi} is not null`),
+      leansWithAi: n(sql`${main.shownLeansWithAi} = 1`),
       woaTrials: n(sql`${ja} != ${ji}`),
       woaSum: sql<number>`coalesce(sum(case when ${ja} != ${ji} then max(0.0, min(1.0, (${jf} - ${ji}) * 1.0 / (${ja} - ${ji}))) end), 0)`,
     })

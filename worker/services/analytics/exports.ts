@@ -5,7 +5,7 @@
  */
 import type { Column, ExportFilter, ExportTable } from '../exports/tables';
 import { QUALITY_FLAG_DEFINITIONS, QUALITY_FLAGS } from './quality-flags';
-import { CALIBRATION_FORMULA, RELIANCE_METRICS, relianceReport, type GroupSummary, type ParticipantRelianceRow } from './reliance';
+import { CALIBRATION_FORMULA, LEAN_FORMULA, RELIANCE_METRICS, relianceReport, type GroupSummary, type ParticipantRelianceRow } from './reliance';
 
 const relianceOptionsOf = (filter: ExportFilter) => ({ excludeFlagged: filter.excludeFlagged ?? false, includeSynthetic: filter.includeSynthetic ?? false });
 
@@ -61,6 +61,13 @@ const groupColumns = (key: string, meaning: string, kindColumn: Column<GroupRow>
   { name: key, type: 'text', meaning, value: (r) => r.group },
   { name: 'participants', type: 'integer', meaning: 'Participants with trials in the group', value: (r) => r.participants },
   { name: 'trials', type: 'integer', meaning: 'Trials in the group', value: (r) => r.trials },
+  {
+    name: 'bars_lean_with_ai',
+    type: 'number',
+    meaning: `Explanations leaning with the AI: ${LEAN_FORMULA} (pooled over the group's trials)`,
+    units: 'share 0–1',
+    value: (r) => r.bars_lean_with_ai.rate,
+  },
   ...RELIANCE_METRICS.flatMap((m): Column<GroupRow>[] => [
     { name: `${m.id}_mean`, type: 'number', meaning: `${m.label}: mean over participants of their own value (${m.formula})`, units: m.units, value: (r) => r.metrics[m.id]?.mean ?? null },
     { name: `${m.id}_ci_low`, type: 'number', meaning: `${m.label}: lower end of the 95% t-interval of that mean (participants as the unit)`, units: m.units, value: (r) => r.metrics[m.id]?.ci_low ?? null },

@@ -28,6 +28,8 @@ const SUM_KEYS: SumKey[] = [
   'confidenceChange',
   'woaTrials',
   'woaSum',
+  'leanKnown',
+  'leansWithAi',
 ];
 
 export type RelianceMetric = {
@@ -118,7 +120,11 @@ function calibrationOf(rows: TrialSums[]): Calibration {
   });
 }
 
-export type GroupSummary = { trials: number; participants: number; metrics: Record<string, Interval>; calibration: Calibration };
+/** The share of trials whose bars shown, summed with their signs, leaned toward the AI's own prediction. */
+export const LEAN_FORMULA = "trials whose shown bars' signed shares sum toward the AI's predicted label (above 0 for the positive class, below 0 for the negative) ÷ trials with bars";
+export type LeanRate = { trials: number; rate: number | null };
+
+export type GroupSummary = { trials: number; participants: number; metrics: Record<string, Interval>; calibration: Calibration; bars_lean_with_ai: LeanRate };
 
 /** A group's figures: each participant's value over the group's trials, then their mean and interval. */
 function summarise(rows: TrialSums[]): GroupSummary {
@@ -135,7 +141,13 @@ function summarise(rows: TrialSums[]): GroupSummary {
     const values = [...perParticipant.values()].map(m.value).filter((v): v is number => v !== null);
     metrics[m.id] = interval(values, m.value(pooled));
   }
-  return { trials: pooled.trials, participants: perParticipant.size, metrics, calibration: calibrationOf(rows) };
+  return {
+    trials: pooled.trials,
+    participants: perParticipant.size,
+    metrics,
+    calibration: calibrationOf(rows),
+    bars_lean_with_ai: { trials: pooled.leanKnown, rate: pooled.leanKnown > 0 ? pooled.leansWithAi / pooled.leanKnown : null },
+  };
 }
 
 export type ParticipantRelianceRow = {

@@ -240,6 +240,13 @@ export const mainExperimentTable: ExportTable<MainRow> = {
     { name: 'ai_model_identifier', type: 'text', meaning: 'Version of the AI model that explained the case', value: (r) => r.r.aiModelIdentifier },
     { name: 'alignment_alpha', type: 'number', meaning: "Weight of the AI's own contributions in the bars shown (1 − alpha is the weight of the participant's model)", units: '0–1', value: (r) => r.r.alignmentAlpha },
     { name: 'explanation_kind', type: 'category', meaning: 'Which explanation was shown', coding: "human_aligned = alpha mix of AI and participant's model; ai_only = the AI's own (no usable participant model)", value: (r) => r.r.explanationKind },
+    {
+      name: 'shown_leans_with_ai',
+      type: 'boolean',
+      meaning: "Whether the bars shown, their signed shares summed, lean toward the label the AI predicted (shares carry no starting point, so an explanation can lean against its own prediction); computed by the server when the case was stored",
+      coding: 'true or false; empty without bars',
+      value: (r) => r.r.shownLeansWithAi,
+    },
     { name: 'user_model_prediction', type: 'integer', meaning: "Prediction of the participant's own model", coding: PREDICTION, value: (r) => r.r.userModelPrediction },
     { name: 'user_model_probability', type: 'number', meaning: "Participant model's probability of the positive class", units: 'probability 0–1', value: (r) => r.r.userModelProbability },
     { name: 'user_model_identifier', type: 'text', meaning: "Version of the participant's model", value: (r) => r.r.userModelIdentifier },
