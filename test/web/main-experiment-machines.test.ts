@@ -11,6 +11,7 @@ const explanation: ShownExplanation = {
   kind: 'human_aligned',
   prediction: 1,
   aiProbability: 0.8,
+  aiBaseProbability: 0.4,
   modelIdentifier: 'ai',
   testAccuracy: 0.7,
   alpha: 0.25,

@@ -223,6 +223,10 @@ describe('POST /api/human-aligned-explanation', () => {
       const shown = body.shown_feature_importance.map((c) => c.importance);
       if (alpha === 1) shown.forEach((v, i) => expect(v).toBeCloseTo(body.ai_feature_importance[i]!.importance, 12));
       if (alpha === 0) shown.forEach((v, i) => expect(v).toBeCloseTo(body.user_feature_importance[i]!.importance, 12));
+      // The AI's starting point: its base log-odds plus every feature's raw contribution is its score.
+      const logit = (p: number) => Math.log(p / (1 - p));
+      const rawSum = body.ai_feature_importance.reduce((s, c) => s + c.raw_shap, 0);
+      expect(logit(body.ai_base_probability) + rawSum).toBeCloseTo(logit(body.ai_probability), 9);
       const userSum = body.user_feature_importance.reduce((s, c) => s + c.importance, 0);
       expect(body.user_model_prediction).toBe(userSum > 0 ? 1 : 0);
       expect(body.user_model_probability).toBeGreaterThan(0);
@@ -323,7 +327,11 @@ describe('POST /api/experiments/main/integrated-response', () => {
       expect((await save(answer(p.id, set[i]!.case_id, { shown_feature_importance: c.bars, ai_prediction: c.ai, ai_model_prediction: c.ai }))).status).toBe(201);
       expect((await row(p.id, set[i]!.case_id))!.shown_leans_with_ai, `case ${i}`).toBe(c.leans);
     }
-    // A client's own claim is not read: the field is the server's.
+    // Whether the AI's baseline was shown is the client's record of its screen, kept as sent.
+    expect((await save(answer(p.id, set[5]!.case_id, { ai_baseline_shown: true }))).status).toBe(201);
+    expect((await row(p.id, set[5]!.case_id))!.ai_baseline_shown).toBe(1);
+    expect((await row(p.id, set[0]!.case_id))!.ai_baseline_shown).toBeNull();
+    // A client's own claim about the lean is not read: the field is the server's.
     expect((await save(answer(p.id, set[4]!.case_id, { shown_feature_importance: against, ai_prediction: 1, shown_leans_with_ai: true }))).status).toBe(201);
     expect((await row(p.id, set[4]!.case_id))!.shown_leans_with_ai).toBe(0);
   });

@@ -23,6 +23,7 @@ async function aiOnly(db: Db, bucket: R2Bucket, caseRow: Parameters<typeof aiExp
     dataset_type: caseRow.datasetType,
     prediction: ai.prediction,
     probability: ai.probability,
+    base_probability: ai.baseProbability,
     model_identifier: ai.modelIdentifier,
     model_test_accuracy: ai.testAccuracy,
     feature_importance: ai.shares,

@@ -98,6 +98,11 @@ export const explanationResponseSchema = z.object({
   /** The AI model's prediction (probability ≥ 0.5) and probability. */
   prediction: z.union([z.literal(0), z.literal(1)]),
   ai_probability: z.number(),
+  /**
+   * The AI's starting point: the probability its trees give before any feature is looked at (the
+   * sigmoid of TreeSHAP's base value); the bars move it to `ai_probability`.
+   */
+  ai_base_probability: z.number(),
   model_identifier: z.string(),
   /** The AI model's accuracy on its held-out test cases, for the panel's note; null when not recorded. */
   model_test_accuracy: z.number().nullable(),
@@ -162,6 +167,8 @@ export const integratedResponseBodySchema = z.object({
   alignment: rating,
   explanation_viewing_time_ms: durationMs,
   total_task_time_ms: durationMs,
+  /** The AI's base rate and probability were shown with its bars (the study configuration's showAiBaseline). */
+  ai_baseline_shown: z.boolean().optional(),
 });
 export type IntegratedResponseBody = z.infer<typeof integratedResponseBodySchema>;
 
@@ -182,6 +189,8 @@ export const aiExplanationResponseSchema = z.object({
   dataset_type: datasetTypeSchema,
   prediction: prediction,
   probability: z.number(),
+  /** The AI's starting point before any feature (see the explanation's ai_base_probability). */
+  base_probability: z.number(),
   model_identifier: z.string(),
   model_test_accuracy: z.number().nullable(),
   feature_importance: z.array(featureContributionSchema),

@@ -47,6 +47,7 @@ export const studyConfig: StudyConfig = {
     fallbackAlpha: 0.5,
     understandingTestQuestions: 5,
     adminCaseNumberStart: 201,
+    showAiBaseline: false,
   },
   postSurvey: { estimatedMinutes: 10, experimentRatingMax: 7 },
   totalMinutes: 75,

@@ -45,6 +45,12 @@ export const studyConfigSchema = z
       understandingTestQuestions: z.number().int().positive(),
       /** Admin-registered main case numbers start here (201–250). */
       adminCaseNumberStart: z.number().int().positive(),
+      /**
+       * With the AI's own bars (alpha 1, or the AI-only fallback), also show where the AI starts
+       * (its base rate: the probability before any feature is looked at) and its probability for
+       * the case, so the bars read as the path from one to the other. Off in the spec's design.
+       */
+      showAiBaseline: z.boolean(),
     }),
     postSurvey: z.object({
       estimatedMinutes: z.number().positive(),

@@ -10,7 +10,7 @@ import { aiModels, caseSetItems, cases, sessions, userModels } from '../db/schem
 import { AppError } from '../errors';
 import { mixContributions, normaliseContributions, userExplanationCounts, userModelPredictionFromShares } from '../ml/explanation';
 import { encodeRow, type CompiledModel } from '../ml/model';
-import { predictProbability } from '../ml/predict';
+import { predictProbability, sigmoid } from '../ml/predict';
 import { treeShap } from '../ml/treeshap';
 import type { ExplanationResponse } from '../schemas/main-experiment';
 import { r2Keys } from '../storage/r2';
@@ -24,6 +24,8 @@ function explainWith(model: CompiledModel, features: CaseRow['features']) {
   const phi = treeShap(model, x);
   return {
     probability: predictProbability(model, x),
+    // The last entry is the base value: the raw score before any feature.
+    baseProbability: sigmoid(phi[model.numFeatures]!),
     shares: normaliseContributions(model.featureNames, phi.subarray(0, model.numFeatures)),
   };
 }
@@ -33,7 +35,14 @@ export async function aiExplanation(db: Db, bucket: R2Bucket, caseRow: CaseRow, 
   const ai = sessionId ? await loadSessionAiModel(db, bucket, sessionId, caseRow.datasetType) : await loadActiveAiModel(db, bucket, caseRow.datasetType);
   if (!ai) throw new AppError(503, 'ai_model_unavailable', `No active AI model for ${caseRow.datasetType}`);
   const part = explainWith(ai.model, caseRow.features);
-  return { modelIdentifier: ai.identifier, testAccuracy: ai.testAccuracy, probability: part.probability, prediction: (part.probability >= 0.5 ? 1 : 0) as 0 | 1, shares: part.shares };
+  return {
+    modelIdentifier: ai.identifier,
+    testAccuracy: ai.testAccuracy,
+    probability: part.probability,
+    baseProbability: part.baseProbability,
+    prediction: (part.probability >= 0.5 ? 1 : 0) as 0 | 1,
+    shares: part.shares,
+  };
 }
 
 type UserModelRow = { identifier: string; status: 'trained' | 'training_failed' };
@@ -95,6 +104,7 @@ export async function explainForSession(
     dataset_type: caseRow.datasetType,
     prediction: aiPart.probability >= 0.5 ? 1 : 0,
     ai_probability: aiPart.probability,
+    ai_base_probability: aiPart.baseProbability,
     model_identifier: ai.identifier,
     model_test_accuracy: ai.testAccuracy,
     alignment_alpha: alpha,

@@ -41,6 +41,7 @@ function answerColumns(body: IntegratedResponseBody, now: string) {
     userFeatureImportance: body.user_feature_importance,
     shownFeatureImportance: body.shown_feature_importance ?? null,
     shownLeansWithAi: sharesLeanToward(body.shown_feature_importance, body.ai_prediction),
+    aiBaselineShown: body.ai_baseline_shown ?? null,
     explanationKind: body.explanation_kind ?? null,
     aiModelIdentifier: body.ai_model_identifier ?? null,
     userModelIdentifier: body.user_model_identifier ?? null,

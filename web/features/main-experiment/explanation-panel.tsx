@@ -3,7 +3,7 @@ import type { ParticipantCase } from '../../../worker/schemas/experiment';
 import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { ExplanationChart } from '../../components/ui/explanation-chart';
 import { predictionColours } from '../../lib/prediction-style';
-import type { ShownExplanation } from './explanation';
+import { showsAiBaseline, type ShownExplanation } from './explanation';
 
 /**
  * The AI explanation panel (part 2 §2.2): the AI's prediction with its dataset's label and
@@ -16,11 +16,14 @@ export function ExplanationPanel({
   explanation,
   features,
   loading = false,
+  baselineEnabled = studyConfig.mainExperiment.showAiBaseline,
 }: {
   datasetType: DatasetType;
   explanation: ShownExplanation | null;
   features: ParticipantCase['features'];
   loading?: boolean;
+  /** The study configuration's showAiBaseline (a prop so a study's variant can be rendered and tested). */
+  baselineEnabled?: boolean;
 }) {
   const { t } = useTranslation();
   if (loading || !explanation) {
@@ -52,6 +55,15 @@ export function ExplanationPanel({
       <p className="muted accuracy-note" data-testid="accuracy-note">
         {t('main.panel.accuracy', { value: (accuracy !== null ? accuracy * 100 : studyConfig.modelAccuracy.fallbackPercent[datasetType]).toFixed(1) })}
       </p>
+      {showsAiBaseline(explanation, baselineEnabled) ? (
+        <p className="ai-baseline" data-testid="ai-baseline">
+          {t('main.panel.baseline', {
+            base: (explanation.aiBaseProbability * 100).toFixed(0),
+            probability: (explanation.aiProbability * 100).toFixed(0),
+            label: positive,
+          })}
+        </p>
+      ) : null}
       <ExplanationChart datasetType={datasetType} shown={explanation.shown} features={features} />
     </section>
   );

@@ -5,6 +5,7 @@
  */
 import type { InferResponseType } from 'hono/client';
 import { api, unwrap } from '../../lib/api';
+import { studyConfig } from '../../../worker/schemas/study-config';
 import { logger } from '../../lib/error-log';
 
 export type Contribution = { feature: string; importance: number; abs_importance: number; raw_shap: number };
@@ -13,6 +14,8 @@ export type ShownExplanation = {
   kind: 'human_aligned' | 'ai_only';
   prediction: 0 | 1;
   aiProbability: number;
+  /** The AI's starting point before any feature is looked at (its base rate). */
+  aiBaseProbability: number;
   modelIdentifier: string;
   /** Test accuracy recorded with the AI model; null when unknown (the panel falls back to the study's figure). */
   testAccuracy: number | null;
@@ -34,6 +37,7 @@ const fromHumanAligned = (r: HumanAligned): ShownExplanation => ({
   kind: r.explanation_kind,
   prediction: r.prediction,
   aiProbability: r.ai_probability,
+  aiBaseProbability: r.ai_base_probability,
   modelIdentifier: r.model_identifier,
   testAccuracy: r.model_test_accuracy,
   alpha: r.alignment_alpha,
@@ -50,6 +54,7 @@ const fromAiOnly = (r: AiOnly, alpha: number): ShownExplanation => ({
   kind: 'ai_only',
   prediction: r.prediction,
   aiProbability: r.probability,
+  aiBaseProbability: r.base_probability,
   modelIdentifier: r.model_identifier,
   testAccuracy: r.model_test_accuracy,
   alpha,
@@ -61,6 +66,14 @@ const fromAiOnly = (r: AiOnly, alpha: number): ShownExplanation => ({
   userModelPrediction: null,
   userModelProbability: null,
 });
+
+/**
+ * Whether the panel shows the AI's base rate and probability with the bars: only where the bars
+ * are the AI's own (alpha 1, or the AI-only fallback), and only when the study configuration asks
+ * for it. The stored case records the same answer.
+ */
+export const showsAiBaseline = (e: Pick<ShownExplanation, 'kind' | 'alpha'>, enabled: boolean = studyConfig.mainExperiment.showAiBaseline) =>
+  enabled && (e.kind === 'ai_only' || e.alpha === 1);
 
 export class ExplanationUnavailable extends Error {
   override readonly name = 'ExplanationUnavailable';

@@ -10,6 +10,7 @@ import { refusableSender } from '../../lib/refusal';
 import { AnswerOutbox } from '../../lib/outbox';
 import { storageKeys } from '../../lib/storage-keys';
 import type { CaseRecord } from './case-flow-machine';
+import { showsAiBaseline } from './explanation';
 
 export type IntegratedResponse = InferRequestType<typeof api.api.experiments.main['integrated-response']['$post']>['json'];
 export type TestAttempt = InferRequestType<typeof api.api.experiments.main['understanding-test']['$post']>['json'];
@@ -43,6 +44,7 @@ export function integratedResponse(sessionId: string, item: MainCase, record: Ca
     ...record.survey,
     explanation_viewing_time_ms: record.explanationViewMs,
     total_task_time_ms: record.totalMs,
+    ai_baseline_shown: showsAiBaseline(e),
   };
 }
 

@@ -247,6 +247,13 @@ export const mainExperimentTable: ExportTable<MainRow> = {
       coding: 'true or false; empty without bars',
       value: (r) => r.r.shownLeansWithAi,
     },
+    {
+      name: 'ai_baseline_shown',
+      type: 'boolean',
+      meaning: "Whether the AI's starting point (base rate) and its probability for the case were shown with its bars (study configuration mainExperiment.showAiBaseline; only with the AI's own bars)",
+      coding: 'true or false; empty when not recorded',
+      value: (r) => r.r.aiBaselineShown,
+    },
     { name: 'user_model_prediction', type: 'integer', meaning: "Prediction of the participant's own model", coding: PREDICTION, value: (r) => r.r.userModelPrediction },
     { name: 'user_model_probability', type: 'number', meaning: "Participant model's probability of the positive class", units: 'probability 0–1', value: (r) => r.r.userModelProbability },
     { name: 'user_model_identifier', type: 'text', meaning: "Version of the participant's model", value: (r) => r.r.userModelIdentifier },

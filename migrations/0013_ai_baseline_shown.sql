@@ -1,0 +1,1 @@
+ALTER TABLE `main_experiment_responses` ADD `ai_baseline_shown` integer;
