@@ -167,6 +167,32 @@ describe('/admin', () => {
     await page.context().close();
   });
 
+  it("checks the dataset of the name before registering main cases, in the spec's words", async () => {
+    const page = await session.newPage({ width: 1280, height: 800 });
+    await signIn(page, '/admin');
+    const name = `test_dc${Date.now().toString(36)}`;
+    expect(await registerThroughPage(page, name)).toBe(200);
+    await page.getByRole('tab', { name: adminJa.dashboard.tabs.registration }).click();
+    const panel = page.getByRole('tabpanel');
+    const nameField = panel.getByLabel(adminJa.dashboard.debug.participantName);
+    const register = panel.getByRole('button', { name: adminJa.dashboard.registration.register });
+
+    // No name after test_: the spec's message, and nothing registered.
+    await register.click();
+    await page.getByRole('alert').filter({ hasText: adminJa.dashboard.consistency.nameRequired }).waitFor();
+
+    await nameField.fill(name);
+    await panel.getByLabel(adminJa.dashboard.debug.dataset).selectOption('adult_income');
+    await panel.locator('[data-consistency="mismatch"]').filter({ hasText: 'データセット整合性エラー' }).waitFor();
+    expect(await register.isDisabled()).toBe(true);
+    await panel.getByLabel(adminJa.dashboard.debug.dataset).selectOption('compas');
+    await panel.locator('[data-consistency="success"]').waitFor();
+    await nameField.fill(`${name}x`);
+    await panel.locator('[data-consistency="new_user"]').waitFor();
+    expect(await register.isDisabled()).toBe(false);
+    await page.context().close();
+  });
+
   it('refuses a wrong password in the dialog and keeps the dashboard hidden', async () => {
     const page = await session.newPage();
     await page.goto(`${session.baseUrl()}/admin`);

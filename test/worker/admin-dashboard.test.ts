@@ -8,6 +8,7 @@ import {
   cleanupAllResultSchema,
   cleanupModelFilesResultSchema,
   consentRecordsResponseSchema,
+  datasetConsistencyResponseSchema,
   experimentStatisticsSchema,
   participantDeletionSchema,
   postSurveysResponseSchema,
@@ -106,6 +107,22 @@ describe('POST /api/admin/register-user-responses', () => {
     const mismatch = await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=adult_income&num_responses=10`, { method: 'POST' });
     expect(mismatch.status).toBe(409);
     expect(await rows("select id from participants where participant_code in ('ABCDEFGH', 'test_x')")).toHaveLength(0);
+  });
+});
+
+describe('GET /api/admin/dataset-consistency', () => {
+  it('tells a new name, a name registered with the chosen dataset and one registered with another apart; registering the other is refused', async () => {
+    const name = uniqueName();
+    const check = async (dataset: string) => json(await asAdmin(`/api/admin/dataset-consistency?participant_name=${name}&dataset_type=${dataset}`), datasetConsistencyResponseSchema);
+    expect(await check('compas')).toEqual({ state: 'new_user', stored_dataset_type: null });
+    await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas&num_responses=5`, { method: 'POST' }), registerUserResponsesResultSchema);
+    expect(await check('compas')).toEqual({ state: 'success', stored_dataset_type: 'compas' });
+    expect(await check('adult_income')).toEqual({ state: 'mismatch', stored_dataset_type: 'compas' });
+    const refused = await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=adult_income&num_responses=5`, { method: 'POST' });
+    expect(refused.status).toBe(409);
+    expect(errorBodySchema.parse(await refused.json()).code).toBe('dataset_mismatch');
+    expect((await asAdmin('/api/admin/dataset-consistency?participant_name=ABCD1234&dataset_type=compas')).status).toBe(400);
+    expect((await api(`/api/admin/dataset-consistency?participant_name=${name}&dataset_type=compas`)).status).toBe(401);
   });
 });
 

@@ -243,6 +243,14 @@ export const registerUserResponsesQuerySchema = z.object({
   confidence_bias: z.coerce.number().min(-2).max(2).default(0),
   use_fixed_case_set: z.enum(['true']).default('true'),
 });
+/** The registration tools' dataset check (part 2 §2.6): may this name be registered with this dataset? */
+export const datasetConsistencyQuerySchema = z.object({ participant_name: syntheticName, dataset_type: datasetTypeSchema });
+export const datasetConsistencyResponseSchema = z.object({
+  /** success: registered with this dataset; mismatch: with another (registration is refused); new_user: not registered yet. */
+  state: z.enum(['success', 'mismatch', 'new_user']),
+  stored_dataset_type: datasetTypeSchema.nullable(),
+});
+
 export const registerMainResponsesQuerySchema = z.object({
   participant_name: syntheticName,
   dataset_type: datasetTypeSchema,

@@ -1,10 +1,12 @@
-import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { TFunction } from 'i18next';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import { SYNTHETIC_NAME } from '../../../worker/schemas/experiment';
 import { DATASET_TYPES, studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
-import { api, unwrap } from '../../lib/api';
+import { api, ApiError, unwrap } from '../../lib/api';
 import { clearExperimentStorage } from '../../lib/storage-keys';
 import type { Banner } from './dashboard-tables';
 
@@ -33,13 +35,55 @@ function DatasetSelect({ value, onChange }: { value: DatasetType; onChange: (d: 
 
 type SyntheticForm = { name: string; dataset: DatasetType; num: string; accuracy: string };
 
+/** A name the registration tools accept: test_ and at least one more character. */
+const isSyntheticName = (name: string) => SYNTHETIC_NAME.test(name.trim());
+
+/**
+ * Part 2 §2.6's dataset consistency check: the name's stored dataset against the one chosen.
+ * success and new_user allow registration; mismatch blocks it; error means the check failed.
+ */
+function useDatasetConsistency(form: SyntheticForm) {
+  const name = form.name.trim();
+  const check = useQuery({
+    queryKey: ['admin', 'data', 'dataset-consistency', name, form.dataset],
+    enabled: isSyntheticName(name),
+    queryFn: async () => unwrap(await api.api.admin['dataset-consistency'].$get({ query: { participant_name: name, dataset_type: form.dataset } })),
+    retry: false,
+  });
+  if (!isSyntheticName(name)) return { state: 'idle' as const, stored: null };
+  if (check.isError) return { state: 'error' as const, stored: null };
+  if (!check.data) return { state: 'checking' as const, stored: null };
+  return { state: check.data.state, stored: check.data.stored_dataset_type };
+}
+
+function DatasetConsistencyNote({ form, consistency }: { form: SyntheticForm; consistency: ReturnType<typeof useDatasetConsistency> }) {
+  const { t } = useTranslation();
+  const { state, stored } = consistency;
+  if (state === 'idle') return null;
+  const kind = state === 'mismatch' || state === 'error' ? 'notice-error' : state === 'checking' ? 'notice-info' : 'notice-success';
+  return (
+    <p className={`notice ${kind}`} role={state === 'mismatch' || state === 'error' ? 'alert' : 'status'} data-consistency={state}>
+      {t(`admin.dashboard.consistency.${state}`, { name: form.name.trim(), stored, chosen: form.dataset })}
+    </p>
+  );
+}
+
+/**
+ * What a registration failure says: the spec's texts for a missing name and a dataset clash,
+ * otherwise the server's detail.
+ */
+function registrationError(t: TFunction, err: Error) {
+  if (err instanceof ApiError && err.code === 'dataset_mismatch') return t('admin.dashboard.consistency.mismatchShort');
+  return t('admin.dashboard.debug.failed', { message: err.message });
+}
+
 /** Who is registered and how: the fields both registration tools share. */
 function SyntheticParticipantFields({ form, onChange, maxResponses }: { form: SyntheticForm; onChange: (next: Partial<SyntheticForm>) => void; maxResponses: number }) {
   const { t } = useTranslation();
   return (
     <>
       <Field label={t('admin.dashboard.debug.participantName')}>
-        <input value={form.name} onChange={(e) => onChange({ name: e.target.value })} required pattern="test_[A-Za-z0-9_\-]{1,40}" />
+        <input value={form.name} onChange={(e) => onChange({ name: e.target.value })} maxLength={45} />
       </Field>
       <Field label={t('admin.dashboard.debug.dataset')}>
         <DatasetSelect value={form.dataset} onChange={(dataset) => onChange({ dataset })} />
@@ -52,6 +96,14 @@ function SyntheticParticipantFields({ form, onChange, maxResponses }: { form: Sy
       </Field>
     </>
   );
+}
+
+/** Submits a registration form, or says the spec's '参加者名を入力してください' when no name follows test_. */
+function submitRegistration(event: FormEvent, form: SyntheticForm, notify: Notify, t: TFunction, register: () => void) {
+  event.preventDefault();
+  const name = form.name.trim();
+  if (name === '' || name === 'test_') return notify({ kind: 'error', text: t('admin.dashboard.consistency.nameRequired') });
+  register();
 }
 
 const useRefreshData = () => {
@@ -85,8 +137,9 @@ export function DebugToolsTab({ notify }: { notify: Notify }) {
       notify({ kind: 'success', text: t('admin.dashboard.debug.registered', { message: r.message }) });
       refresh();
     },
-    onError: (err) => notify({ kind: 'error', text: t('admin.dashboard.debug.failed', { message: err.message }) }),
+    onError: (err) => notify({ kind: 'error', text: registrationError(t, err) }),
   });
+  const consistency = useDatasetConsistency(form);
   const checkResume = async (event: FormEvent) => {
     event.preventDefault();
     try {
@@ -117,18 +170,13 @@ export function DebugToolsTab({ notify }: { notify: Notify }) {
         <h3 className="card-title">{t('admin.dashboard.debug.bulkTitle')}</h3>
         <p>{t('admin.dashboard.debug.bulkLead')}</p>
         <p className="notice notice-info">{t('admin.dashboard.debug.guidance')}</p>
-        <form
-          className="stacked-form"
-          onSubmit={(e) => {
-            e.preventDefault();
-            register.mutate();
-          }}
-        >
+        <form className="stacked-form" onSubmit={(e) => submitRegistration(e, form, notify, t, () => register.mutate())}>
           <SyntheticParticipantFields form={form} onChange={(next) => setForm({ ...form, ...next })} maxResponses={studyConfig.preExperiment.numCases} />
+          <DatasetConsistencyNote form={form} consistency={consistency} />
           <Field label={t('admin.dashboard.debug.confidenceBias')}>
             <input type="number" min={-2} max={2} step={0.5} value={form.bias} onChange={(e) => setForm({ ...form, bias: e.target.value })} />
           </Field>
-          <Button type="submit" className="button button-primary" isDisabled={register.isPending}>
+          <Button type="submit" className="button button-primary" isDisabled={register.isPending || consistency.state === 'mismatch'}>
             {t('admin.dashboard.debug.register')}
           </Button>
         </form>
@@ -153,26 +201,22 @@ export function RegistrationTab({ notify }: { notify: Notify }) {
       notify({ kind: 'success', text: r.message });
       refresh();
     },
-    onError: (err) => notify({ kind: 'error', text: t('admin.dashboard.debug.failed', { message: err.message }) }),
+    onError: (err) => notify({ kind: 'error', text: registrationError(t, err) }),
   });
+  const consistency = useDatasetConsistency(form);
   const c = (key: string) => t(`admin.dashboard.registration.columns.${key}`);
   return (
     <section className="card">
       <h3 className="card-title">{t('admin.dashboard.registration.title')}</h3>
       <p>{t('admin.dashboard.registration.lead')}</p>
       <p className="notice notice-info">{t('admin.dashboard.debug.guidance')}</p>
-      <form
-        className="stacked-form"
-        onSubmit={(e) => {
-          e.preventDefault();
-          register.mutate();
-        }}
-      >
+      <form className="stacked-form" onSubmit={(e) => submitRegistration(e, form, notify, t, () => register.mutate())}>
         <SyntheticParticipantFields form={form} onChange={(next) => setForm({ ...form, ...next })} maxResponses={studyConfig.mainExperiment.numCases} />
+        <DatasetConsistencyNote form={form} consistency={consistency} />
         <Field label={t('admin.dashboard.registration.alpha')}>
           <input type="number" min={0} max={1} step={0.25} value={form.alpha} onChange={(e) => setForm({ ...form, alpha: e.target.value })} />
         </Field>
-        <Button type="submit" className="button button-primary" isDisabled={register.isPending}>
+        <Button type="submit" className="button button-primary" isDisabled={register.isPending || consistency.state === 'mismatch'}>
           {t('admin.dashboard.registration.register')}
         </Button>
       </form>

@@ -1,7 +1,10 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from '../../env';
+import { findSession } from '../../db/queries/sessions';
 import {
+  datasetConsistencyQuerySchema,
+  type datasetConsistencyResponseSchema,
   registerMainResponsesQuerySchema,
   registerUserResponsesQuerySchema,
   type registerMainResponsesResultSchema,
@@ -13,6 +16,15 @@ import { validate } from '../../validate';
 
 /** Part 2 §7 registration tools (query parameters as the spec sends them); audited by the admin guard. */
 export const adminRegistrationRoutes = new Hono<AppEnv>()
+  .get('/dataset-consistency', validate('query', datasetConsistencyQuerySchema), async (c) => {
+    const { participant_name, dataset_type } = c.req.valid('query');
+    const session = await findSession(c.var.db, participant_name);
+    const body: z.infer<typeof datasetConsistencyResponseSchema> = {
+      state: !session ? 'new_user' : session.datasetType === dataset_type ? 'success' : 'mismatch',
+      stored_dataset_type: session?.datasetType ?? null,
+    };
+    return c.json(body);
+  })
   .post('/register-user-responses', validate('query', registerUserResponsesQuerySchema), async (c) => {
     const q = c.req.valid('query');
     const input = { name: q.participant_name, datasetType: q.dataset_type, numResponses: q.num_responses, accuracyRate: q.accuracy_rate, confidenceBias: q.confidence_bias };
