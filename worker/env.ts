@@ -6,5 +6,10 @@ export type AuditMark = { action: string; targetType?: string; targetId?: string
 /** Env comes from `wrangler types` (bindings, vars, and the secret names in secrets.env.example). */
 export type AppEnv = {
   Bindings: Env;
-  Variables: { db: Db; audit?: AuditMark };
+  Variables: {
+    db: Db;
+    audit?: AuditMark;
+    /** Set by a route when the call served a session's own case set (the refusal limiter lets it pass uncounted). */
+    ownCaseSet?: boolean;
+  };
 };

@@ -511,3 +511,82 @@ describe('POST /api/experiments/main/understanding-test', () => {
     expect((await attempt(take(newParticipantId(), 'attempt-none-1', 5))).status).toBe(404);
   });
 });
+
+describe('a lab behind one address', () => {
+  it('takes 60 participants sharing one address through the main experiment with no 429 and no AI-only fallback; a guesser there is still throttled', async () => {
+    const lab = `203.0.113.7-${crypto.randomUUID()}`;
+    const fromLab = (path: string, body: unknown) => postJson(path, body, { 'CF-Connecting-IP': lab });
+    // Set-up (entry, pre-experiment, model) happens before; what is measured is the main experiment.
+    const people = [];
+    for (let i = 0; i < 60; i++) {
+      const p = await participantReadyForMain((f, k) => (Number(f.priors_count) > 3 || k % 7 === 0 ? 1 : 0));
+      expect((await postJson('/api/user-model/train', { session_id: p.id, dataset_type: 'compas' })).status).toBe(200);
+      people.push(p);
+    }
+    const statuses = new Map<number, number>();
+    const count = (status: number) => statuses.set(status, (statuses.get(status) ?? 0) + 1);
+    const sets = await Promise.all(
+      people.map(async (p) => {
+        const res = await api(`/api/experiments/main/start?session_id=${p.id}`, { method: 'POST', headers: { 'CF-Connecting-IP': lab } });
+        count(res.status);
+        return mainStartResponseSchema.parse(await res.json()).case_set;
+      }),
+    );
+    for (let k = 0; k < 50; k++) {
+      await Promise.all(
+        people.map(async (p, i) => {
+          const item = sets[i]![k]!;
+          const res = await fromLab('/api/human-aligned-explanation', { session_id: p.id, case_id: item.case_id, alignment_alpha: item.alignment_alpha });
+          count(res.status);
+          if (res.status !== 200) return;
+          const e = explanationResponseSchema.parse(await res.json());
+          const saved = await fromLab('/api/experiments/main/integrated-response', {
+            session_id: p.id,
+            case_id: item.case_id,
+            initial_prediction: 0,
+            initial_confidence: 3,
+            initial_response_time_ms: 4000,
+            final_prediction: e.prediction,
+            final_confidence: 4,
+            final_response_time_ms: 3000,
+            ai_prediction: e.prediction,
+            ai_feature_importance: e.ai_feature_importance,
+            user_feature_importance: e.user_feature_importance,
+            shown_feature_importance: e.shown_feature_importance,
+            explanation_kind: e.explanation_kind,
+            comprehensibility: 3,
+            transparency: 3,
+            satisfaction: 3,
+            trust: 3,
+            alignment: 3,
+            explanation_viewing_time_ms: 5000,
+            total_task_time_ms: 20000,
+          });
+          count(saved.status);
+        }),
+      );
+    }
+    expect(Object.fromEntries(statuses)).toEqual({ 200: 3000, 201: 3060 });
+    const ids = people.map((p) => p.id);
+    const [kinds] = (
+      await env.DB.prepare(
+        `select count(*) as n, sum(explanation_kind = 'ai_only') as ai_only from main_experiment_responses where session_id in (${ids.map(() => '?').join(',')})`,
+      )
+        .bind(...ids)
+        .all<{ n: number; ai_only: number }>()
+    ).results;
+    expect(kinds).toEqual({ n: 3000, ai_only: 0 });
+
+    // Guessing IDs from the same address still meets the lookup limit (120 a minute).
+    let limited = 0;
+    for (let i = 0; i < 130 && limited === 0; i++) {
+      const res = await fromLab('/api/human-aligned-explanation', { session_id: newParticipantId(), case_id: sets[0]![0]!.case_id });
+      if (res.status === 429) limited++;
+      else expect(res.status).toBe(404);
+    }
+    expect(limited).toBe(1);
+    // And the lab's own cases are still explained.
+    const again = await fromLab('/api/human-aligned-explanation', { session_id: people[1]!.id, case_id: sets[1]![0]!.case_id });
+    expect(again.status).toBe(200);
+  }, 240_000);
+});

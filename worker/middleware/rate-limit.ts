@@ -59,18 +59,26 @@ function rememberTurnedAway(key: string, untilMs: number): void {
  * replaced by 429 once the address is over the limit; from then until the window ends this
  * isolate turns the address away before any work, stored answers included (another isolate does
  * so from the address's first refusal there), so an address over the limit learns nothing more.
+ *
+ * `successes`: which answered calls cost nothing: all of them (the save routes, whose success
+ * already means a case of the session's own set), or only those the route marked `ownCaseSet`
+ * (a route that also serves cases outside any set, whose every other call is counted as a
+ * lookup). In that mode an address over the limit is not turned away before the work, since
+ * whether a call serves its own set is known only after it: a lab's participants keep their
+ * explanations whatever one of them, or a guesser behind the same address, did.
  */
-export const limitRefusalsPerClient = (binding: LimiterBinding) =>
+export const limitRefusalsPerClient = (binding: LimiterBinding, successes: 'free' | 'own_case_set_free' = 'free') =>
   createMiddleware<AppEnv>(async (c, next) => {
     const client = clientKey(c);
     const key = `${binding}:${client}`;
-    const until = turnedAway.get(key);
+    const until = successes === 'free' ? turnedAway.get(key) : undefined;
     if (until !== undefined) {
       if (Date.now() < until) throw tooManyRequests(c, Math.ceil((until - Date.now()) / 1000));
       turnedAway.delete(key);
     }
     await next();
-    if (c.res.status < 400 || c.res.status >= 500) return;
+    if (c.res.status >= 500) return;
+    if (c.res.status < 400 && (successes === 'free' || c.get('ownCaseSet'))) return;
     const { success } = await c.env[binding].limit({ key: client });
     if (success) return;
     const retryAfter = secondsToWindowEnd();

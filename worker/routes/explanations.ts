@@ -12,7 +12,7 @@ import { mainSetItem } from '../services/main-case-sets';
 import { requireSession } from '../services/sessions';
 import { requireNotScreenedOut } from '../services/understanding-test';
 import { validate, validateOptionalJson } from '../validate';
-import { idLookupLimit } from './sessions';
+import { explanationLimit, idLookupLimit } from './sessions';
 
 /** The AI-only explanation of a case in the spec's fallback shape, by the session's AI model when there is a session. */
 async function aiOnly(db: Db, bucket: R2Bucket, caseRow: Parameters<typeof aiExplanation>[2], sessionId?: string): Promise<z.infer<typeof aiExplanationResponseSchema>> {
@@ -34,7 +34,7 @@ async function aiOnly(db: Db, bucket: R2Bucket, caseRow: Parameters<typeof aiExp
 
 export const explanationRoutes = new Hono<AppEnv>()
   // Answers 404 for an unknown participant, so it is limited like every ID lookup.
-  .post('/human-aligned-explanation', idLookupLimit, validate('json', explanationBodySchema), async (c) => {
+  .post('/human-aligned-explanation', explanationLimit, validate('json', explanationBodySchema), async (c) => {
     const body = c.req.valid('json');
     const caseId = body.case_id ?? body.case_data?.case_id;
     if (!caseId) throw new AppError(400, 'validation_failed', [{ msg: 'case_id is required', loc: ['case_id'] }]);
@@ -48,7 +48,9 @@ export const explanationRoutes = new Hono<AppEnv>()
     }
     // A case of the session's main set always gets the alpha fixed with the set.
     const alpha = inputs.setAlpha ?? body.alignment_alpha ?? studyConfig.mainExperiment.fallbackAlpha;
-    return c.json(await explainForSession(c.env.MODELS, { sessionId: session.sessionId, caseRow, alpha, aiRow: session.ai, userModel: inputs.userModel }));
+    const explanation = await explainForSession(c.env.MODELS, { sessionId: session.sessionId, caseRow, alpha, aiRow: session.ai, userModel: inputs.userModel });
+    c.set('ownCaseSet', inputs.setAlpha !== null);
+    return c.json(explanation);
   })  // The AI-only fallback: the same for everyone, so it says nothing about any participant.
   .get('/experiments/explanations/:caseId', validate('param', caseIdParamSchema), async (c) => {
     const { caseId } = c.req.valid('param');

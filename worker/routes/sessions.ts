@@ -43,6 +43,13 @@ export const idLookupLimit = limitPerClient('ID_LOOKUP_LIMITER');
  */
 export const answerWriteLimit = limitRefusalsPerClient('ANSWER_WRITE_LIMITER');
 
+/**
+ * Explanations: a consented session asking about a case of its own main set is never throttled,
+ * however many participants share its address (a lab, a classroom); every other call (an unknown
+ * ID, a case outside the set such as the practice case) counts as an ID lookup.
+ */
+export const explanationLimit = limitRefusalsPerClient('ID_LOOKUP_LIMITER', 'own_case_set_free');
+
 /** Understanding-test attempts are not capped per session (each new attempt ID is a row), so every call counts, in the same bucket. */
 export const attemptWriteLimit = limitPerClient('ANSWER_WRITE_LIMITER');
 
