@@ -74,6 +74,17 @@ describe('POST /api/admin/login', () => {
     const other = await postJson('/api/admin/login', { password: PASSWORD }, { 'CF-Connecting-IP': uniqueClientIp() });
     expect(other.status).toBe(200);
   });
+
+  it('counts only failed attempts: 15 correct sign-ins in a row all succeed, and the failures among them still add up', async () => {
+    const ip = uniqueClientIp();
+    const login = (password: string) => postJson('/api/admin/login', { password }, { 'CF-Connecting-IP': ip });
+    for (let i = 0; i < 15; i++) expect((await login(PASSWORD)).status, `sign-in ${i + 1}`).toBe(200);
+    for (let i = 0; i < 9; i++) expect((await login(`guess-${i}`)).status).toBe(401);
+    expect((await login(PASSWORD)).status).toBe(200);
+    expect((await login('guess-9')).status).toBe(401);
+    // After ten failures every further attempt is refused before the password is read, right or wrong.
+    expect((await login(PASSWORD)).status).toBe(429);
+  });
 });
 
 describe('POST /api/admin/logout', () => {

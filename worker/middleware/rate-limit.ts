@@ -1,4 +1,4 @@
-import { lt, sql } from 'drizzle-orm';
+import { and, eq, lt, sql } from 'drizzle-orm';
 import type { Context } from 'hono';
 import { createMiddleware } from 'hono/factory';
 import { rateLimitBuckets } from '../db/schema';
@@ -87,11 +87,14 @@ export const limitRefusalsPerClient = (binding: LimiterBinding, successes: 'free
   });
 
 /**
- * Fixed-window limit per client address kept in D1, for the admin password only: its window is
- * 15 minutes (the binding offers 10 or 60 seconds) and it must hold across every location and
- * isolate at once, which a per-location counter does not. Logins are rare, so one D1 write each is cheap.
+ * Fixed-window limit on failed attempts per client address, kept in D1, for the admin password
+ * only: its window is 15 minutes (the binding offers 10 or 60 seconds) and it must hold across
+ * every location and isolate at once, which a per-location counter does not. Every attempt is
+ * counted before it runs (so guesses sent at once cannot all slip past the check), and an attempt
+ * that succeeds is given back: signing in as often as one likes never locks the researcher out.
+ * Logins are rare, so a D1 write or two each is cheap.
  */
-export const durableRateLimit = (opts: { name: string; limit: number; windowSeconds: number }) =>
+export const durableFailureLimit = (opts: { name: string; limit: number; windowSeconds: number }) =>
   createMiddleware<AppEnv>(async (c, next) => {
     const nowSeconds = Math.floor(Date.now() / 1000);
     const windowStart = nowSeconds - (nowSeconds % opts.windowSeconds);
@@ -110,4 +113,10 @@ export const durableRateLimit = (opts: { name: string; limit: number; windowSeco
     const count = counted[0]?.count ?? 1;
     if (count > opts.limit) throw tooManyRequests(c, windowStart + opts.windowSeconds - nowSeconds);
     await next();
+    if (c.res.status < 400) {
+      await c.var.db
+        .update(rateLimitBuckets)
+        .set({ count: sql`max(${rateLimitBuckets.count} - 1, 0)` })
+        .where(and(eq(rateLimitBuckets.bucketKey, bucketKey), eq(rateLimitBuckets.windowStart, windowStart)));
+    }
   });

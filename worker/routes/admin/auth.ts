@@ -3,7 +3,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { auditInsert } from '../../db/queries/audit-log';
 import type { AppEnv } from '../../env';
 import { AppError } from '../../errors';
-import { durableRateLimit } from '../../middleware/rate-limit';
+import { durableFailureLimit } from '../../middleware/rate-limit';
 import { clientIp, userAgent } from '../../request-meta';
 import { adminLoginBodySchema, type AdminSessionResponse } from '../../schemas/admin';
 import { studyConfig } from '../../schemas/study';
@@ -19,7 +19,7 @@ import { validate } from '../../validate';
 export const adminAuthRoutes = new Hono<AppEnv>()
   .post(
     '/login',
-    durableRateLimit({ name: 'admin-login', limit: 10, windowSeconds: 15 * 60 }),
+    durableFailureLimit({ name: 'admin-login', limit: 10, windowSeconds: 15 * 60 }),
     validate('json', adminLoginBodySchema),
     async (c) => {
       const expected = c.env.ADMIN_PASSWORD;
