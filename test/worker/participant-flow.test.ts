@@ -352,6 +352,63 @@ describe('user-model training', () => {
     expect(forced.model_identifier).not.toBe(body.model_identifier);
   });
 
+  it('refits a model trained on part of the pre-experiment once the rest is in, and keeps every replaced version with its file', async () => {
+    const { id, userId } = await consentedParticipant();
+    const set = await caseSet(id);
+    const predictions = set.map((c) => (Number(c.features.priors_count) > 4 ? 1 : 0));
+    const send = (from: number, to: number) =>
+      postJson('/api/experiments/pre-experiment/responses/batch', {
+        session_id: id,
+        responses: set.slice(from, to).map((c, i) => ({ case_id: c.case_id, prediction: predictions[from + i], confidence: 3, response_time_ms: 900 })),
+      });
+    const train = async () => userModelTrainResultSchema.parse(await (await postJson('/api/user-model/train', { session_id: id, dataset_type: 'compas' })).json());
+    expect((await send(0, 6)).status).toBe(200);
+    const early = await train();
+    expect(early).toMatchObject({ status: 'trained', training_samples: 6 });
+    expect((await send(6, 200)).status).toBe(200);
+    // Not "already trained": the model is refitted on the whole pre-experiment.
+    const full = await train();
+    expect(full).toMatchObject({ status: 'trained', training_samples: 200 });
+    expect(full.model_identifier).not.toBe(early.model_identifier);
+    expect((await train()).model_identifier).toBe(full.model_identifier);
+
+    // A forced retrain keeps the version it replaces, record and file.
+    const cookie = await adminCookie();
+    const forced = userModelTrainResultSchema.parse(
+      await (await api(`/api/user-models/train/${userId}?force_retrain=true`, { method: 'POST', headers: { Cookie: cookie } })).json(),
+    );
+    expect(forced.model_identifier).not.toBe(full.model_identifier);
+    const versions = (
+      await env.DB.prepare('select model_identifier, training_samples, r2_key, superseded_at from user_model_versions where session_id = ? order by id').bind(id).all<{
+        model_identifier: string;
+        training_samples: number;
+        r2_key: string;
+        superseded_at: string;
+      }>()
+    ).results;
+    expect(versions.map((v) => [v.model_identifier, v.training_samples])).toEqual([
+      [early.model_identifier, 6],
+      [full.model_identifier, 200],
+    ]);
+    for (const v of versions) {
+      const file = await env.MODELS.get(v.r2_key);
+      expect(file?.customMetadata?.[USER_MODEL_IDENTIFIER_METADATA], v.r2_key).toBe(v.model_identifier);
+      expect(v.superseded_at).toBeTruthy();
+    }
+    const current = await env.MODELS.get(r2Keys.userModel('compas', id));
+    expect(current!.customMetadata![USER_MODEL_IDENTIFIER_METADATA]).toBe(forced.model_identifier);
+    const exported = await (await api(`/api/enhanced-export/all-data?format=csv&user_name=${id}`, { headers: { Cookie: cookie } })).arrayBuffer();
+    const { unzipSync, strFromU8 } = await import('fflate');
+    const csv = strFromU8(unzipSync(new Uint8Array(exported))['user-models.csv']!);
+    for (const identifier of [early.model_identifier, full.model_identifier, forced.model_identifier]) expect(csv).toContain(identifier!);
+
+    // Deleting the participant takes every version and file with it.
+    const deleted = await api(`/api/admin/users/${userId}`, { method: 'DELETE', headers: { Cookie: cookie } });
+    expect(deleted.status).toBe(200);
+    expect(await env.DB.prepare('select count(*) as n from user_model_versions where session_id = ?').bind(id).first()).toEqual({ n: 0 });
+    for (const v of versions) expect(await env.MODELS.head(v.r2_key)).toBeNull();
+  });
+
   it('rejects a dataset that is not the session’s and an unknown user', async () => {
     const { id } = await consentedParticipant();
     expect((await postJson('/api/user-model/train', { session_id: id, dataset_type: 'adult_income' })).status).toBe(400);

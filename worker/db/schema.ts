@@ -369,38 +369,47 @@ export const postSurveys = sqliteTable(
   ],
 );
 
+/** What a participant-model record holds, in the current table and among the versions it replaced. */
+const userModelColumns = () => ({
+  id: integer('id').primaryKey({ autoIncrement: true }),
+  participantId: integer('participant_id')
+    .notNull()
+    .references(() => participants.id, { onDelete: 'cascade' }),
+  sessionId: text('session_id').notNull(),
+  datasetType: datasetTypeColumn(),
+  status: text('status', { enum: ['trained', 'training_failed'] }).notNull(),
+  r2Key: text('r2_key'),
+  modelIdentifier: text('model_identifier').notNull(),
+  formatVersion: integer('format_version'),
+  trainingSamples: integer('training_samples').notNull(),
+  numTrees: integer('num_trees'),
+  numLeaves: integer('num_leaves'),
+  maxDepth: integer('max_depth'),
+  learningRate: real('learning_rate'),
+  dataSizeCategory: text('data_size_category'),
+  trainAccuracy: real('train_accuracy'),
+  trainingDurationMs: real('training_duration_ms'),
+  fileSizeBytes: integer('file_size_bytes'),
+  failureReason: text('failure_reason'),
+  trainedAt: text('trained_at').notNull(),
+});
+
 /** A participant's own model, fitted on their pre-experiment answers; the file lives in R2. */
-export const userModels = sqliteTable(
-  'user_models',
-  {
-    id: integer('id').primaryKey({ autoIncrement: true }),
-    participantId: integer('participant_id')
-      .notNull()
-      .references(() => participants.id, { onDelete: 'cascade' }),
-    sessionId: text('session_id').notNull(),
-    datasetType: datasetTypeColumn(),
-    status: text('status', { enum: ['trained', 'training_failed'] }).notNull(),
-    r2Key: text('r2_key'),
-    modelIdentifier: text('model_identifier').notNull(),
-    formatVersion: integer('format_version'),
-    trainingSamples: integer('training_samples').notNull(),
-    numTrees: integer('num_trees'),
-    numLeaves: integer('num_leaves'),
-    maxDepth: integer('max_depth'),
-    learningRate: real('learning_rate'),
-    dataSizeCategory: text('data_size_category'),
-    trainAccuracy: real('train_accuracy'),
-    trainingDurationMs: real('training_duration_ms'),
-    fileSizeBytes: integer('file_size_bytes'),
-    failureReason: text('failure_reason'),
-    trainedAt: text('trained_at').notNull(),
-  },
-  (t) => [
-    // One current model per session; retraining replaces it.
-    uniqueIndex('user_models_session_uq').on(t.sessionId),
-    index('user_models_participant_idx').on(t.participantId),
-    index('user_models_dataset_idx').on(t.datasetType),
-  ],
+export const userModels = sqliteTable('user_models', userModelColumns(), (t) => [
+  // One current model per session; retraining replaces it (the replaced one moves to user_model_versions).
+  uniqueIndex('user_models_session_uq').on(t.sessionId),
+  index('user_models_participant_idx').on(t.participantId),
+  index('user_models_dataset_idx').on(t.datasetType),
+]);
+
+/**
+ * Participant models a retrain replaced, with their files kept under their own R2 key, so every
+ * stored main-experiment case's user_model_identifier still names a record and a file.
+ */
+export const userModelVersions = sqliteTable(
+  'user_model_versions',
+  { ...userModelColumns(), supersededAt: text('superseded_at').notNull() },
+  (t) => [index('user_model_versions_session_idx').on(t.sessionId), index('user_model_versions_participant_idx').on(t.participantId)],
 );
 
 /** An AI model trained at set-up (or retrained by an admin); the active one serves predictions. */

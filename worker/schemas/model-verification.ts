@@ -52,7 +52,13 @@ export const userModelListSchema = z.object({
       file_size: z.number().int().nullable(),
       metadata: z.object({
         training_results: z
-          .object({ train_accuracy: z.number().nullable(), training_duration_seconds: z.number().nullable(), num_trees: z.number().int().nullable() })
+          .object({
+            train_accuracy: z.number().nullable(),
+            training_duration_seconds: z.number().nullable(),
+            num_trees: z.number().int().nullable(),
+            /** Answers the model was fitted on; fewer than pre_experiment_responses means a retrain would refit it. */
+            training_samples: z.number().int(),
+          })
           .nullable(),
       }),
     }),

@@ -76,7 +76,12 @@ export async function userModelList(db: Db, dataset: DatasetType, input: { inclu
       metadata: {
         training_results:
           r.model?.status === 'trained'
-            ? { train_accuracy: r.model.trainAccuracy, training_duration_seconds: r.model.trainingDurationMs === null ? null : r.model.trainingDurationMs / 1000, num_trees: r.model.numTrees }
+            ? {
+                train_accuracy: r.model.trainAccuracy,
+                training_duration_seconds: r.model.trainingDurationMs === null ? null : r.model.trainingDurationMs / 1000,
+                num_trees: r.model.numTrees,
+                training_samples: r.model.trainingSamples,
+              }
             : null,
       },
     }))

@@ -9,7 +9,7 @@
 import { asc, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
-import { preExperimentResponses, userModels } from '../db/schema';
+import { preExperimentResponses, userModels, userModelVersions } from '../db/schema';
 import { binaryMetrics } from '../ml/metrics';
 import { compileModel, encodeRow } from '../ml/model';
 import { predictProbability } from '../ml/predict';
@@ -26,6 +26,48 @@ export type UserModelOutcome = {
   message: string;
 };
 
+type UserModelRow = typeof userModels.$inferSelect;
+type CurrentUserModel = Omit<typeof userModels.$inferInsert, 'id'>;
+
+/**
+ * Makes `row` the session's current model. A record it replaces moves to user_model_versions, its
+ * file copied to its own key before `writeFile` puts the new one in its place, so main-experiment
+ * cases explained by it keep pointing at a record and a file; the old record's move and the new
+ * record then go in one batch.
+ */
+async function replaceCurrentModel(
+  db: Db,
+  bucket: R2Bucket,
+  existing: UserModelRow | undefined,
+  row: CurrentUserModel,
+  now: Date,
+  writeFile: () => Promise<unknown> = async () => undefined,
+) {
+  const upsert = db.insert(userModels).values(row).onConflictDoUpdate({ target: userModels.sessionId, set: row });
+  if (!existing) {
+    await writeFile();
+    await upsert;
+    return;
+  }
+  let versionKey: string | null = null;
+  if (existing.r2Key) {
+    const file = await bucket.get(existing.r2Key);
+    if (file) {
+      versionKey = r2Keys.userModelVersion(existing.datasetType, existing.sessionId, existing.modelIdentifier);
+      await bucket.put(versionKey, await file.arrayBuffer(), { httpMetadata: file.httpMetadata, customMetadata: file.customMetadata });
+    }
+  }
+  await writeFile();
+  const { id: _id, ...record } = existing;
+  await db.batch([db.insert(userModelVersions).values({ ...record, r2Key: versionKey, supersededAt: now.toISOString() }), upsert]);
+}
+
+/**
+ * Fits (or refits) the session's participant model. Without `force` a trained model is kept only
+ * while it has seen every stored pre-experiment answer: one trained early (say on 6 answers) is
+ * refitted once more answers are in, so the main experiment always explains with the model of the
+ * whole pre-experiment. `force` refits in any case.
+ */
 export async function trainUserModel(
   db: Db,
   bucket: R2Bucket,
@@ -33,15 +75,6 @@ export async function trainUserModel(
   options: { force: boolean; now: Date },
 ): Promise<UserModelOutcome> {
   const existing = await db.select().from(userModels).where(eq(userModels.sessionId, session.sessionId)).get();
-  if (existing?.status === 'trained' && !options.force) {
-    return {
-      status: 'trained',
-      modelIdentifier: existing.modelIdentifier,
-      trainingSamples: existing.trainingSamples,
-      message: 'User model already trained',
-    };
-  }
-
   const answers = await db
     .select({
       prediction: preExperimentResponses.prediction,
@@ -51,6 +84,15 @@ export async function trainUserModel(
     .from(preExperimentResponses)
     .where(eq(preExperimentResponses.sessionId, session.sessionId))
     .orderBy(asc(preExperimentResponses.caseNumber));
+
+  if (existing?.status === 'trained' && !options.force && existing.trainingSamples >= answers.length) {
+    return {
+      status: 'trained',
+      modelIdentifier: existing.modelIdentifier,
+      trainingSamples: existing.trainingSamples,
+      message: `User model already trained on all ${existing.trainingSamples} answers`,
+    };
+  }
 
   if (answers.length < studyConfig.userModelMinResponses) {
     return {
@@ -100,7 +142,6 @@ export async function trainUserModel(
     model.metadata = { ...model.metadata, kind: 'user_model', session_id: session.sessionId, data_size_category: category, train_accuracy: trainAccuracy };
     const body = JSON.stringify(model);
     const key = r2Keys.userModel(session.datasetType, session.sessionId);
-    await bucket.put(key, body, { httpMetadata: { contentType: 'application/json' }, customMetadata: { [USER_MODEL_IDENTIFIER_METADATA]: modelIdentifier } });
     const row = {
       ...base,
       status: 'trained' as const,
@@ -111,13 +152,15 @@ export async function trainUserModel(
       fileSizeBytes: body.length,
       failureReason: null,
     };
-    await db.insert(userModels).values(row).onConflictDoUpdate({ target: userModels.sessionId, set: row });
+    await replaceCurrentModel(db, bucket, existing, row, options.now, () =>
+      bucket.put(key, body, { httpMetadata: { contentType: 'application/json' }, customMetadata: { [USER_MODEL_IDENTIFIER_METADATA]: modelIdentifier } }),
+    );
     return { status: 'trained', modelIdentifier, trainingSamples: answers.length, message: `User model trained on ${answers.length} answers` };
   } catch (err) {
     const reason = err instanceof Error ? err.message.slice(0, 500) : String(err);
     console.error('user model training failed', session.sessionId, reason);
     const row = { ...base, status: 'training_failed' as const, r2Key: null, failureReason: reason };
-    await db.insert(userModels).values(row).onConflictDoUpdate({ target: userModels.sessionId, set: row });
+    await replaceCurrentModel(db, bucket, existing, row, options.now);
     return { status: 'training_failed', modelIdentifier: null, trainingSamples: answers.length, message: 'User model training failed; the experiment continues' };
   }
 }

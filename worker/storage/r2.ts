@@ -1,6 +1,7 @@
 /**
  * Every R2 key the platform writes is built here, so the bucket layout is readable in one place.
- * MODELS bucket: ai-models/{dataset}/{modelIdentifier}.json, user-models/{dataset}/{sessionId}.json,
+ * MODELS bucket: ai-models/{dataset}/{modelIdentifier}.json, user-models/{dataset}/{sessionId}.json (the current
+ * model) and user-models/{dataset}/{sessionId}/{modelIdentifier}.json (versions a retrain replaced),
  * training-tables/{dataset}.json,
  * health/probe. EXPORTS bucket: exports/{yyyy-mm-dd}/{name}.
  */
@@ -9,6 +10,7 @@ import type { DatasetType } from '../schemas/study';
 export const r2Keys = {
   aiModel: (dataset: DatasetType, modelIdentifier: string) => `ai-models/${dataset}/${modelIdentifier}.json`,
   userModel: (dataset: DatasetType, sessionId: string) => `user-models/${dataset}/${sessionId}.json`,
+  userModelVersion: (dataset: DatasetType, sessionId: string, modelIdentifier: string) => `user-models/${dataset}/${sessionId}/${modelIdentifier}.json`,
   userModelsPrefix: 'user-models/',
   /** The set-up's encoded training split of a dataset, which admin retraining reads. */
   trainingTable: (dataset: DatasetType) => `training-tables/${dataset}.json`,

@@ -200,7 +200,8 @@ function UserModelsTab({ dataset, notify }: { dataset: DatasetType; notify: (m: 
                 <td>{u.metadata.training_results?.num_trees ?? '—'}</td>
                 <td>
                   <div className="button-row mv-actions">
-                    {u.training_status !== 'insufficient_data' ? (
+                    {/* Train a model that has none; retrain one fitted on fewer answers than are stored now. */}
+                    {u.training_status === 'trainable' || (u.training_status === 'trained' && (u.metadata.training_results?.training_samples ?? 0) < u.pre_experiment_responses) ? (
                       <Button className="button button-small" isDisabled={train.isPending} onPress={() => train.mutate({ id: u.user_id, force: false })}>
                         {t(k(u.training_status === 'trained' ? 'users.retrain' : 'users.train'))}
                       </Button>

@@ -17,6 +17,7 @@ import {
   studyConfigurations,
   understandingTestAttempts,
   userModels,
+  userModelVersions,
 } from '../schema';
 
 export type Page = { limit: number; offset: number };
@@ -291,10 +292,13 @@ export async function experimentStatistics(db: Db, population: Population) {
 const sessionIdsOf = (db: Db, participantId: number) =>
   db.select({ sessionId: sessions.sessionId }).from(sessions).where(eq(sessions.participantId, participantId));
 
-/** R2 keys of a participant's user-model files, read before the rows that name them go. */
+/** R2 keys of a participant's user-model files (the current one and replaced versions), read before the rows that name them go. */
 export async function userModelKeysOf(db: Db, participantId: number) {
-  const rows = await db.select({ key: userModels.r2Key }).from(userModels).where(eq(userModels.participantId, participantId));
-  return rows.flatMap((r) => (r.key ? [r.key] : []));
+  const [current, replaced] = await db.batch([
+    db.select({ key: userModels.r2Key }).from(userModels).where(eq(userModels.participantId, participantId)),
+    db.select({ key: userModelVersions.r2Key }).from(userModelVersions).where(eq(userModelVersions.participantId, participantId)),
+  ]);
+  return [...current, ...replaced].flatMap((r) => (r.key ? [r.key] : []));
 }
 
 /**
@@ -317,11 +321,12 @@ export async function deleteParticipantCascade(db: Db, participantId: number) {
     db.delete(understandingTestAttempts).where(eq(understandingTestAttempts.participantId, participantId)).returning({ k: understandingTestAttempts.id }),
     db.delete(postSurveys).where(eq(postSurveys.participantId, participantId)).returning({ k: postSurveys.id }),
     db.delete(userModels).where(eq(userModels.participantId, participantId)).returning({ k: userModels.id }),
+    db.delete(userModelVersions).where(eq(userModelVersions.participantId, participantId)).returning({ k: userModelVersions.id }),
     db.delete(consentRecords).where(eq(consentRecords.participantId, participantId)).returning({ k: consentRecords.id }),
     db.delete(sessions).where(eq(sessions.participantId, participantId)).returning({ k: sessions.id }),
     db.delete(participants).where(eq(participants.id, participantId)).returning({ k: participants.participantCode }),
   ]);
-  const [caseSets, assignments, preRows, mainRows, attempts, surveys, models, consents, sessionRows, people] = results.map((r) => r.length);
+  const [caseSets, assignments, preRows, mainRows, attempts, surveys, models, modelVersions, consents, sessionRows, people] = results.map((r) => r.length);
   const counts = {
     case_set_items: caseSets!,
     dataset_assignments: assignments!,
@@ -330,11 +335,12 @@ export async function deleteParticipantCascade(db: Db, participantId: number) {
     understanding_test_attempts: attempts!,
     post_surveys: surveys!,
     user_models: models!,
+    user_model_versions: modelVersions!,
     consent_records: consents!,
     sessions: sessionRows!,
     participants: people!,
   };
-  return { username: results[9][0]?.k ?? null, counts };
+  return { username: results[10][0]?.k ?? null, counts };
 }
 
 /**
@@ -350,6 +356,7 @@ export async function deleteAllParticipantData(db: Db) {
     db.delete(understandingTestAttempts),
     db.delete(postSurveys),
     db.delete(userModels),
+    db.delete(userModelVersions),
     db.delete(consentRecords),
     db.delete(sessions),
     db.delete(participants),
@@ -357,13 +364,15 @@ export async function deleteAllParticipantData(db: Db) {
   return results.reduce((sum, r) => sum + r.meta.changes, 0);
 }
 
-/** Every user-model row with its R2 key, for the model-files cleanup. */
-export const allUserModelKeys = async (db: Db) =>
-  (await db.select({ key: userModels.r2Key }).from(userModels)).flatMap((r) => (r.key ? [r.key] : []));
+/** Every user-model row with its R2 key (current models and replaced versions), for the model-files cleanup. */
+export async function allUserModelKeys(db: Db) {
+  const [current, replaced] = await db.batch([db.select({ key: userModels.r2Key }).from(userModels), db.select({ key: userModelVersions.r2Key }).from(userModelVersions)]);
+  return [...current, ...replaced].flatMap((r) => (r.key ? [r.key] : []));
+}
 
 export async function deleteAllUserModelRows(db: Db) {
-  const [result] = await db.batch([db.delete(userModels)]);
-  return result.meta.changes;
+  const results = await db.batch([db.delete(userModels), db.delete(userModelVersions)]);
+  return results.reduce((sum, r) => sum + r.meta.changes, 0);
 }
 
 export const deletePreResponse = (db: Db, id: number) =>

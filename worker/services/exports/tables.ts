@@ -19,6 +19,7 @@ import {
   sessions,
   understandingTestAttempts,
   userModels,
+  userModelVersions,
 } from '../../db/schema';
 import { DATASET_FEATURES } from '../../schemas/dataset-features';
 import { answeredQuestions, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
@@ -528,17 +529,25 @@ export const understandingTestTable: ExportTable<AttemptRow> = {
 // ---------------------------------------------------------------------------------------------
 const modelPage = (db: Db, filter: ExportFilter, after: number) =>
   db
-    .select({ r: userModels, username: participants.participantCode })
+    .select({ r: userModels, username: participants.participantCode, supersededAt: sql<string | null>`null` })
     .from(userModels)
     .innerJoin(participants, eq(participants.id, userModels.participantId))
     .where(and(gt(userModels.id, after), byUser(filter)))
     .orderBy(asc(userModels.id))
     .limit(EXPORT_PAGE_ROWS);
+const replacedModelPage = (db: Db, filter: ExportFilter, after: number) =>
+  db
+    .select({ r: userModelVersions, username: participants.participantCode, supersededAt: userModelVersions.supersededAt })
+    .from(userModelVersions)
+    .innerJoin(participants, eq(participants.id, userModelVersions.participantId))
+    .where(and(gt(userModelVersions.id, after), byUser(filter)))
+    .orderBy(asc(userModelVersions.id))
+    .limit(EXPORT_PAGE_ROWS);
 type ModelRow = Awaited<ReturnType<typeof modelPage>>[number];
 
 export const userModelsTable: ExportTable<ModelRow> = {
   name: 'user-models',
-  description: "One row per participant model fitted on the participant's pre-experiment answers.",
+  description: "One row per participant model fitted on the participant's pre-experiment answers: each session's current model, then every version a retrain replaced (main-experiment rows name the version that explained each case).",
   columns: [
     { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
     { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.r.sessionId },
@@ -554,8 +563,12 @@ export const userModelsTable: ExportTable<ModelRow> = {
     { name: 'training_duration_ms', type: 'number', meaning: 'Training time in the Worker', units: 'milliseconds', value: (r) => r.r.trainingDurationMs },
     { name: 'failure_reason', type: 'text', meaning: 'Why training failed', value: (r) => r.r.failureReason },
     { name: 'trained_at', type: 'timestamp', meaning: 'When the model was fitted', coding: UTC, value: (r) => r.r.trainedAt },
+    { name: 'superseded_at', type: 'timestamp', meaning: "When a retrain replaced this version (empty for the session's current model)", coding: UTC, value: (r) => r.supersededAt },
   ],
-  pages: (db, filter) => keysetPages((after) => modelPage(db, filter, after), (r) => r.r.id),
+  async *pages(db, filter) {
+    yield* keysetPages((after) => modelPage(db, filter, after), (r) => r.r.id);
+    yield* keysetPages((after) => replacedModelPage(db, filter, after), (r) => r.r.id);
+  },
 };
 
 // ---------------------------------------------------------------------------------------------
