@@ -140,6 +140,28 @@ describe('POST /api/admin/register-main-experiment-responses', () => {
     expect(stored.map((r) => r.case_id)).toEqual(body.case_details.map((d) => d.original_case_id));
     expect(stored.every((r) => r.alignment_alpha === 0.25 && r.completed_at && r.ai_model_identifier)).toBe(true);
     expect(stored.map((r) => r.case_number)).toEqual(body.case_details.map((d) => d.case_number));
+    // The accuracy as it came out, beside the one asked for.
+    const truths = await rows('select m.initial_prediction = m.ground_truth as ok from main_experiment_responses m where m.session_id = ?', name);
+    expect(body.realised_accuracy_rate).toBeCloseTo(truths.filter((r) => r.ok === 1).length / 12, 12);
+  });
+
+  it('refuses main cases before the whole pre-experiment is registered, storing nothing', async () => {
+    for (const pre of [0, 120]) {
+      const name = uniqueName();
+      if (pre > 0) await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas&num_responses=${pre}`, { method: 'POST' }), registerUserResponsesResultSchema);
+      const res = await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=5`, { method: 'POST' });
+      expect(res.status, `${pre} pre answers`).toBe(409);
+      expect(errorBodySchema.parse(await res.json())).toMatchObject({ code: 'pre_experiment_incomplete', detail: expect.stringContaining(`${pre} of 200`) });
+      expect(await rows('select id from main_experiment_responses where session_id = ?', name)).toEqual([]);
+    }
+  });
+
+  it('keeps the counterbalanced alpha schedule when the alpha field is left empty', async () => {
+    const name = uniqueName();
+    await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas`, { method: 'POST' }), registerUserResponsesResultSchema);
+    await json(await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=50&ai_alignment_alpha=`, { method: 'POST' }), registerMainResponsesResultSchema);
+    const alphas = await rows('select alignment_alpha as a, count(*) as n from main_experiment_responses where session_id = ? group by alignment_alpha order by a', name);
+    expect(alphas).toEqual([0, 0.25, 0.5, 0.75, 1].map((a) => ({ a, n: 10 })));
   });
 });
 
@@ -159,9 +181,11 @@ describe('admin lists', () => {
     expect(next.responses).toHaveLength(10);
     expect(new Set([...pre.responses, ...next.responses].map((r) => r.id)).size).toBe(30);
 
+    // The main experiment follows the whole pre-experiment: the other 170 answers first.
+    await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas&num_responses=200&accuracy_rate=1`, { method: 'POST' }), registerUserResponsesResultSchema);
     await json(await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=5`, { method: 'POST' }), registerMainResponsesResultSchema);
     const both = await json(await asAdmin(`/api/admin/responses?session_id=${name}&limit=1000`), responsesResponseSchema);
-    expect(both.total).toBe(35);
+    expect(both.total).toBe(205);
     const main = both.responses.filter((r) => r.experiment_type === 'main_experiment');
     expect(main).toHaveLength(5);
     for (const r of main) {
@@ -275,6 +299,7 @@ describe('GET /api/enhanced-export/{name}', () => {
 
   it('exports the main experiment, its feature importance and case data with the codebook columns', async () => {
     const name = uniqueName();
+    await json(await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas`, { method: 'POST' }), registerUserResponsesResultSchema);
     await json(await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=4`, { method: 'POST' }), registerMainResponsesResultSchema);
     const main = Papa.parse<Record<string, string>>(await (await asAdmin(`/api/enhanced-export/main-experiment?user_name=${name}`)).text(), { header: true, skipEmptyLines: true });
     expect(main.data).toHaveLength(4);

@@ -256,7 +256,8 @@ export const registerMainResponsesQuerySchema = z.object({
   dataset_type: datasetTypeSchema,
   num_responses: z.coerce.number().int().min(1).max(50).default(50),
   accuracy_rate: rate01.default(0.7),
-  ai_alignment_alpha: rate01.optional(),
+  /** One alpha for every case; left out (or left empty in the form) the session's counterbalanced schedule applies. */
+  ai_alignment_alpha: z.preprocess((v) => (v === '' ? undefined : v), rate01.optional()),
 });
 
 export const registerUserResponsesResultSchema = z.object({
@@ -272,6 +273,8 @@ export const registerMainResponsesResultSchema = z.object({
   success: z.literal(true),
   message: z.string(),
   registered_cases: z.number().int(),
+  /** Share of the registered initial judgements that are correct: the accuracy asked for, as it came out. */
+  realised_accuracy_rate: z.number(),
   user_id: z.number().int(),
   session_id: z.string(),
   case_details: z.array(

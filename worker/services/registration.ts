@@ -7,6 +7,7 @@
 import { and, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { caseSetItems } from '../db/schema';
+import { conflict } from '../errors';
 import { seededRandom } from '../ml/random';
 import type { DatasetType } from '../schemas/study';
 import { CONSENT_ITEMS, studyConfig } from '../schemas/study';
@@ -77,11 +78,17 @@ export type MainRegistration = { name: string; datasetType: DatasetType; numResp
  */
 export async function registerMainResponses(db: Db, models: R2Bucket, input: MainRegistration, now: string) {
   const session = await syntheticParticipant(db, input.name, input.datasetType, now);
-  // As for a person, the participant's own model is fitted once their pre-experiment is complete,
-  // so their cases get the alpha mix; without it every case is the AI-only fallback.
-  if ((await countPreResponses(db, session.sessionId)) >= studyConfig.preExperiment.numCases) {
-    await trainUserModel(db, models, session, { force: false, now: new Date(now) });
+  // As for a person, the main experiment follows the whole pre-experiment (otherwise the funnel and
+  // the data would show a state no participant can reach), and the participant's own model is
+  // fitted on it first, so the cases get the alpha mix rather than the AI-only fallback.
+  const preAnswers = await countPreResponses(db, session.sessionId);
+  if (preAnswers < studyConfig.preExperiment.numCases) {
+    throw conflict(
+      'pre_experiment_incomplete',
+      `${input.name} has ${preAnswers} of ${studyConfig.preExperiment.numCases} pre-experiment answers; register the pre-experiment first`,
+    );
   }
+  await trainUserModel(db, models, session, { force: false, now: new Date(now) });
   const { set } = await ensureMainCaseSet(db, session, now);
   if (input.alpha !== undefined) {
     await db
@@ -142,5 +149,6 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
       avg_subjective_rating: (body.comprehensibility + body.transparency + body.satisfaction + body.trust + body.alignment) / 5,
     });
   }
-  return { session, stored, details };
+  const correct = details.filter((d, i) => d.initial_prediction === set[i]!.row.groundTruth).length;
+  return { session, stored, details, realisedAccuracy: details.length > 0 ? correct / details.length : 0 };
 }

@@ -189,7 +189,8 @@ export function DebugToolsTab({ notify }: { notify: Notify }) {
 export function RegistrationTab({ notify }: { notify: Notify }) {
   const { t } = useTranslation();
   const refresh = useRefreshData();
-  const [form, setForm] = useState({ name: 'test_', dataset: 'adult_income' as DatasetType, num: '10', accuracy: '0.7', alpha: '0.5' });
+  // An empty alpha keeps the session's counterbalanced schedule (each alpha level on an equal share of cases).
+  const [form, setForm] = useState({ name: 'test_', dataset: 'adult_income' as DatasetType, num: '10', accuracy: '0.7', alpha: '' });
   const register = useMutation({
     mutationFn: async () =>
       unwrap(
@@ -214,7 +215,15 @@ export function RegistrationTab({ notify }: { notify: Notify }) {
         <SyntheticParticipantFields form={form} onChange={(next) => setForm({ ...form, ...next })} maxResponses={studyConfig.mainExperiment.numCases} />
         <DatasetConsistencyNote form={form} consistency={consistency} />
         <Field label={t('admin.dashboard.registration.alpha')}>
-          <input type="number" min={0} max={1} step={0.25} value={form.alpha} onChange={(e) => setForm({ ...form, alpha: e.target.value })} />
+          <input
+            type="number"
+            min={0}
+            max={1}
+            step={0.25}
+            value={form.alpha}
+            placeholder={t('admin.dashboard.registration.alphaSchedule')}
+            onChange={(e) => setForm({ ...form, alpha: e.target.value })}
+          />
         </Field>
         <Button type="submit" className="button button-primary" isDisabled={register.isPending || consistency.state === 'mismatch'}>
           {t('admin.dashboard.registration.register')}
@@ -223,6 +232,9 @@ export function RegistrationTab({ notify }: { notify: Notify }) {
       {register.data ? (
         <div className="table-scroll">
           <p>{t('admin.dashboard.registration.result', { count: register.data.registered_cases, name: form.name })}</p>
+          <p data-testid="realised-accuracy">
+            {t('admin.dashboard.registration.realisedAccuracy', { value: (register.data.realised_accuracy_rate * 100).toFixed(1), asked: (Number(form.accuracy) * 100).toFixed(0) })}
+          </p>
           <table className="table">
             <thead>
               <tr>

@@ -32,7 +32,7 @@ export const adminRegistrationRoutes = new Hono<AppEnv>()
     const total = r.stats.total_responses;
     const body: z.infer<typeof registerUserResponsesResultSchema> = {
       success: true,
-      message: `${r.stored.stored} answers registered for ${q.participant_name} (${r.stored.duplicates} already stored)`,
+      message: `${r.stored.stored} answers registered for ${q.participant_name} (${r.stored.duplicates} already stored; accuracy ${(r.stats.accuracy_rate * 100).toFixed(1)} %, ${(q.accuracy_rate * 100).toFixed(0)} % asked for)`,
       user_id: r.session.userId,
       session_id: r.session.sessionId,
       experiment_stats: r.stats,
@@ -52,8 +52,9 @@ export const adminRegistrationRoutes = new Hono<AppEnv>()
     const r = await registerMainResponses(c.var.db, c.env.MODELS, input, new Date().toISOString());
     const body: z.infer<typeof registerMainResponsesResultSchema> = {
       success: true,
-      message: `${r.stored} main-experiment cases registered for ${q.participant_name}`,
+      message: `${r.stored} main-experiment cases registered for ${q.participant_name} (initial accuracy ${(r.realisedAccuracy * 100).toFixed(1)} %, ${(q.accuracy_rate * 100).toFixed(0)} % asked for)`,
       registered_cases: r.details.length,
+      realised_accuracy_rate: r.realisedAccuracy,
       user_id: r.session.userId,
       session_id: r.session.sessionId,
       case_details: r.details,
