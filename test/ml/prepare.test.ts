@@ -39,6 +39,16 @@ describe.each(DATASET_TYPES)('prepared assets of %s', (dataset) => {
     expect(cases.every((c) => Object.keys(c.features).sort().join() === [...data.featureNames].sort().join())).toBe(true);
   });
 
+  // The codebook's meaning of source_row (test/worker/admin-dashboard.test.ts checks its wording).
+  it('numbers source_row among all the rows read from the public files, not within the held-out split', () => {
+    const { cases } = readAssets(dataset);
+    const data = loadDataset(dataset);
+    const heldOutSize = stratifiedSplit(data.examples.map((e) => e.label), TEST_SIZE, SPLIT_SEED).test.length;
+    for (const c of cases) expect(data.examples[c.source_row]!.features).toEqual(c.features);
+    // Indices run over every row, beyond the size of the held-out split.
+    expect(Math.max(...cases.map((c) => c.source_row))).toBeGreaterThanOrEqual(heldOutSize);
+  });
+
   it('records the AI model report the verification screen shows', () => {
     const { report, model } = readAssets(dataset);
     gbdtModelSchema.parse(model);

@@ -334,6 +334,10 @@ describe('GET /api/enhanced-export/{name}', () => {
         expect(entry?.type).toBeTruthy();
       }
     }
+    // Words that say exactly what was measured (test/ml/prepare.test.ts checks source_row against the data).
+    const meaning = (table: string, column: string) => codebook.data.find((c) => c.table === table && c.column === column)!.meaning!;
+    expect(meaning('case-data', 'source_row')).toContain("index of the case's row among the rows the set-up reads from the dataset's public files");
+    expect(meaning('ai-models', 'test_accuracy')).toContain('no held-out estimate');
     const pre = Papa.parse<Record<string, string>>(strFromU8(files['pre-experiment.csv']!), { header: true, skipEmptyLines: true });
     expect(pre.data.map((r) => r.reasoning)).toContain('two\nlines\nand more');
     const config = JSON.parse(strFromU8(files['study-config.json']!)) as { study: { studyVersion: string } };

@@ -178,7 +178,10 @@ export const cases = sqliteTable(
     caseNumber: integer('case_number').notNull(),
     features: text('features', { mode: 'json' }).$type<Record<string, string | number | null>>().notNull(),
     groundTruth: integer('ground_truth').notNull(),
-    /** Row index in the held-out split it came from; lets a researcher trace a case without PII. */
+    /**
+     * Index of the case's row among the rows the set-up reads from the dataset's files (all of them,
+     * in file order; the case itself is from the held-out split); traces a case without PII.
+     */
     sourceRow: integer('source_row'),
     ...timestamps,
   },

@@ -171,7 +171,7 @@ export const uploadModelResultSchema = z.object({
   source_format: z.enum(['lightgbm', 'xdl-gbdt']),
   num_trees: z.number().int(),
   cases_evaluated: z.number().int(),
-  /** Both models on the same experiment cases, all from the held-out split. */
+  /** Both models on the same experiment cases (held out from the set-up's model; an uploaded one may have trained on some). */
   uploaded_metrics: heldOutMetricsSchema,
   current_model: z.object({ model_identifier: z.string(), metrics: heldOutMetricsSchema }).nullable(),
 });

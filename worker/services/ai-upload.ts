@@ -2,9 +2,10 @@
  * A researcher's own AI model, trained elsewhere (LightGBM's `booster.dump_model()` JSON with its
  * `encoding.json`, or an `xdl-gbdt` file), brought into the study. The Worker checks it against the
  * dataset before anything is stored: the same features, a category vocabulary the dataset knows
- * and that covers every case, and a finite prediction for every experiment case (all from the
- * held-out split). It is stored as a candidate version with its held-out metrics beside the active
- * model's, and serves participants only after an administrator confirms it (`activateAiModel`).
+ * and that covers every case, and a finite prediction for every experiment case. It is stored as
+ * a candidate version with its metrics on the experiment cases beside the active model's (those
+ * cases are held out from the set-up's model, but the uploaded one may have been trained on some
+ * of them), and serves participants only after an administrator confirms it (`activateAiModel`).
  */
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
@@ -122,7 +123,7 @@ export async function uploadAiModel(db: Db, bucket: R2Bucket, input: { dataset: 
 
   const uploaded = evaluate(compiled, cases);
   const bad = uploaded.probabilities.findIndex((p) => !Number.isFinite(p) || p < 0 || p > 1);
-  if (bad >= 0) throw invalid('invalid_predictions', [{ msg: `the model's prediction for held-out case ${bad + 1} is not a probability`, loc: ['model'] }]);
+  if (bad >= 0) throw invalid('invalid_predictions', [{ msg: `the model's prediction for experiment case ${bad + 1} is not a probability`, loc: ['model'] }]);
   const current = active ? { model_identifier: active.identifier, metrics: metricsRecord(evaluate(active.model, cases).metrics) } : null;
 
   const json = JSON.stringify(model);
@@ -141,7 +142,7 @@ export async function uploadAiModel(db: Db, bucket: R2Bucket, input: { dataset: 
       formatVersion: model.version,
       fileSizeBytes: json.length,
       metrics,
-      datasetInfo: { total_samples: cases.length, positive_samples: positives, negative_samples: cases.length - positives, feature_count: model.feature_names.length, evaluated_on: 'experiment cases (held-out split)' },
+      datasetInfo: { total_samples: cases.length, positive_samples: positives, negative_samples: cases.length - positives, feature_count: model.feature_names.length, evaluated_on: "experiment cases (held out from the set-up's model; an uploaded model may have trained on some)" },
       params: { trained_by: 'admin_upload', source_format: sourceFormat, source: model.metadata.source ?? null, num_trees: model.trees.length },
       trainingTimeSeconds: 0,
       trainedAt: input.now.toISOString(),
