@@ -19,6 +19,9 @@ export default defineConfig(async () => {
   // A model a researcher would bring: the real LightGBM COMPAS dump with its encoding (the upload tests).
   const compasDir = path.join(fixturesRoot, 'compas', 'ai_model');
   const compasFixture = existsSync(compasDir) ? { model: readFixture(compasDir, 'model.json'), encoding: readFixture(compasDir, 'encoding.json') } : null;
+  // Speed dating's, whose categories are the dataset's integer codes (race "1" → 1 …).
+  const speedDatingDir = path.join(fixturesRoot, 'speed_dating', 'ai_model');
+  const speedDatingFixture = existsSync(speedDatingDir) ? { model: readFixture(speedDatingDir, 'model.json'), encoding: readFixture(speedDatingDir, 'encoding.json') } : null;
   return {
     test: {
       projects: [
@@ -33,6 +36,7 @@ export default defineConfig(async () => {
                   ADMIN_PASSWORD: 'test-admin-password',
                   ML_FIXTURE: mlFixture,
                   COMPAS_AI_FIXTURE: compasFixture,
+                  SPEED_DATING_AI_FIXTURE: speedDatingFixture,
                   // Generated calls of the fuzzing suite in all (test/worker/fuzz.test.ts).
                   XDL_FUZZ_RUNS: Number(process.env.XDL_FUZZ_RUNS ?? 10_000),
                 },

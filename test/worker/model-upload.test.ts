@@ -7,6 +7,11 @@ import { activateModelResultSchema, uploadModelResultSchema } from '../../worker
 import { importLightgbmDump } from '../../worker/ml/lightgbm-import';
 import { compileModel, encodeRow } from '../../worker/ml/model';
 import { predictProbability } from '../../worker/ml/predict';
+import { createDb } from '../../worker/db/client';
+import { cases } from '../../worker/db/schema';
+import { seededRandom } from '../../worker/ml/random';
+import { FEATURES } from '../../worker/schemas/dataset-features';
+import { r2Keys } from '../../worker/storage/r2';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { consentedParticipant, seedCompasAiModel, seedCompasCases, seedCompasMainCases, seedCompasTrainingTable } from '../helpers/study-factories';
 
@@ -136,5 +141,69 @@ describe("a researcher's own model", () => {
     expect(anonymous.status).toBe(401);
     const before = await modelsSnapshot();
     await expectRefusal(await activate('ai_compas_000000000000'), 404, 'not_found', before);
+  });
+});
+
+describe('a LightGBM model whose categories are integer codes', () => {
+  it("accepts the shipped speed-dating fixture with its own encoding.json (race '1' → 1 …) and scores it on the cases", async () => {
+    if (!env.SPEED_DATING_AI_FIXTURE) throw new Error('LightGBM fixtures not found: set XDL_FIXTURES_DIR or place shared/ beside the project');
+    const f = structuredClone(env.SPEED_DATING_AI_FIXTURE);
+    // Speed dating as the set-up stores it: race, field_cd and career_c are the dataset's own code numbers.
+    const random = seededRandom(5);
+    const pick = <T>(values: readonly T[]) => values[Math.floor(random() * values.length)]!;
+    const features = () => ({
+      gender: pick([0, 1]),
+      age: 20 + Math.floor(random() * 15),
+      race: pick([1, 2, 3, 4, 6]),
+      field_cd: 1 + Math.floor(random() * 18),
+      income: 20000 + Math.floor(random() * 60000),
+      career_c: 1 + Math.floor(random() * 17),
+      ...Object.fromEntries(['pf_o_att', 'pf_o_sin', 'pf_o_int', 'pf_o_fun', 'pf_o_amb', 'pf_o_sha'].map((k) => [k, Math.floor(random() * 30)])),
+      ...Object.fromEntries(['attr_o', 'sinc_o', 'intel_o', 'fun_o', 'amb_o', 'shar_o'].map((k) => [k, 1 + Math.floor(random() * 10)])),
+    });
+    const db = createDb(env.DB);
+    const now = new Date().toISOString();
+    const rowsToSeed = Array.from({ length: 40 }, (_, i) => ({
+      caseId: `speed_dating_main_a_${String(i + 1).padStart(3, '0')}`,
+      datasetType: 'speed_dating' as const,
+      pool: 'main_experiment' as const,
+      poolVariant: 'a',
+      caseNumber: i + 1,
+      features: features(),
+      groundTruth: (i % 2) as 0 | 1,
+      sourceRow: i,
+      createdAt: now,
+    }));
+    for (let i = 0; i < rowsToSeed.length; i += 10) await db.insert(cases).values(rowsToSeed.slice(i, i + 10)).onConflictDoNothing();
+    const names = FEATURES.speed_dating;
+    await env.MODELS.put(
+      r2Keys.trainingTable('speed_dating'),
+      JSON.stringify({
+        format: 'xdl-training-table',
+        version: 1,
+        dataset: 'speed_dating',
+        feature_names: names,
+        categorical_features: ['race', 'field_cd', 'career_c'],
+        category_codes: {},
+        rows: Array.from({ length: 60 }, () => {
+          const x = features() as Record<string, number>;
+          return names.map((n) => x[n]!);
+        }),
+        labels: Array.from({ length: 60 }, (_, i) => (i % 2) as 0 | 1),
+      }),
+    );
+    const before = await modelsSnapshot();
+    const res = await postJson('/api/model-verification/ai-model/upload', { dataset_type: 'speed_dating', model: f.model, encoding: f.encoding }, { Cookie: cookie });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const result = uploadModelResultSchema.parse(await res.json());
+    expect(result).toMatchObject({ status: 'candidate', source_format: 'lightgbm', cases_evaluated: 40 });
+    expect(await modelsSnapshot()).not.toBe(before);
+
+    // A code outside the dataset's codebook (race 1–6) is still refused, naming the feature.
+    const odd = structuredClone(env.SPEED_DATING_AI_FIXTURE);
+    (odd.encoding as { category_codes: Record<string, Record<string, number>> }).category_codes.race!['99'] = 99;
+    const refused = await postJson('/api/model-verification/ai-model/upload', { dataset_type: 'speed_dating', model: odd.model, encoding: odd.encoding }, { Cookie: cookie });
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('unknown categories for race: \\"99\\"');
   });
 });

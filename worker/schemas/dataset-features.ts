@@ -5,9 +5,27 @@
  */
 import type { DatasetType } from './study-config';
 
-type Feature = { name: string; meaning: string; type: 'integer' | 'number' | 'category'; units?: string };
+type Feature = {
+  name: string;
+  meaning: string;
+  type: 'integer' | 'number' | 'category';
+  units?: string;
+  /** A category stored as the dataset codebook's integer codes: every code the codebook defines. */
+  codes?: { min: number; max: number };
+};
 
 const f = (name: string, type: Feature['type'], meaning: string, units?: string): Feature => ({ name, meaning, type, units });
+/** A category the dataset records as integer codes from `min` to `max` (its codebook's numbering). */
+const coded = (name: string, meaning: string, min: number, max: number): Feature => ({
+  name,
+  type: 'category',
+  meaning: `${meaning} (dataset coding ${min}–${max})`,
+  codes: { min, max },
+});
+
+/** The codes an integer-coded category may take, as LightGBM's encoding writes them ("1", "2", …). */
+export const codebookCategories = (feature: Feature) =>
+  feature.codes ? Array.from({ length: feature.codes.max - feature.codes.min + 1 }, (_, i) => String(feature.codes!.min + i)) : [];
 
 export const DATASET_FEATURES: Record<DatasetType, Feature[]> = {
   adult_income: [
@@ -29,10 +47,10 @@ export const DATASET_FEATURES: Record<DatasetType, Feature[]> = {
   speed_dating: [
     f('gender', 'integer', "Participant's gender (0 female, 1 male; Fisman et al. coding)"),
     f('age', 'integer', "Participant's age", 'years'),
-    f('race', 'category', "Participant's race (dataset coding 1–6)"),
-    f('field_cd', 'category', 'Field of study (dataset coding 1–18)'),
+    coded('race', "Participant's race", 1, 6),
+    coded('field_cd', 'Field of study', 1, 18),
     f('income', 'number', 'Median household income of the zip code', 'US dollars'),
-    f('career_c', 'category', 'Intended career (dataset coding 1–17)'),
+    coded('career_c', 'Intended career', 1, 17),
     f('pf_o_att', 'number', "Partner's stated importance of attractiveness", 'points of 100'),
     f('pf_o_sin', 'number', "Partner's stated importance of sincerity", 'points of 100'),
     f('pf_o_int', 'number', "Partner's stated importance of intelligence", 'points of 100'),

@@ -18,7 +18,7 @@ import { binaryMetrics } from '../ml/metrics';
 import { compileModel, encodeRow, gbdtModelSchema, type CompiledModel, type GbdtModel, type ModelHeader } from '../ml/model';
 import { predictProbability } from '../ml/predict';
 import { trainingTableSchema } from '../ml/retrain';
-import { FEATURES } from '../schemas/dataset-features';
+import { codebookCategories, DATASET_FEATURES, FEATURES } from '../schemas/dataset-features';
 import type { DatasetType } from '../schemas/study';
 import { r2Keys } from '../storage/r2';
 import { aiModelIdentifier, loadActiveAiModel, loadImmutableModel } from './model-store';
@@ -44,20 +44,23 @@ export function parseUploadedModel(model: unknown, encoding: unknown): { model: 
   return { model: parsed.data, sourceFormat: 'xdl-gbdt' };
 }
 
-/** The categories the dataset has: from the set-up's training table and the active model's codes. */
+/**
+ * The categories the dataset has: from the set-up's training table and the active model's codes,
+ * and for a category the dataset records as integer codes (speed dating's race, field_cd,
+ * career_c) every code its codebook defines, written as LightGBM's encoding writes it ("3"), seen
+ * in the set-up's rows or not.
+ */
 async function datasetVocabulary(bucket: R2Bucket, active: ModelHeader | null, dataset: DatasetType) {
   const vocabulary = new Map<string, Set<string>>();
+  const known = (feature: string) => vocabulary.get(feature) ?? vocabulary.set(feature, new Set()).get(feature)!;
   const add = (codes: Record<string, Record<string, number>>) => {
-    for (const [feature, table] of Object.entries(codes)) {
-      const known = vocabulary.get(feature) ?? new Set<string>();
-      for (const category of Object.keys(table)) known.add(category);
-      vocabulary.set(feature, known);
-    }
+    for (const [feature, table] of Object.entries(codes)) for (const category of Object.keys(table)) known(feature).add(category);
   };
   if (active) add(active.category_codes);
   const object = await bucket.get(r2Keys.trainingTable(dataset));
   const table = object ? trainingTableSchema.safeParse(await object.json()) : null;
   if (table?.success) add(table.data.category_codes);
+  for (const feature of DATASET_FEATURES[dataset]) for (const code of codebookCategories(feature)) known(feature.name).add(code);
   return vocabulary;
 }
 
@@ -82,12 +85,16 @@ function checkCategories(model: GbdtModel, dataset: DatasetType, vocabulary: Map
     const unknown = Object.keys(codes).filter((c) => !known?.has(c));
     if (unknown.length) issues.push({ msg: `unknown categories for ${feature}: ${unknown.slice(0, 10).map((c) => JSON.stringify(c)).join(', ')}`, loc: ['model', 'category_codes', feature] });
   }
-  // Every category a participant can be shown must have a code, or the model would see it as missing.
+  // Every category a participant can be shown must have a code, or the model would see it as missing:
+  // a text value always, an integer-coded one where the model gives the feature codes.
   for (const feature of FEATURES[dataset]) {
-    const seen = new Set(cases.map((c) => c.features[feature]).filter((v): v is string => typeof v === 'string' && v.trim() !== ''));
-    if (seen.size === 0) continue;
     const codes = model.category_codes[feature];
-    const uncovered = [...seen].filter((v) => codes?.[v.trim()] === undefined);
+    const values = cases.map((c) => c.features[feature]);
+    const seen = new Set(
+      values.flatMap((v) => (typeof v === 'string' && v.trim() !== '' ? [v.trim()] : typeof v === 'number' && codes ? [String(v)] : [])),
+    );
+    if (seen.size === 0) continue;
+    const uncovered = [...seen].filter((v) => codes?.[v] === undefined);
     if (uncovered.length) issues.push({ msg: `no code for ${feature} values of the cases: ${uncovered.slice(0, 10).map((c) => JSON.stringify(c)).join(', ')}`, loc: ['model', 'category_codes', feature] });
   }
   if (issues.length) throw invalid('unknown_categories', issues);
