@@ -47,20 +47,27 @@ describe('/model-verification', () => {
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/mv-upload-ja-1280.png`, fullPage: true });
     // Still the set-up's model until confirmed.
     expect(await activeModel(page)).toBe(before);
-    await result.getByRole('button', { name: mvJa.upload.activate }).click();
-    await page.getByRole('alertdialog').getByRole('button', { name: mvJa.upload.activate }).click();
+    await result.getByRole('button', { name: mvJa.versions.activate }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: mvJa.versions.activate }).click();
     await page.getByRole('status').filter({ hasText: before }).waitFor();
     const uploaded = await activeModel(page);
     expect(uploaded).not.toBe(before);
 
-    // Back to the set-up's model, so the other suites' COMPAS participants keep it.
-    const rolledBack = await page.evaluate(
-      async (id) =>
-        (await fetch('/api/model-verification/ai-model/activate', { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ dataset_type: 'compas', model_identifier: id }) })).status,
-      before,
-    );
-    expect(rolledBack).toBe(200);
-    expect(await activeModel(page)).toBe(before);
+    // A retrain is a candidate beside the active model on the same cases; nothing switches.
+    await page.getByRole('button', { name: mvJa.ai.retrain }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: mvJa.ai.retrain }).click();
+    const retrained = page.getByTestId('retrain-result');
+    await retrained.waitFor({ timeout: 120_000 });
+    expect(await retrained.locator('tbody tr').count()).toBe(6);
+    expect(await activeModel(page)).toBe(uploaded);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/mv-retrain-ja-1280.png`, fullPage: true });
+
+    // Back to the set-up's model from the list of versions, so the other suites' COMPAS participants keep it.
+    const versions = page.getByTestId('model-versions');
+    await versions.locator(`tr[data-version="${before}"]`).getByRole('button', { name: mvJa.versions.rollback }).click();
+    await page.getByRole('alertdialog').getByRole('button', { name: mvJa.versions.activate }).click();
+    await expect.poll(() => activeModel(page)).toBe(before);
+    await versions.locator(`tr[data-version="${before}"]`).getByText(mvJa.versions.statuses.active).waitFor();
     await page.context().close();
   });
 

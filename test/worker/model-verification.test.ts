@@ -2,7 +2,9 @@ import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { registerUserResponsesResultSchema } from '../../worker/schemas/admin';
 import { errorBodySchema } from '../../worker/schemas/api';
-import { aiModelStatusSchema, comparisonSchema, retrainResultSchema, userModelDebugSchema, userModelListSchema, userPerformanceSchema } from '../../worker/schemas/model-verification';
+import { aiModelStatusSchema, aiModelVersionsSchema, comparisonSchema, retrainResultSchema, userModelDebugSchema, userModelListSchema, userPerformanceSchema } from '../../worker/schemas/model-verification';
+import { compileModel, encodeRow } from '../../worker/ml/model';
+import { predictProbability } from '../../worker/ml/predict';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { consentedParticipant, seedCompasAiModel, seedCompasCases, seedCompasMainCases, seedCompasTrainingTable } from '../helpers/study-factories';
 
@@ -149,7 +151,7 @@ describe('POST /api/model-verification/ai-model/retrain', () => {
     expect(await rows('select model_identifier, status from ai_models order by id')).toEqual(before);
   });
 
-  it('trains a new working version and switches to it, while a session already in its main experiment keeps its version', async () => {
+  it('stores a retrain as a candidate scored beside the active model on the same cases; only activating it switches, a session in its main experiment keeps its version, and rollback returns', async () => {
     await seedCompasMainCases();
     await seedCompasTrainingTable();
     const old = (await ok(await asAdmin('/api/model-verification/ai-model/status?dataset_type=compas'), aiModelStatusSchema)).model_identifier!;
@@ -159,23 +161,41 @@ describe('POST /api/model-verification/ai-model/retrain', () => {
     const res = await retrain({ dataset_type: 'compas', num_cv_folds: 3, test_size: 0.25 });
     const result = await ok(res, retrainResultSchema);
     expect(result.model_identifier).not.toBe(old);
-    expect(result.previous_model_identifier).toBe(old);
-    // A quarter of each label, rounded per label.
-    expect(Math.abs(result.metrics.test_samples - 150)).toBeLessThanOrEqual(1);
-    expect(result.metrics.test_accuracy).toBeGreaterThan(0.5);
+    expect(result.status).toBe('candidate');
+    // Both models on the very same experiment cases: every stored COMPAS case.
+    const cases = await rows("select features, ground_truth from cases where dataset_type = 'compas'");
+    expect(result.cases_evaluated).toBe(cases.length);
+    expect(result.candidate_metrics.test_samples).toBe(cases.length);
+    expect(result.current_model).toMatchObject({ model_identifier: old, metrics: { test_samples: cases.length } });
+    // Recomputed here from the stored file: the candidate's accuracy on those cases.
+    const [row] = await rows('select r2_key, json_extract(metrics, \'$.training_samples\') as n from ai_models where model_identifier = ?', result.model_identifier);
+    const candidate = compileModel((await (await env.MODELS.get(row!.r2_key as unknown as string))!.json()) as never);
+    const correct = cases.filter((c) => (predictProbability(candidate, encodeRow(candidate.header, JSON.parse(c.features as unknown as string))) >= 0.5 ? 1 : 0) === c.ground_truth).length;
+    expect(result.candidate_metrics.test_accuracy).toBeCloseTo(correct / cases.length, 12);
+    // Fitted on every row of the training table, as the set-up's model is.
+    expect(row!.n).toBe(600);
 
-    const status = await ok(await asAdmin('/api/model-verification/ai-model/status?dataset_type=compas'), aiModelStatusSchema);
-    expect(status).toMatchObject({ model_identifier: result.model_identifier, model_file_exists: true });
-    expect(status.database_info.test_score).toBe(result.metrics.test_accuracy);
-    const versions = await rows("select model_identifier, status, r2_key from ai_models where dataset_type = 'compas'");
-    expect(versions.filter((v) => (v.status as unknown) === 'active').map((v) => v.model_identifier)).toEqual([result.model_identifier]);
-    // The previous version stays, file and row, for the sessions that use it.
-    const previous = versions.find((v) => (v.model_identifier as unknown) === old)!;
-    expect(await env.MODELS.head(previous.r2_key as unknown as string)).not.toBeNull();
+    // Nothing switched yet.
+    expect((await ok(await asAdmin('/api/model-verification/ai-model/status?dataset_type=compas'), aiModelStatusSchema)).model_identifier).toBe(old);
+    const beforeActivation = await startMain();
+    expect(await explain(beforeActivation.id, beforeActivation.caseId)).toBe(old);
 
+    // Every version is listed; activating the candidate switches new sessions only.
+    const listed = await ok(await asAdmin('/api/model-verification/ai-model/versions?dataset_type=compas'), aiModelVersionsSchema);
+    expect(listed.versions[0]).toMatchObject({ model_identifier: result.model_identifier, status: 'candidate', origin: 'admin_retrain', test_accuracy: result.candidate_metrics.test_accuracy });
+    expect(listed.versions.find((v) => v.model_identifier === old)).toMatchObject({ status: 'active' });
+    const activate = (model_identifier: string) =>
+      api('/api/model-verification/ai-model/activate', { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: JSON.stringify({ dataset_type: 'compas', model_identifier }) });
+    expect((await activate(result.model_identifier)).status).toBe(200);
     expect(await explain(earlier.id, earlier.caseId)).toBe(old);
     const later = await startMain();
     expect(await explain(later.id, later.caseId)).toBe(result.model_identifier);
+    // The previous version stays, file and row, and rolling back to it works.
+    const [previous] = await rows('select r2_key, status from ai_models where model_identifier = ?', old);
+    expect(previous!.status).toBe('retired');
+    expect(await env.MODELS.head(previous!.r2_key as unknown as string)).not.toBeNull();
+    expect((await activate(old)).status).toBe(200);
+    expect((await ok(await asAdmin('/api/model-verification/ai-model/status?dataset_type=compas'), aiModelStatusSchema)).model_identifier).toBe(old);
   });
 });
 

@@ -1,5 +1,6 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
+import { aiModelVersions } from '../db/queries/model-verification';
 import { findSessionByUserId } from '../db/queries/sessions';
 import type { AppEnv } from '../env';
 import { notFound } from '../errors';
@@ -12,6 +13,7 @@ import {
   userModelListQuerySchema,
   type activateModelResultSchema,
   type retrainResultSchema,
+  type aiModelVersionsSchema,
   type uploadModelResultSchema,
 } from '../schemas/model-verification';
 import { activateAiModel, uploadAiModel } from '../services/ai-upload';
@@ -36,14 +38,29 @@ export const modelVerificationRoutes = new Hono<AppEnv>()
   .post('/ai-model/retrain', validate('json', retrainBodySchema), async (c) => {
     const body = c.req.valid('json');
     const r = await retrainAi(c.var.db, c.env.MODELS, { dataset: body.dataset_type, folds: body.num_cv_folds, testSize: body.test_size, now: new Date() });
-    c.set('audit', { action: 'ai_model_retrain', targetType: 'ai_model', targetId: r.identifier, details: { dataset_type: body.dataset_type, previous: r.previous, test_accuracy: r.metrics.test_accuracy } });
+    c.set('audit', { action: 'ai_model_retrain', targetType: 'ai_model', targetId: r.identifier, details: { dataset_type: body.dataset_type, status: r.status, test_accuracy: r.metrics.test_accuracy } });
+    const pct = (v: number) => `${(v * 100).toFixed(1)}%`;
     const result: z.infer<typeof retrainResultSchema> = {
       success: true,
-      message: `${body.dataset_type}: model ${r.identifier} is active (test accuracy ${(r.metrics.test_accuracy * 100).toFixed(2)}%)`,
+      message:
+        `${body.dataset_type}: model ${r.identifier} is stored as ${r.status === 'candidate' ? 'a candidate' : `the ${r.status} version it reproduces`}: ` +
+        `${pct(r.metrics.test_accuracy)} on the ${r.casesEvaluated} experiment cases` +
+        (r.current ? ` (active ${r.current.model_identifier}: ${pct(r.current.metrics.test_accuracy)})` : '') +
+        '. Activate it to use it.',
       dataset_type: body.dataset_type,
       model_identifier: r.identifier,
-      previous_model_identifier: r.previous,
-      metrics: { test_accuracy: r.metrics.test_accuracy, test_f1_score: r.metrics.test_f1_score, cross_validation_score: r.metrics.cross_validation_score, test_samples: r.metrics.test_samples },
+      status: r.status,
+      cases_evaluated: r.casesEvaluated,
+      candidate_metrics: {
+        test_accuracy: r.metrics.test_accuracy,
+        test_precision: r.metrics.test_precision,
+        test_recall: r.metrics.test_recall,
+        test_f1_score: r.metrics.test_f1_score,
+        test_logloss: r.metrics.test_logloss,
+        test_samples: r.metrics.test_samples,
+      },
+      current_model: r.current,
+      cross_validation_score: r.metrics.cross_validation_score,
       training_time_seconds: r.trainingTimeSeconds,
     };
     return c.json(result);
@@ -77,6 +94,11 @@ export const modelVerificationRoutes = new Hono<AppEnv>()
       changed: r.changed,
     };
     return c.json(result);
+  })
+  .get('/ai-model/versions', validate('query', datasetQuerySchema), async (c) => {
+    const dataset = c.req.valid('query').dataset_type;
+    const body: z.infer<typeof aiModelVersionsSchema> = { dataset_type: dataset, versions: await aiModelVersions(c.var.db, dataset) };
+    return c.json(body);
   })
   .get('/ai-model/details', validate('query', datasetQuerySchema), async (c) => c.json(await aiModelDetails(c.var.db, c.env.MODELS, c.req.valid('query').dataset_type)))
   .get('/comparison/ai-vs-users', validate('query', datasetQuerySchema), async (c) => c.json(await aiVersusUsers(c.var.db, c.req.valid('query').dataset_type)));

@@ -135,15 +135,6 @@ export const retrainBodySchema = z.object({
   /** Share of the training table held out for the new model's test metrics. */
   test_size: z.number().min(0.05).max(0.5).default(0.2),
 });
-export const retrainResultSchema = z.object({
-  success: z.literal(true),
-  message: z.string(),
-  dataset_type: datasetTypeSchema,
-  model_identifier: z.string(),
-  previous_model_identifier: z.string().nullable(),
-  metrics: z.object({ test_accuracy: z.number(), test_f1_score: z.number(), cross_validation_score: z.number(), test_samples: z.number().int() }),
-  training_time_seconds: z.number(),
-});
 
 /** A researcher's own model: a LightGBM `dump_model()` JSON (with its encoding) or an `xdl-gbdt` file. */
 export const uploadModelBodySchema = z.object({
@@ -160,6 +151,36 @@ const heldOutMetricsSchema = z.object({
   test_f1_score: z.number(),
   test_logloss: z.number(),
   test_samples: z.number().int(),
+});
+
+/** A retrain: a candidate version scored beside the active model on the same experiment cases; activate it to use it. */
+export const retrainResultSchema = z.object({
+  success: z.literal(true),
+  message: z.string(),
+  dataset_type: datasetTypeSchema,
+  model_identifier: z.string(),
+  /** `candidate` until activated; a retrain that reproduces a stored version keeps that version's status. */
+  status: z.enum(['candidate', 'active', 'retired']),
+  cases_evaluated: z.number().int(),
+  candidate_metrics: heldOutMetricsSchema,
+  current_model: z.object({ model_identifier: z.string(), metrics: heldOutMetricsSchema }).nullable(),
+  cross_validation_score: z.number(),
+  training_time_seconds: z.number(),
+});
+
+/** Every stored AI model version of a dataset, newest first, for activation and rollback. */
+export const aiModelVersionsSchema = z.object({
+  dataset_type: datasetTypeSchema,
+  versions: z.array(
+    z.object({
+      model_identifier: z.string(),
+      status: z.enum(['candidate', 'active', 'retired']),
+      origin: z.enum(['setup', 'admin_retrain', 'admin_upload']),
+      test_accuracy: z.number().nullable(),
+      test_samples: z.number().int().nullable(),
+      trained_at: z.string(),
+    }),
+  ),
 });
 
 export const uploadModelResultSchema = z.object({

@@ -1,12 +1,12 @@
 /**
  * An administrator's retrain of a dataset's AI model inside the Worker: from the set-up's
- * training table in R2, with the ML core, stored as a new version beside the old ones. The new
- * version becomes active only after its stored file loads and predicts the hold-out exactly as
- * the model just trained; until then, and if that fails, the current model keeps serving. Sessions
- * already in their main experiment keep the version they started with (`sessions.ai_model_identifier`).
+ * training table in R2, with the ML core, fitted on every row as the set-up's model was. It is
+ * stored as a *candidate* version, after its stored file loads back and predicts exactly as the
+ * model just trained, and scored on the experiment cases beside the active model; it serves
+ * participants only once an administrator activates it (`activateAiModel`, which also rolls back).
  */
+import { eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { activeAiModelRow } from '../db/queries/model-verification';
 import { aiModels } from '../db/schema';
 import { AppError } from '../errors';
 import { compileModel } from '../ml/model';
@@ -14,8 +14,8 @@ import { predictProbability } from '../ml/predict';
 import { retrainAiModel, trainingTableSchema } from '../ml/retrain';
 import type { DatasetType } from '../schemas/study';
 import { r2Keys } from '../storage/r2';
+import { scoreBesideActive } from './ai-upload';
 import { aiModelIdentifier, loadImmutableModel } from './model-store';
-import { eq, sql } from 'drizzle-orm';
 
 export async function retrainAi(db: Db, bucket: R2Bucket, input: { dataset: DatasetType; folds: number; testSize: number; now: Date }) {
   const object = await bucket.get(r2Keys.trainingTable(input.dataset));
@@ -25,15 +25,15 @@ export async function retrainAi(db: Db, bucket: R2Bucket, input: { dataset: Data
     throw new AppError(409, 'training_table_invalid', `The training table for ${input.dataset} is not a valid training table`);
   }
   const table = parsed.data;
-  const previous = await activeAiModelRow(db, input.dataset);
   const { model, report, holdout } = retrainAiModel(table, { folds: input.folds, testSize: input.testSize });
 
   const json = JSON.stringify(model);
   const identifier = await aiModelIdentifier(input.dataset, json);
   const key = r2Keys.aiModel(input.dataset, identifier);
+  const existing = await db.select({ status: aiModels.status }).from(aiModels).where(eq(aiModels.modelIdentifier, identifier)).get();
   await bucket.put(key, json, { httpMetadata: { contentType: 'application/json' } });
 
-  // Switch over only when the stored file is the model: loaded back, it predicts the hold-out exactly.
+  // Keep it only when the stored file is the model: loaded back, it predicts the check rows exactly.
   const stored = await loadImmutableModel(bucket, key).catch(() => null);
   const trained = compileModel(model);
   const agrees =
@@ -43,46 +43,42 @@ export async function retrainAi(db: Db, bucket: R2Bucket, input: { dataset: Data
       return predictProbability(stored, x) === predictProbability(trained, x);
     });
   if (!agrees) {
-    if (previous?.r2Key !== key) await bucket.delete(key);
-    throw new AppError(500, 'retrain_verification_failed', 'The retrained model did not load back correctly; the current model stays active');
+    if (!existing) await bucket.delete(key);
+    throw new AppError(500, 'retrain_verification_failed', 'The retrained model did not load back correctly; nothing was stored');
   }
 
+  const scored = await scoreBesideActive(db, bucket, input.dataset, trained);
   const metrics = {
-    test_accuracy: report.test.accuracy,
-    test_precision: report.test.precision,
-    test_recall: report.test.recall,
-    test_f1_score: report.test.f1,
-    test_logloss: report.test.logloss,
+    // On the experiment cases, beside the active model's on the same cases.
+    ...scored.metrics,
     train_accuracy: report.train.accuracy,
     cross_validation_score: report.cross_validation_score,
     cv_accuracy: report.cv_accuracy,
     cv_folds: report.cv_folds,
     training_samples: report.training_samples,
     validation_samples: report.validation_samples,
-    test_samples: report.test_samples,
+    // The check fit on the other rows, scored on test_size of the training table.
+    check_accuracy: report.test.accuracy,
+    check_samples: report.test_samples,
   };
-  const trainedAt = input.now.toISOString();
-  await db.batch([
-    db
-      .insert(aiModels)
-      .values({
-        datasetType: input.dataset,
-        modelIdentifier: identifier,
-        status: 'retired',
-        r2Key: key,
-        formatVersion: model.version,
-        fileSizeBytes: json.length,
-        metrics,
-        datasetInfo: report.dataset_info,
-        params: { ...report.params, trained_by: 'admin_retrain', test_size: input.testSize, cv_folds: input.folds },
-        trainingTimeSeconds: report.training_time_seconds,
-        trainedAt,
-      })
-      .onConflictDoNothing(),
-    db
-      .update(aiModels)
-      .set({ status: sql`case when ${aiModels.modelIdentifier} = ${identifier} then 'active' else 'retired' end` })
-      .where(eq(aiModels.datasetType, input.dataset)),
-  ]);
-  return { identifier, previous: previous?.modelIdentifier ?? null, metrics, trainingTimeSeconds: report.training_time_seconds };
+  const positives = scored.cases.filter((c) => c.groundTruth === 1).length;
+  await db
+    .insert(aiModels)
+    .values({
+      datasetType: input.dataset,
+      modelIdentifier: identifier,
+      status: 'candidate',
+      r2Key: key,
+      formatVersion: model.version,
+      fileSizeBytes: json.length,
+      metrics,
+      datasetInfo: { ...report.dataset_info, evaluated_on: 'experiment cases (none of them in the training table)', cases_evaluated: scored.cases.length, cases_positive: positives },
+      params: { ...report.params, trained_by: 'admin_retrain', test_size: input.testSize, cv_folds: input.folds },
+      trainingTimeSeconds: report.training_time_seconds,
+      trainedAt: input.now.toISOString(),
+    })
+    .onConflictDoNothing();
+  // The same model trained again (same table and settings) keeps the version and status it has.
+  const status = existing?.status ?? 'candidate';
+  return { identifier, status, metrics, current: scored.current, casesEvaluated: scored.cases.length, trainingTimeSeconds: report.training_time_seconds };
 }

@@ -114,6 +114,19 @@ const metricsRecord = (m: ReturnType<typeof binaryMetrics>) => ({
   test_samples: m.samples,
 });
 
+/**
+ * A new version's scores on the dataset's experiment cases beside the active model's on the same
+ * cases: the comparison an upload and a retrain both show before an administrator activates one.
+ */
+export async function scoreBesideActive(db: Db, bucket: R2Bucket, dataset: DatasetType, model: CompiledModel) {
+  const cases = await heldOutCases(db, dataset);
+  if (cases.length === 0) throw new AppError(409, 'no_held_out_cases', `No ${dataset} cases are set up to evaluate the model on; run the set-up (npm start) first`);
+  const active = await loadActiveAiModel(db, bucket, dataset);
+  const scored = evaluate(model, cases);
+  const current = active ? { model_identifier: active.identifier, metrics: metricsRecord(evaluate(active.model, cases).metrics) } : null;
+  return { cases, active, probabilities: scored.probabilities, metrics: metricsRecord(scored.metrics), current };
+}
+
 export async function uploadAiModel(db: Db, bucket: R2Bucket, input: { dataset: DatasetType; model: unknown; encoding?: unknown; now: Date }) {
   const { model, sourceFormat } = parseUploadedModel(input.model, input.encoding);
   let compiled: CompiledModel;
@@ -123,21 +136,15 @@ export async function uploadAiModel(db: Db, bucket: R2Bucket, input: { dataset: 
     throw invalid('invalid_model', [{ msg: err instanceof Error ? err.message.slice(0, 300) : String(err), loc: ['model'] }]);
   }
   checkFeatures(model, input.dataset);
-  const cases = await heldOutCases(db, input.dataset);
-  if (cases.length === 0) throw new AppError(409, 'no_held_out_cases', `No ${input.dataset} cases are set up to evaluate the model on; run the set-up (npm start) first`);
-  const active = await loadActiveAiModel(db, bucket, input.dataset);
+  const { cases, active, probabilities, metrics, current } = await scoreBesideActive(db, bucket, input.dataset, compiled);
   checkCategories(model, input.dataset, await datasetVocabulary(bucket, active?.model.header ?? null, input.dataset), cases);
-
-  const uploaded = evaluate(compiled, cases);
-  const bad = uploaded.probabilities.findIndex((p) => !Number.isFinite(p) || p < 0 || p > 1);
+  const bad = probabilities.findIndex((p) => !Number.isFinite(p) || p < 0 || p > 1);
   if (bad >= 0) throw invalid('invalid_predictions', [{ msg: `the model's prediction for experiment case ${bad + 1} is not a probability`, loc: ['model'] }]);
-  const current = active ? { model_identifier: active.identifier, metrics: metricsRecord(evaluate(active.model, cases).metrics) } : null;
 
   const json = JSON.stringify(model);
   const identifier = await aiModelIdentifier(input.dataset, json);
   const key = r2Keys.aiModel(input.dataset, identifier);
   await bucket.put(key, json, { httpMetadata: { contentType: 'application/json' } });
-  const metrics = metricsRecord(uploaded.metrics);
   const positives = cases.filter((c) => c.groundTruth === 1).length;
   await db
     .insert(aiModels)

@@ -1,4 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
+import type { InferResponseType } from 'hono/client';
 import { useEffect, useState } from 'react';
 import { Button, Tab, TabList, TabPanel, Tabs } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
@@ -9,10 +10,12 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FullScreenDialog } from '../../components/ui/full-screen-dialog';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { api, unwrap } from '../../lib/api';
+import { CandidateComparison, ModelVersionsCard } from './model-versions';
 import { UploadModelCard } from './upload-model-card';
 import './model-verification.css';
 
 type Message = { kind: 'success' | 'error'; text: string } | null;
+type Retrained = InferResponseType<(typeof api.api)['model-verification']['ai-model']['retrain']['$post'], 200>;
 const pct = (v: number | null | undefined) => (v === null || v === undefined ? '—' : `${(v * 100).toFixed(1)}%`);
 const k = (key: string) => `modelVerification.${key}`;
 /** The AI model's status is cached for an hour per dataset (part 1 §7). */
@@ -48,6 +51,7 @@ function AiModelTab({ dataset, notify }: { dataset: DatasetType; notify: (m: Mes
   const [folds, setFolds] = useState('5');
   const [testSize, setTestSize] = useState('0.2');
   const [confirming, setConfirming] = useState(false);
+  const [candidate, setCandidate] = useState<Retrained | null>(null);
   const status = useQuery({
     queryKey: ['admin', 'mv', 'status', dataset],
     queryFn: async () => unwrap(await api.api['model-verification']['ai-model'].status.$get({ query: { dataset_type: dataset } })),
@@ -58,8 +62,10 @@ function AiModelTab({ dataset, notify }: { dataset: DatasetType; notify: (m: Mes
       const res = await api.api['model-verification']['ai-model'].retrain.$post({ json: { dataset_type: dataset, num_cv_folds: Number(folds), test_size: Number(testSize) } });
       return unwrap(res);
     },
+    onMutate: () => setCandidate(null),
     onSuccess: (r) => {
-      notify({ kind: 'success', text: t(k('ai.retrainDone'), { message: r.message }) });
+      setCandidate(r);
+      notify({ kind: 'success', text: t(k('ai.retrainDone'), { identifier: r.model_identifier }) });
       void client.invalidateQueries({ queryKey: ['admin', 'mv'] });
     },
     onError: (err) => notify({ kind: 'error', text: t(k('ai.retrainFailed'), { message: err.message }) }),
@@ -111,8 +117,20 @@ function AiModelTab({ dataset, notify }: { dataset: DatasetType; notify: (m: Mes
             {retrain.isPending ? t('common.loading') : t(k('ai.retrain'))}
           </Button>
         </div>
+        {candidate ? (
+          <div data-testid="retrain-result">
+            <p>{t(k('ai.retrainResult'), { identifier: candidate.model_identifier, cases: candidate.cases_evaluated })}</p>
+            <CandidateComparison
+              dataset={dataset}
+              candidate={{ model_identifier: candidate.model_identifier, status: candidate.status, metrics: candidate.candidate_metrics, current: candidate.current_model }}
+              notify={notify}
+              onActivated={() => setCandidate(null)}
+            />
+          </div>
+        ) : null}
       </Card>
       <UploadModelCard dataset={dataset} notify={notify} />
+      <ModelVersionsCard dataset={dataset} notify={notify} />
       <ConfirmDialog
         isOpen={confirming}
         title={t(k('ai.retrain'))}

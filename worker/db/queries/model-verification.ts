@@ -11,6 +11,24 @@ import { aiModels, cases, participants, preExperimentResponses as pre, sessions,
 export const activeAiModelRow = async (db: Db, dataset: DatasetType) =>
   (await db.select().from(aiModels).where(and(eq(aiModels.datasetType, dataset), eq(aiModels.status, 'active'))).orderBy(desc(aiModels.id)).get()) ?? null;
 
+/** Every stored AI model version of a dataset, newest first: where it came from, its status and test score. */
+export async function aiModelVersions(db: Db, dataset: DatasetType) {
+  const rows = await db
+    .select({ modelIdentifier: aiModels.modelIdentifier, status: aiModels.status, params: aiModels.params, metrics: aiModels.metrics, trainedAt: aiModels.trainedAt })
+    .from(aiModels)
+    .where(eq(aiModels.datasetType, dataset))
+    .orderBy(desc(aiModels.id));
+  const number = (v: unknown) => (typeof v === 'number' ? v : null);
+  return rows.map((r) => ({
+    model_identifier: r.modelIdentifier,
+    status: r.status,
+    origin: r.params.trained_by === 'admin_retrain' ? ('admin_retrain' as const) : r.params.trained_by === 'admin_upload' ? ('admin_upload' as const) : ('setup' as const),
+    test_accuracy: number(r.metrics.test_accuracy),
+    test_samples: number(r.metrics.test_samples),
+    trained_at: r.trainedAt,
+  }));
+}
+
 /** Participants of a dataset with their answer count and user-model record (if any), newest first. */
 export function userModelOverview(db: Db, dataset: DatasetType, page: { limit: number; offset: number }) {
   const answers = db.$count(pre, eq(pre.sessionId, sessions.sessionId));
