@@ -19,6 +19,7 @@ import {
   usersResponseSchema,
 } from '../../worker/schemas/admin';
 import { errorBodySchema } from '../../worker/schemas/api';
+import { answeredQuestions, postSurvey } from '../../worker/schemas/post-survey';
 import { caseSetResponseSchema } from '../../worker/schemas/experiment';
 import { ALL_DATA_TABLES } from '../../worker/services/exports/tables';
 import { adminCookie, api, postJson } from '../helpers/api';
@@ -342,6 +343,49 @@ describe('GET /api/enhanced-export/{name}', () => {
     expect(pre.data.map((r) => r.reasoning)).toContain('two\nlines\nand more');
     const config = JSON.parse(strFromU8(files['study-config.json']!)) as { study: { studyVersion: string } };
     expect(config.study.studyVersion).toBeTruthy();
+  });
+
+  it("gives every CSV an Excel variant (UTF-8 with a byte-order mark), the all-data zip's files and consent records included", async () => {
+    const p = await participantDoneWithMain();
+    const bom = [0xef, 0xbb, 0xbf];
+    const single = await asAdmin(`/api/enhanced-export/pre-experiment?format=excel&user_name=${p.id}`);
+    expect(single.status).toBe(200);
+    expect(single.headers.get('Content-Disposition')).toMatch(/filename="pre-experiment-excel_.+\.csv"/);
+    const bytes = new Uint8Array(await single.arrayBuffer());
+    expect([...bytes.slice(0, 3)]).toEqual(bom);
+    // The plain CSV has none.
+    expect([...new Uint8Array(await (await asAdmin(`/api/enhanced-export/pre-experiment?format=csv&user_name=${p.id}`)).arrayBuffer()).slice(0, 3)]).not.toEqual(bom);
+    const zip = unzipSync(new Uint8Array(await (await asAdmin(`/api/enhanced-export/all-data?format=excel&user_name=${p.id}`)).arrayBuffer()));
+    const csvs = Object.keys(zip).filter((n) => n.endsWith('.csv'));
+    expect(csvs).toContain('codebook.csv');
+    for (const name of csvs) expect([...zip[name]!.slice(0, 3)], name).toEqual(bom);
+    const consent = await asAdmin('/api/admin/consent-records/export?format=excel');
+    expect([...new Uint8Array(await consent.arrayBuffer()).slice(0, 3)]).toEqual(bom);
+    // Decoded as UTF-8 (which takes the mark as the encoding's sign), the header is intact.
+    expect(Papa.parse<string[]>(new TextDecoder().decode(zip['participants.csv']!), { preview: 1 }).data[0]![0]).toBe('user_id');
+  });
+
+  it('gives every multiselect answer one 0/1 column per option beside its JSON cell, in the codebook too', async () => {
+    const p = await participantDoneWithMain();
+    const multiselects = postSurvey.sections.flatMap((s) => answeredQuestions(s)).filter((q) => q.kind === 'multiselect');
+    expect(multiselects.length).toBeGreaterThan(0);
+    // Each multiselect: the first and last options chosen.
+    const answers = completePostSurvey((q) =>
+      q.kind === 'multiselect' ? JSON.stringify({ selections: [q.options[0]!.value, q.options.at(-1)!.value], other_text: q.options.at(-1)!.value === 'other' ? 'something else' : '' }) : undefined,
+    );
+    expect((await postJson('/api/post-survey', { session_id: p.id, ...answers })).status).toBe(201);
+    const files = unzipSync(new Uint8Array(await (await asAdmin(`/api/enhanced-export/all-data?format=csv&user_name=${p.id}`)).arrayBuffer()));
+    const [row] = Papa.parse<Record<string, string>>(strFromU8(files['post-survey.csv']!), { header: true, skipEmptyLines: true }).data;
+    const codebook = strFromU8(files['codebook.csv']!);
+    for (const q of multiselects) {
+      if (q.kind !== 'multiselect') continue;
+      const chosen = (JSON.parse(row![q.name]!) as { selections: string[] }).selections;
+      for (const [i, o] of q.options.entries()) {
+        expect(row![`${q.name}__${o.value}`], `${q.name}__${o.value}`).toBe(i === 0 || i === q.options.length - 1 ? '1' : '0');
+        expect(chosen.includes(o.value)).toBe(row![`${q.name}__${o.value}`] === '1');
+        expect(codebook).toContain(`post-survey,${q.name}__${o.value},integer`);
+      }
+    }
   });
 
   it('refuses an unknown export or format with 400, and everything without a session with 401', async () => {

@@ -11,7 +11,8 @@ const exportParamSchema = z.object({
   name: z.enum(['pre-experiment', 'main-experiment', 'case-data', 'feature-importance', 'post-survey', 'reliance-participants', 'reliance-by-alpha', 'reliance-by-dataset', 'all-data']),
 });
 const exportQuerySchema = z.object({
-  format: z.enum(['csv', 'tsv']).default('csv'),
+  /** `excel`: CSV with a UTF-8 byte-order mark, so Excel reads Japanese and other text correctly when the file is opened. */
+  format: z.enum(['csv', 'tsv', 'excel']).default('csv'),
   user_name: z.string().trim().min(1).max(200).optional(),
   /** Reliance tables: leave flagged participants out of the group figures, as the dashboard's toggle does. */
   exclude_flagged: queryFlag,

@@ -55,7 +55,8 @@ export const numericIdParamSchema = z.object({ id: z.coerce.number().int().posit
 export const confirmDeletionQuerySchema = z.object({
   confirm_deletion: z.literal('true', { error: 'confirm_deletion=true is required to delete' }),
 });
-export const consentExportQuerySchema = z.object({ format: z.enum(['csv', 'json']).default('csv') });
+/** `excel`: the CSV with a UTF-8 byte-order mark, for opening in Excel. */
+export const consentExportQuerySchema = z.object({ format: z.enum(['csv', 'excel', 'json']).default('csv') });
 
 export const adminUserSchema = z.object({
   id: z.number().int(),

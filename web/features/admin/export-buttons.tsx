@@ -18,24 +18,30 @@ const LABEL_KEYS: Record<ExportName, string> = {
   'consent-json': 'consent',
 };
 
-async function download(name: ExportName, format: 'csv' | 'tsv', userName: string) {
+/** CSV, TSV, or CSV for Excel (UTF-8 with a byte-order mark, so Excel shows Japanese text when the file is opened). */
+type TextFormat = 'csv' | 'tsv' | 'excel';
+const FORMAT_LABELS: Record<TextFormat, string> = { csv: 'CSV', tsv: 'TSV', excel: 'CSV (Excel)' };
+const extensionOf = (format: TextFormat) => (format === 'tsv' ? 'tsv' : 'csv');
+
+async function download(name: ExportName, format: TextFormat, userName: string) {
   if (name === 'consent-csv' || name === 'consent-json') {
-    const kind = name === 'consent-csv' ? 'csv' : 'json';
+    const kind = name === 'consent-json' ? 'json' : format === 'excel' ? 'excel' : 'csv';
     const res = await api.api.admin['consent-records'].export.$get({ query: { format: kind } });
-    return saveResponse(res, 'consent-records', kind);
+    return saveResponse(res, 'consent-records', kind === 'json' ? 'json' : 'csv');
   }
   const query = { format, ...(userName ? { user_name: userName } : {}) };
   const res = await api.api['enhanced-export'][':name'].$get({ param: { name }, query });
-  return saveResponse(res, name, name === 'all-data' ? 'zip' : format);
+  return saveResponse(res, name, name === 'all-data' ? 'zip' : extensionOf(format));
 }
 
 /** Export buttons of a tab: CSV or TSV (JSON for consent), optionally for one participant. */
 export function ExportButtons({ names, notify }: { names: readonly ExportName[]; notify: (b: { kind: 'error'; text: string }) => void }) {
   const { t } = useTranslation();
-  const [format, setFormat] = useState<'csv' | 'tsv'>('csv');
+  const [format, setFormat] = useState<TextFormat>('csv');
   const [userName, setUserName] = useState('');
   const [busy, setBusy] = useState<ExportName | null>(null);
   const tableExports = names.some((n) => !n.startsWith('consent'));
+  const formats: TextFormat[] = tableExports ? ['csv', 'tsv', 'excel'] : ['csv', 'excel'];
   const run = async (name: ExportName) => {
     setBusy(name);
     try {
@@ -51,24 +57,27 @@ export function ExportButtons({ names, notify }: { names: readonly ExportName[];
   return (
     <div className="card export-card">
       <h3 className="card-title">{t('admin.dashboard.exports.title')}</h3>
-      {tableExports ? (
-        <div className="export-options">
-          <RadioGroup className="inline-radios" value={format} onChange={(v) => setFormat(v as 'csv' | 'tsv')} orientation="horizontal">
-            <Label className="visually-hidden">{t('admin.dashboard.exports.title')}</Label>
-            <Radio value="csv">CSV</Radio>
-            <Radio value="tsv">TSV</Radio>
-          </RadioGroup>
+      <div className="export-options">
+        <RadioGroup className="inline-radios" value={format} onChange={(v) => setFormat(v as TextFormat)} orientation="horizontal">
+          <Label className="visually-hidden">{t('admin.dashboard.exports.title')}</Label>
+          {formats.map((f) => (
+            <Radio key={f} value={f}>
+              {FORMAT_LABELS[f]}
+            </Radio>
+          ))}
+        </RadioGroup>
+        {tableExports ? (
           <label className="export-user">
             {t('admin.dashboard.exports.userFilter')}{' '}
             <input value={userName} onChange={(e) => setUserName(e.target.value)} maxLength={200} />
           </label>
-        </div>
-      ) : null}
+        ) : null}
+      </div>
       <div className="button-row">
         {names.map((name) => (
           <Button key={name} className="button" isDisabled={busy !== null} onPress={() => void run(name)} data-export={name}>
             {t(`admin.dashboard.exports.${LABEL_KEYS[name]}`)}
-            {name === 'consent-csv' ? ' (CSV)' : name === 'consent-json' ? ' (JSON)' : name === 'all-data' ? '' : ` (${format.toUpperCase()})`}
+            {name === 'consent-json' ? ' (JSON)' : name === 'all-data' ? '' : ` (${format === 'excel' ? 'Excel' : FORMAT_LABELS[format]})`}
           </Button>
         ))}
       </div>

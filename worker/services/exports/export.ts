@@ -9,11 +9,12 @@ import { currentStudyConfig } from '../study-configuration';
 import { exportCopies } from '../../db/schema';
 import { r2Keys } from '../../storage/r2';
 import { ALL_DATA_TABLES, consentTable, EXPORT_TABLES, type ExportFilter, type ExportName, type ExportTable } from './tables';
-import { R2ExportSink, tableText, writeTextExport, writeZipExport, type TextFormat } from './writer';
+import { R2ExportSink, tableText, TEXT_EXTENSIONS, writeTextExport, writeZipExport, type TextFormat } from './writer';
 
 export const CONTENT_TYPES = {
   csv: 'text/csv; charset=utf-8',
   tsv: 'text/tab-separated-values; charset=utf-8',
+  excel: 'text/csv; charset=utf-8',
   json: 'application/json; charset=utf-8',
   zip: 'application/zip',
 } as const;
@@ -39,6 +40,8 @@ export const codebookTable: ExportTable<CodebookRow> = {
 const stamp = (now: Date) => now.toISOString().slice(0, 19).replace(/[-:]/g, '').replace('T', '-');
 const fileNameOf = (base: string, ext: string, now: Date, filter: ExportFilter) =>
   `${base}_${stamp(now)}${filter.userName ? `_${filter.userName.replace(/[^A-Za-z0-9_-]/g, '')}` : ''}.${ext}`;
+/** A text export's base name: the Excel variant says so, its files being CSV too. */
+const textBase = (base: string, format: TextFormat) => (format === 'excel' ? `${base}-excel` : base);
 
 export type ExportResult = { key: string; fileName: string; contentType: string; bytes: number };
 
@@ -64,16 +67,17 @@ async function store(
 
 export function exportTable(db: Db, bucket: R2Bucket, name: ExportName, format: TextFormat, filter: ExportFilter, now: Date) {
   const table = EXPORT_TABLES[name] as ExportTable<unknown>;
-  return store(db, bucket, fileNameOf(name, format, now, filter), CONTENT_TYPES[format], now, (sink, holds) =>
+  return store(db, bucket, fileNameOf(textBase(name, format), TEXT_EXTENSIONS[format], now, filter), CONTENT_TYPES[format], now, (sink, holds) =>
     writeTextExport(sink, db, table, filter, format, holds),
   );
 }
 
 export function exportAllData(db: Db, bucket: R2Bucket, format: TextFormat, filter: ExportFilter, now: Date) {
-  return store(db, bucket, fileNameOf('all-data', 'zip', now, filter), CONTENT_TYPES.zip, now, (sink, holds) =>
+  const ext = TEXT_EXTENSIONS[format];
+  return store(db, bucket, fileNameOf(textBase('all-data', format), 'zip', now, filter), CONTENT_TYPES.zip, now, (sink, holds) =>
     writeZipExport(sink, [
-      ...ALL_DATA_TABLES.map((table) => ({ name: `${table.name}.${format}`, text: () => tableText(db, table, filter, format, holds) })),
-      { name: `codebook.${format}`, text: () => tableText(db, codebookTable, {}, format) },
+      ...ALL_DATA_TABLES.map((table) => ({ name: `${table.name}.${ext}`, text: () => tableText(db, table, filter, format, holds) })),
+      { name: `codebook.${ext}`, text: () => tableText(db, codebookTable, {}, format) },
       { name: 'study-config.json', text: async function* () {
         const current = await currentStudyConfig();
         yield JSON.stringify({ exported_at: now.toISOString(), filter, version: current.version, study: current.config }, null, 2);
@@ -86,9 +90,12 @@ export function exportAllData(db: Db, bucket: R2Bucket, format: TextFormat, filt
 }
 
 /** Consent records as CSV (one column per item) or as JSON records like the dashboard's list. */
-export function exportConsent(db: Db, bucket: R2Bucket, format: 'csv' | 'json', now: Date) {
+export function exportConsent(db: Db, bucket: R2Bucket, format: 'csv' | 'excel' | 'json', now: Date) {
+  if (format !== 'json') {
+    const fileName = fileNameOf(textBase('consent-records', format), 'csv', now, {});
+    return store(db, bucket, fileName, CONTENT_TYPES[format], now, (sink, holds) => writeTextExport(sink, db, consentTable, {}, format, holds));
+  }
   const fileName = fileNameOf('consent-records', format, now, {});
-  if (format === 'csv') return store(db, bucket, fileName, CONTENT_TYPES.csv, now, (sink, holds) => writeTextExport(sink, db, consentTable, {}, 'csv', holds));
   return store(db, bucket, fileName, CONTENT_TYPES.json, now, async (sink, holds) => {
     const encoder = new TextEncoder();
     let first = true;

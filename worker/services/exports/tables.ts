@@ -22,7 +22,7 @@ import {
   userModelVersions,
 } from '../../db/schema';
 import { DATASET_FEATURES } from '../../schemas/dataset-features';
-import { answeredQuestions, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
+import { answeredQuestions, parseMultiselect, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
 import { CONSENT_ITEMS, DATASET_TYPES } from '../../schemas/study';
 import { qualityFlagsColumn, relianceByAlphaTable, relianceByDatasetTable, relianceParticipantsTable } from '../analytics/exports';
 import { qualityFlags } from '../analytics/quality-flags';
@@ -405,6 +405,25 @@ const surveyPage = (db: Db, filter: ExportFilter, after: number) =>
     .limit(EXPORT_PAGE_ROWS);
 type SurveyRow = Awaited<ReturnType<typeof surveyPage>>[number];
 
+/**
+ * A multiselect's tidy form beside its JSON cell: one 0/1 column per option (1 = chosen), named
+ * `<question>__<option>`, empty when the question was not answered.
+ */
+function optionColumns(sectionId: string, q: AnsweredQuestion): Column<SurveyRow>[] {
+  if (q.kind !== 'multiselect') return [];
+  const read = (r: SurveyRow) => (r.r[sectionId as 'demographics'] as Record<string, unknown>)[q.name];
+  return q.options.map((o) => ({
+    name: `${q.name}__${o.value}`,
+    type: 'integer',
+    meaning: `${q.label.en}: option "${o.label.en}" chosen`,
+    coding: `1 = chosen, 0 = not chosen, empty = question not answered (the same answer as the JSON column ${q.name})`,
+    value: (r: SurveyRow) => {
+      const answer = parseMultiselect(read(r));
+      return answer ? Number(answer.selections.includes(o.value)) : null;
+    },
+  }));
+}
+
 function questionColumn(sectionId: string, q: AnsweredQuestion): Column<SurveyRow> {
   const read = (r: SurveyRow) => (r.r[sectionId as 'demographics'] as Record<string, unknown>)[q.name] ?? null;
   const meaning = q.label.en;
@@ -447,7 +466,7 @@ export const postSurveyTable: ExportTable<SurveyRow> = {
     ...postSurvey.sections.flatMap((section) =>
       answeredQuestions(section)
         .filter((q) => q.name !== 'experiment_rating' && q.name !== 'overall_feedback')
-        .map((q) => questionColumn(section.id, q)),
+        .flatMap((q) => [questionColumn(section.id, q), ...optionColumns(section.id, q)]),
     ),
     ...FACTORS.map(
       (factor): Column<SurveyRow> => ({

@@ -9,7 +9,14 @@ import Papa from 'papaparse';
 import type { Db } from '../../db/client';
 import type { ExportFilter, ExportTable } from './tables';
 
-export type TextFormat = 'csv' | 'tsv';
+/**
+ * `excel`: the CSV with a UTF-8 byte-order mark, which Excel needs to read the file as UTF-8 when
+ * it is opened by a double click (Japanese text and every non-ASCII character would be garbled).
+ */
+export type TextFormat = 'csv' | 'tsv' | 'excel';
+/** The file name extension of each text format. */
+export const TEXT_EXTENSIONS: Record<TextFormat, string> = { csv: 'csv', tsv: 'tsv', excel: 'csv' };
+const BYTE_ORDER_MARK = '\uFEFF';
 
 /** R2 wants every part but the last of one size, at least 5 MiB. */
 const PART_BYTES = 5 * 1024 * 1024;
@@ -98,7 +105,7 @@ const FORMULA_START = /^[=+\-@\t\r]/;
 function pageText<R>(table: ExportTable<R>, rows: R[] | null, format: TextFormat): string {
   const unparse = (data: (string | number | null)[][]) =>
     Papa.unparse(data, { delimiter: format === 'tsv' ? '\t' : ',', newline: '\r\n', escapeFormulae: FORMULA_START });
-  if (rows === null) return `${unparse([table.columns.map((c) => c.name)])}\r\n`;
+  if (rows === null) return `${format === 'excel' ? BYTE_ORDER_MARK : ''}${unparse([table.columns.map((c) => c.name)])}\r\n`;
   return rows.length === 0 ? '' : `${unparse(rows.map((row) => table.columns.map((c) => cell(c.value(row)))))}\r\n`;
 }
 
