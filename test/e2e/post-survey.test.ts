@@ -114,14 +114,20 @@ describe('post-survey', () => {
       expect(overflow, `section ${s.id} overflows`).toBeLessThanOrEqual(0);
       if (i < postSurvey.sections.length - 1) await buttonNamed(page, en.postSurvey.next).click();
     }
+    // A second tab opened on the same finished draft, before the first one submits.
+    const second = await page.context().newPage();
+    await second.setViewportSize({ width: 390, height: 844 });
+    await second.goto(`${inject('baseUrl')}/experiment/post-survey`);
+    await second.getByRole('heading', { name: en.postSurvey.title }).waitFor();
     await buttonNamed(page, en.postSurvey.submit).click();
     await completeJourney(page, en, p.id);
-    // Back on the survey, the stored answers load and a second submit is the 409 that counts as done.
+    // Its submit is the 409 that counts as done, and leads to the completion page too.
+    await second.getByRole('tab', { name: /5\./ }).click();
+    await buttonNamed(second, en.postSurvey.submit).click();
+    await second.getByText(en.postSurvey.alreadyAnswered).waitFor();
+    await second.waitForURL('**/experiment/complete');
+    // Back on the survey once it is stored: the completion page, never the answers.
     await page.goto(`${inject('baseUrl')}/experiment/post-survey`);
-    await page.getByText(en.postSurvey.storedNotice).waitFor();
-    await page.getByRole('tab', { name: /5\./ }).click();
-    await buttonNamed(page, en.postSurvey.submit).click();
-    await page.getByText(en.postSurvey.alreadyAnswered).waitFor();
     await page.waitForURL('**/experiment/complete');
     await page.context().close();
   }, 300_000);

@@ -3,7 +3,7 @@ import { initialSurveyState, surveyReducer, type Answers, type SurveyEvent, type
 import { completePostSurvey } from '../helpers/post-survey-answers';
 
 const run = (state: SurveyState, ...events: SurveyEvent[]) => events.reduce(surveyReducer, state);
-const loaded = (answers: Answers) => run(initialSurveyState(), { type: 'loaded', sessionId: 'AB23CD45', answers, stored: false });
+const loaded = (answers: Answers) => run(initialSurveyState(), { type: 'loaded', sessionId: 'AB23CD45', answers });
 
 describe('post-survey state machine', () => {
   it('moves on only from a complete section, and reveals what is missing when next is tried', () => {

@@ -161,6 +161,7 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
       <figure className="card lean-card" data-testid="reliance-lean">
         <figcaption>{t(k('lean'))}</figcaption>
         <p className="muted">{r.definitions.bars_lean_with_ai}</p>
+        <div className="table-scroll">
         <table className="table lean-table">
           <thead>
             <tr>
@@ -179,6 +180,7 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
             ))}
           </tbody>
         </table>
+        </div>
       </figure>
       <div className="table-scroll">
         <Table aria-label={t(k('participants'))} className="table admin-table" sortDescriptor={sort} onSortChange={setSort} data-testid="reliance-participants">

@@ -31,12 +31,10 @@ export type SurveyState = {
   /** Sections with missing items listed after a failed final check. */
   incomplete: SectionId[];
   submitError: SubmitError | null;
-  /** Answers were already stored for this session (loaded from the server). */
-  stored: boolean;
 };
 
 export type SurveyEvent =
-  | { type: 'loaded'; sessionId: string; answers: Answers; stored: boolean }
+  | { type: 'loaded'; sessionId: string; answers: Answers }
   | { type: 'session_missing'; messageKey: string }
   | { type: 'retried' }
   | { type: 'answered'; section: SectionId; name: string; value: AnswerValue }
@@ -55,7 +53,6 @@ export const initialSurveyState = (): SurveyState => ({
   revealed: new Set(),
   incomplete: [],
   submitError: null,
-  stored: false,
 });
 
 export const sectionIssues = (state: SurveyState, id: SectionId) => checkSection(postSurvey.sections.find((s) => s.id === id)!, state.answers[id]);
@@ -65,7 +62,7 @@ export const currentSectionId = (state: SurveyState): SectionId => SECTION_IDS[s
 export function surveyReducer(state: SurveyState, event: SurveyEvent): SurveyState {
   switch (event.type) {
     case 'loaded':
-      return { ...state, screen: { kind: 'form' }, sessionId: event.sessionId, answers: event.answers, stored: event.stored };
+      return { ...state, screen: { kind: 'form' }, sessionId: event.sessionId, answers: event.answers };
     case 'session_missing':
       return { ...state, screen: { kind: 'no_session', messageKey: event.messageKey } };
     case 'retried':

@@ -122,7 +122,6 @@ function PostSurveyScreens({ routeState, debug }: { routeState: { sessionId?: st
       <p className="muted" data-testid="survey-progress">
         {t('postSurvey.progress', { percent: required ? Math.round((answered / required) * 100) : 0, n: state.section + 1, total: SECTION_IDS.length })}
       </p>
-      {state.stored ? <p className="notice notice-info">{t('postSurvey.storedNotice')}</p> : null}
       {debug ? <DebugSession current={sessionId} /> : null}
       {state.incomplete.length > 0 ? (
         <p className="notice notice-error" role="alert" data-testid="incomplete-sections">

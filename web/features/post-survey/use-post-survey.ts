@@ -71,7 +71,7 @@ export function usePostSurvey(input: { routeSessionId?: string; debug: boolean; 
     loadAnswers(sessionId).then(({ answers, stored }) => {
       if (cancelled) return;
       if (stored) void navigate(paths.complete, { replace: true, state: { sessionId } });
-      else dispatch({ type: 'loaded', sessionId, answers, stored });
+      else dispatch({ type: 'loaded', sessionId, answers });
     });
     return () => {
       cancelled = true;
@@ -80,8 +80,8 @@ export function usePostSurvey(input: { routeSessionId?: string; debug: boolean; 
 
   // Every change is kept in this browser until the survey is stored.
   useEffect(() => {
-    if (state.sessionId && state.screen.kind === 'form' && !state.stored) writeStorage(draftKey(state.sessionId), JSON.stringify(state.answers));
-  }, [state.answers, state.sessionId, state.screen.kind, state.stored]);
+    if (state.sessionId && state.screen.kind === 'form') writeStorage(draftKey(state.sessionId), JSON.stringify(state.answers));
+  }, [state.answers, state.sessionId, state.screen.kind]);
 
   const submitting = state.screen.kind === 'submitting';
   useEffect(() => {
