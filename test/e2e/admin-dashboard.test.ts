@@ -197,9 +197,13 @@ describe('/admin', () => {
     const page = await session.newPage();
     await page.goto(`${session.baseUrl()}/admin`);
     const dialog = page.getByRole('dialog', { name: adminJa.auth.title });
+    // The spec's words: nothing typed, then a wrong password.
+    await dialog.getByRole('button', { name: adminJa.auth.submit }).click();
+    await dialog.getByRole('alert').filter({ hasText: adminJa.auth.enterPassword }).waitFor();
     await dialog.getByLabel(adminJa.auth.password).fill('not the password');
     await dialog.getByRole('button', { name: adminJa.auth.submit }).click();
-    await dialog.getByRole('alert').waitFor();
+    await dialog.getByRole('alert').filter({ hasText: adminJa.auth.wrong }).waitFor();
+    expect(await dialog.getByRole('alert').innerText()).toBe(adminJa.auth.wrong);
     expect(await page.getByRole('heading', { name: adminJa.dashboard.title }).count()).toBe(0);
     await page.context().close();
   });

@@ -7,6 +7,7 @@ import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { createI18n, switchLanguage } from '../../web/i18n';
 import { renderScreen } from './render';
+import { DataFields } from '../../web/components/ui/data-fields';
 
 describe('StatusBadge', () => {
   it.each([
@@ -113,5 +114,21 @@ describe('CriticalErrorBanner', () => {
     expect(screen.getByRole('alert').textContent).toContain(ja.app.criticalError);
     fireEvent.click(screen.getByRole('button', { name: ja.common.dismiss }));
     expect(screen.queryByRole('alert')).toBeNull();
+  });
+});
+
+describe('DataFields', () => {
+  it('shows an API record as labelled fields, like records as a table, and keeps the JSON behind a toggle', () => {
+    const data = { case_id: 'compas_main_a_001', is_correct: false, ai_probability: 0.812345678, metadata: { user_model: null }, shares: [{ feature: 'age', importance: 0.5 }, { feature: 'sex', importance: -0.5 }] };
+    renderScreen(<DataFields data={data} />);
+    const field = (label: string) => screen.getByText(label, { selector: 'dt' }).nextElementSibling!.textContent;
+    expect(field('Case id')).toBe('compas_main_a_001');
+    expect(field('Is correct')).toBe(ja.common.no);
+    expect(field('Ai probability')).toBe('0.812346');
+    expect(field('User model')).toBe('—');
+    const table = screen.getByRole('table');
+    expect([...table.querySelectorAll('th')].map((th) => th.textContent)).toEqual(['Feature', 'Importance']);
+    expect(table.querySelectorAll('tbody tr')).toHaveLength(2);
+    expect(screen.getByText(ja.common.showJson).closest('details')!.querySelector('pre')!.textContent).toBe(JSON.stringify(data, null, 2));
   });
 });

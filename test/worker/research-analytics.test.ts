@@ -1,6 +1,9 @@
 import { env } from 'cloudflare:workers';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
+import adminEn from '../../web/features/admin/i18n/en.json';
+import adminJa from '../../web/features/admin/i18n/ja.json';
+import { LEAN_FORMULA, RELIANCE_METRICS } from '../../worker/services/analytics/reliance';
 import { adminStatsSchema, experimentStatisticsSchema, usersResponseSchema } from '../../worker/schemas/admin';
 import type { AnsweredQuestion } from '../../worker/schemas/post-survey';
 import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-test';
@@ -381,6 +384,14 @@ describe('what the figures count', () => {
     const codebook = strFromU8(files['codebook.csv']!);
     expect(codebook).toContain('participants,main_start_bypass');
     expect(codebook).toContain('main-experiment,main_start_bypass');
+  });
+});
+
+describe('the formulas the reliance tab shows', () => {
+  it('are the definitions themselves in English, and translated for every metric in Japanese', () => {
+    const formulas = { ...RELIANCE_METRICS.map((m) => ({ [m.id]: `${m.formula} (${m.units})` })).reduce((a, b) => ({ ...a, ...b }), {}), bars_lean_with_ai: LEAN_FORMULA };
+    expect(adminEn.dashboard.reliance.formulas).toEqual(formulas);
+    expect(Object.keys(adminJa.dashboard.reliance.formulas).sort()).toEqual(Object.keys(formulas).sort());
   });
 });
 

@@ -5,11 +5,12 @@
  */
 import type { TFunction } from 'i18next';
 import type { DatasetType } from '../../worker/schemas/study-config';
+import { localeOf } from './date-time';
 import { incomePercentile, InvalidIncomeError } from './income';
 
 type Value = string | number | null | undefined;
 
-const number = (value: number, lng: string) => value.toLocaleString(lng === 'ja' ? 'ja-JP' : 'en-US');
+const number = (value: number, lng: string) => value.toLocaleString(localeOf(lng));
 
 const CATEGORICAL: Record<DatasetType, readonly string[]> = {
   adult_income: ['workclass', 'education', 'marital_status', 'occupation', 'relationship', 'race', 'sex', 'native_country'],

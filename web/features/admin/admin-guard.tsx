@@ -2,18 +2,28 @@ import './admin.css';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Dialog, Heading, Input, Label, Modal, ModalOverlay, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import { ApiError } from '../../lib/api';
 import { useAdminLogin, useAdminSession } from './use-admin-auth';
 
 /**
  * Part 1 §5 password dialog: Enter submits, it closes on success, and its fields start empty every
  * time it opens (it is mounted afresh on each opening).
  */
+/** What a refused sign-in says, in the spec's words (part 1 §5): a wrong password, too many tries, or any other failure. */
+function loginErrorKey(err: Error) {
+  if (err instanceof ApiError && err.status === 401) return 'admin.auth.wrong';
+  if (err instanceof ApiError && err.status === 429) return 'admin.auth.tooMany';
+  return 'admin.auth.authError';
+}
+
 function PasswordDialog() {
   const { t } = useTranslation();
   const login = useAdminLogin();
   const [password, setPassword] = useState('');
+  const [empty, setEmpty] = useState(false);
   const submit = (event: FormEvent) => {
     event.preventDefault();
+    setEmpty(!password);
     if (password) login.mutate(password);
   };
   return (
@@ -29,12 +39,12 @@ function PasswordDialog() {
               <Label>{t('admin.auth.password')}</Label>
               <Input autoComplete="current-password" />
             </TextField>
-            {login.isError ? (
+            {empty || login.isError ? (
               <p role="alert" className="notice notice-error">
-                {t('admin.auth.failed', { message: login.error.message })}
+                {empty ? t('admin.auth.enterPassword') : t(loginErrorKey(login.error!))}
               </p>
             ) : null}
-            <Button type="submit" className="button button-primary" isDisabled={login.isPending || !password}>
+            <Button type="submit" className="button button-primary" isDisabled={login.isPending}>
               {login.isPending ? t('admin.auth.authenticating') : t('admin.auth.submit')}
             </Button>
           </form>

@@ -7,7 +7,9 @@ import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FullScreenDialog } from '../../components/ui/full-screen-dialog';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { QUALITY_FLAGS, type QualityFlag } from '../../../worker/schemas/quality-flags';
+import { DataFields } from '../../components/ui/data-fields';
 import { api, unwrap } from '../../lib/api';
+import { useDateTime } from '../../lib/date-time';
 import { DataTable, Paging, type ColumnDef, type PageState } from './data-table';
 import { ExportButtons } from './export-buttons';
 
@@ -20,17 +22,19 @@ type ConsentRow = InferResponseType<(typeof api.api.admin)['consent-records']['$
 type SurveyRow = InferResponseType<(typeof api.api.admin)['post-survey']['responses']['$get'], 200>['post_surveys'][number];
 
 const page = (state: PageState) => ({ limit: String(state.size), offset: String(state.page * state.size) });
-const time = (iso: string | null) => (iso ? new Date(iso).toLocaleString() : '—');
 const usePaging = () => useState<PageState>({ size: 20, page: 0 });
 
-/** Delete with a confirm dialog, then refresh every admin list and the summary. */
-function useDelete(notify: Notify, remove: (id: number) => Promise<{ message: string }>) {
+/**
+ * Delete with a confirm dialog, then refresh every admin list and the summary. The banner names
+ * what went in the interface's language (`what`: the participant ID, or the row's number).
+ */
+function useDelete<R>(notify: Notify, remove: (id: number) => Promise<R>, what: (result: R, id: number) => string = (_r, id) => `#${id}`) {
   const { t } = useTranslation();
   const client = useQueryClient();
   return useMutation({
     mutationFn: remove,
-    onSuccess: (result) => {
-      notify({ kind: 'success', text: t('admin.dashboard.deleted', { message: result.message }) });
+    onSuccess: (result, id) => {
+      notify({ kind: 'success', text: t('admin.dashboard.deleted', { what: what(result, id) }) });
       void client.invalidateQueries({ queryKey: ['admin', 'data'] });
     },
     onError: (err) => notify({ kind: 'error', text: t('admin.dashboard.deleteFailed', { message: err.message }) }),
@@ -71,7 +75,7 @@ function DetailButton({ id, data }: { id: number; data: unknown }) {
         {t('admin.dashboard.actions.details')}
       </Button>
       <FullScreenDialog title={t('admin.dashboard.detailTitle', { id })} isOpen={open} onClose={() => setOpen(false)} className="detail-dialog">
-        <pre className="json-detail">{JSON.stringify(data, null, 2)}</pre>
+        <DataFields data={data} />
       </FullScreenDialog>
     </>
   );
@@ -137,6 +141,7 @@ function ListSection<T extends { id: number }>(props: {
 /** Users tab: test badges, resume check, delete with the cascading-deletion warning. */
 export function UsersTab({ notify }: { notify: Notify }) {
   const { t } = useTranslation();
+  const time = useDateTime();
   const [paging, setPaging] = usePaging();
   const [flag, setFlag] = useState<QualityFlag | 'any' | ''>('');
   const users = useQuery({
@@ -144,7 +149,11 @@ export function UsersTab({ notify }: { notify: Notify }) {
     queryFn: async () => unwrap(await api.api.admin.users.$get({ query: { ...page(paging), ...(flag ? { flag } : {}) } })),
     placeholderData: keepPreviousData,
   });
-  const remove = useDelete(notify, async (id) => unwrap(await api.api.admin.users[':id'].$delete({ param: { id: String(id) } })));
+  const remove = useDelete(
+    notify,
+    async (id) => unwrap(await api.api.admin.users[':id'].$delete({ param: { id: String(id) } })),
+    (r) => r.username,
+  );
   // The new window opens the resume page for this participant, so it continues them, not whoever
   // this browser last held; checking first counts no return to the study (resume_count) for them.
   const resume = async (name: string) => {
@@ -232,6 +241,7 @@ const mark = (value: boolean | null) => (value === null ? '—' : value ? '✓' 
 /** Pre- or main-experiment answers with detail and delete, and the phase's exports. */
 export function ResponsesTab({ phase, notify }: { phase: 'pre_experiment' | 'main_experiment'; notify: Notify }) {
   const { t } = useTranslation();
+  const time = useDateTime();
   const [paging, setPaging] = usePaging();
   const responses = useQuery({
     queryKey: ['admin', 'data', 'responses', phase, paging],
@@ -299,6 +309,7 @@ export function ResponsesTab({ phase, notify }: { phase: 'pre_experiment' | 'mai
 
 export function ConsentTab({ notify }: { notify: Notify }) {
   const { t } = useTranslation();
+  const time = useDateTime();
   const [paging, setPaging] = usePaging();
   const records = useQuery({
     queryKey: ['admin', 'data', 'consent', paging],
@@ -343,6 +354,7 @@ export function ConsentTab({ notify }: { notify: Notify }) {
 
 export function PostSurveyTab({ notify }: { notify: Notify }) {
   const { t } = useTranslation();
+  const time = useDateTime();
   const [paging, setPaging] = usePaging();
   const surveys = useQuery({
     queryKey: ['admin', 'data', 'post-survey', paging],

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { SYNTHETIC_NAME } from '../../../worker/schemas/experiment';
 import { DATASET_TYPES, studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
+import { DataFields } from '../../components/ui/data-fields';
 import { api, ApiError, unwrap } from '../../lib/api';
 import { clearExperimentStorage } from '../../lib/storage-keys';
 import type { Banner } from './dashboard-tables';
@@ -116,7 +117,7 @@ export function DebugToolsTab({ notify }: { notify: Notify }) {
   const { t } = useTranslation();
   const refresh = useRefreshData();
   const [participantId, setParticipantId] = useState('');
-  const [resumeResult, setResumeResult] = useState<string | null>(null);
+  const [resumeResult, setResumeResult] = useState<unknown>(null);
   const [form, setForm] = useState({ name: 'test_', dataset: 'adult_income' as DatasetType, num: '10', accuracy: '0.7', bias: '0' });
   const register = useMutation({
     mutationFn: async () =>
@@ -134,7 +135,15 @@ export function DebugToolsTab({ notify }: { notify: Notify }) {
         }),
       ),
     onSuccess: (r) => {
-      notify({ kind: 'success', text: t('admin.dashboard.debug.registered', { message: r.message }) });
+      notify({
+        kind: 'success',
+        text: t('admin.dashboard.debug.registered', {
+          name: form.name.trim(),
+          total: r.experiment_stats.total_responses,
+          accuracy: (r.experiment_stats.accuracy_rate * 100).toFixed(1),
+          asked: (Number(form.accuracy) * 100).toFixed(0),
+        }),
+      });
       refresh();
     },
     onError: (err) => notify({ kind: 'error', text: registrationError(t, err) }),
@@ -146,7 +155,7 @@ export function DebugToolsTab({ notify }: { notify: Notify }) {
       const res = await api.api.experiments.resume.$post({ json: { participant_name: participantId.trim() } });
       if (res.status === 404) return setResumeResult(t('admin.dashboard.resumeNotFound'));
       const body = await unwrap(res);
-      setResumeResult(JSON.stringify(body, null, 2));
+      setResumeResult(body);
     } catch (err) {
       setResumeResult(t('admin.dashboard.resumeFailed', { message: err instanceof Error ? err.message : String(err) }));
     }
@@ -164,7 +173,7 @@ export function DebugToolsTab({ notify }: { notify: Notify }) {
             {t('admin.dashboard.debug.check')}
           </Button>
         </form>
-        {resumeResult ? <pre className="json-detail">{resumeResult}</pre> : null}
+        {typeof resumeResult === 'string' ? <p className="notice notice-info">{resumeResult}</p> : resumeResult ? <DataFields data={resumeResult} /> : null}
       </div>
       <div className="card">
         <h3 className="card-title">{t('admin.dashboard.debug.bulkTitle')}</h3>
@@ -199,7 +208,7 @@ export function RegistrationTab({ notify }: { notify: Notify }) {
         }),
       ),
     onSuccess: (r) => {
-      notify({ kind: 'success', text: r.message });
+      notify({ kind: 'success', text: t('admin.dashboard.registration.result', { count: r.registered_cases, name: form.name.trim() }) });
       refresh();
     },
     onError: (err) => notify({ kind: 'error', text: registrationError(t, err) }),

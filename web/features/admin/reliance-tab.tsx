@@ -134,7 +134,7 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
         </label>
         {definition ? (
           <p className="muted reliance-formula">
-            {definition.formula} ({definition.units})
+            {t(k(`formulas.${definition.id}`), { defaultValue: `${definition.formula} (${definition.units})` })}
           </p>
         ) : null}
         <div className="button-row button-row-tight">
@@ -160,7 +160,7 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
       </div>
       <figure className="card lean-card" data-testid="reliance-lean">
         <figcaption>{t(k('lean'))}</figcaption>
-        <p className="muted">{r.definitions.bars_lean_with_ai}</p>
+        <p className="muted">{t(k('formulas.bars_lean_with_ai'), { defaultValue: r.definitions.bars_lean_with_ai })}</p>
         <div className="table-scroll">
         <table className="table lean-table">
           <thead>

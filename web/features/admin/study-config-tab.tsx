@@ -4,6 +4,7 @@ import { Card } from '../../components/ui/card';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { api, unwrap } from '../../lib/api';
 import { DataTable, type ColumnDef } from './data-table';
+import { useDateTime } from '../../lib/date-time';
 
 type Setting = { id: number; key: string; value: string };
 
@@ -24,6 +25,7 @@ const settingsOf = (config: unknown): Setting[] => flatten(config).map((s, id) =
  */
 export function StudyConfigTab() {
   const { t } = useTranslation();
+  const time = useDateTime();
   const config = useQuery({
     queryKey: ['admin', 'data', 'study-config'],
     queryFn: async () => unwrap(await api.api.admin['study-config'].$get()),
@@ -53,7 +55,7 @@ export function StudyConfigTab() {
       ),
     },
     { id: 'sessions', label: t('admin.dashboard.config.sessions'), render: (r) => r.sessions },
-    { id: 'recorded', label: t('admin.dashboard.config.recordedAt'), render: (r) => new Date(r.recorded_at).toLocaleString() },
+    { id: 'recorded', label: t('admin.dashboard.config.recordedAt'), render: (r) => time(r.recorded_at) },
   ];
   return (
     <div className="study-config" data-testid="study-config">

@@ -6,6 +6,7 @@ import { CONSENT_ITEMS, studyConfig } from '../../../worker/schemas/study-config
 import { Card } from '../../components/ui/card';
 import { StudyContacts } from '../../components/ui/study-contacts';
 import { api, ApiError, unwrap } from '../../lib/api';
+import { localeOf } from '../../lib/date-time';
 import { logger } from '../../lib/error-log';
 import { storedParticipant } from '../../lib/participant';
 import { useProlificStatus } from '../prolific/use-prolific-status';
@@ -29,7 +30,7 @@ export function ConsentPage() {
   if (!sessionId) return <Navigate to="/introduction" replace />;
 
   const allChecked = CONSENT_ITEMS.every((item) => checked[item]);
-  const today = new Date().toLocaleDateString(i18n.language === 'ja' ? 'ja-JP' : 'en-US', { year: 'numeric', month: 'long', day: 'numeric' });
+  const today = new Date().toLocaleDateString(localeOf(i18n.language), { year: 'numeric', month: 'long', day: 'numeric' });
   const researcher = studyConfig.contacts.find((c) => c.role === 'responsible_researcher');
 
   const agree = async () => {

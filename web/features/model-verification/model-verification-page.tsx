@@ -6,10 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, ReferenceLine, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
 import { DATASET_TYPES, studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { Card } from '../../components/ui/card';
+import { DataFields } from '../../components/ui/data-fields';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { FullScreenDialog } from '../../components/ui/full-screen-dialog';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { api, unwrap } from '../../lib/api';
+import { useDateTime } from '../../lib/date-time';
 import { CandidateComparison, ModelVersionsCard } from './model-versions';
 import { UploadModelCard } from './upload-model-card';
 import './model-verification.css';
@@ -52,6 +54,7 @@ function AiModelTab({ dataset, notify }: { dataset: DatasetType; notify: (m: Mes
   const [testSize, setTestSize] = useState('0.2');
   const [confirming, setConfirming] = useState(false);
   const [candidate, setCandidate] = useState<Retrained | null>(null);
+  const time = useDateTime();
   const status = useQuery({
     queryKey: ['admin', 'mv', 'status', dataset],
     queryFn: async () => unwrap(await api.api['model-verification']['ai-model'].status.$get({ query: { dataset_type: dataset } })),
@@ -86,7 +89,7 @@ function AiModelTab({ dataset, notify }: { dataset: DatasetType; notify: (m: Mes
               [t(k('ai.cvScore')), pct(s.database_info.cross_validation_score)],
               [t(k('ai.trainingSamples')), s.database_info.training_samples ?? '—'],
               [t(k('ai.trainingTime')), s.database_info.training_time_seconds?.toFixed(2) ?? '—'],
-              [t(k('ai.trainedAt')), s.database_info.training_completed_at ? new Date(s.database_info.training_completed_at).toLocaleString() : '—'],
+              [t(k('ai.trainedAt')), time(s.database_info.training_completed_at)],
             ]}
           />
         ) : null}
@@ -174,10 +177,11 @@ function UserModelsTab({ dataset, notify }: { dataset: DatasetType; notify: (m: 
     },
     onError: (err) => notify({ kind: 'error', text: t(k('users.trainFailed'), { message: err.message }) }),
   });
-  const show = async (title: string, load: () => Promise<unknown>) => {
+  /** Opens a detail dialog; the spec's "debug info fetched" message goes with the debug view only. */
+  const show = async (title: string, load: () => Promise<unknown>, fetchedMessage = false) => {
     try {
       setDetail({ title, data: await load() });
-      notify({ kind: 'success', text: t(k('users.debugFetched')) });
+      if (fetchedMessage) notify({ kind: 'success', text: t(k('users.debugFetched')) });
     } catch (err) {
       notify({ kind: 'error', text: t(k('users.debugFailed'), { message: err instanceof Error ? err.message : String(err) }) });
     }
@@ -231,7 +235,9 @@ function UserModelsTab({ dataset, notify }: { dataset: DatasetType; notify: (m: 
                     ) : null}
                     <Button
                       className="button button-small"
-                      onPress={() => void show(t(k('users.debug')), async () => unwrap(await api.api['user-models'].debug[':userId'].$get({ param: { userId: String(u.user_id) } })))}
+                      onPress={() =>
+                        void show(t(k('users.debug')), async () => unwrap(await api.api['user-models'].debug[':userId'].$get({ param: { userId: String(u.user_id) } })), true)
+                      }
                     >
                       {t(k('users.debug'))}
                     </Button>
@@ -265,7 +271,7 @@ function UserModelsTab({ dataset, notify }: { dataset: DatasetType; notify: (m: 
         }}
       />
       <FullScreenDialog title={detail?.title ?? ''} isOpen={detail !== null} onClose={() => setDetail(null)} className="mv-detail">
-        <pre className="mv-json">{JSON.stringify(detail?.data, null, 2)}</pre>
+        <DataFields data={detail?.data} />
       </FullScreenDialog>
     </section>
   );

@@ -8,6 +8,7 @@ import { Card } from '../../components/ui/card';
 import { ConfirmDialog } from '../../components/ui/confirm-dialog';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { api, unwrap } from '../../lib/api';
+import { useDateTime } from '../../lib/date-time';
 
 type Notify = (m: { kind: 'success' | 'error'; text: string }) => void;
 type Uploaded = InferResponseType<(typeof api.api)['model-verification']['ai-model']['upload']['$post'], 201>;
@@ -114,6 +115,7 @@ export function ModelVersionsCard({ dataset, notify }: { dataset: DatasetType; n
     queryFn: async () => unwrap(await api.api['model-verification']['ai-model'].versions.$get({ query: { dataset_type: dataset } })),
   });
   const activation = useActivation(dataset, notify);
+  const time = useDateTime();
   return (
     <Card title={t(k('title'))} className="mv-wide">
       <p className="muted">{t(k('lead'))}</p>
@@ -144,7 +146,7 @@ export function ModelVersionsCard({ dataset, notify }: { dataset: DatasetType; n
                   {v.test_accuracy === null ? '—' : `${(v.test_accuracy * 100).toFixed(1)}%`}
                   {v.test_samples === null ? null : <span className="mv-muted"> (n={v.test_samples})</span>}
                 </td>
-                <td>{new Date(v.trained_at).toLocaleString()}</td>
+                <td>{time(v.trained_at)}</td>
                 <td>
                   {v.status === 'active' ? null : (
                     <Button className="button button-small" onPress={() => activation.ask(v.model_identifier)} isDisabled={activation.pending}>
