@@ -224,6 +224,26 @@ describe('/admin', () => {
       await page.getByTestId('include-synthetic').click();
       await page.locator('[data-chart="funnel"] .recharts-bar-rectangle').first().waitFor();
       expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+      const layout = await page.evaluate(() => {
+        const lines = (el: Element) => {
+          const range = document.createRange();
+          range.selectNodeContents(el);
+          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+        };
+        const cards = [...document.querySelectorAll('.summary-cards .card')].map((c) => Math.round(c.getBoundingClientRect().top));
+        const tabs = [...document.querySelectorAll('[role="tab"]')].map((t) => t.getBoundingClientRect());
+        return {
+          // A one-word title (Withdrawals) on one line: not broken mid-word.
+          oneWordTitlesOnOneLine: [...document.querySelectorAll('.summary-cards .card-title')].filter((t) => /^[A-Za-z]+$/.test((t.textContent ?? '').trim())).every((t) => lines(t) === 1),
+          cardRows: new Set(cards).size,
+          tabsInView: tabs.every((r) => r.left >= 0 && r.right <= window.innerWidth),
+          datasetLabels: [...document.querySelectorAll('[data-chart="balance"] .recharts-cartesian-axis-tick-value')].map((t) => t.textContent),
+        };
+      });
+      expect(layout.oneWordTitlesOnOneLine).toBe(true);
+      expect(layout.datasetLabels).toContain('compas');
+      // On a desktop the six summary cards share one row and every tab is in view, none scrolled away.
+      if (width >= 1280) expect(layout).toMatchObject({ cardRows: 1, tabsInView: true });
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-${lang}-${width}.png`, fullPage: true });
       for (const tab of ['reliance', 'studyConfig', 'cleanup', 'registration'] as const) {
         await page.getByRole('tab', { name: texts.dashboard.tabs[tab] }).click();

@@ -112,6 +112,17 @@ describe('/model-verification', () => {
         await page.getByRole('tab', { name: texts.tabs[tab] }).click();
         await page.waitForTimeout(300);
         expect(await pageOverflow(page), `${lang} ${tab}`).toBeLessThanOrEqual(0);
+        if (tab === 'details') {
+          // Every feature name on the importance chart is whole: none starts left of the chart.
+          await page.locator('[data-chart="importance"] .recharts-cartesian-axis-tick-value').first().waitFor();
+          const clipped = await page.evaluate(() => {
+            const chart = document.querySelector('[data-chart="importance"] svg')!.getBoundingClientRect();
+            return [...document.querySelectorAll('[data-chart="importance"] .yAxis .recharts-cartesian-axis-tick-value')]
+              .filter((t) => t.getBoundingClientRect().left < chart.left - 0.5)
+              .map((t) => t.textContent);
+          });
+          expect(clipped, `${lang} ${width}`).toEqual([]);
+        }
         if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/mv-${tab}-${lang}-${width}.png`, fullPage: true });
       }
     }

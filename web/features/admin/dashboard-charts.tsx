@@ -44,7 +44,7 @@ export function DashboardCharts({ stats }: { stats: Stats }) {
           <ResponsiveContainer width="100%" height={220}>
             <BarChart data={stats.dataset_balance}>
               <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="dataset_type" />
+              <XAxis dataKey="dataset_type" interval={0} />
               <YAxis allowDecimals={false} />
               <Tooltip />
               <Bar dataKey="sessions" name={t('admin.dashboard.charts.sessions')} fill="#3a9b6a" />

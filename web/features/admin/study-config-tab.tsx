@@ -41,8 +41,8 @@ export function StudyConfigTab() {
   const { version, recorded } = config.data;
   type Recorded = (typeof recorded)[number] & { id: number };
   const settingColumns: ColumnDef<Setting>[] = [
-    { id: 'id', label: t('admin.dashboard.config.setting'), render: (s) => <code>{s.key}</code> },
-    { id: 'value', label: t('admin.dashboard.config.value'), render: (s) => s.value },
+    { id: 'id', label: t('admin.dashboard.config.setting'), render: (s) => <code className="cell-break">{s.key}</code> },
+    { id: 'value', label: t('admin.dashboard.config.value'), render: (s) => <span className="cell-break">{s.value}</span> },
   ];
   const recordedColumns: ColumnDef<Recorded>[] = [
     {

@@ -341,7 +341,14 @@ function DetailsTab({ dataset }: { dataset: DatasetType }) {
           <BarChart data={d.feature_importance} layout="vertical" margin={{ left: 16, right: 16 }}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis type="number" />
-            <YAxis type="category" dataKey="feature" width={110} interval={0} />
+            {/* Wide enough for the longest feature name: at 12 px a character takes at most about 7.5 px. */}
+            <YAxis
+              type="category"
+              dataKey="feature"
+              tick={{ fontSize: 12 }}
+              width={Math.min(220, Math.ceil(12 + 7.5 * Math.max(...d.feature_importance.map((f) => f.feature.length))))}
+              interval={0}
+            />
             <Tooltip formatter={(v) => Number(v).toFixed(4)} />
             <Bar dataKey="mean_abs_shap" name="mean |SHAP|" fill="#3a9b6a" />
           </BarChart>
