@@ -4,6 +4,7 @@ import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import adminEn from '../../web/features/admin/i18n/en.json';
 import adminJa from '../../web/features/admin/i18n/ja.json';
+import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { useBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './global-setup';
@@ -256,6 +257,9 @@ describe('/admin', () => {
       await page.getByRole('tab', { name: /ユーザー|Users/ }).click();
       await page.goto(`${session.baseUrl()}/home`);
       await page.getByRole('heading', { name: texts.home.title }).waitFor();
+      // No participant in the researcher's browser is no error.
+      expect(await page.getByTestId('no-participant').innerText()).toBe(texts.home.participant.none);
+      expect(await page.getByText((lang === 'ja' ? ja : en).setupError.note).count()).toBe(0);
       expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/home-${lang}-${width}.png`, fullPage: true });
       await page.goto(`${session.baseUrl()}/admin`);

@@ -5,6 +5,7 @@ import mvEn from '../../web/features/model-verification/i18n/en.json';
 import mvJa from '../../web/features/model-verification/i18n/ja.json';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
+import { sampleRoleOf, UNDERSTANDING_QUESTIONS } from '../../worker/schemas/understanding-test';
 
 type Tree = { [key: string]: string | (string | Tree)[] | Tree };
 
@@ -73,5 +74,22 @@ describe('translations', () => {
     expect(ja.postSurvey.errors.invalid).toBe('入力内容に問題があります');
     expect(ja.postSurvey.errors.format).toBe('データの形式に問題があります');
     expect(ja.postSurvey.errors.network).toBe('送信中にエラーが発生しました。ネットワーク接続を確認してください。');
+  });
+});
+
+describe('the understanding test', () => {
+  it('has a text for every option of every question in both languages: a sample feature, a label, or its own', () => {
+    for (const texts of [ja, en]) {
+      for (const q of UNDERSTANDING_QUESTIONS) {
+        expect((texts.main.test.questions as Record<string, string>)[q.id], q.id).toBeTruthy();
+        for (const option of q.options) {
+          if (sampleRoleOf(option) || option === 'label_positive' || option === 'label_negative') continue;
+          expect((texts.main.test.options as Record<string, string>)[option], `${q.id}: ${option}`).toBeTruthy();
+        }
+      }
+    }
+    // An option that only starts like a feature is a text of its own, not the sample's feature "share".
+    expect(sampleRoleOf('feature_share')).toBeNull();
+    expect(sampleRoleOf('feature_c')).toBe('c');
   });
 });

@@ -132,6 +132,7 @@ describe('resumeDestination', () => {
 
   it('follows the spec order: complete, post-survey, main, pre', () => {
     expect(resumeDestination({ ...base, isPostSurveyCompleted: true, isMainExperimentCompleted: true }).path).toBe('/experiment/complete');
+    expect(resumeDestination({ ...base, action: 'screened_out', currentPhase: 'main_experiment' }).path).toBe('/experiment/screened-out');
     expect(resumeDestination({ ...base, isMainExperimentCompleted: true }).path).toBe('/experiment/post-survey');
     expect(resumeDestination({ ...base, action: 'start_post_survey' }).path).toBe('/experiment/post-survey');
     expect(resumeDestination({ ...base, action: 'start_main_experiment', currentPhase: 'main_experiment' }).path).toBe('/experiment/main');

@@ -3,7 +3,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
-import { caseSetResponseSchema, prolificStatusSchema, withdrawalResultSchema } from '../../worker/schemas/experiment';
+import { caseSetResponseSchema, checkExistingResponseSchema, prolificStatusSchema, resumeDataSchema, withdrawalResultSchema } from '../../worker/schemas/experiment';
 import { understandingAttemptResultSchema } from '../../worker/schemas/main-experiment';
 import { studyConfig } from '../../worker/schemas/study';
 import { studyCodes } from '../../worker/study-codes';
@@ -89,6 +89,11 @@ describe('Prolific loop', () => {
     expect(await start.json()).toMatchObject({ code: 'screened_out' });
     const explain = await postJson('/api/human-aligned-explanation', { session_id: p.id, case_id: 'compas_main_a_001' });
     expect(explain.status).toBe(409);
+    // Resuming tells them the participation is over and leads to the screen-out page.
+    const check = checkExistingResponseSchema.parse(await (await postJson('/api/experiments/check-existing', { participant_name: p.id })).json());
+    expect(check).toMatchObject({ exists: true, canResume: false, isScreenedOut: true, isCompleted: false });
+    const resume = resumeDataSchema.parse(await (await postJson('/api/experiments/resume', { participant_name: p.id })).json());
+    expect(resume).toMatchObject({ action: 'screened_out', resume_url: '/experiment/screened-out' });
   });
 
   it('never screens out a participant who came without Prolific, nor one who passed', async () => {

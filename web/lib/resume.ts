@@ -47,6 +47,8 @@ export function resumeDestination(data: ResumeData): ResumeDestination {
   if (data.isPostSurveyCompleted) {
     return { path: '/experiment/complete', state: { fromResume: true, experimentCompleted: true, sessionId: data.sessionId } };
   }
+  // Screened out by the understanding test: nothing to continue, the screen-out page (with Prolific's link).
+  if (data.action === 'screened_out') return { path: '/experiment/screened-out', state: { sessionId: data.sessionId } };
   if (data.action === 'give_consent') {
     // No answer is accepted before consent: the participant consents first, then starts the pre-experiment.
     return { path: '/experiment/consent', state: { sessionId: data.sessionId, participantName: data.participantName, datasetType: data.confirmedDatasetType } };

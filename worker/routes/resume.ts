@@ -17,11 +17,12 @@ export const resumeRoutes = new Hono<AppEnv>()
       const resume = await buildResumeData(c.var.db, session);
       body = {
         exists: true,
-        canResume: !resume.integrityError && resume.action !== 'completed',
+        canResume: !resume.integrityError && resume.action !== 'completed' && resume.action !== 'screened_out',
         preExperimentCount: resume.preExperimentCount,
         mainExperimentCount: resume.mainExperimentCount,
         userId: session.userId,
         isCompleted: resume.action === 'completed',
+        isScreenedOut: resume.action === 'screened_out',
         integrityError: resume.integrityError,
       };
     }

@@ -236,13 +236,19 @@ export const checkExistingResponseSchema = z.object({
   mainExperimentCount: z.number().int(),
   userId: z.number().int().nullable(),
   isCompleted: z.boolean(),
+  /** Screened out after the understanding test: there is nothing left to continue. */
+  isScreenedOut: z.boolean(),
   integrityError: z.boolean(),
 });
 
 export type CheckExistingResponse = z.infer<typeof checkExistingResponseSchema>;
 
-/** `give_consent`: the participant never consented, so every answer would be refused; consent comes first. */
-export const resumeActionSchema = z.enum(['give_consent', 'resume_pre_experiment', 'start_main_experiment', 'start_post_survey', 'completed']);
+/**
+ * `give_consent`: the participant never consented, so every answer would be refused; consent comes
+ * first. `screened_out`: a Prolific participant screened out by the understanding test; nothing
+ * more is accepted, and they belong on the screen-out page.
+ */
+export const resumeActionSchema = z.enum(['give_consent', 'resume_pre_experiment', 'start_main_experiment', 'start_post_survey', 'completed', 'screened_out']);
 
 export const resumeDataSchema = z.object({
   success: z.boolean(),

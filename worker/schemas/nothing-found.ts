@@ -12,5 +12,6 @@ export const NOTHING_FOUND: CheckExistingResponse = {
   mainExperimentCount: 0,
   userId: null,
   isCompleted: false,
+  isScreenedOut: false,
   integrityError: false,
 };

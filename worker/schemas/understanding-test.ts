@@ -87,6 +87,15 @@ const features = ['feature_a', 'feature_b', 'feature_c', 'feature_d'] as const;
 const directions = ['label_positive', 'label_negative', 'no_influence'] as const;
 
 /** The pool (17 questions); five are drawn per attempt. */
+/**
+ * The sample chart's feature an option names (`feature_a` … `feature_d`), or null: other options
+ * that start alike, such as `feature_share`, are texts of their own.
+ */
+export const sampleRoleOf = (option: string): SampleRole | null => {
+  const role = option.startsWith('feature_') ? option.slice('feature_'.length) : null;
+  return SAMPLE_ROLES.find((r) => r === role) ?? null;
+};
+
 export const UNDERSTANDING_QUESTIONS: readonly UnderstandingQuestion[] = [
   { id: 'chart_strongest', type: 'chart', options: features, correct: 'feature_a' },
   { id: 'chart_direction_a', type: 'chart', options: directions, correct: 'label_positive' },

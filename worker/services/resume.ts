@@ -49,6 +49,10 @@ export async function buildResumeData(db: Db, session: SessionRow): Promise<Resu
     currentPhase = 'completed';
     action = 'completed';
     resumeUrl = '/experiment/complete';
+  } else if (session.screenedOutAt) {
+    currentPhase = 'main_experiment';
+    action = 'screened_out';
+    resumeUrl = '/experiment/screened-out';
   } else if (!session.consentedAt) {
     currentPhase = 'consent';
     action = 'give_consent';

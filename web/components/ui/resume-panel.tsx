@@ -54,9 +54,11 @@ export function ResumePanel({ initialId = '' }: { initialId?: string }) {
     };
   }, [participantId, nonce]);
 
-  // A completed participant resumes too: to the completion page, which asks the server for their codes.
+  // A completed participant resumes too: to the completion page, which asks the server for their codes;
+  // a screened-out one to the screen-out page: neither can continue answering.
   const resumable = state.kind === 'found' && !state.check.integrityError;
-  const completed = resumable && !state.check.canResume;
+  const screenedOut = resumable && state.check.isScreenedOut;
+  const completed = resumable && !state.check.canResume && !screenedOut;
 
   const resume = async (event?: FormEvent) => {
     event?.preventDefault();
@@ -92,7 +94,11 @@ export function ResumePanel({ initialId = '' }: { initialId?: string }) {
           {t('resume.idHint')}
         </Text>
       </TextField>
-      <div className="resume-result" aria-live="polite" data-state={state.kind === 'found' ? (state.check.integrityError ? 'integrity' : state.check.canResume ? 'resumable' : 'completed') : state.kind}>
+      <div
+        className="resume-result"
+        aria-live="polite"
+        data-state={state.kind === 'found' ? (state.check.integrityError ? 'integrity' : screenedOut ? 'screened_out' : state.check.canResume ? 'resumable' : 'completed') : state.kind}
+      >
         {state.kind === 'checking' ? t('resume.checking') : null}
         {state.kind === 'not_found' ? <span className="notice notice-warning">{t('resume.notFound')}</span> : null}
         {state.kind === 'found' && state.id !== participantId ? <span className="muted">{t('resume.readAs', { id: state.id })} </span> : null}
@@ -105,7 +111,8 @@ export function ResumePanel({ initialId = '' }: { initialId?: string }) {
               mainTotal: studyConfig.mainExperiment.numCases,
             })
           : null}
-        {state.kind === 'found' && !state.check.integrityError && !state.check.canResume ? t('resume.completed') : null}
+        {completed ? t('resume.completed') : null}
+        {screenedOut ? t('resume.screenedOut') : null}
       </div>
       {error ? (
         <p role="alert" className="notice notice-error">
@@ -114,7 +121,7 @@ export function ResumePanel({ initialId = '' }: { initialId?: string }) {
       ) : null}
       <div className="button-row">
         <Button type="submit" className="button button-primary" isDisabled={resuming || (participantId !== '' && !resumable)}>
-          {completed ? t('resume.toCompletion') : t('resume.button')}
+          {completed ? t('resume.toCompletion') : screenedOut ? t('resume.toScreenedOut') : t('resume.button')}
         </Button>
       </div>
     </form>

@@ -106,15 +106,17 @@ export function HomePage() {
           ) : null}
         </Card>
       ) : (
-        <Card title={t('setupError.title')} className="setup-error">
-          <p className="notice notice-warning">{t('setupError.note')}</p>
+        // A researcher's browser usually holds no participant: that is no error (the spec's
+        // setup-error screen is for a participant whose session is missing), so say how to get one.
+        <Card title={t('admin.home.participant.title')} className="participant-info">
+          <p data-testid="no-participant">{t('admin.home.participant.none')}</p>
           <div className="button-row">
-            <Button className="button" onPress={() => setParticipant(storedParticipant())}>
-              {t('common.retry')}
-            </Button>
-            <Link className="button" to={paths.root}>
-              {t('common.home')}
+            <Link className="button" to={paths.selection}>
+              {t('admin.home.participant.join')}
             </Link>
+            <Button className="button" onPress={() => setParticipant(storedParticipant())}>
+              {t('common.refresh')}
+            </Button>
           </div>
         </Card>
       )}

@@ -3,7 +3,7 @@ import { Button, Label, Radio, RadioGroup } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { FullScreenDialog } from '../../components/ui/full-screen-dialog';
 import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
-import { drawUnderstandingQuestions, sampleShares, SAMPLE_ROLES, UNDERSTANDING_SAMPLES } from '../../../worker/schemas/understanding-test';
+import { drawUnderstandingQuestions, sampleRoleOf, sampleShares, SAMPLE_ROLES, UNDERSTANDING_SAMPLES } from '../../../worker/schemas/understanding-test';
 import { ExplanationChart } from '../../components/ui/explanation-chart';
 import { currentQuestion, isLastQuestion, newAttempt, testReducer, type TestAnswer } from './understanding-test-machine';
 
@@ -44,7 +44,8 @@ export function UnderstandingTestDialog({
     negative: t(`main.labels.${datasetType}.negative`),
   };
   const optionText = (option: string) => {
-    if (option.startsWith('feature_')) return featureName(option.slice('feature_'.length));
+    const role = sampleRoleOf(option);
+    if (role) return featureName(role);
     if (option === 'label_positive') return names.positive;
     if (option === 'label_negative') return names.negative;
     return t(`main.test.options.${option}`, names);
