@@ -246,8 +246,14 @@ describe('/admin', () => {
       // On a desktop the six summary cards share one row and every tab is in view, none scrolled away.
       if (width >= 1280) expect(layout).toMatchObject({ cardRows: 1, tabsInView: true });
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-${lang}-${width}.png`, fullPage: true });
-      for (const tab of ['reliance', 'studyConfig', 'cleanup', 'registration'] as const) {
+      for (const tab of ['reliance', 'activity', 'studyConfig', 'cleanup', 'registration'] as const) {
         await page.getByRole('tab', { name: texts.dashboard.tabs[tab] }).click();
+        if (tab === 'activity') {
+          // The participant just registered is active now, and the sign-in is in the audit log.
+          const activity = page.getByTestId('activity-tab');
+          await activity.getByRole('row').filter({ hasText: `test_layout${width}` }).first().waitFor();
+          await activity.getByRole('row').filter({ hasText: 'admin_login' }).first().waitFor();
+        }
         // The configuration tab shows the running version, read-only.
         if (tab === 'reliance') await page.getByTestId('reliance-counts').waitFor();
         if (tab === 'studyConfig') expect(await page.getByTestId('study-config-version').innerText()).toMatch(/^\d+\.\d+\.\d+\+[0-9a-f]{12}$/);

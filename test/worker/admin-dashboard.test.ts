@@ -7,6 +7,7 @@ import {
   auditLogResponseSchema,
   cleanupAllResultSchema,
   cleanupModelFilesResultSchema,
+  activeSessionsSchema,
   consentRecordsResponseSchema,
   datasetConsistencyResponseSchema,
   experimentStatisticsSchema,
@@ -108,6 +109,28 @@ describe('POST /api/admin/register-user-responses', () => {
     const mismatch = await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=adult_income&num_responses=10`, { method: 'POST' });
     expect(mismatch.status).toBe(409);
     expect(await rows("select id from participants where participant_code in ('ABCDEFGH', 'test_x')")).toHaveLength(0);
+  });
+});
+
+describe('GET /api/admin/active', () => {
+  it('lists the sessions with activity in the window, newest first, with their progress', async () => {
+    const recent = await consentedParticipant();
+    const set = caseSetResponseSchema.parse(await (await api(`/api/experiments/case-sets/fixed?participant_id=${recent.id}&num_cases=200&experiment_type=pre_experiment`)).json());
+    const c = set.case_set[0]!;
+    expect((await postJson('/api/experiments/pre-experiment/responses', { session_id: recent.id, case_id: c.case_id, prediction: 1, confidence: 3, response_time_ms: 900 })).status).toBe(201);
+    const earlier = await consentedParticipant();
+    const twoHoursAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
+    await env.DB.prepare('update sessions set updated_at = ? where session_id = ?').bind(twoHoursAgo, earlier.id).run();
+    const quarter = await json(await asAdmin('/api/admin/active'), activeSessionsSchema);
+    expect(quarter.minutes).toBe(15);
+    expect(quarter.sessions.find((s) => s.username === recent.id)).toMatchObject({ phase: 'pre_experiment', pre_answers: 1, main_answers: 0, dataset_type: 'compas' });
+    expect(quarter.sessions.some((s) => s.username === earlier.id)).toBe(false);
+    const times = quarter.sessions.map((s) => s.last_activity);
+    expect(times).toEqual([...times].sort().reverse());
+    const day = await json(await asAdmin('/api/admin/active?minutes=1440'), activeSessionsSchema);
+    expect(day.sessions.find((s) => s.username === earlier.id)?.last_activity).toBe(twoHoursAgo);
+    expect((await asAdmin('/api/admin/active?minutes=0')).status).toBe(400);
+    expect((await api('/api/admin/active')).status).toBe(401);
   });
 });
 

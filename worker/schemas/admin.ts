@@ -35,6 +35,23 @@ export const auditLogResponseSchema = z.object({
 });
 export type AuditLogResponse = z.infer<typeof auditLogResponseSchema>;
 
+/** `GET /api/admin/active?minutes=`: sessions with activity in the last minutes (1–1,440, 15 by default). */
+export const activeQuerySchema = z.object({ minutes: z.coerce.number().int().min(1).max(1440).default(15) });
+export const activeSessionsSchema = z.object({
+  minutes: z.number().int(),
+  sessions: z.array(
+    z.object({
+      username: z.string(),
+      origin: z.string(),
+      dataset_type: z.string(),
+      phase: z.string(),
+      pre_answers: z.number().int(),
+      main_answers: z.number().int(),
+      last_activity: z.string(),
+    }),
+  ),
+});
+
 const experimentTypeSchema = z.enum(['pre_experiment', 'main_experiment']);
 const participantCodeFilter = z.string().trim().min(1).max(200);
 export { PAGE_SIZES } from './admin-constants';

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import { studyConfig } from '../../../worker/schemas/study-config';
 import { Card } from '../../components/ui/card';
 import { api, unwrap } from '../../lib/api';
+import { ActivityTab } from './activity-tab';
 import { DashboardCharts } from './dashboard-charts';
 import { ConsentTab, PostSurveyTab, ResponsesTab, UsersTab, type Banner } from './dashboard-tables';
 import { CleanupTab, DebugToolsTab, RegistrationTab } from './dashboard-tools';
@@ -13,7 +14,7 @@ import { RelianceTab } from './reliance-tab';
 import { StudyConfigTab } from './study-config-tab';
 import { useAdminLogout } from './use-admin-auth';
 
-const TABS = ['users', 'pre', 'main', 'reliance', 'consent', 'postSurvey', 'studyConfig', 'debug', 'registration', 'cleanup'] as const;
+const TABS = ['users', 'pre', 'main', 'reliance', 'consent', 'postSurvey', 'activity', 'studyConfig', 'debug', 'registration', 'cleanup'] as const;
 
 /** Part 2 §2.6: header with refresh, banners, summary cards, charts, the eight tabs and the study configuration. */
 export function DashboardPage() {
@@ -118,6 +119,9 @@ export function DashboardPage() {
         </TabPanel>
         <TabPanel id="postSurvey">
           <PostSurveyTab notify={notify} />
+        </TabPanel>
+        <TabPanel id="activity">
+          <ActivityTab />
         </TabPanel>
         <TabPanel id="studyConfig">
           <StudyConfigTab />

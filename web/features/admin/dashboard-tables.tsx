@@ -10,7 +10,7 @@ import { QUALITY_FLAGS, type QualityFlag } from '../../../worker/schemas/quality
 import { DataFields } from '../../components/ui/data-fields';
 import { api, unwrap } from '../../lib/api';
 import { useDateTime } from '../../lib/date-time';
-import { DataTable, Paging, type ColumnDef, type PageState } from './data-table';
+import { DataTable, page, Paging, usePaging, type ColumnDef, type PageState } from './data-table';
 import { ExportButtons } from './export-buttons';
 
 export type Banner = { kind: 'success' | 'error'; text: string };
@@ -21,8 +21,6 @@ type ResponseRow = InferResponseType<typeof api.api.admin.responses.$get, 200>['
 type ConsentRow = InferResponseType<(typeof api.api.admin)['consent-records']['$get'], 200>['consent_records'][number];
 type SurveyRow = InferResponseType<(typeof api.api.admin)['post-survey']['responses']['$get'], 200>['post_surveys'][number];
 
-const page = (state: PageState) => ({ limit: String(state.size), offset: String(state.page * state.size) });
-const usePaging = () => useState<PageState>({ size: 20, page: 0 });
 
 /**
  * Delete with a confirm dialog, then refresh every admin list and the summary. The banner names

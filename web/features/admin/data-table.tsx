@@ -1,4 +1,4 @@
-import type { ReactNode } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button, Cell, Column, Row, Table, TableBody, TableHeader } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { PAGE_SIZES } from '../../../worker/schemas/admin-constants';
@@ -26,6 +26,10 @@ export function DataTable<T extends { id: number }>({ label, columns, rows }: { 
 }
 
 export type PageState = { size: number; page: number };
+/** A list's page as the admin API's query takes it. */
+export const page = (state: PageState) => ({ limit: String(state.size), offset: String(state.page * state.size) });
+/** A list's paging, from the first page of 20 (each tab mounts afresh, so it starts there). */
+export const usePaging = () => useState<PageState>({ size: 20, page: 0 });
 
 /** Page size (20 … 1000, the largest meaning "all"), previous/next and the range shown. */
 export function Paging({ state, total, onChange }: { state: PageState; total: number; onChange: (next: PageState) => void }) {

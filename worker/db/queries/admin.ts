@@ -288,6 +288,31 @@ export async function experimentStatistics(db: Db, population: Population) {
   return { pre: preStats[0]!, main: mainStats[0]!, alphas };
 }
 
+/**
+ * Sessions with activity since `since`: their last stored answer (either phase), consent or
+ * survey, newest first, with how far each has got. A researcher's "who is on the study now".
+ */
+export async function activeSessions(db: Db, since: string) {
+  const lastPre = sql<string | null>`(select max(${pre.createdAt}) from ${pre} where ${pre.sessionId} = ${sessions.sessionId})`;
+  const lastMain = sql<string | null>`(select max(${main.completedAt}) from ${main} where ${main.sessionId} = ${sessions.sessionId})`;
+  const lastActivity = sql<string>`max(${sessions.updatedAt}, coalesce(${lastPre}, ''), coalesce(${lastMain}, ''))`;
+  return db
+    .select({
+      username: participants.participantCode,
+      origin: participants.origin,
+      datasetType: sessions.datasetType,
+      phase: sessions.currentPhase,
+      preAnswers: sql<number>`(select count(*) from ${pre} where ${pre.sessionId} = ${sessions.sessionId})`,
+      mainAnswers: sql<number>`(select count(*) from ${main} where ${main.sessionId} = ${sessions.sessionId} and ${main.completedAt} is not null)`,
+      lastActivity,
+    })
+    .from(sessions)
+    .innerJoin(participants, eq(participants.id, sessions.participantId))
+    .where(sql`${lastActivity} >= ${since}`)
+    .orderBy(desc(lastActivity))
+    .limit(500);
+}
+
 /** The session ids of one participant, as a subquery the cascade's statements share. */
 const sessionIdsOf = (db: Db, participantId: number) =>
   db.select({ sessionId: sessions.sessionId }).from(sessions).where(eq(sessions.participantId, participantId));

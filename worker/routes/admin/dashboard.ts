@@ -1,6 +1,7 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import {
+  activeSessions,
   dashboardStats,
   deleteMainResponse,
   deletePostSurvey,
@@ -17,6 +18,8 @@ import {
 import type { AppEnv } from '../../env';
 import { notFound } from '../../errors';
 import {
+  activeQuerySchema,
+  type activeSessionsSchema,
   populationQuerySchema,
   numericIdParamSchema,
   paginationQuerySchema,
@@ -203,6 +206,23 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
       study_version: current.studyVersion,
       config: current.config,
       recorded: usage.map((u) => ({ version: u.version, study_version: u.studyVersion, recorded_at: u.recordedAt, sessions: u.sessions, current: u.version === current.version })),
+    };
+    return c.json(body);
+  })
+  .get('/active', validate('query', activeQuerySchema), async (c) => {
+    const { minutes } = c.req.valid('query');
+    const rows = await activeSessions(c.var.db, new Date(Date.now() - minutes * 60_000).toISOString());
+    const body: z.infer<typeof activeSessionsSchema> = {
+      minutes,
+      sessions: rows.map((r) => ({
+        username: r.username,
+        origin: r.origin,
+        dataset_type: r.datasetType,
+        phase: r.phase,
+        pre_answers: r.preAnswers,
+        main_answers: r.mainAnswers,
+        last_activity: r.lastActivity,
+      })),
     };
     return c.json(body);
   })
