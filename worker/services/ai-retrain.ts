@@ -14,7 +14,7 @@ import { predictProbability } from '../ml/predict';
 import { retrainAiModel, trainingTableSchema } from '../ml/retrain';
 import type { DatasetType } from '../schemas/study';
 import { r2Keys } from '../storage/r2';
-import { scoreBesideActive } from './ai-upload';
+import { insertCandidate, scoreBesideActive } from './ai-upload';
 import { aiModelIdentifier, loadImmutableModel } from './model-store';
 
 export async function retrainAi(db: Db, bucket: R2Bucket, input: { dataset: DatasetType; folds: number; testSize: number; now: Date }) {
@@ -62,22 +62,18 @@ export async function retrainAi(db: Db, bucket: R2Bucket, input: { dataset: Data
     check_samples: report.test_samples,
   };
   const positives = scored.cases.filter((c) => c.groundTruth === 1).length;
-  await db
-    .insert(aiModels)
-    .values({
-      datasetType: input.dataset,
-      modelIdentifier: identifier,
-      status: 'candidate',
-      r2Key: key,
-      formatVersion: model.version,
-      fileSizeBytes: json.length,
-      metrics,
-      datasetInfo: { ...report.dataset_info, evaluated_on: 'experiment cases (none of them in the training table)', cases_evaluated: scored.cases.length, cases_positive: positives },
-      params: { ...report.params, trained_by: 'admin_retrain', test_size: input.testSize, cv_folds: input.folds },
-      trainingTimeSeconds: report.training_time_seconds,
-      trainedAt: input.now.toISOString(),
-    })
-    .onConflictDoNothing();
+  await insertCandidate(db, {
+    dataset: input.dataset,
+    identifier,
+    key,
+    formatVersion: model.version,
+    fileSizeBytes: json.length,
+    metrics,
+    datasetInfo: { ...report.dataset_info, evaluated_on: 'experiment cases (none of them in the training table)', cases_evaluated: scored.cases.length, cases_positive: positives },
+    params: { ...report.params, trained_by: 'admin_retrain', test_size: input.testSize, cv_folds: input.folds },
+    trainingTimeSeconds: report.training_time_seconds,
+    now: input.now,
+  });
   // The same model trained again (same table and settings) keeps the version and status it has.
   const status = existing?.status ?? 'candidate';
   return { identifier, status, metrics, current: scored.current, casesEvaluated: scored.cases.length, trainingTimeSeconds: report.training_time_seconds };

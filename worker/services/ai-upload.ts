@@ -127,6 +127,40 @@ export async function scoreBesideActive(db: Db, bucket: R2Bucket, dataset: Datas
   return { cases, active, probabilities: scored.probabilities, metrics: metricsRecord(scored.metrics), current };
 }
 
+/** Stores a new version's row as a candidate; an identical file stored before keeps its row and status. */
+export function insertCandidate(
+  db: Db,
+  row: {
+    dataset: DatasetType;
+    identifier: string;
+    key: string;
+    formatVersion: number;
+    fileSizeBytes: number;
+    metrics: Record<string, unknown>;
+    datasetInfo: Record<string, unknown>;
+    params: Record<string, unknown>;
+    trainingTimeSeconds: number;
+    now: Date;
+  },
+) {
+  return db
+    .insert(aiModels)
+    .values({
+      datasetType: row.dataset,
+      modelIdentifier: row.identifier,
+      status: 'candidate',
+      r2Key: row.key,
+      formatVersion: row.formatVersion,
+      fileSizeBytes: row.fileSizeBytes,
+      metrics: row.metrics,
+      datasetInfo: row.datasetInfo,
+      params: row.params,
+      trainingTimeSeconds: row.trainingTimeSeconds,
+      trainedAt: row.now.toISOString(),
+    })
+    .onConflictDoNothing();
+}
+
 export async function uploadAiModel(db: Db, bucket: R2Bucket, input: { dataset: DatasetType; model: unknown; encoding?: unknown; now: Date }) {
   const { model, sourceFormat } = parseUploadedModel(input.model, input.encoding);
   let compiled: CompiledModel;
@@ -146,22 +180,18 @@ export async function uploadAiModel(db: Db, bucket: R2Bucket, input: { dataset: 
   const key = r2Keys.aiModel(input.dataset, identifier);
   await bucket.put(key, json, { httpMetadata: { contentType: 'application/json' } });
   const positives = cases.filter((c) => c.groundTruth === 1).length;
-  await db
-    .insert(aiModels)
-    .values({
-      datasetType: input.dataset,
-      modelIdentifier: identifier,
-      status: 'candidate',
-      r2Key: key,
-      formatVersion: model.version,
-      fileSizeBytes: json.length,
-      metrics,
-      datasetInfo: { total_samples: cases.length, positive_samples: positives, negative_samples: cases.length - positives, feature_count: model.feature_names.length, evaluated_on: "experiment cases (held out from the set-up's model; an uploaded model may have trained on some)" },
-      params: { trained_by: 'admin_upload', source_format: sourceFormat, source: model.metadata.source ?? null, num_trees: model.trees.length },
-      trainingTimeSeconds: 0,
-      trainedAt: input.now.toISOString(),
-    })
-    .onConflictDoNothing();
+  await insertCandidate(db, {
+    dataset: input.dataset,
+    identifier,
+    key,
+    formatVersion: model.version,
+    fileSizeBytes: json.length,
+    metrics,
+    datasetInfo: { total_samples: cases.length, positive_samples: positives, negative_samples: cases.length - positives, feature_count: model.feature_names.length, evaluated_on: "experiment cases (held out from the set-up's model; an uploaded model may have trained on some)" },
+    params: { trained_by: 'admin_upload', source_format: sourceFormat, source: model.metadata.source ?? null, num_trees: model.trees.length },
+    trainingTimeSeconds: 0,
+    now: input.now,
+  });
   const row = (await db.select({ status: aiModels.status, datasetType: aiModels.datasetType }).from(aiModels).where(eq(aiModels.modelIdentifier, identifier)).get())!;
   if (row.datasetType !== input.dataset) throw new AppError(409, 'model_exists', `This model is already stored for ${row.datasetType}`);
   return { identifier, status: row.status, sourceFormat, metrics, current, casesEvaluated: cases.length, trees: model.trees.length };
