@@ -68,6 +68,11 @@ describe('errorFromResponse', () => {
     expect(err.detail).toEqual(body.detail);
   });
 
+  it('reads a detail without a code (a body from elsewhere than this API)', async () => {
+    const err = await errorFromResponse(new Response(JSON.stringify({ detail: 'model store down' }), { status: 503 }));
+    expect(err).toMatchObject({ status: 503, message: 'model store down', code: null });
+  });
+
   it('falls back to HTTP {status}: {text} without a detail', async () => {
     const err = await errorFromResponse(new Response('Bad Gateway', { status: 502 }));
     expect(err.message).toBe('HTTP 502: Bad Gateway');
@@ -80,6 +85,9 @@ describe('userErrorText', () => {
     [new ApiError(400, 'x', 'c', 'x'), 'errors.http.badRequest', undefined],
     [new ApiError(404, 'x', 'c', 'x'), 'errors.http.notFound', undefined],
     [new ApiError(500, 'x', 'c', 'x'), 'errors.http.server', undefined],
+    // Never the raw body of a server-side failure: the spec's server text.
+    [new ApiError(503, null, null, 'HTTP 503: {"detail":"model store down"}'), 'errors.http.server', undefined],
+    [new ApiError(502, null, null, 'HTTP 502: Bad Gateway'), 'errors.http.server', undefined],
     [new ApiError(409, 'Already answered', 'c', 'Already answered'), 'errors.http.other', { message: 'Already answered' }],
     [new NetworkError(new TypeError('Failed to fetch')), 'errors.http.network', undefined],
     [new Error('boom'), 'errors.http.unexpected', { message: 'boom' }],

@@ -72,11 +72,12 @@ export const api = hc<AppType>(resolveApiUrl('/'), {
  * The API's error shape (`errorBodySchema` on the server), checked by hand: the browser only
  * reads it, and zod would add its weight to every participant's first load.
  */
-function isErrorBody(json: unknown): json is ErrorBody {
+/** A body with the spec's `detail` (a string, or issues with `msg`); `code` is this API's and may be absent elsewhere (a proxy, the platform). */
+function isErrorBody(json: unknown): json is Pick<ErrorBody, 'detail'> & { code?: unknown } {
   if (typeof json !== 'object' || json === null) return false;
-  const { detail, code } = json as Record<string, unknown>;
+  const { detail } = json as Record<string, unknown>;
   const issues = Array.isArray(detail) && detail.every((i) => typeof i === 'object' && i !== null && typeof (i as { msg?: unknown }).msg === 'string');
-  return typeof code === 'string' && (typeof detail === 'string' || issues);
+  return typeof detail === 'string' || issues;
 }
 
 function detailMessage(detail: ErrorBody['detail']): string {
@@ -94,7 +95,7 @@ export async function errorFromResponse(
   } catch {
     // Not JSON: a proxy page or an empty body.
   }
-  if (isErrorBody(json)) return new ApiError(res.status, json.detail, json.code, detailMessage(json.detail));
+  if (isErrorBody(json)) return new ApiError(res.status, json.detail, typeof json.code === 'string' ? json.code : null, detailMessage(json.detail));
   return new ApiError(res.status, null, null, `HTTP ${res.status}: ${text || res.statusText}`);
 }
 

@@ -11,7 +11,9 @@ export function userErrorText(error: unknown): UserErrorText {
   if (error instanceof ApiError) {
     if (error.status === 400) return { key: 'errors.http.badRequest' };
     if (error.status === 404) return { key: 'errors.http.notFound' };
-    if (error.status === 500) return { key: 'errors.http.server' };
+    // Every server-side failure (500, and 502/503/504 from the platform or a proxy) gets the spec's
+    // server text; its detail stays on the error for the log, never raw on a participant's screen.
+    if (error.status >= 500) return { key: 'errors.http.server' };
     return { key: 'errors.http.other', values: { message: error.message } };
   }
   const message = error instanceof Error ? error.message : String(error);
