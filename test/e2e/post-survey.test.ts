@@ -5,7 +5,7 @@ import ja from '../../web/i18n/ja.json';
 import { answeredQuestions, postSurvey, type AnsweredQuestion, type SectionId } from '../../worker/schemas/post-survey';
 import { studyCodes } from '../../worker/study-codes';
 import { useBrowser } from './browser';
-import { adoptParticipant, d1Rows, participantDoneWithMain } from './participants';
+import { adoptParticipant, d1Rows, makeParticipant, participantDoneWithMain } from './participants';
 
 const session = useBrowser();
 type Texts = typeof ja;
@@ -131,4 +131,16 @@ describe('post-survey', () => {
     await page.waitForURL('**/experiment/complete');
     await page.context().close();
   }, 300_000);
+
+  it('sends a participant who opens it before the main experiment back to where they stopped, in their language', async () => {
+    const p = await makeParticipant('compas');
+    const page = await session.newPage({ width: 390, height: 844 });
+    await adoptParticipant(page, p, 'en');
+    await page.goto(`${inject('baseUrl')}/experiment/post-survey`);
+    await page.waitForURL('**/experiment/pre');
+    await page.getByRole('heading', { level: 1 }).first().waitFor();
+    expect(await page.getByRole('heading', { name: en.postSurvey.title }).count()).toBe(0);
+    expect(await page.locator('html').getAttribute('lang')).toBe('en');
+    await page.context().close();
+  });
 });

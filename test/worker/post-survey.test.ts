@@ -118,13 +118,18 @@ describe('GET /api/post-survey/{sessionId} and /check/{sessionId}', () => {
   it('answers 404 and exists: false before, the answers by section (to an administrator) and exists: true after', async () => {
     const p = await participantDoneWithMain();
     expect((await api(`/api/post-survey/${p.id}`)).status).toBe(404);
-    expect(postSurveyCheckSchema.parse(await (await api(`/api/post-survey/check/${p.id}`)).json())).toEqual({ session_id: p.id, exists: false });
+    expect(postSurveyCheckSchema.parse(await (await api(`/api/post-survey/check/${p.id}`)).json())).toEqual({ session_id: p.id, exists: false, main_completed: true });
     const answers = completePostSurvey();
     await submit({ session_id: p.id, ...answers });
     const record = postSurveyRecordSchema.parse(await (await api(`/api/post-survey/${p.id}`, { headers: { Cookie: await adminCookie() } })).json());
     expect(record.demographics).toEqual(answers.demographics);
     expect(record.benevolent).toEqual(answers.benevolent);
     expect(postSurveyCheckSchema.parse(await (await api(`/api/post-survey/check/${p.id}`)).json()).exists).toBe(true);
+  });
+
+  it('tells the page the main experiment is not complete yet, so it can send the participant back first', async () => {
+    const p = await consentedParticipant();
+    expect(postSurveyCheckSchema.parse(await (await api(`/api/post-survey/check/${p.id}`)).json())).toEqual({ session_id: p.id, exists: false, main_completed: false });
   });
 
   it('answers an unknown participant with 404 and a malformed ID with 400', async () => {

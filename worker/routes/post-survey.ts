@@ -32,7 +32,8 @@ export const postSurveyRoutes = new Hono<AppEnv>()
     const { sessionId } = c.req.valid('param');
     const session = await requireSession(c.var.db, sessionId);
     const found = await findPostSurvey(c.var.db, session.sessionId);
-    return c.json({ session_id: session.sessionId, exists: found !== null } satisfies z.infer<typeof postSurveyCheckSchema>);
+    const body: z.infer<typeof postSurveyCheckSchema> = { session_id: session.sessionId, exists: found !== null, main_completed: session.mainCompletedAt !== null };
+    return c.json(body);
   })
   // The codes that get a participant paid: only for a session whose post-survey is stored.
   .get('/completion/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {

@@ -94,7 +94,12 @@ export const postSurveySubmitResultSchema = z.object({
   scores: postSurveyScoresSchema,
 });
 
-export const postSurveyCheckSchema = z.object({ session_id: z.string(), exists: z.boolean() });
+export const postSurveyCheckSchema = z.object({
+  session_id: z.string(),
+  exists: z.boolean(),
+  /** Whether the main experiment is complete: the survey opens only then, so the page can send the participant back first. */
+  main_completed: z.boolean(),
+});
 
 /**
  * `GET /api/post-survey/{sessionId}` for anyone but an administrator: that answers are stored and

@@ -11,6 +11,7 @@ import { studyConfig } from '../../../worker/schemas/study-config';
 import { api, ApiError, NetworkError, unwrap } from '../../lib/api';
 import { paths } from '../../app/paths';
 import { logger } from '../../lib/error-log';
+import { fetchResume, resumeDestination } from '../../lib/resume';
 import { storedParticipant } from '../../lib/participant';
 import { readStorage, storageKeys, writeStorage } from '../../lib/storage-keys';
 import { emptyAnswers, initialSurveyState, surveyReducer, type Answers, type SubmitError } from './post-survey-machine';
@@ -28,19 +29,28 @@ function readDraft(sessionId: string): Answers | null {
 }
 
 /**
- * Whether the survey is already stored, and the draft to go on with if not. The server never
- * hands a participant's stored answers back (an ID is not enough to read someone's survey), so a
- * stored survey means the participant is done and belongs on the completion page.
+ * Where the survey stands, and the draft to go on with. The server never hands a participant's
+ * stored answers back (an ID is not enough to read someone's survey), so a stored survey means the
+ * participant is done and belongs on the completion page; before the main experiment is complete
+ * the survey is not theirs yet. A failed read is the spec's retrieval failure (null).
  */
-async function loadAnswers(sessionId: string): Promise<{ answers: Answers; stored: boolean }> {
-  const draft = () => readDraft(sessionId) ?? emptyAnswers();
+async function loadAnswers(sessionId: string): Promise<{ answers: Answers; stored: boolean; mainCompleted: boolean } | null> {
   try {
     const check = await unwrap(await api.api['post-survey'].check[':sessionId'].$get({ param: { sessionId } }));
-    return { answers: draft(), stored: check.exists };
+    return { answers: readDraft(sessionId) ?? emptyAnswers(), stored: check.exists, mainCompleted: check.main_completed };
   } catch (err) {
-    // Part 2 §7: a failed read only warns, and the form starts from the draft.
-    logger.warn(`post-survey: whether answers are stored could not be read: ${String(err)}`);
-    return { answers: draft(), stored: false };
+    logger.warn(`post-survey: the session's state could not be read: ${String(err)}`);
+    return null;
+  }
+}
+
+/** Where a participant whose main experiment is not complete belongs (resume data from the server); null when that cannot be read. */
+async function whereTheyBelong(sessionId: string) {
+  try {
+    return resumeDestination(await fetchResume(sessionId));
+  } catch (err) {
+    logger.warn(`post-survey: where the participant belongs could not be read: ${String(err)}`);
+    return null;
   }
 }
 
@@ -68,11 +78,20 @@ export function usePostSurvey(input: { routeSessionId?: string; debug: boolean; 
       return;
     }
     let cancelled = false;
-    loadAnswers(sessionId).then(({ answers, stored }) => {
+    void (async () => {
+      const loaded = await loadAnswers(sessionId);
       if (cancelled) return;
-      if (stored) void navigate(paths.complete, { replace: true, state: { sessionId } });
-      else dispatch({ type: 'loaded', sessionId, answers });
-    });
+      if (!loaded) return dispatch({ type: 'session_missing', messageKey: 'postSurvey.sessionReadFailed' });
+      if (loaded.stored) return void navigate(paths.complete, { replace: true, state: { sessionId } });
+      if (!loaded.mainCompleted) {
+        // Not theirs yet: back to where they stopped, before they fill 86 items for nothing.
+        const destination = await whereTheyBelong(sessionId);
+        if (cancelled) return;
+        if (destination) return void navigate(destination.path, { replace: true, state: destination.state });
+        return dispatch({ type: 'session_missing', messageKey: 'postSurvey.sessionReadFailed' });
+      }
+      dispatch({ type: 'loaded', sessionId, answers: loaded.answers });
+    })();
     return () => {
       cancelled = true;
     };
