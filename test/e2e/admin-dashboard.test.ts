@@ -229,16 +229,16 @@ describe('/admin', () => {
         const lines = (el: Element) => {
           const range = document.createRange();
           range.selectNodeContents(el);
-          return new Set([...range.getClientRects()].map((r) => Math.round(r.top))).size;
+          return new Set(Array.from(range.getClientRects(), (r) => Math.round(r.top))).size;
         };
-        const cards = [...document.querySelectorAll('.summary-cards .card')].map((c) => Math.round(c.getBoundingClientRect().top));
-        const tabs = [...document.querySelectorAll('[role="tab"]')].map((t) => t.getBoundingClientRect());
+        const cards = Array.from(document.querySelectorAll('.summary-cards .card'), (c) => Math.round(c.getBoundingClientRect().top));
+        const tabs = Array.from(document.querySelectorAll('[role="tab"]'), (t) => t.getBoundingClientRect());
         return {
           // A one-word title (Withdrawals) on one line: not broken mid-word.
-          oneWordTitlesOnOneLine: [...document.querySelectorAll('.summary-cards .card-title')].filter((t) => /^[A-Za-z]+$/.test((t.textContent ?? '').trim())).every((t) => lines(t) === 1),
+          oneWordTitlesOnOneLine: Array.from(document.querySelectorAll('.summary-cards .card-title')).filter((t) => /^[A-Za-z]+$/.test((t.textContent ?? '').trim())).every((t) => lines(t) === 1),
           cardRows: new Set(cards).size,
           tabsInView: tabs.every((r) => r.left >= 0 && r.right <= window.innerWidth),
-          datasetLabels: [...document.querySelectorAll('[data-chart="balance"] .recharts-cartesian-axis-tick-value')].map((t) => t.textContent),
+          datasetLabels: Array.from(document.querySelectorAll('[data-chart="balance"] .recharts-cartesian-axis-tick-value'), (t) => t.textContent),
         };
       });
       expect(layout.oneWordTitlesOnOneLine).toBe(true);

@@ -117,7 +117,7 @@ describe('/model-verification', () => {
           await page.locator('[data-chart="importance"] .recharts-cartesian-axis-tick-value').first().waitFor();
           const clipped = await page.evaluate(() => {
             const chart = document.querySelector('[data-chart="importance"] svg')!.getBoundingClientRect();
-            return [...document.querySelectorAll('[data-chart="importance"] .yAxis .recharts-cartesian-axis-tick-value')]
+            return Array.from(document.querySelectorAll('[data-chart="importance"] .yAxis .recharts-cartesian-axis-tick-value'))
               .filter((t) => t.getBoundingClientRect().left < chart.left - 0.5)
               .map((t) => t.textContent);
           });
