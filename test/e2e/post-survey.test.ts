@@ -129,6 +129,12 @@ describe('post-survey', () => {
     // Back on the survey once it is stored: the completion page, never the answers.
     await page.goto(`${inject('baseUrl')}/experiment/post-survey`);
     await page.waitForURL('**/experiment/complete');
+    // The entry page knows the participation is complete, not in progress, and leads to the codes.
+    await page.goto(`${inject('baseUrl')}/`);
+    const ongoing = page.getByTestId('ongoing-participation');
+    await ongoing.getByRole('heading', { name: en.entry.completedTitle }).waitFor();
+    await ongoing.getByRole('button', { name: en.resume.toCompletion }).click();
+    await page.waitForURL('**/experiment/complete');
     await page.context().close();
   }, 300_000);
 

@@ -7,6 +7,7 @@ import { StudyContacts } from '../../components/ui/study-contacts';
 import { logger } from '../../lib/error-log';
 import { userErrorMessage } from '../../lib/http-errors';
 import { rememberParticipant, storedParticipant } from '../../lib/participant';
+import { checkExisting } from '../../lib/resume';
 import { captureProlificParams } from '../../lib/prolific';
 import { generateParticipantId } from '../../lib/session-id';
 import { continueParticipation, SetupError, startParticipation, suggestedDataset, type ForcedDataset } from './start-participation';
@@ -65,6 +66,17 @@ export function EntryPage() {
   // A participation in progress is continued unless the person deliberately draws a new ID.
   const [drawNew, setDrawNew] = useState(false);
   const [continueError, setContinueError] = useState<string | null>(null);
+  // Whether the stored participation is over (completed, or screened out): then it is not "in progress".
+  const [ongoingEnded, setOngoingEnded] = useState<'completed' | 'screened_out' | null>(null);
+  const ongoingId = ongoing?.sessionId ?? null;
+  useEffect(() => {
+    if (!ongoingId) return;
+    const controller = new AbortController();
+    checkExisting(ongoingId, controller.signal)
+      .then((check) => setOngoingEnded(check.isCompleted ? 'completed' : check.isScreenedOut ? 'screened_out' : null))
+      .catch(() => undefined);
+    return () => controller.abort();
+  }, [ongoingId]);
 
   // Arriving from Prolific: its IDs go with the participant this browser creates.
   useEffect(() => captureProlificParams(params), [params]);
@@ -141,8 +153,8 @@ export function EntryPage() {
 
         {mode === 'new' && ongoing && !drawNew ? (
           <div className="ongoing-participation" data-testid="ongoing-participation">
-            <h2>{t('entry.ongoingTitle')}</h2>
-            <p>{t('entry.ongoingText')}</p>
+            <h2>{t(ongoingEnded === 'completed' ? 'entry.completedTitle' : ongoingEnded === 'screened_out' ? 'entry.endedTitle' : 'entry.ongoingTitle')}</h2>
+            <p>{t(ongoingEnded === 'completed' ? 'entry.completedText' : ongoingEnded === 'screened_out' ? 'resume.screenedOut' : 'entry.ongoingText')}</p>
             <dl className="kv">
               <dt>{t('entry.yourId')}</dt>
               <dd>
@@ -162,7 +174,9 @@ export function EntryPage() {
             ) : null}
             <div className="button-row">
               <button type="button" className="button button-primary" onClick={() => void continueOngoing()} disabled={starting}>
-                {starting ? t('entry.starting') : t('entry.continueOngoing')}
+                {starting
+                  ? t('entry.starting')
+                  : t(ongoingEnded === 'completed' ? 'resume.toCompletion' : ongoingEnded === 'screened_out' ? 'resume.toScreenedOut' : 'entry.continueOngoing')}
               </button>
               <button type="button" className="button" onClick={() => setDrawNew(true)} disabled={starting}>
                 {t('entry.startOver')}
