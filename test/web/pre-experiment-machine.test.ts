@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { ParticipantCase } from '../../worker/schemas/experiment';
 import type { PreExperimentData } from '../../web/features/pre-experiment/load';
-import { currentCase, initialPreState, preReducer, remainingCases, type PreEvent, type PreState } from '../../web/features/pre-experiment/pre-experiment-machine';
+import { currentCase, initialPreState, preReducer, remainingCases, serverHeldCount, type PreEvent, type PreState } from '../../web/features/pre-experiment/pre-experiment-machine';
 
 const cases: ParticipantCase[] = [1, 2, 3].map((n) => ({ case_id: `compas_pre_00${n}`, case_number: n, dataset_type: 'compas', features: {} }));
 const data: PreExperimentData = { sessionId: 'AB23CD45', userId: 7, datasetType: 'compas', cases, serverAnswered: [], resumed: false };
@@ -16,6 +16,16 @@ describe('pre-experiment state machine', () => {
     expect(resumed.screen).toEqual({ kind: 'answering' });
     expect(currentCase(resumed)?.case_id).toBe('compas_pre_002');
     expect(loaded(cases.map((c) => c.case_id)).screen).toEqual({ kind: 'sending', offline: false });
+  });
+
+  it('counts the answers the server holds, those answered on another device included, not only this browser\'s outbox', () => {
+    // Resumed on a new browser after two answers given elsewhere; nothing in this browser's outbox.
+    const resumed = loaded(['compas_pre_001', 'compas_pre_002']);
+    expect(serverHeldCount(resumed, 0)).toBe(2);
+    // The third answered here and still waiting to be sent, in the pause before the next case.
+    const pausing = run(resumed, { type: 'answered', caseId: 'compas_pre_003' });
+    expect(serverHeldCount(pausing, 1)).toBe(2);
+    expect(serverHeldCount(run(pausing, { type: 'next_case' }), 0)).toBe(3);
   });
 
   it('never counts a saved answer for a case outside the set as done', () => {

@@ -64,6 +64,14 @@ export const currentCase = (state: PreState): ParticipantCase | null => {
   return remainingCases(state)[0] ?? null;
 };
 
+/**
+ * Answers the server holds: every answered case (those it held when the set was loaded, on another
+ * device too, and those sent since, the one in the pause included) but those still waiting in this
+ * browser's outbox. Counting the outbox alone would forget what was answered elsewhere.
+ */
+export const serverHeldCount = (state: PreState, pendingInOutbox: number) =>
+  Math.max(0, state.answered.size + (state.pausingAfter ? 1 : 0) - pendingInOutbox);
+
 const allAnswered = (state: PreState, answered: ReadonlySet<string>) => !!state.data && answered.size >= state.data.cases.length;
 
 export function preReducer(state: PreState, event: PreEvent): PreState {

@@ -8,7 +8,7 @@ import { ProgressBar } from '../../components/ui/progress-bar';
 import { PhaseErrorScreen, RefusedAnswers } from '../../components/ui/phase-error';
 import { storedParticipant } from '../../lib/participant';
 import type { ResumeData } from '../../lib/resume';
-import { remainingCases } from './pre-experiment-machine';
+import { remainingCases, serverHeldCount } from './pre-experiment-machine';
 import { TutorialDialog } from './tutorial-dialog';
 import { usePreExperiment } from './use-pre-experiment';
 
@@ -138,7 +138,7 @@ export function PreExperimentPage() {
         <ProgressBar phase="pre_experiment" value={doneCount} max={data.cases.length} />
         <p>{t('pre.sendingText')}</p>
         {screen.kind === 'sending' && screen.offline ? <p className="notice notice-warning">{t('pre.sendingOffline')}</p> : null}
-        {outboxState ? <p className="muted">{t('pre.confirmed', { count: outboxState.total - outboxState.pending, total: data.cases.length })}</p> : null}
+        {outboxState ? <p className="muted">{t('pre.confirmed', { count: serverHeldCount(state, outboxState.pending), total: data.cases.length })}</p> : null}
       </div>
     );
   }
