@@ -151,7 +151,16 @@ export function CaseFlow({
       );
       break;
     case 'survey':
-      body = <SurveyStep onSubmit={flow.submitSurvey} />;
+      // The questions ask about this case's explanation: it stays at hand, folded so the questions lead.
+      body = (
+        <>
+          <details className="survey-explanation" data-testid="survey-explanation">
+            <summary>{t('main.survey.showExplanation')}</summary>
+            <ExplanationPanel datasetType={datasetType} explanation={step.explanation} features={item.features} />
+          </details>
+          <SurveyStep onSubmit={flow.submitSurvey} />
+        </>
+      );
       break;
     case 'done':
       body = (
