@@ -7,7 +7,7 @@
  * single them out; earlier entries that named their ID (an export filtered by it) keep what was
  * done but no longer whom.
  */
-import { inArray, sql } from 'drizzle-orm';
+import { gte, inArray, sql } from 'drizzle-orm';
 import { auditInsert, redactFromAuditLog } from '../db/queries/audit-log';
 import type { Db } from '../db/client';
 import { exportCopies } from '../db/schema';
@@ -25,12 +25,14 @@ const KEYS_PER_STATEMENT = 90;
  * it may hold their rows.
  */
 async function deleteExportCopiesHolding(db: Db, bucket: R2Bucket, participantCode: string, joinedAt: Date) {
+  // A copy written before they joined cannot hold them: only later copies' lists are read.
   const indexed = await db
     .select({
       key: exportCopies.objectKey,
       holds: sql<number>`exists (select 1 from json_each(${exportCopies.participantCodes}) where value = ${participantCode})`,
     })
-    .from(exportCopies);
+    .from(exportCopies)
+    .where(gte(exportCopies.createdAt, joinedAt.toISOString()));
   const holdsByKey = new Map(indexed.map((row) => [row.key, row.holds === 1]));
   const keys: string[] = [];
   let cursor: string | undefined;

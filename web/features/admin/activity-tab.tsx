@@ -1,4 +1,5 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
+import type { InferResponseType } from 'hono/client';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../components/ui/card';
@@ -11,8 +12,8 @@ const k = (key: string) => `admin.dashboard.activity.${key}`;
 /** How far back "active" reaches, in minutes. */
 const WINDOWS = [15, 60, 24 * 60] as const;
 
-type Active = { id: number; username: string; origin: string; dataset_type: string; phase: string; pre_answers: number; main_answers: number; last_activity: string };
-type Entry = { id: number; actor: string; action: string; target_type: string | null; target_id: string | null; details: Record<string, unknown> | null; ip_address: string | null; created_at: string };
+type Active = InferResponseType<typeof api.api.admin.active.$get, 200>['sessions'][number] & { id: number };
+type Entry = InferResponseType<(typeof api.api.admin)['audit-log']['$get'], 200>['entries'][number];
 
 /** Who is taking part now (sessions with activity in the last minutes), refreshed every 30 s. */
 function ActiveNow() {
