@@ -205,6 +205,7 @@ describe('/admin', () => {
     await dialog.getByRole('button', { name: adminJa.auth.submit }).click();
     await dialog.getByRole('alert').filter({ hasText: adminJa.auth.wrong }).waitFor();
     expect(await dialog.getByRole('alert').innerText()).toBe(adminJa.auth.wrong);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-password-wrong-ja.png` });
     expect(await page.getByRole('heading', { name: adminJa.dashboard.title }).count()).toBe(0);
     await page.context().close();
   });

@@ -5,6 +5,8 @@ import ja from '../../web/i18n/ja.json';
 import { answeredQuestions, postSurvey, type AnsweredQuestion, type SectionId } from '../../worker/schemas/post-survey';
 import { studyCodes } from '../../worker/study-codes';
 import { useBrowser } from './browser';
+
+const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
 import { adoptParticipant, d1Rows, makeParticipant, participantDoneWithMain } from './participants';
 
 const session = useBrowser();
@@ -139,6 +141,7 @@ describe('post-survey', () => {
     await page.goto(`${inject('baseUrl')}/`);
     const ongoing = page.getByTestId('ongoing-participation');
     await ongoing.getByRole('heading', { name: en.entry.completedTitle }).waitFor();
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/entry-completed-en-390.png`, fullPage: true });
     await ongoing.getByRole('button', { name: en.resume.toCompletion }).click();
     await page.waitForURL('**/experiment/complete');
     await page.context().close();
