@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { caseFlowReducer, initialCaseFlow, stepIndex, type CaseFlowEvent, type CaseFlowState } from '../../web/features/main-experiment/case-flow-machine';
 import type { ShownExplanation } from '../../web/features/main-experiment/explanation';
-import { fitLabel } from '../../web/components/ui/explanation-chart';
+import { estimateTextWidth, wrapLabel } from '../../web/components/ui/explanation-chart';
 import { canStart, currentCase, initialMainState, mainReducer, remainingCases, type MainEvent, type MainState } from '../../web/features/main-experiment/main-experiment-machine';
 import { currentQuestion, newAttempt, testReducer, type TestEvent, type TestState } from '../../web/features/main-experiment/understanding-test-machine';
 import type { MainCase } from '../../worker/schemas/main-experiment';
@@ -123,12 +123,24 @@ describe('understanding test', () => {
 });
 
 describe('bar labels', () => {
-  it('shortens only the value, keeping the name and share, to fit the chart', () => {
-    const make = (v: string) => `Intended career: ${v} (7%)`;
-    const long = 'Banking, consulting, finance, business';
-    expect(fitLabel(make, long, 1000)).toBe(make(long));
-    const fitted = fitLabel(make, long, 300);
-    expect(fitted).toMatch(/^Intended career: Banking.*… \(7%\)$/);
-    expect(fitted.length).toBeLessThan(make(long).length);
+  it('wrap whole within the chart: Latin text between words, Japanese between characters, nothing shortened', () => {
+    const english = 'Intended career: Banking, consulting, finance, business (7%)';
+    expect(wrapLabel(english, 1000)).toEqual([english]);
+    const lines = wrapLabel(english, 150);
+    expect(lines.length).toBeGreaterThan(1);
+    expect(lines.join(' ')).toBe(english);
+    for (const line of lines) expect(estimateTextWidth(line)).toBeLessThanOrEqual(150);
+    expect(lines.every((line) => !line.startsWith(' ') && !line.endsWith(' '))).toBe(true);
+
+    const japanese = '共通の関心の重要度（相手の評価）: 7.62点 (12%)';
+    const wrapped = wrapLabel(japanese, 120);
+    expect(wrapped.join('')).toBe(japanese);
+    for (const line of wrapped) expect(estimateTextWidth(line)).toBeLessThanOrEqual(120);
+  });
+
+  it('breaks a word wider than the chart between its characters', () => {
+    const lines = wrapLabel('Supercalifragilistic', 40);
+    expect(lines.join('')).toBe('Supercalifragilistic');
+    for (const line of lines) expect(estimateTextWidth(line)).toBeLessThanOrEqual(40);
   });
 });

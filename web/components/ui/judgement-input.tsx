@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { useState, type ReactNode } from 'react';
 import { Button, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
@@ -18,6 +18,7 @@ export function JudgementInput({
   onSubmit,
   disabled = false,
   labels = 'datasets',
+  context,
 }: {
   datasetType: DatasetType;
   /** `decidedAt`: the `performance.now()` reading of the click that submitted. */
@@ -25,6 +26,8 @@ export function JudgementInput({
   disabled?: boolean;
   /** Where the prediction labels live: the datasets' own, or the main experiment's (part 2 §3). */
   labels?: 'datasets' | 'main.labels';
+  /** Shown at the top of the answer bar, in view with the answer (the AI's prediction at the final judgement). */
+  context?: ReactNode;
 }) {
   const { t } = useTranslation();
   const [prediction, setPrediction] = useState<string | null>(null);
@@ -50,6 +53,7 @@ export function JudgementInput({
 
   return (
     <div className="judgement-input answer-bar">
+      {context}
       <RadioGroup value={prediction} onChange={setPrediction} isDisabled={locked} orientation="horizontal" className="radio-group judgement-prediction">
         {/* On a phone the question itself labels the choice (the case card leaves it out there). */}
         <Label className="answer-label">

@@ -6,7 +6,7 @@ import type { DatasetType } from '../../../worker/schemas/study-config';
 import { CaseCard } from '../../components/ui/case-card';
 import { JudgementInput } from '../../components/ui/judgement-input';
 import { STEP_ORDER, stepIndex, type CaseRecord, type TimedJudgement } from './case-flow-machine';
-import { ExplanationPanel } from './explanation-panel';
+import { AiPrediction, ExplanationPanel } from './explanation-panel';
 import { SurveyStep } from './survey-step';
 import { useCaseFlow } from './use-case-flow';
 
@@ -145,7 +145,18 @@ export function CaseFlow({
           <div className="final-column">
             <InitialJudgementSummary judgement={step.initial} datasetType={datasetType} />
             <p className="final-lead">{t('main.finalLead')}</p>
-            <JudgementInput key="final" datasetType={datasetType} labels="main.labels" onSubmit={flow.submitFinal} />
+            <JudgementInput
+              key="final"
+              datasetType={datasetType}
+              labels="main.labels"
+              onSubmit={flow.submitFinal}
+              context={
+                // The AI's answer stays beside the participant's own while they decide, however far the page scrolls.
+                <div className="final-ai-reminder" data-testid="final-ai-reminder">
+                  <AiPrediction datasetType={datasetType} explanation={step.explanation} />
+                </div>
+              }
+            />
           </div>
         </div>
       );

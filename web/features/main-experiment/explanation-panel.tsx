@@ -6,6 +6,49 @@ import { predictionColours } from '../../lib/prediction-style';
 import { showsAiBaseline, type ShownExplanation } from './explanation';
 
 /**
+ * What the study shows with the AI's prediction: its label in its dataset's colour, the model's
+ * accuracy note and, where the study enables it, the AI's starting point. The panel opens with it;
+ * the final judgement's answer bar repeats it, so the AI's answer stays in view while deciding.
+ */
+export function AiPrediction({
+  datasetType,
+  explanation,
+  baselineEnabled = studyConfig.mainExperiment.showAiBaseline,
+}: {
+  datasetType: DatasetType;
+  explanation: ShownExplanation;
+  baselineEnabled?: boolean;
+}) {
+  const { t } = useTranslation();
+  const colours = predictionColours[datasetType];
+  const positive = t(`main.labels.${datasetType}.positive`);
+  const negative = t(`main.labels.${datasetType}.negative`);
+  const accuracy = explanation.testAccuracy;
+  return (
+    <div className="ai-prediction-summary">
+      <p className="ai-prediction">
+        <span>{t('main.panel.prediction')}</span>
+        <strong className="prediction-chip" style={{ background: explanation.prediction === 1 ? colours.positive : colours.negative }} data-testid="ai-prediction">
+          {explanation.prediction === 1 ? positive : negative}
+        </strong>
+      </p>
+      <p className="muted accuracy-note" data-testid="accuracy-note">
+        {t('main.panel.accuracy', { value: (accuracy !== null ? accuracy * 100 : studyConfig.modelAccuracy.fallbackPercent[datasetType]).toFixed(1) })}
+      </p>
+      {showsAiBaseline(explanation, baselineEnabled) ? (
+        <p className="ai-baseline" data-testid="ai-baseline">
+          {t('main.panel.baseline', {
+            base: (explanation.aiBaseProbability * 100).toFixed(0),
+            probability: (explanation.aiProbability * 100).toFixed(0),
+            label: positive,
+          })}
+        </p>
+      ) : null}
+    </div>
+  );
+}
+
+/**
  * The AI explanation panel (part 2 §2.2): the AI's prediction with its dataset's label and
  * colour, the accuracy note, and one bar per feature pointing toward the label it pushes to.
  * Whether the bars are the AI's own or aligned to the participant is never shown: that is the
@@ -37,33 +80,10 @@ export function ExplanationPanel({
       </section>
     );
   }
-  const colours = predictionColours[datasetType];
-  const positive = t(`main.labels.${datasetType}.positive`);
-  const negative = t(`main.labels.${datasetType}.negative`);
-  const predicted = explanation.prediction === 1 ? positive : negative;
-  const accuracy = explanation.testAccuracy;
-
   return (
     <section className="explanation-panel" aria-labelledby="explanation-title">
       <h2 id="explanation-title">{t('main.panel.title')}</h2>
-      <p className="ai-prediction">
-        <span>{t('main.panel.prediction')}</span>
-        <strong className="prediction-chip" style={{ background: explanation.prediction === 1 ? colours.positive : colours.negative }} data-testid="ai-prediction">
-          {predicted}
-        </strong>
-      </p>
-      <p className="muted accuracy-note" data-testid="accuracy-note">
-        {t('main.panel.accuracy', { value: (accuracy !== null ? accuracy * 100 : studyConfig.modelAccuracy.fallbackPercent[datasetType]).toFixed(1) })}
-      </p>
-      {showsAiBaseline(explanation, baselineEnabled) ? (
-        <p className="ai-baseline" data-testid="ai-baseline">
-          {t('main.panel.baseline', {
-            base: (explanation.aiBaseProbability * 100).toFixed(0),
-            probability: (explanation.aiProbability * 100).toFixed(0),
-            label: positive,
-          })}
-        </p>
-      ) : null}
+      <AiPrediction datasetType={datasetType} explanation={explanation} baselineEnabled={baselineEnabled} />
       <ExplanationChart datasetType={datasetType} shown={explanation.shown} features={features} />
     </section>
   );

@@ -122,11 +122,6 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
               <p className="muted">{t('main.tutorial.lead')}</p>
               {state.tutorial.done ? <p className="badge badge-green">{t('main.tutorial.done')}</p> : null}
             </div>
-            {state.tutorial.done ? (
-              <Button className="button" onPress={main.openTutorial}>
-                {t('main.tutorial.again')}
-              </Button>
-            ) : null}
           </div>
           <div className="preparation-row">
             <div>
@@ -141,19 +136,18 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
             </p>
           )}
         </section>
-        {/* The next preparation step and the start button stay in view on a phone. */}
+        {/* Tutorial, understanding test and start (part 2 §2.1) stay in view; the next one to do leads. */}
         <div className="button-row sticky-actions intro-actions">
-          {!state.tutorial.done ? (
-            <Button className="button button-primary" onPress={main.openTutorial}>
-              {t('main.tutorial.start')}
-            </Button>
-          ) : !state.test.passed ? (
-            <Button className="button button-primary" onPress={main.openTest}>
+          <Button className={state.tutorial.done ? 'button' : 'button button-primary'} onPress={main.openTutorial}>
+            {state.tutorial.done ? t('main.tutorial.again') : t('main.tutorial.start')}
+          </Button>
+          {state.test.passed ? null : (
+            <Button className={state.tutorial.done ? 'button button-primary' : 'button'} onPress={main.openTest}>
               {t('main.test.start')}
             </Button>
-          ) : null}
+          )}
           <Button
-            className={canStart(state) ? 'button button-primary' : 'button'}
+            className={canStart(state) ? 'button button-primary intro-start' : 'button intro-start'}
             isDisabled={!canStart(state)}
             aria-describedby={canStart(state) ? undefined : 'main-start-required'}
             onPress={main.start}
