@@ -1,22 +1,22 @@
 /**
  * `npm run ml -- <command>`:
- *   prepare [--force]                  verify the datasets, draw case pools, train the AI models
- *   train --dataset D                  retrain one dataset's AI model (and its case pools)
+ *   prepare [--force]                  validate every dataset definition, verify its source, draw case pools, train the AI model
+ *   train --dataset D                  rebuild one dataset's case pools and AI model
  *   evaluate --dataset D               compare our trainer with LightGBM on the reference split
  *   explain --model FILE --csv ROWS    one JSON line per row: raw_score, probability, contributions, base_value
  *   seed [--persist-to DIR]            load cases and AI models into the local D1 and R2
  */
 import { parseArgs } from 'node:util';
 import { datasetTypeSchema } from '../worker/schemas/study';
-import { DataSourceError } from './lib/datasets';
+import { allDefinitions } from './lib/definitions';
 import { compareWithReference } from './lib/evaluate';
 import { explainCsv } from './lib/explain';
-import { prepareAll, prepareDataset, readAssets } from './lib/prepare';
+import { isSetUpError, prepareAll, prepareDataset, readAssets } from './lib/prepare';
 import { seedLocal } from './lib/seed';
 
 const USAGE = `usage: npm run ml -- <prepare|train|evaluate|explain|seed> [options]
   prepare [--force]
-  train --dataset <adult_income|speed_dating|compas>
+  train --dataset <a defined dataset: adult_income, speed_dating, compas or your own>
   evaluate --dataset <adult_income|speed_dating|compas>
   explain --model FILE --csv ROWS.csv
   seed [--persist-to DIR]`;
@@ -32,6 +32,14 @@ const { positionals, values } = parseArgs({
   },
 });
 
+/** A dataset some definition defines (the three shipped ones or a researcher's own). */
+function requireDefinedDataset() {
+  const ids = allDefinitions().map((d) => d.id);
+  if (!values.dataset || !ids.includes(values.dataset)) throw new UsageError(`--dataset must be one of ${ids.join(', ')}`);
+  return values.dataset;
+}
+
+/** One of the shipped datasets (the LightGBM reference exists for these only). */
 function requireDataset() {
   const parsed = datasetTypeSchema.safeParse(values.dataset);
   if (!parsed.success) throw new UsageError('--dataset must be adult_income, speed_dating or compas');
@@ -46,7 +54,7 @@ async function main(): Promise<void> {
       prepareAll({ force: values.force, log: (line) => console.log(line) });
       return;
     case 'train': {
-      const { report } = prepareDataset(requireDataset());
+      const { report } = prepareDataset(requireDefinedDataset());
       console.log(JSON.stringify(report, null, 2));
       return;
     }
@@ -75,7 +83,7 @@ async function main(): Promise<void> {
 
 main().catch((err: unknown) => {
   if (err instanceof UsageError) console.error(`${err.message}\n${USAGE}`);
-  else if (err instanceof DataSourceError) console.error(err.message);
+  else if (isSetUpError(err)) console.error(err.message);
   else console.error(err);
   process.exitCode = 2;
 });

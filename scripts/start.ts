@@ -4,7 +4,7 @@
  * into the local D1 and R2, then serves everything with `wrangler dev` on
  * 127.0.0.1:8787 using wrangler's embedded local D1 and R2.
  */
-import { prepareAll } from '../ml-assets/lib/prepare';
+import { isSetUpError, prepareAll } from '../ml-assets/lib/prepare';
 import { placeholderContacts } from '../worker/schemas/study-config';
 import { seedLocal } from '../ml-assets/lib/seed';
 import { ensureDevSecrets, devVarsPath } from './lib/dev-secrets';
@@ -24,7 +24,14 @@ await buildSpa();
 console.log('Applying local D1 migrations…');
 await applyLocalMigrations();
 console.log('Preparing datasets, case pools and AI models…');
-prepareAll({ log: (line) => console.log(`  ${line}`) });
+try {
+  prepareAll({ log: (line) => console.log(`  ${line}`) });
+} catch (err) {
+  // A definition or source problem says what to fix; nothing is served from a half-built set-up.
+  if (!isSetUpError(err)) throw err;
+  console.error(`\nSet-up stopped: ${err.message}`);
+  process.exit(2);
+}
 console.log('Seeding cases and AI models into the local D1 and R2…');
 await seedLocal();
 

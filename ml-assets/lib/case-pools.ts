@@ -3,15 +3,14 @@
  * case it was trained on: 2 tutorial cases, a fixed pre-experiment pool of 200 and main-experiment
  * pools of 50, each balanced 50:50 between the labels and disjoint from one another.
  */
-import type { DatasetType } from '../../worker/schemas/study';
-import type { CellValue, PreparedDataset } from './datasets';
+import { DataSourceError, type CellValue, type PreparedDataset } from './datasets';
 import { Mt19937 } from './split';
 
 export type CasePool = 'tutorial' | 'pre_experiment' | 'main_experiment';
 
 export type GeneratedCase = {
   case_id: string;
-  dataset_type: DatasetType;
+  dataset_type: string;
   pool: CasePool;
   /** Main pools are lettered a, b, c, …; null elsewhere. */
   pool_variant: string | null;
@@ -25,13 +24,6 @@ export type GeneratedCase = {
 export type PoolSizes = { tutorial: number; pre: number; main: number; mainPools: number };
 
 export const DEFAULT_POOL_SIZES: PoolSizes = { tutorial: 2, pre: 200, main: 50, mainPools: 4 };
-
-/** Tutorial case IDs the spec names (part 1 §3 "dataset inference from case"). */
-const TUTORIAL_IDS: Record<DatasetType, string[]> = {
-  adult_income: ['tutorial_1', 'tutorial_2'],
-  speed_dating: ['tutorial_speed', 'tutorial_speed_2'],
-  compas: ['tutorial_compas', 'tutorial_compas_2'],
-};
 
 const pad3 = (n: number) => String(n).padStart(3, '0');
 
@@ -53,6 +45,16 @@ export function buildCasePools(
   seed: number,
   sizes: PoolSizes = DEFAULT_POOL_SIZES,
 ): GeneratedCase[] {
+  const perLabel = (sizes.tutorial + sizes.pre + sizes.main * sizes.mainPools) / 2;
+  for (const label of [0, 1] as const) {
+    const available = heldOut.filter((i) => data.examples[i]!.label === label).length;
+    if (available < perLabel) {
+      throw new DataSourceError(
+        `${data.dataset}: the pools need ${perLabel} held-out rows of each outcome (tutorial ${sizes.tutorial}, pre ${sizes.pre}, ${sizes.mainPools} main pools of ${sizes.main}, half of each outcome), ` +
+          `but the held-out split has ${available} with outcome ${label}. Use more rows, a larger split.testSize or smaller pools.`,
+      );
+    }
+  }
   const rng = new Mt19937(seed);
   const order = rng.permutation(heldOut.length).map((k) => heldOut[k]!);
   const byLabel: [number[], number[]] = [[], []];
@@ -71,7 +73,8 @@ export function buildCasePools(
 
   const cases: GeneratedCase[] = [];
   takeBalanced(byLabel, sizes.tutorial, rng).forEach((i, k) =>
-    cases.push(make(i, 'tutorial', TUTORIAL_IDS[data.dataset][k] ?? `tutorial_${data.dataset}_${k + 1}`, k + 1, null)),
+    // The spec names the shipped datasets' tutorial cases (part 1 §3); a definition may name its own.
+    cases.push(make(i, 'tutorial', data.definition.pools.tutorialIds?.[k] ?? `tutorial_${data.dataset}_${k + 1}`, k + 1, null)),
   );
   takeBalanced(byLabel, sizes.pre, rng).forEach((i, k) =>
     cases.push(make(i, 'pre_experiment', `${data.dataset}_pre_${pad3(k + 1)}`, k + 1, null)),

@@ -48,7 +48,7 @@ describe('dataset preparation from ../shared/data', () => {
     expect(d.examples.filter((e) => e.label === 1)).toHaveLength(3251);
   });
 
-  it('refuses a file whose sha256 differs from SOURCES.md', () => {
+  it('refuses a file whose sha256 differs from its definition', () => {
     const copy = mkdtempSync(path.join(os.tmpdir(), 'xdl-data-'));
     cpSync(dataDir(), copy, { recursive: true });
     writeFileSync(path.join(copy, 'compas', 'compas-scores-two-years.csv'), 'id,name\n1,x\n');

@@ -5,9 +5,8 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { buildCasePools } from '../../ml-assets/lib/case-pools';
 import { loadDataset } from '../../ml-assets/lib/datasets';
 import { projectRoot } from '../../ml-assets/lib/paths';
-import { prepareAll, readAssets, SPLIT_SEED, TEST_SIZE } from '../../ml-assets/lib/prepare';
+import { heldOutSplit, prepareAll, readAssets } from '../../ml-assets/lib/prepare';
 import { aiModelIdentifier, seedStatements } from '../../ml-assets/lib/seed';
-import { stratifiedSplit } from '../../ml-assets/lib/split';
 import { gbdtModelSchema } from '../../worker/ml/model';
 import { trainGbdt } from '../../worker/ml/train';
 import { DATASET_TYPES } from '../../worker/schemas/study';
@@ -21,7 +20,7 @@ describe.each(DATASET_TYPES)('prepared assets of %s', (dataset) => {
   it('draws balanced, disjoint pools from the held-out split only', () => {
     const { cases } = readAssets(dataset);
     const data = loadDataset(dataset);
-    const heldOut = new Set(stratifiedSplit(data.examples.map((e) => e.label), TEST_SIZE, SPLIT_SEED).test);
+    const heldOut = new Set(heldOutSplit(data.definition, data.examples.map((e) => e.label)).test);
     const byPool = (pool: string, variant: string | null = null) => cases.filter((c) => c.pool === pool && c.pool_variant === variant);
     expect(byPool('tutorial')).toHaveLength(2);
     expect(byPool('pre_experiment')).toHaveLength(200);
@@ -43,7 +42,7 @@ describe.each(DATASET_TYPES)('prepared assets of %s', (dataset) => {
   it('numbers source_row among all the rows read from the public files, not within the held-out split', () => {
     const { cases } = readAssets(dataset);
     const data = loadDataset(dataset);
-    const heldOutSize = stratifiedSplit(data.examples.map((e) => e.label), TEST_SIZE, SPLIT_SEED).test.length;
+    const heldOutSize = heldOutSplit(data.definition, data.examples.map((e) => e.label)).test.length;
     for (const c of cases) expect(data.examples[c.source_row]!.features).toEqual(c.features);
     // Indices run over every row, beyond the size of the held-out split.
     expect(Math.max(...cases.map((c) => c.source_row))).toBeGreaterThanOrEqual(heldOutSize);
@@ -79,7 +78,7 @@ describe('determinism', () => {
 
   it('draws the same case pools from the same split and seed', () => {
     const data = loadDataset('compas');
-    const { test } = stratifiedSplit(data.examples.map((e) => e.label), TEST_SIZE, SPLIT_SEED);
+    const { test } = heldOutSplit(data.definition, data.examples.map((e) => e.label));
     expect(buildCasePools(data, test, 7)).toEqual(buildCasePools(data, test, 7));
     expect(buildCasePools(data, test, 7)).not.toEqual(buildCasePools(data, test, 8));
   });

@@ -1,0 +1,237 @@
+/**
+ * A decision task as data: one definition file and one CSV make a dataset of the platform. The
+ * definition says where the source is (and its sha256), how each column is read and shown, which
+ * columns are never read, what the outcome is, how the case pools are drawn and how the AI model
+ * is trained. Set-up (`npm run ml -- prepare`) validates it before reading a byte of the source;
+ * an error names the column and the rule it breaks.
+ */
+import { z } from 'zod';
+import { trainParamsSchema } from '../ml/train';
+
+/** Dataset ids appear in case ids, R2 keys and export file names: lower-case snake case. */
+export const datasetIdSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{1,39}$/, 'a dataset id is 2–40 lower-case letters, digits or underscores, starting with a letter');
+
+/** Feature names become export columns and i18n keys: snake case, not a reserved word of the case record. */
+const RESERVED = ['case_id', 'case_number', 'ground_truth', 'dataset_type', 'features'];
+const featureNameSchema = z
+  .string()
+  .regex(/^[a-z][a-z0-9_]{0,47}$/, 'a column name is lower-case snake case (letters, digits, underscores), starting with a letter')
+  .refine((name) => !RESERVED.includes(name), { message: `a column may not be named ${RESERVED.join(', ')}` });
+
+const bilingual = z.object({ ja: z.string().min(1), en: z.string().min(1) });
+
+/** How a number is shown on the case card; the value is the cell as read. */
+/**
+ * How a number is shown on the case card. `percentile`: an amount (in `currency`) with its place
+ * among the dataset's own values ("top 24%").
+ */
+export const NUMBER_FORMATS = ['plain', 'currency', 'years', 'hours', 'points', 'out_of_10', 'percentile'] as const;
+
+const columnBase = {
+  /** The feature's name in the platform (models, exports, texts). */
+  name: featureNameSchema,
+  /** Its header in the source file, when it differs from `name` (the first column of that header is read). */
+  source: z.string().min(1).optional(),
+  /** What the column means, in English, for the export codebook. */
+  meaning: z.string().min(1),
+  label: bilingual,
+  description: bilingual,
+};
+
+const numericColumn = z.object({
+  ...columnBase,
+  kind: z.literal('numeric'),
+  /** Every value is a whole number (the codebook's type). */
+  integer: z.boolean().default(false),
+  unit: z.string().min(1).optional(),
+  format: z.enum(NUMBER_FORMATS).default('plain'),
+  /** Currency code for `format: currency` or `percentile`. */
+  currency: z.string().length(3).optional(),
+  /** Words for particular values (e.g. 0 = female, 1 = male), shown instead of the number. */
+  values: z.record(z.string(), bilingual).optional(),
+});
+
+const categoricalColumn = z.object({
+  ...columnBase,
+  kind: z.literal('categorical'),
+  /**
+   * A category the source records as integer codes from `min` to `max`: the codes are the model's
+   * categories as they are. Without it the values are text, coded in byte order over the whole file.
+   */
+  codes: z.object({ min: z.number().int(), max: z.number().int() }).optional(),
+  /** Each value as participants read it. */
+  values: z.record(z.string(), bilingual),
+});
+
+const ordinalColumn = z.object({
+  ...columnBase,
+  kind: z.literal('ordinal'),
+  /** The levels, lowest first: the model reads a level as its position (0, 1, …). */
+  levels: z.array(z.string().min(1)).min(2),
+  values: z.record(z.string(), bilingual),
+});
+
+export const datasetColumnSchema = z.discriminatedUnion('kind', [numericColumn, categoricalColumn, ordinalColumn]);
+export type DatasetColumn = z.infer<typeof datasetColumnSchema>;
+
+const sourceFileSchema = z.object({
+  /** Path of the CSV, relative to the data folder (XDL_DATA_DIR) unless absolute. */
+  path: z.string().min(1),
+  sha256: z.string().regex(/^[0-9a-f]{64}$/, 'sha256 is 64 lower-case hex digits'),
+  /** Lines before the first record (a title line, say), skipped. */
+  skipLines: z.number().int().nonnegative().default(0),
+});
+
+/** A field group shown as one table on the case card: rows of attributes, one column per field kind. */
+const matrixSchema = z.object({
+  columns: z.array(z.object({ id: featureNameSchema, label: bilingual })).min(2),
+  rows: z.array(z.object({ id: featureNameSchema, label: bilingual, fields: z.array(featureNameSchema).min(2) })).min(1),
+  caption: bilingual,
+  rowHeader: bilingual,
+});
+
+/** The task as participants read it: its name, a one-line summary, the question, and the answer labels. */
+const datasetTextsSchema = z.object({
+  name: z.string().min(1),
+  summary: z.string().min(1),
+  task: z.string().min(1),
+  /** The participant's two answers. */
+  positive: z.string().min(1),
+  negative: z.string().min(1),
+  /** The AI's prediction, as the main experiment names it (part 2 §3). */
+  aiPositive: z.string().min(1),
+  aiNegative: z.string().min(1),
+});
+
+const colourSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour is #rrggbb');
+
+export const datasetDefinitionSchema = z
+  .object({
+    id: datasetIdSchema,
+    source: z.object({
+      files: z.array(sourceFileSchema).min(1),
+      encoding: z.enum(['utf-8', 'macintosh', 'windows-1252', 'shift_jis']).default('utf-8'),
+      delimiter: z.string().length(1).default(','),
+      /** The column names, for a file without a header line; otherwise its first line names them. */
+      header: z.array(z.string().min(1)).min(2).optional(),
+      /** Stop with an error unless exactly this many rows are kept (guards a changed file or rule). */
+      expectedRows: z.number().int().positive().optional(),
+    }),
+    columns: z.array(datasetColumnSchema).min(1),
+    /**
+     * Columns of the source that are never read (names, identifiers, dates): listed so a reviewer
+     * sees they were considered; the parser reads only `columns` and the outcome, whatever is here.
+     */
+    ignoredColumns: z.array(z.string().min(1)).default([]),
+    missing: z
+      .object({
+        /** Cell texts that mean "missing" (after trimming). The empty cell always does. */
+        markers: z.array(z.string()).default([]),
+        /** `drop`: a row with any missing feature is left out; `keep`: missing values go to the model as missing. */
+        rows: z.enum(['keep', 'drop']).default('keep'),
+      })
+      .default({ markers: [], rows: 'keep' }),
+    outcome: z.object({
+      column: z.string().min(1),
+      /** Cell texts (trimmed) of the positive outcome, and of the negative one: any other text stops set-up. */
+      positive: z.array(z.string()).min(1),
+      negative: z.array(z.string()).min(1),
+    }),
+    texts: z.object({ ja: datasetTextsSchema, en: datasetTextsSchema }),
+    colours: z.object({ positive: colourSchema, negative: colourSchema }),
+    /** Fields the case card shows as one table (as speed dating's partner values and ratings). */
+    matrix: matrixSchema.optional(),
+    pools: z.object({
+      tutorial: z.number().int().min(1).default(2),
+      pre: z.number().int().min(2).default(200),
+      main: z.number().int().min(2).default(50),
+      mainPools: z.number().int().min(1).max(26).default(4),
+      seed: z.number().int().nonnegative(),
+      /** Case ids of the tutorial cases (the spec names the shipped ones); `tutorial_{id}_{n}` otherwise. */
+      tutorialIds: z.array(z.string().min(1)).optional(),
+    }),
+    split: z.object({ testSize: z.number().gt(0).lt(1).default(0.2), seed: z.number().int().nonnegative().default(42) }).default({ testSize: 0.2, seed: 42 }),
+    model: z
+      .object({
+        /** The trainer's parameters (worker/ml/train.ts), kept as written: those left out take the trainer's defaults. */
+        params: z.record(z.string(), z.number()).optional(),
+        cvFolds: z.number().int().min(2).max(20).default(5),
+      })
+      .default({ cvFolds: 5 }),
+  })
+  .superRefine((d, ctx) => {
+    const issue = (path: (string | number)[], message: string) => ctx.addIssue({ code: 'custom', path, message });
+    const seen = new Set<string>();
+    d.columns.forEach((c, i) => {
+      if (seen.has(c.name)) issue(['columns', i, 'name'], `column ${c.name}: named twice`);
+      seen.add(c.name);
+      const source = c.source ?? c.name;
+      if (source === d.outcome.column) issue(['columns', i], `column ${c.name}: reads the outcome column ${source} as a feature`);
+      if (d.ignoredColumns.includes(source)) issue(['columns', i], `column ${c.name}: ${source} is listed in ignoredColumns`);
+      if (c.kind === 'categorical' && c.codes) {
+        if (c.codes.min > c.codes.max) issue(['columns', i, 'codes'], `column ${c.name}: codes.min is above codes.max`);
+        for (const key of Object.keys(c.values)) {
+          const n = Number(key);
+          if (!Number.isInteger(n) || n < c.codes.min || n > c.codes.max) issue(['columns', i, 'values', key], `column ${c.name}: value label ${key} is not a code from ${c.codes.min} to ${c.codes.max}`);
+        }
+      }
+      if (c.kind === 'ordinal') {
+        for (const level of c.levels) if (!(level in c.values)) issue(['columns', i, 'values'], `column ${c.name}: level ${level} has no label`);
+      }
+      if (c.kind === 'numeric' && (c.format === 'currency' || c.format === 'percentile') && !c.currency) issue(['columns', i, 'currency'], `column ${c.name}: format ${c.format} needs a currency code`);
+    });
+    if (d.model.params) {
+      const params = trainParamsSchema.strict().safeParse(d.model.params);
+      if (!params.success) for (const i of params.error.issues) issue(['model', 'params', ...i.path.map(String)], `model.params: ${i.message}`);
+    }
+    const overlap = d.outcome.positive.filter((v) => d.outcome.negative.includes(v));
+    if (overlap.length > 0) issue(['outcome'], `outcome ${d.outcome.column}: ${overlap.join(', ')} is both positive and negative`);
+    if (d.pools.pre % 2 !== 0 || d.pools.main % 2 !== 0 || d.pools.tutorial % 2 !== 0) {
+      issue(['pools'], 'pool sizes must be even: every pool is drawn 50:50 between the outcomes');
+    }
+    if (d.pools.tutorialIds && d.pools.tutorialIds.length !== d.pools.tutorial) issue(['pools', 'tutorialIds'], `pools.tutorialIds: ${d.pools.tutorialIds.length} ids for ${d.pools.tutorial} tutorial cases`);
+    if (d.matrix) {
+      d.matrix.rows.forEach((row, r) => {
+        if (row.fields.length !== d.matrix!.columns.length) issue(['matrix', 'rows', r], `matrix row ${row.id}: ${row.fields.length} fields for ${d.matrix!.columns.length} columns`);
+        row.fields.forEach((field) => {
+          if (!seen.has(field)) issue(['matrix', 'rows', r], `matrix row ${row.id}: no column ${field}`);
+        });
+      });
+    }
+  });
+
+export type DatasetDefinition = z.infer<typeof datasetDefinitionSchema>;
+export type DatasetDefinitionInput = z.input<typeof datasetDefinitionSchema>;
+
+export class DatasetDefinitionError extends Error {
+  override readonly name = 'DatasetDefinitionError';
+}
+
+/** Where in a definition an issue is, as a reader finds it: `columns[3] (income).format`. */
+function issuePath(input: unknown, path: readonly PropertyKey[]): string {
+  let out = '';
+  let node: unknown = input;
+  for (const key of path) {
+    out += typeof key === 'number' ? `[${key}]` : `${out ? '.' : ''}${String(key)}`;
+    node = node && typeof node === 'object' ? (node as Record<PropertyKey, unknown>)[key] : undefined;
+    const name = node && typeof node === 'object' && 'name' in node ? (node as { name: unknown }).name : undefined;
+    if (typeof key === 'number' && typeof name === 'string') out += ` (${name})`;
+  }
+  return out || '(the definition)';
+}
+
+/** Validates a definition, throwing one error that lists every problem with where it is. */
+export function parseDatasetDefinition(input: unknown, origin = 'dataset definition'): DatasetDefinition {
+  const parsed = datasetDefinitionSchema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  const lines = parsed.error.issues.map((i) => `  ${issuePath(input, i.path)}: ${i.message}`);
+  throw new DatasetDefinitionError(`${origin} is not valid:\n${lines.join('\n')}`);
+}
+
+/** The source column a feature is read from. */
+export const sourceColumnOf = (column: DatasetColumn) => column.source ?? column.name;
+
+/** Whether the model treats the column as a category (ordinal levels are numbers to it). */
+export const isCategorical = (column: DatasetColumn) => column.kind === 'categorical';
