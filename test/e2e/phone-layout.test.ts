@@ -14,6 +14,7 @@ import { DATASET_TYPES, LANGUAGES, type DatasetType, type Language } from '../..
 import { sessionKeys } from '../../web/lib/storage-keys';
 import { useBrowser } from './browser';
 import { adoptParticipant, makeParticipant, type TestParticipant } from './participants';
+import { datasetTranslations } from '../../worker/schemas/shipped-datasets';
 
 const session = useBrowser();
 const WIDTHS = [360, 390, 1280] as const;
@@ -43,7 +44,7 @@ const LARGEST_NUMBERS: Record<DatasetType, Record<string, number>> = {
 
 /** The widest case a dataset can show in a language: every category at its longest label, every number at its largest. */
 function widestCase(dataset: DatasetType, language: Language): Record<string, string | number> {
-  const labels = texts[language].values[dataset] as Record<string, Record<string, string>>;
+  const labels = datasetTranslations(language).values[dataset]!;
   const categories = Object.fromEntries(
     Object.entries(labels).map(([field, byCode]) => {
       const [code] = Object.entries(byCode).sort(([, a], [, b]) => b.length - a.length)[0]!;

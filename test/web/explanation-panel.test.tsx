@@ -8,6 +8,7 @@ import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { predictionColours } from '../../web/lib/prediction-style';
 import { renderScreen } from './render';
+import { datasetTranslations, SHIPPED_DATASETS } from '../../worker/schemas/shipped-datasets';
 
 const bar = (feature: string, importance: number) => ({ feature, importance, abs_importance: Math.abs(importance), raw_shap: importance });
 const explanation = (overrides: Partial<ShownExplanation> = {}): ShownExplanation => ({
@@ -69,14 +70,14 @@ describe('ExplanationPanel', () => {
     expect(chip.style.background).toBe(predictionColours.compas.positive);
     expect(screen.getByTestId('accuracy-note').textContent).toContain('69.3%');
     const items = [...screen.getByTestId('explanation-bars').querySelectorAll('li')].map((li) => li.textContent);
-    expect(items[0]).toContain(`${ja.fields.compas.priors_count.label}: 6`);
+    expect(items[0]).toContain(`${datasetTranslations('ja').fields.compas!.priors_count!.label}: 6`);
     expect(items[0]).toContain('70%');
     expect(items[1]).toContain('「再犯なし」');
   });
 
   it("falls back to the study's fixed accuracy when the model has none recorded, in English too", () => {
     renderScreen(<ExplanationPanel datasetType="adult_income" explanation={explanation({ testAccuracy: null, prediction: 0, shown: [bar('age', -1)] })} features={features} />, { lng: 'en' });
-    expect(screen.getByTestId('ai-prediction').textContent).toBe(en.main.labels.adult_income.negative);
+    expect(screen.getByTestId('ai-prediction').textContent).toBe(SHIPPED_DATASETS.adult_income.texts.en.aiNegative);
     expect(screen.getByTestId('accuracy-note').textContent).toContain('84.5%');
   });
 

@@ -6,6 +6,7 @@ import mvJa from '../../web/features/model-verification/i18n/ja.json';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { sampleRoleOf, UNDERSTANDING_QUESTIONS } from '../../worker/schemas/understanding-test';
+import { datasetTranslations } from '../../worker/schemas/shipped-datasets';
 
 type Tree = { [key: string]: string | (string | Tree)[] | Tree };
 
@@ -64,7 +65,7 @@ describe('translations', () => {
     expect(ja.main.explanationFailed).toBe('AI説明の読み込みに失敗しました');
     expect(ja.main.resumeFromHere).toBe('途中から再開');
     expect(ja.main.needMoreCases).toBe('実験継続のため追加のケースが必要です。管理者にお問い合わせください。');
-    expect(ja.main.labels).toEqual({
+    expect(datasetTranslations('ja').main.labels).toEqual({
       adult_income: { positive: '>$50,000', negative: '≤$50,000' },
       speed_dating: { positive: 'もう一度会いたい', negative: '会いたくない' },
       compas: { positive: '再犯あり', negative: '再犯なし' },

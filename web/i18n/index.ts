@@ -1,5 +1,6 @@
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
+import { datasetTranslations } from '../../worker/schemas/shipped-datasets';
 import { isLanguage, LANGUAGES, type Language } from '../../worker/schemas/study-config';
 import { readStorage, storageKeys, writeStorage } from '../lib/storage-keys';
 import ja from './ja.json';
@@ -25,6 +26,12 @@ export async function loadLanguage(instance: i18n, lng: Language): Promise<void>
   // Checked by a key of the app's own texts: a lazily loaded screen may have added its texts already.
   if (lng === 'ja' || instance.getResource(lng, 'translation', 'app.title') !== undefined) return;
   instance.addResourceBundle(lng, 'translation', (await loaders[lng]()).default, true, false);
+  addDatasetTexts(instance, lng);
+}
+
+/** The datasets' texts come from their definitions (worker/schemas/shipped-datasets.ts), under the same keys as the app's own. */
+function addDatasetTexts(instance: i18n, lng: Language): void {
+  instance.addResourceBundle(lng, 'translation', datasetTranslations(lng), true, true);
 }
 
 /** Loads a language's texts, then switches to it (the choice is saved by the instance). */
@@ -46,6 +53,7 @@ export function createI18n(lng: Language = initialLanguage(), preloaded: Partial
     returnNull: false,
     initAsync: false,
   });
+  for (const language of Object.keys(resources)) if (isLanguage(language)) addDatasetTexts(instance, language);
   instance.on('languageChanged', (next) => {
     writeStorage(storageKeys.language, next);
     document.documentElement.lang = next;

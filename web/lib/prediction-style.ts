@@ -3,10 +3,8 @@
  * dataset"): the positive and the negative label each keep one colour wherever a prediction or
  * a bar pointing toward it is drawn. All pass WCAG AA for white text.
  */
+import { SHIPPED_DATASETS } from '../../worker/schemas/shipped-datasets';
 import type { DatasetType } from '../../worker/schemas/study-config';
 
-export const predictionColours: Record<DatasetType, { positive: string; negative: string }> = {
-  adult_income: { positive: '#1a7f37', negative: '#5a6270' },
-  speed_dating: { positive: '#b0266d', negative: '#5a6270' },
-  compas: { positive: '#b42318', negative: '#1a6b8f' },
-};
+/** From each dataset's definition. */
+export const predictionColours = Object.fromEntries(Object.entries(SHIPPED_DATASETS).map(([id, d]) => [id, d.colours])) as Record<DatasetType, { positive: string; negative: string }>;

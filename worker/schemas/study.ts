@@ -4,7 +4,9 @@
  * never serves a request; the SPA imports the zod-free `study-config.ts` instead.
  */
 import { z } from 'zod';
-import { DATASET_TYPES, LANGUAGES, PHASES, studyConfig as configuredStudy } from './study-config';
+import { DatasetDefinitionError, parseDatasetDefinition, type DatasetDefinition } from './dataset-definition';
+import { SHIPPED_DATASETS } from './shipped-datasets';
+import { DATASET_TYPES, LANGUAGES, PHASES, studyConfig as configuredStudy, type DatasetType } from './study-config';
 
 export * from './study-config';
 
@@ -133,3 +135,15 @@ export type StudyConfig = z.infer<typeof studyConfigSchema>;
 
 /** The configuration as validated at start-up. */
 export const studyConfig: StudyConfig = studyConfigSchema.parse(configuredStudy);
+
+/**
+ * The datasets' definitions, validated at start-up as set-up validates them: the Worker never
+ * serves a study whose dataset texts, columns or colours break the definition's rules.
+ */
+export const datasetDefinitions: Record<DatasetType, DatasetDefinition> = Object.fromEntries(
+  DATASET_TYPES.map((id) => {
+    const definition = parseDatasetDefinition(SHIPPED_DATASETS[id], `ml-assets/datasets/${id}.json`);
+    if (definition.id !== id) throw new DatasetDefinitionError(`ml-assets/datasets/${id}.json: its id is ${definition.id}`);
+    return [id, definition];
+  }),
+) as Record<DatasetType, DatasetDefinition>;
