@@ -4,6 +4,11 @@ import { AnswerOutbox, AnswerRejected, preOutboxKey, type OutboxAnswer } from '.
 import { errorLog } from '../../web/lib/error-log';
 import { resumeDestination, resumeErrorKey, UnknownResumeAction, type ResumeData } from '../../web/lib/resume';
 import { studyConfig } from '../../worker/schemas/study';
+import { formatValue } from '../../web/lib/case-format';
+import { createI18n } from '../../web/i18n';
+import en from '../../web/i18n/en.json';
+import { parseDatasetDefinition, type DatasetColumn } from '../../worker/schemas/dataset-definition';
+import { loanDefinition } from '../helpers/synthetic-dataset';
 
 const answer = (caseId: string): OutboxAnswer => ({
   case_id: caseId,
@@ -158,5 +163,29 @@ describe('resumeDestination', () => {
     expect(integrity).toBeInstanceOf(UnknownResumeAction);
     expect(resumeErrorKey(integrity)).toBe('resume.integrity');
     expect(resumeErrorKey(unknown)).toBe('resume.unknownAction');
+  });
+});
+
+describe('case values from a definition', () => {
+  const loan = parseDatasetDefinition(loanDefinition('0'.repeat(64)));
+  const column = (name: string) => loan.columns.find((c) => c.name === name)!;
+  const i18n = createI18n('en', { en });
+  const t = i18n.getFixedT('en');
+  const tJa = i18n.getFixedT('ja');
+
+  it("shows a researcher's own columns as their definition says, in either language", () => {
+    expect(formatValue(t, 'en', column('education'), 2)).toBe("Bachelor's");
+    expect(formatValue(tJa, 'ja', column('education'), 2)).toBe('学士');
+    expect(formatValue(t, 'en', column('region'), 3)).toBe('South');
+    expect(formatValue(t, 'en', column('housing'), 'mortgage')).toBe('Mortgage');
+    expect(formatValue(t, 'en', column('income'), 52000)).toBe('$52,000');
+    expect(formatValue(t, 'en', column('years_employed'), 4)).toBe('4 years');
+    expect(formatValue(t, 'en', column('debt_ratio'), 0.35)).toBe('0.35');
+    expect(formatValue(t, 'en', column('credit_score'), null)).toBe(en.common.unknown);
+  });
+
+  it('formats an amount in another currency with its own symbol', () => {
+    const euros = { ...column('income'), currency: 'EUR' } as DatasetColumn;
+    expect(formatValue(t, 'en', euros, 52000)).toBe('€52,000.00');
   });
 });

@@ -1,10 +1,13 @@
 /**
- * How a case's raw feature values are shown to participants: category codes and labels become
- * words in the current language, money and units get their formats, speed-dating incomes show
- * their percentile and partner ratings show as x/10.
+ * How a case's raw feature values are shown to participants, as each column's definition says
+ * (ml-assets/datasets/*.json): value words in the current language for categories, ordinal levels
+ * and labelled numbers; money, years, hours, points and x/10 in their formats; an amount with its
+ * percentile for `percentile` (speed dating's incomes).
  */
 import type { TFunction } from 'i18next';
-import type { DatasetType } from '../../worker/schemas/study-config';
+import type { DatasetColumn } from '../../worker/schemas/dataset-definition';
+import { SHIPPED_DATASETS } from '../../worker/schemas/shipped-datasets';
+import { isLanguage, LANGUAGES, type DatasetType } from '../../worker/schemas/study-config';
 import { localeOf } from './date-time';
 import { incomePercentile, InvalidIncomeError } from './income';
 
@@ -12,59 +15,54 @@ type Value = string | number | null | undefined;
 
 const number = (value: number, lng: string) => value.toLocaleString(localeOf(lng));
 
-const CATEGORICAL: Record<DatasetType, readonly string[]> = {
-  adult_income: ['workclass', 'education', 'marital_status', 'occupation', 'relationship', 'race', 'sex', 'native_country'],
-  speed_dating: ['gender', 'race', 'field_cd', 'career_c'],
-  compas: ['sex', 'race', 'c_charge_degree'],
-};
+const columnsOf = new Map(Object.entries(SHIPPED_DATASETS).map(([id, d]) => [id, new Map(d.columns.map((c) => [c.name, c]))]));
 
-export function formatFeature(t: TFunction, lng: string, dataset: DatasetType, field: string, value: Value): string {
+/** One value of a column, in words or its format; `Unknown` when missing. */
+export function formatValue(t: TFunction, lng: string, column: DatasetColumn | undefined, value: Value): string {
   if (value === null || value === undefined || value === '') return t('common.unknown');
-  if (CATEGORICAL[dataset].includes(field)) {
-    const key = String(value);
-    return t(`values.${dataset}.${field}.${key}`, { defaultValue: key.replace(/-/g, ' ') });
-  }
+  if (!column) return String(value);
+  const language = isLanguage(lng) ? lng : LANGUAGES[0];
+  // An ordinal value is stored as its level's position.
+  const key = column.kind === 'ordinal' && typeof value === 'number' ? (column.levels[value] ?? String(value)) : String(value);
+  const words = column.values?.[key]?.[language];
+  if (words !== undefined) return words;
+  if (column.kind !== 'numeric') return key.replace(/-/g, ' ');
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(n)) return String(value);
-  if (field === 'age') return t('caseCard.years', { value: n });
-  if (dataset === 'adult_income') {
-    if (field === 'capital_gain' || field === 'capital_loss') return t('caseCard.dollars', { value: number(n, lng) });
-    if (field === 'hours_per_week') return t('caseCard.hours', { value: n });
-    return number(n, lng);
-  }
-  if (dataset === 'speed_dating') {
-    if (field === 'income') {
+  switch (column.format) {
+    case 'years':
+      return t('caseCard.years', { value: n });
+    case 'hours':
+      return t('caseCard.hours', { value: n });
+    case 'points':
+      return t('caseCard.points', { value: number(n, lng) });
+    case 'out_of_10':
+      return t('caseCard.outOf10', { value: n });
+    case 'currency':
+      return column.currency === 'USD' ? t('caseCard.dollars', { value: number(n, lng) }) : n.toLocaleString(localeOf(lng), { style: 'currency', currency: column.currency ?? 'USD' });
+    case 'percentile':
       try {
-        const { top } = incomePercentile(n);
-        return t('caseCard.incomeTop', { value: number(n, lng), top });
+        return t('caseCard.incomeTop', { value: number(n, lng), top: incomePercentile(n).top });
       } catch (err) {
         if (err instanceof InvalidIncomeError) return t('caseCard.invalidIncome');
         throw err;
       }
-    }
-    if (field.startsWith('pf_o_')) return t('caseCard.points', { value: number(n, lng) });
-    if (field.endsWith('_o')) return t('caseCard.outOf10', { value: n });
+    default:
+      return number(n, lng);
   }
-  return number(n, lng);
+}
+
+export function formatFeature(t: TFunction, lng: string, dataset: DatasetType, field: string, value: Value): string {
+  return formatValue(t, lng, columnsOf.get(dataset)?.get(field), value);
 }
 
 /**
- * Fields shown side by side as one table instead of one line each: the speed-dating partner's
- * importance weights and the partner's ratings describe the same six attributes, so a participant
- * compares them row by row (and the case fits a phone screen).
+ * Fields shown side by side as one table instead of one line each, as a definition's `matrix`
+ * says: the speed-dating partner's importance weights and ratings describe the same six
+ * attributes, so a participant compares them row by row (and the case fits a phone screen).
  */
 export type FeatureMatrix = { columns: readonly string[]; rows: readonly { id: string; fields: readonly string[] }[] };
 
-export const FEATURE_MATRICES: Partial<Record<DatasetType, FeatureMatrix>> = {
-  speed_dating: {
-    columns: ['importance', 'rating'],
-    rows: [
-      { id: 'attractiveness', fields: ['pf_o_att', 'attr_o'] },
-      { id: 'sincerity', fields: ['pf_o_sin', 'sinc_o'] },
-      { id: 'intelligence', fields: ['pf_o_int', 'intel_o'] },
-      { id: 'fun', fields: ['pf_o_fun', 'fun_o'] },
-      { id: 'ambition', fields: ['pf_o_amb', 'amb_o'] },
-      { id: 'shared_interests', fields: ['pf_o_sha', 'shar_o'] },
-    ],
-  },
-};
+export const FEATURE_MATRICES: Partial<Record<DatasetType, FeatureMatrix>> = Object.fromEntries(
+  Object.entries(SHIPPED_DATASETS).flatMap(([id, d]) => (d.matrix ? [[id, { columns: d.matrix.columns.map((c) => c.id), rows: d.matrix.rows.map((r) => ({ id: r.id, fields: r.fields })) }]] : [])),
+);

@@ -5,6 +5,7 @@
  * `study.ts` holds its schema, and the Worker refuses to start with an inconsistent edit.
  * Kept free of zod: the participant's first page load carries these values, not the validator.
  */
+import { SHIPPED_DATASETS } from './shipped-datasets';
 import type { StudyConfig } from './study';
 
 /** The three datasets of the study, in the order the selection screen lists them. */
@@ -35,9 +36,10 @@ export const studyConfig: StudyConfig = {
   consentVersion: '1.0.0',
   enabledDatasets: [...DATASET_TYPES],
   defaultDatasetType: 'adult_income',
-  // The spec's selection card says COMPAS has 9 features, but its cases list 8 fields: the ninth is
-  // the outcome (two_year_recid) that participants predict, so the card shows the 8 they see.
-  featureCounts: { adult_income: 14, speed_dating: 18, compas: 8 },
+  // What each dataset's definition shows participants. The spec's selection card says COMPAS has 9
+  // features, but its cases list 8 fields: the ninth is the outcome (two_year_recid) that
+  // participants predict, so the card shows the 8 they see.
+  featureCounts: Object.fromEntries(Object.entries(SHIPPED_DATASETS).map(([id, d]) => [id, d.columns.length])) as Record<DatasetType, number>,
   preExperiment: { numCases: 200, tutorialCases: 2, estimatedMinutes: 30 },
   mainExperiment: {
     numCases: 50,
