@@ -10,6 +10,7 @@ import { adminAuthRoutes } from './routes/admin/auth';
 import { adminCleanupRoutes } from './routes/admin/cleanup';
 import { adminAnalyticsRoutes } from './routes/admin/analytics';
 import { adminDashboardRoutes } from './routes/admin/dashboard';
+import { adminDatasetRoutes } from './routes/admin/datasets';
 import { adminRegistrationRoutes } from './routes/admin/registration';
 import { caseRoutes } from './routes/cases';
 import { consentRoutes } from './routes/consent';
@@ -62,6 +63,7 @@ const app = new Hono<AppEnv>({ strict: false })
   .route('/admin/cleanup', adminCleanupRoutes)
   .route('/admin', adminDashboardRoutes)
   .route('/admin/analytics', adminAnalyticsRoutes)
+  .route('/admin/datasets', adminDatasetRoutes)
   .route('/admin', adminRegistrationRoutes)
   .route('/enhanced-export', exportRoutes)
   .route('/model-verification', modelVerificationRoutes);

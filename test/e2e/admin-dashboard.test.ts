@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
 import Papa from 'papaparse';
@@ -9,6 +10,7 @@ import ja from '../../web/i18n/ja.json';
 import { useBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './global-setup';
 import { makeParticipant } from './participants';
+import { LOAN_ID, loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
 
 const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
@@ -247,7 +249,7 @@ describe('/admin', () => {
       // On a desktop the six summary cards share one row and every tab is in view, none scrolled away.
       if (width >= 1280) expect(layout).toMatchObject({ cardRows: 1, tabsInView: true });
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-${lang}-${width}.png`, fullPage: true });
-      for (const tab of ['reliance', 'activity', 'studyConfig', 'cleanup', 'registration'] as const) {
+      for (const tab of ['reliance', 'activity', 'studyConfig', 'datasets', 'cleanup', 'registration'] as const) {
         await page.getByRole('tab', { name: texts.dashboard.tabs[tab] }).click();
         if (tab === 'activity') {
           // The participant just registered is active now, and the sign-in is in the audit log.
@@ -258,6 +260,7 @@ describe('/admin', () => {
         // The configuration tab shows the running version, read-only.
         if (tab === 'reliance') await page.getByTestId('reliance-counts').waitFor();
         if (tab === 'studyConfig') expect(await page.getByTestId('study-config-version').innerText()).toMatch(/^\d+\.\d+\.\d+\+[0-9a-f]{12}$/);
+        if (tab === 'datasets') await page.getByRole('rowheader', { name: 'speed_dating' }).waitFor();
         expect(await pageOverflow(page), tab).toBeLessThanOrEqual(0);
         if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-${tab}-${lang}-${width}.png`, fullPage: true });
       }
@@ -271,6 +274,49 @@ describe('/admin', () => {
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/home-${lang}-${width}.png`, fullPage: true });
       await page.goto(`${session.baseUrl()}/admin`);
     }
+    await page.context().close();
+  });
+
+  it.each([
+    ['ja', 390, 844],
+    ['en', 1280, 800],
+    ['en', 390, 844],
+    ['ja', 1280, 800],
+  ] as const)("checks a researcher's new dataset (definition and CSV) in %s at %i×%i: what it found, or why it cannot be built", async (lang, width, height) => {
+    const texts = lang === 'ja' ? adminJa : adminEn;
+    const page = await session.newPage({ width, height });
+    await signIn(page, '/admin');
+    if (lang === 'en') await page.getByRole('button', { name: 'English' }).click();
+    await page.getByRole('tab', { name: texts.dashboard.tabs.datasets }).click();
+    // The study's three datasets, from their definitions.
+    for (const id of ['adult_income', 'speed_dating', 'compas']) await page.getByRole('rowheader', { name: id, exact: true }).waitFor();
+
+    const csv = loanCsv(4000);
+    const definition = loanDefinition(createHash('sha256').update(csv).digest('hex'));
+    const choose = async (def: unknown, data: string) => {
+      await page.getByTestId('dataset-definition-file').setInputFiles({ name: `${LOAN_ID}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(def)) });
+      await page.getByTestId('dataset-csv-file').setInputFiles({ name: 'applications.csv', mimeType: 'text/csv', buffer: Buffer.from(data) });
+      await page.getByRole('button', { name: texts.dashboard.datasets.check, exact: true }).click();
+    };
+    await choose(definition, csv);
+    const preview = page.getByTestId('dataset-preview');
+    await preview.waitFor();
+    expect(await preview.locator('h3').innerText()).toBe(texts.dashboard.datasets.resultTitle.replace('{{dataset}}', LOAN_ID));
+    expect(await page.getByTestId('dataset-preview-pools').innerText()).toContain(texts.dashboard.datasets.poolsOk.split('{{')[0]!.trim());
+    expect(await preview.getByRole('row').filter({ hasText: 'applicant_name' }).innerText()).toContain(texts.dashboard.datasets.readAs.ignored);
+    expect(await page.getByTestId('dataset-preview-steps').locator('li').first().innerText()).toBe(texts.dashboard.datasets.steps.definition.replace('{{file}}', `ml-assets/datasets/${LOAN_ID}.json`));
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-dataset-check-${lang}-${width}.png`, fullPage: true });
+
+    // A broken definition: refused, naming the column and the rule.
+    const broken = structuredClone(definition) as { columns: Record<string, unknown>[] };
+    broken.columns[3]!.format = 'stars';
+    await choose(broken, csv);
+    const refused = page.getByTestId('dataset-refused');
+    await refused.waitFor();
+    expect(await refused.innerText()).toContain('columns[3] (credit_score).format');
+    expect(await page.getByTestId('dataset-preview').count()).toBe(0);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-dataset-refused-${lang}-${width}.png`, fullPage: true });
     await page.context().close();
   });
 });

@@ -3,10 +3,8 @@
  * loan-approval CSV of a different shape from the shipped datasets, with 6 numeric and 4
  * categorical columns (one integer-coded, one ordinal), missing values written two ways, an
  * identifier and a name column that must never be read, and a 30/70 outcome; and its definition.
+ * No I/O here: the ML tests write it to disk, the Worker tests post it.
  */
-import { createHash } from 'node:crypto';
-import { mkdirSync, writeFileSync } from 'node:fs';
-import path from 'node:path';
 import type { DatasetDefinitionInput } from '../../worker/schemas/dataset-definition';
 import { seededRandom } from './factories';
 
@@ -74,15 +72,4 @@ export function loanDefinition(sha256: string): DatasetDefinitionInput {
     colours: { positive: '#1a7f37', negative: '#a11d1d' },
     pools: { seed: 2024 },
   };
-}
-
-/** Writes the CSV under `dataDir` and the definition under `definitionsDir`; returns the definition. */
-export function writeLoanDataset(dataDir: string, definitionsDir: string, rows = 4000): DatasetDefinitionInput {
-  const csv = loanCsv(rows);
-  mkdirSync(path.join(dataDir, path.dirname(LOAN_FILE)), { recursive: true });
-  writeFileSync(path.join(dataDir, LOAN_FILE), csv);
-  const definition = loanDefinition(createHash('sha256').update(csv).digest('hex'));
-  mkdirSync(definitionsDir, { recursive: true });
-  writeFileSync(path.join(definitionsDir, `${LOAN_ID}.json`), JSON.stringify(definition, null, 2));
-  return definition;
 }

@@ -5,7 +5,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -15,7 +15,7 @@ import { dataDir, projectRoot } from '../../ml-assets/lib/paths';
 import { heldOutSplit, prepareAll, prepareDataset, readAssets, TRAINING_TABLE_FILE } from '../../ml-assets/lib/prepare';
 import { DatasetDefinitionError, parseDatasetDefinition, type DatasetDefinitionInput } from '../../worker/schemas/dataset-definition';
 import { DATASET_TYPES } from '../../worker/schemas/study';
-import { LOAN_FILE, LOAN_ID, loanCsv, loanDefinition, writeLoanDataset } from '../helpers/synthetic-dataset';
+import { LOAN_FILE, LOAN_ID, loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
 
 const tsx = path.join(projectRoot, 'node_modules', '.bin', 'tsx');
 const cli = path.join(projectRoot, 'ml-assets', 'cli.ts');
@@ -58,6 +58,15 @@ const BEFORE_DEFINITIONS: Record<string, Record<string, string>> = {
     'training-table.json': '062e9056ccbf031a97c297b325fdaf92cea9f5c48882086b57f4cecbaadcfc77',
   },
 };
+
+/** Writes the made-up loan task: its CSV under `dataDir`, its definition under `definitionsDir`. */
+function writeLoanDataset(dataDir: string, definitionsDir: string): void {
+  const csv = loanCsv(4000);
+  mkdirSync(path.join(dataDir, path.dirname(LOAN_FILE)), { recursive: true });
+  writeFileSync(path.join(dataDir, LOAN_FILE), csv);
+  mkdirSync(definitionsDir, { recursive: true });
+  writeFileSync(path.join(definitionsDir, `${LOAN_ID}.json`), JSON.stringify(loanDefinition(createHash('sha256').update(csv).digest('hex')), null, 2));
+}
 
 /** Runs `fn` with environment variables set, restoring them after. */
 function withEnv<T>(vars: Record<string, string>, fn: () => T): T {

@@ -38,6 +38,10 @@ export class ApiError extends Error {
   }
 }
 
+/** What a refusal says, field by field when the server lists issues, else its one message. */
+export const refusalLines = (err: Error): string[] =>
+  err instanceof ApiError && Array.isArray(err.detail) ? err.detail.map((i) => `${i.loc.join('.')}: ${i.msg}`) : [err.message];
+
 const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**

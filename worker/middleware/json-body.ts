@@ -11,6 +11,9 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_MODEL_UPLOAD_BYTES = 16 * 1024 * 1024;
 const MODEL_UPLOAD_PATH = '/api/model-verification/ai-model/upload';
+/** A new dataset's definition and CSV (base64) for the preview; also behind the admin guard. */
+export const MAX_DATASET_PREVIEW_BYTES = 9 * 1024 * 1024;
+const DATASET_PREVIEW_PATH = '/api/admin/datasets/preview';
 
 const limitOf = (maxSize: number) =>
   bodyLimit({
@@ -21,8 +24,12 @@ const limitOf = (maxSize: number) =>
   });
 const limitSmall = limitOf(MAX_BODY_BYTES);
 const limitUpload = limitOf(MAX_MODEL_UPLOAD_BYTES);
+const limitPreview = limitOf(MAX_DATASET_PREVIEW_BYTES);
 
-export const limitBody = createMiddleware<AppEnv>((c, next) => (c.req.path.replace(/\/+$/, '') === MODEL_UPLOAD_PATH ? limitUpload : limitSmall)(c, next));
+export const limitBody = createMiddleware<AppEnv>((c, next) => {
+  const path = c.req.path.replace(/\/+$/, '');
+  return (path === MODEL_UPLOAD_PATH ? limitUpload : path === DATASET_PREVIEW_PATH ? limitPreview : limitSmall)(c, next);
+});
 
 /**
  * Every route answers a malformed JSON body with 400, including routes that take no body, so a

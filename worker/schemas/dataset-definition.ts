@@ -235,3 +235,60 @@ export const sourceColumnOf = (column: DatasetColumn) => column.source ?? column
 
 /** Whether the model treats the column as a category (ordinal levels are numbers to it). */
 export const isCategorical = (column: DatasetColumn) => column.kind === 'categorical';
+
+/** At most this much CSV (decoded) is previewed in the Worker; a larger file is checked by `npm run ml -- prepare`. */
+export const MAX_PREVIEW_CSV_BYTES = 6 * 1024 * 1024;
+
+/** `POST /api/admin/datasets/preview`: a definition (as written, checked in the Worker) and its CSV's bytes in base64. */
+export const datasetPreviewBodySchema = z.object({
+  definition: z.record(z.string(), z.unknown(), { message: 'definition must be the JSON object of a dataset definition' }),
+  csv_base64: z
+    .string()
+    .min(1, 'csv_base64 is required: the CSV file in base64')
+    .max(Math.ceil(MAX_PREVIEW_CSV_BYTES / 3) * 4, `the CSV may be at most ${MAX_PREVIEW_CSV_BYTES / 1024 / 1024} MB; check a larger file with npm run ml -- prepare`)
+    .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'csv_base64 is not base64')
+    .refine((s) => s.replace(/=+$/, '').length % 4 !== 1, 'csv_base64 is not base64 (its length is off by one character)'),
+});
+
+const countSchema = z.number().int().nonnegative();
+
+/** What the preview found: the file, its columns, the outcome's balance, the pools it can fill, and what to run next. */
+export const datasetPreviewSchema = z.object({
+  dataset: z.string(),
+  csv: z.object({ bytes: countSchema, sha256: z.string(), matches_definition: z.boolean() }),
+  /** Every column of the file: what the definition makes of it and what its cells look like. */
+  source_columns: z.array(
+    z.object({
+      name: z.string(),
+      read_as: z.enum(['feature', 'outcome', 'ignored', 'not_read']),
+      looks: z.enum(['numeric', 'text', 'empty']),
+      filled: countSchema,
+    }),
+  ),
+  rows: z.object({ read: countSchema, kept: countSchema }),
+  columns: z.array(
+    z.object({
+      name: z.string(),
+      kind: z.enum(['numeric', 'categorical', 'ordinal']),
+      missing: countSchema,
+      distinct: countSchema,
+      min: z.number().nullable(),
+      max: z.number().nullable(),
+      /** Values found in the file without a label in the definition (participants would read the raw value). */
+      unlabelled: z.array(z.string()),
+    }),
+  ),
+  outcome: z.object({ positive: countSchema, negative: countSchema, positive_share: z.number() }),
+  pools: z.object({
+    needed_per_outcome: countSchema,
+    held_out: z.object({ positive: countSchema, negative: countSchema }),
+    can_build: z.boolean(),
+  }),
+  /**
+   * What building it takes (the dashboard phrases the steps): where the definition and the CSV go,
+   * and the sha256 to write into the definition when the file is not the one it names. Then
+   * `npm run ml -- prepare` builds the pools and the model, and `npm start` or `npm run deploy` seeds them.
+   */
+  build: z.object({ definition_file: z.string(), csv_file: z.string(), sha256_to_set: z.string().nullable() }),
+});
+export type DatasetPreview = z.infer<typeof datasetPreviewSchema>;

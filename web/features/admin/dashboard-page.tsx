@@ -12,9 +12,10 @@ import { ConsentTab, PostSurveyTab, ResponsesTab, UsersTab, type Banner } from '
 import { CleanupTab, DebugToolsTab, RegistrationTab } from './dashboard-tools';
 import { RelianceTab } from './reliance-tab';
 import { StudyConfigTab } from './study-config-tab';
+import { DatasetsTab } from './datasets-tab';
 import { useAdminLogout } from './use-admin-auth';
 
-const TABS = ['users', 'pre', 'main', 'reliance', 'consent', 'postSurvey', 'activity', 'studyConfig', 'debug', 'registration', 'cleanup'] as const;
+const TABS = ['users', 'pre', 'main', 'reliance', 'consent', 'postSurvey', 'activity', 'studyConfig', 'datasets', 'debug', 'registration', 'cleanup'] as const;
 
 /** Part 2 §2.6: header with refresh, banners, summary cards, charts, the eight tabs and the study configuration. */
 export function DashboardPage() {
@@ -125,6 +126,9 @@ export function DashboardPage() {
         </TabPanel>
         <TabPanel id="studyConfig">
           <StudyConfigTab />
+        </TabPanel>
+        <TabPanel id="datasets">
+          <DatasetsTab />
         </TabPanel>
         <TabPanel id="debug">
           <DebugToolsTab notify={notify} />

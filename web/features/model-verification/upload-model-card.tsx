@@ -5,7 +5,7 @@ import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import type { DatasetType } from '../../../worker/schemas/study-config';
 import { Card } from '../../components/ui/card';
-import { api, ApiError, unwrap } from '../../lib/api';
+import { api, refusalLines, unwrap } from '../../lib/api';
 import { CandidateComparison } from './model-versions';
 
 type Uploaded = InferResponseType<(typeof api.api)['model-verification']['ai-model']['upload']['$post'], 201>;
@@ -19,10 +19,6 @@ async function readJson(file: File | null, what: string): Promise<Record<string,
     throw new Error(`${what}: ${file.name} is not JSON`);
   }
 }
-
-/** What a refusal says, field by field when the server lists issues. */
-const refusalLines = (err: Error): string[] =>
-  err instanceof ApiError && Array.isArray(err.detail) ? err.detail.map((i) => `${i.loc.join('.')}: ${i.msg}`) : [err.message];
 
 /**
  * The researcher's own model: a LightGBM `dump_model()` JSON with its `encoding.json`, or an

@@ -1,0 +1,157 @@
+import { useMutation, useQuery } from '@tanstack/react-query';
+import type { InferResponseType } from 'hono/client';
+import { useState } from 'react';
+import { Button } from 'react-aria-components';
+import { useTranslation } from 'react-i18next';
+import { Card } from '../../components/ui/card';
+import { StatusBadge } from '../../components/ui/status-badge';
+import { api, refusalLines, unwrap } from '../../lib/api';
+import { isLanguage, LANGUAGES } from '../../../worker/schemas/study-config';
+import { DataTable, type ColumnDef } from './data-table';
+
+const k = (key: string) => `admin.dashboard.datasets.${key}`;
+
+type Listed = Omit<InferResponseType<typeof api.api.admin.datasets.$get, 200>['datasets'][number], 'id'> & { id: number; dataset: string };
+type Preview = InferResponseType<typeof api.api.admin.datasets.preview.$post, 200>;
+type FeatureRow = Preview['columns'][number] & { id: number };
+type SourceRow = Preview['source_columns'][number] & { id: number };
+
+/** A file's bytes as base64, in slices so a large CSV never overflows the argument list. */
+async function base64Of(file: File): Promise<string> {
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  let binary = '';
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/** The study's datasets, each from its definition, with whether new sessions are offered it. */
+function StudyDatasets() {
+  const { t, i18n } = useTranslation();
+  const language = isLanguage(i18n.language) ? i18n.language : LANGUAGES[0];
+  const list = useQuery({ queryKey: ['admin', 'data', 'datasets'], queryFn: async () => unwrap(await api.api.admin.datasets.$get()) });
+  const columns: ColumnDef<Listed>[] = [
+    { id: 'id', label: t(k('columns.id')), render: (d) => <code>{d.dataset}</code> },
+    { id: 'name', label: t(k('columns.name')), render: (d) => d.name[language] },
+    { id: 'features', label: t(k('columns.features')), render: (d) => d.columns },
+    { id: 'enabled', label: t(k('columns.enabled')), render: (d) => <StatusBadge state={d.enabled ? 'ready' : 'neutral'} label={t(k(d.enabled ? 'enabled' : 'disabled'))} /> },
+    { id: 'files', label: t(k('columns.files')), render: (d) => d.source_files.join(', ') },
+    { id: 'pools', label: t(k('columns.pools')), render: (d) => `${d.pools.tutorial} / ${d.pools.pre} / ${d.pools.main} × ${d.pools.main_pools}` },
+  ];
+  return (
+    <Card title={t(k('studyTitle'))}>
+      <p className="muted">{t(k('studyLead'))}</p>
+      {list.isError ? <p className="notice notice-error">{t('admin.dashboard.loadFailed', { message: list.error.message })}</p> : null}
+      <DataTable label={t(k('studyTitle'))} columns={columns} rows={list.data?.datasets.map((d, id) => ({ ...d, dataset: d.id, id })) ?? []} />
+    </Card>
+  );
+}
+
+/** What the check found, in the interface's language, and the steps that build the dataset. */
+function PreviewResult({ preview }: { preview: Preview }) {
+  const { t } = useTranslation();
+  const number = (n: number | null) => (n === null ? '—' : n.toLocaleString());
+  const features: ColumnDef<FeatureRow>[] = [
+    { id: 'id', label: t(k('col.name')), render: (c) => <code>{c.name}</code> },
+    { id: 'kind', label: t(k('col.kind')), render: (c) => t(k(`kinds.${c.kind}`)) },
+    { id: 'missing', label: t(k('col.missing')), render: (c) => number(c.missing) },
+    { id: 'distinct', label: t(k('col.distinct')), render: (c) => number(c.distinct) },
+    { id: 'range', label: t(k('col.range')), render: (c) => (c.min === null ? '—' : `${number(c.min)} – ${number(c.max)}`) },
+    { id: 'unlabelled', label: t(k('col.unlabelled')), render: (c) => (c.unlabelled.length ? <span className="badge badge-amber">{c.unlabelled.join(', ')}</span> : '—') },
+  ];
+  const source: ColumnDef<SourceRow>[] = [
+    { id: 'id', label: t(k('col.name')), render: (c) => <code>{c.name}</code> },
+    { id: 'readAs', label: t(k('col.readAs')), render: (c) => t(k(`readAs.${c.read_as}`)) },
+    { id: 'looks', label: t(k('col.looks')), render: (c) => t(k(`looks.${c.looks}`)) },
+    { id: 'filled', label: t(k('col.filled')), render: (c) => number(c.filled) },
+  ];
+  const poolText = { needed: preview.pools.needed_per_outcome, positive: preview.pools.held_out.positive, negative: preview.pools.held_out.negative };
+  const steps = [
+    ...(preview.build.sha256_to_set ? [t(k('steps.sha'), { sha: preview.build.sha256_to_set })] : []),
+    t(k('steps.definition'), { file: preview.build.definition_file }),
+    t(k('steps.csv'), { file: preview.build.csv_file }),
+    t(k('steps.prepare')),
+    t(k('steps.seed')),
+    t(k('steps.serve')),
+  ];
+  return (
+    <section className="dataset-preview" data-testid="dataset-preview">
+      <h3>{t(k('resultTitle'), { dataset: preview.dataset })}</h3>
+      <ul className="plain-list">
+        <li>{t(k('rows'), { read: number(preview.rows.read), kept: number(preview.rows.kept) })}</li>
+        <li>{t(k('balance'), { positive: number(preview.outcome.positive), negative: number(preview.outcome.negative), share: (preview.outcome.positive_share * 100).toFixed(1) })}</li>
+        <li>
+          <StatusBadge state={preview.csv.matches_definition ? 'ready' : 'warning'} label={t(k(preview.csv.matches_definition ? 'shaMatches' : 'shaDiffers'))} />
+        </li>
+        <li data-testid="dataset-preview-pools">
+          <StatusBadge state={preview.pools.can_build ? 'ready' : 'error'} label={t(k(preview.pools.can_build ? 'poolsOk' : 'poolsShort'), poolText)} />
+        </li>
+      </ul>
+      <h4>{t(k('featuresTitle'))}</h4>
+      <DataTable label={t(k('featuresTitle'))} columns={features} rows={preview.columns.map((c, id) => ({ ...c, id }))} />
+      <h4>{t(k('sourceTitle'))}</h4>
+      <DataTable label={t(k('sourceTitle'))} columns={source} rows={preview.source_columns.map((c, id) => ({ ...c, id }))} />
+      <h4>{t(k('stepsTitle'))}</h4>
+      <ol data-testid="dataset-preview-steps">
+        {steps.map((step) => (
+          <li key={step}>{step}</li>
+        ))}
+      </ol>
+    </section>
+  );
+}
+
+/** A researcher's new task: its definition and CSV, checked by the Worker by set-up's rules; nothing is stored. */
+function CheckDataset() {
+  const { t } = useTranslation();
+  const [definitionFile, setDefinitionFile] = useState<File | null>(null);
+  const [csvFile, setCsvFile] = useState<File | null>(null);
+  const check = useMutation({
+    mutationFn: async () => {
+      if (!definitionFile || !csvFile) throw new Error(t(k('checkLead')));
+      let definition: Record<string, unknown>;
+      try {
+        definition = JSON.parse(await definitionFile.text()) as Record<string, unknown>;
+      } catch {
+        throw new Error(t(k('notJson'), { file: definitionFile.name }));
+      }
+      return unwrap(await api.api.admin.datasets.preview.$post({ json: { definition, csv_base64: await base64Of(csvFile) } }));
+    },
+  });
+  return (
+    <Card title={t(k('checkTitle'))}>
+      <p className="muted">{t(k('checkLead'))}</p>
+      <div className="dataset-check-form">
+        <label>
+          {t(k('definitionFile'))} <input type="file" accept=".json,application/json" data-testid="dataset-definition-file" onChange={(e) => setDefinitionFile(e.target.files?.[0] ?? null)} />
+        </label>
+        <label>
+          {t(k('csvFile'))} <input type="file" accept=".csv,text/csv" data-testid="dataset-csv-file" onChange={(e) => setCsvFile(e.target.files?.[0] ?? null)} />
+        </label>
+        <Button className="button button-primary" onPress={() => check.mutate()} isDisabled={!definitionFile || !csvFile || check.isPending}>
+          {check.isPending ? t(k('checking')) : t(k('check'))}
+        </Button>
+      </div>
+      {check.error ? (
+        <div role="alert" className="notice notice-error" data-testid="dataset-refused">
+          <p>{t(k('refused'))}</p>
+          <ul>
+            {refusalLines(check.error).flatMap((line) => line.split('\n')).map((line) => (
+              <li key={line}>{line}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
+      {check.data ? <PreviewResult preview={check.data} /> : null}
+    </Card>
+  );
+}
+
+/** The Datasets tab: the study's datasets and the check of a new one. */
+export function DatasetsTab() {
+  return (
+    <>
+      <StudyDatasets />
+      <CheckDataset />
+    </>
+  );
+}

@@ -1,0 +1,89 @@
+/**
+ * A researcher's new dataset, checked in the Worker before anything is built: its definition is
+ * validated, its CSV read by exactly the rules set-up uses (dataset-source.ts), and the preview says
+ * what was found (columns, missing values, unlabelled values, the outcome's balance, whether the
+ * held-out rows can fill the pools) and where its files go to be built. Nothing is stored.
+ */
+import { badRequest } from '../errors';
+import { DatasetDefinitionError, parseDatasetDefinition, sourceColumnOf, type DatasetDefinition, type DatasetPreview } from '../schemas/dataset-definition';
+import { DataSourceError, decodeSource, parseSource, readDataset } from './dataset-source';
+
+const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
+
+function definitionOrRefuse(input: unknown): DatasetDefinition {
+  try {
+    return parseDatasetDefinition(input, 'the definition');
+  } catch (err) {
+    if (err instanceof DatasetDefinitionError) throw badRequest('invalid_definition', err.message);
+    throw err;
+  }
+}
+
+/** The fewest rows of an outcome a stratified split holds out (scikit-learn's split rounds each class's share either way). */
+const heldOutAtLeast = (count: number, testSize: number) => Math.floor(count * testSize);
+
+export async function previewDataset(input: { definition: unknown; csvBase64: string }): Promise<DatasetPreview> {
+  const definition = definitionOrRefuse(input.definition);
+  if (definition.source.files.length !== 1) {
+    throw badRequest('one_csv', `The preview reads one CSV; this definition names ${definition.source.files.length} files. Check it with npm run ml -- prepare.`);
+  }
+  const file = definition.source.files[0]!;
+  const bytes = Uint8Array.from(atob(input.csvBase64), (ch) => ch.charCodeAt(0));
+  const sha256 = hex(await crypto.subtle.digest('SHA-256', bytes));
+
+  let dataset;
+  let header: string[];
+  let rows: string[][];
+  try {
+    ({ header, rows } = parseSource(definition, file, decodeSource(definition, file, bytes)));
+    dataset = readDataset(definition, [bytes]);
+  } catch (err) {
+    if (err instanceof DataSourceError) throw badRequest('source_breaks_definition', err.message);
+    throw err;
+  }
+
+  const missingMarkers = new Set(['', ...definition.missing.markers]);
+  const features = new Set(definition.columns.map(sourceColumnOf));
+  const sourceColumns = header.map((name, i) => {
+    const cells = rows.map((r) => (r[i] ?? '').trim()).filter((cell) => !missingMarkers.has(cell));
+    const looks = cells.length === 0 ? 'empty' : cells.every((cell) => Number.isFinite(Number(cell.replace(/,/g, '')))) ? 'numeric' : 'text';
+    const readAs = name === definition.outcome.column ? 'outcome' : features.has(name) && header.indexOf(name) === i ? 'feature' : definition.ignoredColumns.includes(name) ? 'ignored' : 'not_read';
+    return { name, read_as: readAs, looks, filled: cells.length } as const;
+  });
+
+  const columns = definition.columns.map((column) => {
+    const values = dataset.examples.map((e) => e.features[column.name]);
+    const present = values.filter((v) => v !== null);
+    const numbers = present.filter((v): v is number => typeof v === 'number');
+    const keys = new Set(present.map((v) => (column.kind === 'ordinal' && typeof v === 'number' ? column.levels[v]! : String(v))));
+    const labelled = column.values ?? {};
+    return {
+      name: column.name,
+      kind: column.kind,
+      missing: values.length - present.length,
+      distinct: keys.size,
+      min: numbers.length && column.kind === 'numeric' ? numbers.reduce((a, b) => Math.min(a, b)) : null,
+      max: numbers.length && column.kind === 'numeric' ? numbers.reduce((a, b) => Math.max(a, b)) : null,
+      // A numeric column's labels are for particular values only; every category needs its words.
+      unlabelled: column.kind === 'numeric' ? [] : [...keys].filter((k) => !(k in labelled)).sort().slice(0, 20),
+    };
+  });
+
+  const positive = dataset.examples.filter((e) => e.label === 1).length;
+  const negative = dataset.examples.length - positive;
+  const { pools, split } = definition;
+  const needed = (pools.tutorial + pools.pre + pools.main * pools.mainPools) / 2;
+  const heldOut = { positive: heldOutAtLeast(positive, split.testSize), negative: heldOutAtLeast(negative, split.testSize) };
+  const matches = sha256 === file.sha256;
+
+  return {
+    dataset: definition.id,
+    csv: { bytes: bytes.length, sha256, matches_definition: matches },
+    source_columns: sourceColumns,
+    rows: { read: rows.length, kept: dataset.examples.length },
+    columns,
+    outcome: { positive, negative, positive_share: dataset.examples.length ? positive / dataset.examples.length : 0 },
+    pools: { needed_per_outcome: needed, held_out: heldOut, can_build: heldOut.positive >= needed && heldOut.negative >= needed },
+    build: { definition_file: `ml-assets/datasets/${definition.id}.json`, csv_file: file.path, sha256_to_set: matches ? null : sha256 },
+  };
+}
