@@ -120,6 +120,31 @@ describe.each(DATASET_TYPES)('%s', (dataset: DatasetType) => {
     expect(await page.getByRole('button', { name: t.main.test.start }).isEnabled(), 'the test can be taken before the tutorial').toBe(true);
     expect(await page.getByRole('button', { name: t.main.start, exact: true }).isDisabled()).toBe(true);
 
+    // The tutorial's practice case keeps the AI's answer beside the final judgement too.
+    await page.getByRole('button', { name: t.main.tutorial.start }).click();
+    const practice = page.locator('.tutorial-dialog');
+    await practice.locator('.case-card h2').waitFor();
+    await practice.locator('.judgement-prediction .radio').nth(1).click();
+    await practice.locator('.judgement-confidence .radio').nth(1).click();
+    await practice.getByRole('button', { name: t.judgement.submit, exact: true }).click();
+    await practice.getByRole('button', { name: t.main.toFinal }).click();
+    const practiceReminder = practice.getByTestId('final-ai-reminder');
+    await practiceReminder.waitFor();
+    await shot(page, 'tutorial-step3');
+    expect(await notInView(practiceReminder.getByTestId('ai-prediction')), 'tutorial step 3: the AI\'s prediction').toBeNull();
+    expect(await notInView(practice.getByRole('button', { name: t.judgement.submit, exact: true })), 'tutorial step 3: answer').toBeNull();
+    await practice.getByRole('button', { name: t.common.close }).click();
+    await practice.waitFor({ state: 'detached' });
+
+    // The understanding test's check button in view with the question.
+    await page.getByRole('button', { name: t.main.test.start }).click();
+    const test = page.locator('.understanding-test');
+    await test.locator('.test-question').waitFor();
+    await shot(page, 'understanding-test');
+    expect(await notInView(test.getByRole('button', { name: t.main.test.check })), 'understanding test: check').toBeNull();
+    await page.keyboard.press('Escape');
+    await test.waitFor({ state: 'detached' });
+
     // One case, tutorial and test done in this tab.
     await page.evaluate((keys) => {
       sessionStorage.setItem(keys.mainTutorialDone, 'true');
