@@ -60,6 +60,12 @@ function wideDefinition(sha256: string): DatasetDefinitionInput {
     outcome: { column: 'outcome', positive: ['1'], negative: ['0'] },
     texts: { en: { name: 'Wide', summary: 'Synthetic.', task: 'Predict.', positive: 'Yes', negative: 'No', aiPositive: 'Yes', aiNegative: 'No' }, ja: { name: 'Wide', summary: 'Synthetic.', task: 'Predict.', positive: 'Yes', negative: 'No', aiPositive: 'Yes', aiNegative: 'No' } },
     colours: { positive: '#1a7f37', negative: '#5a6270' },
+    understandingSample: {
+      prediction: 1,
+      features: { a: { feature: 'x1', value: 80, ai: 0.4, user: 0.4 }, b: { feature: 'x2', value: 20, ai: -0.3, user: -0.3 }, c: { feature: 'x3', value: 50, ai: 0.1, user: 0.1 }, d: { feature: 'c1', value: 'level_1', ai: 0, user: 0 } },
+      otherAi: 0.2,
+      otherUser: 0.2,
+    },
     pools: { seed: 5 },
   };
 }

@@ -8,7 +8,7 @@
  */
 import { parseArgs } from 'node:util';
 import { datasetTypeSchema } from '../worker/schemas/study';
-import { allDefinitions } from './lib/definitions';
+import { allDefinitions, writeDatasetRegistry } from './lib/definitions';
 import { compareWithReference } from './lib/evaluate';
 import { explainCsv } from './lib/explain';
 import { isSetUpError, prepareAll, prepareDataset, readAssets } from './lib/prepare';
@@ -51,8 +51,9 @@ class UsageError extends Error {}
 async function main(): Promise<void> {
   switch (positionals[0]) {
     case 'prepare':
-      prepareAll({ force: values.force, log: (line) => console.log(line) });
+      prepareAll({ force: values.force, log: (line) => console.log(line), definitions: writeDatasetRegistry() });
       return;
+
     case 'train': {
       const { report } = prepareDataset(requireDefinedDataset());
       console.log(JSON.stringify(report, null, 2));

@@ -23,6 +23,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
+import { writeDatasetRegistry } from '../ml-assets/lib/definitions';
 import { prepareAll } from '../ml-assets/lib/prepare';
 import { seedState } from '../ml-assets/lib/seed';
 import { isPlaceholderId, readDeployTarget, writeDatabaseId, type DeployTarget } from './lib/wrangler-config';
@@ -112,7 +113,7 @@ async function main(): Promise<void> {
   console.log(local ? `Rehearsing the deploy of ${target.workerName} into ${persistTo} (no network)` : `Deploying ${target.workerName} (wrangler environment ${env})`);
 
   step('Preparing datasets, case pools and AI models');
-  prepareAll({ log: (line) => console.log(`  ${line}`) });
+  prepareAll({ log: (line) => console.log(`  ${line}`), definitions: writeDatasetRegistry() });
 
   step('Database and buckets');
   if (local) {

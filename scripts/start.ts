@@ -4,6 +4,7 @@
  * into the local D1 and R2, then serves everything with `wrangler dev` on
  * 127.0.0.1:8787 using wrangler's embedded local D1 and R2.
  */
+import { writeDatasetRegistry } from '../ml-assets/lib/definitions';
 import { isSetUpError, prepareAll } from '../ml-assets/lib/prepare';
 import { placeholderContacts } from '../worker/schemas/study-config';
 import { seedLocal } from '../ml-assets/lib/seed';
@@ -19,13 +20,22 @@ if (secrets.created) {
   console.log(`Admin password: see ADMIN_PASSWORD in ${devVarsPath}`);
 }
 
+// The Worker and the web app are built with every dataset definition of ml-assets/datasets/.
+let definitions;
+try {
+  definitions = writeDatasetRegistry();
+} catch (err) {
+  if (!isSetUpError(err)) throw err;
+  console.error(`\nSet-up stopped: ${err.message}`);
+  process.exit(2);
+}
 console.log('Building the web app…');
 await buildSpa();
 console.log('Applying local D1 migrations…');
 await applyLocalMigrations();
 console.log('Preparing datasets, case pools and AI models…');
 try {
-  prepareAll({ log: (line) => console.log(`  ${line}`) });
+  prepareAll({ log: (line) => console.log(`  ${line}`), definitions });
 } catch (err) {
   // A definition or source problem says what to fix; nothing is served from a half-built set-up.
   if (!isSetUpError(err)) throw err;

@@ -6,6 +6,7 @@
 import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { writeDatasetRegistry } from '../ml-assets/lib/definitions';
 import { ensureChromium } from './lib/chromium';
 import { offlineEnv, runTool } from './lib/wrangler';
 
@@ -60,6 +61,9 @@ async function vitestProject(project: string, env: Record<string, string> = {}):
     rmSync(dir, { recursive: true, force: true });
   }
 }
+
+// Everything is checked as it is built: with every dataset definition of ml-assets/datasets/.
+writeDatasetRegistry();
 
 const runners: [string, () => Promise<Counts>][] = [
   ['typecheck', typecheck],

@@ -3,7 +3,7 @@
  * datasets and any a researcher adds beside them). Each is validated when read; an invalid one
  * stops set-up with the file, the column and the rule.
  */
-import { readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DatasetDefinitionError, parseDatasetDefinition, type DatasetDefinition } from '../../worker/schemas/dataset-definition';
 import { projectRoot } from './paths';
@@ -25,12 +25,28 @@ export function readDefinitionFile(file: string): DatasetDefinition {
   return definition;
 }
 
-/** Every definition of the folder, in file-name order. */
+/** Every definition of the folder, in the study's order (`order`, then id). */
 export function allDefinitions(dir = definitionsDir()): DatasetDefinition[] {
   return readdirSync(dir)
     .filter((name) => name.endsWith('.json'))
-    .sort()
-    .map((name) => readDefinitionFile(path.join(dir, name)));
+    .map((name) => readDefinitionFile(path.join(dir, name)))
+    .sort((a, b) => a.order - b.order || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+}
+
+/**
+ * The platform's datasets for the Worker and the SPA to build with: every definition, validated,
+ * in one generated file they import (worker/schemas/datasets.ts). Set-up, `npm start`, `npm test`,
+ * `npm run deploy` and `npm install` write it, so a definition added to the folder needs no code.
+ */
+export const registryPath = () => path.join(projectRoot, 'ml-assets', 'generated', 'datasets.json');
+
+export function writeDatasetRegistry(definitions = allDefinitions()): DatasetDefinition[] {
+  const file = registryPath();
+  const text = `${JSON.stringify({ datasets: definitions }, null, 2)}\n`;
+  mkdirSync(path.dirname(file), { recursive: true });
+  // Unchanged content leaves the file alone, so watchers (wrangler dev, vite) do not rebuild for nothing.
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
+  return definitions;
 }
 
 export function definitionOf(id: string, dir = definitionsDir()): DatasetDefinition {

@@ -12,7 +12,8 @@ import os from 'node:os';
 import path from 'node:path';
 import type { SpawnOptions } from 'node:child_process';
 import { gbdtModelSchema } from '../../worker/ml/model';
-import { DATASET_TYPES, type DatasetType } from '../../worker/schemas/study';
+import type { DatasetType } from '../../worker/schemas/study';
+import { allDefinitions } from './definitions';
 import { r2Keys } from '../../worker/storage/r2';
 import { readDeployTarget } from '../../scripts/lib/wrangler-config';
 import { applyLocalMigrations, offlineEnv, runTool, stateFlags, type StateTarget } from '../../scripts/lib/wrangler';
@@ -95,7 +96,8 @@ export async function seedState(target: StateTarget, stdio: SpawnOptions['stdio'
     const now = new Date().toISOString();
     const statements: string[] = [];
     const objects: { key: string; file: string }[] = [];
-    for (const dataset of DATASET_TYPES) {
+    // Every definition set-up reads now (not the list this process was loaded with: a definition may have just been added).
+    for (const dataset of allDefinitions().map((d) => d.id)) {
       const assets = readAssets(dataset);
       const modelJson = JSON.stringify(assets.model);
       const identifier = aiModelIdentifier(dataset, modelJson);

@@ -8,7 +8,7 @@ import ja from '../../web/i18n/ja.json';
 import { storageKeys } from '../../web/lib/storage-keys';
 import { useBrowser } from './browser';
 import { adoptParticipant, answerThroughApi, makeParticipant, preCaseSet } from './participants';
-import { SHIPPED_DATASETS } from '../../worker/schemas/shipped-datasets';
+import { DATASETS } from '../../worker/schemas/datasets';
 
 const session = useBrowser();
 
@@ -83,7 +83,7 @@ describe('back from consent', () => {
     const ongoing = page.getByTestId('ongoing-participation');
     await ongoing.waitFor();
     expect(await ongoing.locator('.participant-id').innerText()).toBe(id);
-    expect(await ongoing.innerText()).toContain(SHIPPED_DATASETS.compas.texts.ja.name);
+    expect(await ongoing.innerText()).toContain(DATASETS.compas.texts.ja.name);
     expect(await page.getByTestId('participant-id').count()).toBe(0);
 
     await ongoing.getByRole('button', { name: ja.entry.continueOngoing }).click();

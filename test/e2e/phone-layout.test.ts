@@ -14,7 +14,7 @@ import { DATASET_TYPES, LANGUAGES, type DatasetType, type Language } from '../..
 import { sessionKeys } from '../../web/lib/storage-keys';
 import { useBrowser } from './browser';
 import { adoptParticipant, makeParticipant, type TestParticipant } from './participants';
-import { datasetTranslations } from '../../worker/schemas/shipped-datasets';
+import { datasetTranslations } from '../../worker/schemas/datasets';
 
 const session = useBrowser();
 const WIDTHS = [360, 390, 1280] as const;

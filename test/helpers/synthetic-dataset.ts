@@ -70,6 +70,17 @@ export function loanDefinition(sha256: string): DatasetDefinitionInput {
       ja: { name: 'ローン審査', summary: 'ローンの申込みと、銀行が承認したかどうかのデータです。', task: 'このローン申込みが承認されるかどうかを予測してください。', positive: '承認', negative: '否決', aiPositive: '承認', aiNegative: '否決' },
     },
     colours: { positive: '#1a7f37', negative: '#a11d1d' },
+    understandingSample: {
+      prediction: 1,
+      features: {
+        a: { feature: 'credit_score', value: 780, ai: 0.42, user: 0.35 },
+        b: { feature: 'debt_ratio', value: 0.45, ai: -0.24, user: -0.3 },
+        c: { feature: 'income', value: 68000, ai: 0.15, user: 0.12 },
+        d: { feature: 'region', value: 2, ai: 0.004, user: 0.003 },
+      },
+      otherAi: 0.186,
+      otherUser: 0.227,
+    },
     pools: { seed: 2024 },
   };
 }

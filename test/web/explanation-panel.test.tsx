@@ -8,7 +8,7 @@ import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { predictionColours } from '../../web/lib/prediction-style';
 import { renderScreen } from './render';
-import { datasetTranslations, SHIPPED_DATASETS } from '../../worker/schemas/shipped-datasets';
+import { datasetTranslations, DATASETS } from '../../worker/schemas/datasets';
 
 const bar = (feature: string, importance: number) => ({ feature, importance, abs_importance: Math.abs(importance), raw_shap: importance });
 const explanation = (overrides: Partial<ShownExplanation> = {}): ShownExplanation => ({
@@ -77,7 +77,7 @@ describe('ExplanationPanel', () => {
 
   it("falls back to the study's fixed accuracy when the model has none recorded, in English too", () => {
     renderScreen(<ExplanationPanel datasetType="adult_income" explanation={explanation({ testAccuracy: null, prediction: 0, shown: [bar('age', -1)] })} features={features} />, { lng: 'en' });
-    expect(screen.getByTestId('ai-prediction').textContent).toBe(SHIPPED_DATASETS.adult_income.texts.en.aiNegative);
+    expect(screen.getByTestId('ai-prediction').textContent).toBe(DATASETS.adult_income.texts.en.aiNegative);
     expect(screen.getByTestId('accuracy-note').textContent).toContain('84.5%');
   });
 

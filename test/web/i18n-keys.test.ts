@@ -6,7 +6,7 @@ import mvJa from '../../web/features/model-verification/i18n/ja.json';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { sampleRoleOf, UNDERSTANDING_QUESTIONS } from '../../worker/schemas/understanding-test';
-import { datasetTranslations } from '../../worker/schemas/shipped-datasets';
+import { datasetTranslations } from '../../worker/schemas/datasets';
 
 type Tree = { [key: string]: string | (string | Tree)[] | Tree };
 

@@ -6,7 +6,7 @@ import { ProgressBar } from '../../web/components/ui/progress-bar';
 import { ResumePanel } from '../../web/components/ui/resume-panel';
 import ja from '../../web/i18n/ja.json';
 import { renderScreen } from './render';
-import { datasetTranslations, SHIPPED_DATASETS } from '../../worker/schemas/shipped-datasets';
+import { datasetTranslations, DATASETS } from '../../worker/schemas/datasets';
 
 const compasCase = {
   case_id: 'compas_pre_007',
@@ -19,7 +19,7 @@ describe('CaseCard', () => {
   it('shows every field with its value in words', () => {
     renderScreen(<CaseCard case={compasCase} datasetType="compas" />);
     expect(screen.getByRole('heading', { name: 'ケース 7' })).toBeTruthy();
-    expect(screen.getByText(SHIPPED_DATASETS.compas.texts.ja.task)).toBeTruthy();
+    expect(screen.getByText(DATASETS.compas.texts.ja.task)).toBeTruthy();
     expect(screen.getByText(datasetTranslations('ja').values.compas!.c_charge_degree!.M!)).toBeTruthy();
     expect(screen.getByText('31歳')).toBeTruthy();
     expect(document.querySelectorAll('.case-feature')).toHaveLength(8);
@@ -58,7 +58,7 @@ describe('JudgementInput', () => {
     renderScreen(<JudgementInput datasetType="compas" onSubmit={onSubmit} />);
     const submit = screen.getByRole('button', { name: ja.judgement.submit });
     expect((submit as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.click(screen.getByRole('radio', { name: SHIPPED_DATASETS.compas.texts.ja.positive }));
+    fireEvent.click(screen.getByRole('radio', { name: DATASETS.compas.texts.ja.positive }));
     expect((submit as HTMLButtonElement).disabled).toBe(true);
     fireEvent.click(screen.getByRole('radio', { name: `4. ${ja.judgement.confidenceLevels[3]}` }));
     fireEvent.click(submit);
@@ -75,7 +75,7 @@ describe('JudgementInput', () => {
     expect(screen.queryByLabelText(ja.judgement.reasoning)).toBeNull();
     fireEvent.click(screen.getByRole('button', { name: ja.judgement.addReasoning }));
     fireEvent.change(screen.getByLabelText(ja.judgement.reasoning), { target: { value: '  資産売却益が大きい  ' } });
-    fireEvent.click(screen.getByRole('radio', { name: SHIPPED_DATASETS.adult_income.texts.ja.negative }));
+    fireEvent.click(screen.getByRole('radio', { name: DATASETS.adult_income.texts.ja.negative }));
     fireEvent.click(screen.getByRole('radio', { name: `2. ${ja.judgement.confidenceLevels[1]}` }));
     fireEvent.click(screen.getByRole('button', { name: ja.judgement.submit }));
     act(() => vi.advanceTimersByTime(300));
@@ -91,7 +91,7 @@ describe('JudgementInput decision time', () => {
     const onSubmit = vi.fn();
     renderScreen(<JudgementInput datasetType="compas" onSubmit={onSubmit} />);
     const shownAt = performance.now();
-    fireEvent.click(screen.getByRole('radio', { name: SHIPPED_DATASETS.compas.texts.ja.negative }));
+    fireEvent.click(screen.getByRole('radio', { name: DATASETS.compas.texts.ja.negative }));
     fireEvent.click(screen.getByRole('radio', { name: `3. ${ja.judgement.confidenceLevels[2]}` }));
     act(() => vi.advanceTimersByTime(1000));
     fireEvent.click(screen.getByRole('button', { name: ja.judgement.submit }));

@@ -124,7 +124,7 @@ describe('GET /api/experiments/sessions/{sessionId}', () => {
     const info = sessionInfoSchema.parse(await (await api(`/api/experiments/sessions/${id}`)).json());
     expect(info).toMatchObject({ session_id: id, dataset_type: 'compas', pre_experiment_count: 0, consented: false, user_model_status: 'not_trained' });
     const details = sessionDetailsSchema.parse(await (await api(`/api/experiments/sessions/${id}/details`)).json());
-    expect(details.dataset_display_name).toBe('COMPAS');
+    expect(details.dataset_display_name).toBe('COMPAS (recidivism)');
     const type = datasetTypeResponseSchema.parse(await (await api(`/api/experiments/sessions/${id}/dataset-type`)).json());
     expect(type).toEqual({ dataset_type: 'compas', is_confirmed: true });
   });

@@ -1,6 +1,6 @@
 import i18next, { type i18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { datasetTranslations } from '../../worker/schemas/shipped-datasets';
+import { datasetTranslations } from '../../worker/schemas/datasets';
 import { isLanguage, LANGUAGES, type Language } from '../../worker/schemas/study-config';
 import { readStorage, storageKeys, writeStorage } from '../lib/storage-keys';
 import ja from './ja.json';
@@ -29,7 +29,7 @@ export async function loadLanguage(instance: i18n, lng: Language): Promise<void>
   addDatasetTexts(instance, lng);
 }
 
-/** The datasets' texts come from their definitions (worker/schemas/shipped-datasets.ts), under the same keys as the app's own. */
+/** The datasets' texts come from their definitions (worker/schemas/datasets.ts), under the same keys as the app's own. */
 function addDatasetTexts(instance: i18n, lng: Language): void {
   instance.addResourceBundle(lng, 'translation', datasetTranslations(lng), true, true);
 }

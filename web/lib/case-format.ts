@@ -6,7 +6,7 @@
  */
 import type { TFunction } from 'i18next';
 import type { DatasetColumn } from '../../worker/schemas/dataset-definition';
-import { SHIPPED_DATASETS } from '../../worker/schemas/shipped-datasets';
+import { DATASETS } from '../../worker/schemas/datasets';
 import { isLanguage, LANGUAGES, type DatasetType } from '../../worker/schemas/study-config';
 import { localeOf } from './date-time';
 import { incomePercentile, InvalidIncomeError } from './income';
@@ -15,7 +15,7 @@ type Value = string | number | null | undefined;
 
 const number = (value: number, lng: string) => value.toLocaleString(localeOf(lng));
 
-const columnsOf = new Map(Object.entries(SHIPPED_DATASETS).map(([id, d]) => [id, new Map(d.columns.map((c) => [c.name, c]))]));
+const columnsOf = new Map(Object.entries(DATASETS).map(([id, d]) => [id, new Map(d.columns.map((c) => [c.name, c]))]));
 
 /** One value of a column, in words or its format; `Unknown` when missing. */
 export function formatValue(t: TFunction, lng: string, column: DatasetColumn | undefined, value: Value): string {
@@ -64,5 +64,5 @@ export function formatFeature(t: TFunction, lng: string, dataset: DatasetType, f
 export type FeatureMatrix = { columns: readonly string[]; rows: readonly { id: string; fields: readonly string[] }[] };
 
 export const FEATURE_MATRICES: Partial<Record<DatasetType, FeatureMatrix>> = Object.fromEntries(
-  Object.entries(SHIPPED_DATASETS).flatMap(([id, d]) => (d.matrix ? [[id, { columns: d.matrix.columns.map((c) => c.id), rows: d.matrix.rows.map((r) => ({ id: r.id, fields: r.fields })) }]] : [])),
+  Object.entries(DATASETS).flatMap(([id, d]) => (d.matrix ? [[id, { columns: d.matrix.columns.map((c) => c.id), rows: d.matrix.rows.map((r) => ({ id: r.id, fields: r.fields })) }]] : [])),
 );

@@ -3,8 +3,8 @@
  * dataset"): the positive and the negative label each keep one colour wherever a prediction or
  * a bar pointing toward it is drawn. All pass WCAG AA for white text.
  */
-import { SHIPPED_DATASETS } from '../../worker/schemas/shipped-datasets';
+import { DATASETS } from '../../worker/schemas/datasets';
 import type { DatasetType } from '../../worker/schemas/study-config';
 
 /** From each dataset's definition. */
-export const predictionColours = Object.fromEntries(Object.entries(SHIPPED_DATASETS).map(([id, d]) => [id, d.colours])) as Record<DatasetType, { positive: string; negative: string }>;
+export const predictionColours = Object.fromEntries(Object.entries(DATASETS).map(([id, d]) => [id, d.colours])) as Record<DatasetType, { positive: string; negative: string }>;

@@ -17,9 +17,10 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
-import { DATASET_TYPES, LANGUAGES } from '../schemas/study';
+import { LANGUAGES, type DatasetType } from '../schemas/study';
 
-const datasetTypeColumn = () => text('dataset_type', { enum: DATASET_TYPES }).notNull();
+/** A dataset's id (a definition of ml-assets/datasets/; checked where it comes in). */
+const datasetTypeColumn = () => text('dataset_type').$type<DatasetType>().notNull();
 
 const timestamps = {
   createdAt: text('created_at').notNull(),

@@ -16,7 +16,7 @@ import {
   type sessionResponseSchema,
 } from '../schemas/experiment';
 import { studyConfig } from '../schemas/study';
-import { DATASET_INFO } from '../services/dataset-info';
+import { datasetInfo } from '../services/dataset-info';
 import { prolificLinks } from '../services/prolific';
 import { openSession, requireSession } from '../services/sessions';
 import { withdrawParticipant } from '../services/withdrawal';
@@ -107,7 +107,7 @@ export const sessionRoutes = new Hono<AppEnv>()
   })
   .get('/sessions/:sessionId/details', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
     const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
-    const info = DATASET_INFO[session.datasetType];
+    const info = datasetInfo(session.datasetType);
     const details: z.infer<typeof sessionDetailsSchema> = {
       success: true,
       dataset_type: session.datasetType,

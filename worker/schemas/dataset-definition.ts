@@ -105,11 +105,28 @@ const datasetTextsSchema = z.object({
   aiNegative: z.string().min(1),
 });
 
+const sampleFeatureSchema = z.object({ feature: featureNameSchema, value: z.union([z.string(), z.number()]), ai: z.number().min(-1).max(1), user: z.number().min(-1).max(1) });
+
+/**
+ * The understanding test's sample chart for this task (worker/schemas/understanding-test.ts): four
+ * of its features with a value each and the AI's and a participant model's signed shares. Role a
+ * pushes most toward the positive answer, b toward the negative, c a little toward the positive,
+ * d has no influence; `otherAi`/`otherUser` are the shares of the features not shown.
+ */
+const understandingSampleSchema = z.object({
+  prediction: z.union([z.literal(0), z.literal(1)]),
+  features: z.object({ a: sampleFeatureSchema, b: sampleFeatureSchema, c: sampleFeatureSchema, d: sampleFeatureSchema }),
+  otherAi: z.number().min(0).max(1),
+  otherUser: z.number().min(0).max(1),
+});
+
 const colourSchema = z.string().regex(/^#[0-9a-fA-F]{6}$/, 'a colour is #rrggbb');
 
 export const datasetDefinitionSchema = z
   .object({
     id: datasetIdSchema,
+    /** Where the dataset comes in lists (the selection screen, the dashboard): lower first, then by id. */
+    order: z.number().int().default(100),
     source: z.object({
       files: z.array(sourceFileSchema).min(1),
       encoding: z.enum(['utf-8', 'macintosh', 'windows-1252', 'shift_jis']).default('utf-8'),
@@ -141,6 +158,7 @@ export const datasetDefinitionSchema = z
     }),
     texts: z.object({ ja: datasetTextsSchema, en: datasetTextsSchema }),
     colours: z.object({ positive: colourSchema, negative: colourSchema }),
+    understandingSample: understandingSampleSchema,
     /** Fields the case card shows as one table (as speed dating's partner values and ratings). */
     matrix: matrixSchema.optional(),
     pools: z.object({
@@ -185,6 +203,18 @@ export const datasetDefinitionSchema = z
     if (d.model.params) {
       const params = trainParamsSchema.strict().safeParse(d.model.params);
       if (!params.success) for (const i of params.error.issues) issue(['model', 'params', ...i.path.map(String)], `model.params: ${i.message}`);
+    }
+    const sample = d.understandingSample;
+    for (const [role, f] of Object.entries(sample.features)) {
+      if (!seen.has(f.feature)) issue(['understandingSample', 'features', role, 'feature'], `understandingSample role ${role}: no column ${f.feature}`);
+    }
+    const { a, b, c, d: none } = sample.features;
+    if (!(a.ai > c.ai && c.ai > 0 && b.ai < 0 && Math.abs(none.ai) < 0.01 && a.user > 0 && b.user < 0 && c.user > 0 && Math.abs(none.user) < 0.01)) {
+      issue(['understandingSample'], 'understandingSample: role a pushes most toward the positive answer, b toward the negative, c a little toward the positive, d not at all (|share| < 0.01)');
+    }
+    for (const set of ['ai', 'user'] as const) {
+      const total = Object.values(sample.features).reduce((sum, f) => sum + Math.abs(f[set]), 0) + (set === 'ai' ? sample.otherAi : sample.otherUser);
+      if (Math.abs(total - 1) > 1e-6) issue(['understandingSample'], `understandingSample: the ${set} shares and other${set === 'ai' ? 'Ai' : 'User'} add up to ${total.toFixed(3)}, not 1`);
     }
     const overlap = d.outcome.positive.filter((v) => d.outcome.negative.includes(v));
     if (overlap.length > 0) issue(['outcome'], `outcome ${d.outcome.column}: ${overlap.join(', ')} is both positive and negative`);

@@ -5,7 +5,7 @@
  * exported columns cannot drift apart.
  */
 import type { DatasetColumn } from './dataset-definition';
-import { SHIPPED_DATASETS } from './shipped-datasets';
+import { DATASETS } from './datasets';
 import type { DatasetType } from './study-config';
 
 type Feature = {
@@ -32,7 +32,7 @@ export const codebookCategories = (feature: Feature) =>
   feature.codes ? Array.from({ length: feature.codes.max - feature.codes.min + 1 }, (_, i) => String(feature.codes!.min + i)) : [];
 
 export const DATASET_FEATURES = Object.fromEntries(
-  Object.entries(SHIPPED_DATASETS).map(([id, definition]) => [id, definition.columns.map(featureOf)]),
+  Object.entries(DATASETS).map(([id, definition]) => [id, definition.columns.map(featureOf)]),
 ) as Record<DatasetType, Feature[]>;
 
 export const FEATURES = Object.fromEntries(Object.entries(DATASET_FEATURES).map(([id, features]) => [id, features.map((x) => x.name)])) as Record<DatasetType, string[]>;

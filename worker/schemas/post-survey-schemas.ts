@@ -131,7 +131,7 @@ export const adjustmentExampleSchema = z.object({
   example: z
     .object({
       case_number: z.number().int(),
-      dataset_type: z.enum(['adult_income', 'speed_dating', 'compas']),
+      dataset_type: z.string(),
       alignment_alpha: z.number(),
       ai_prediction: z.number().int().nullable(),
       features: z.record(z.string(), z.union([z.string(), z.number(), z.null()])),

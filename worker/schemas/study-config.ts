@@ -5,13 +5,14 @@
  * `study.ts` holds its schema, and the Worker refuses to start with an inconsistent edit.
  * Kept free of zod: the participant's first page load carries these values, not the validator.
  */
-import { SHIPPED_DATASETS } from './shipped-datasets';
+import { DATASET_IDS } from './datasets';
 import type { StudyConfig } from './study';
 
-/** The three datasets of the study, in the order the selection screen lists them. */
-export const DATASET_TYPES = ['adult_income', 'speed_dating', 'compas'] as const;
-export type DatasetType = (typeof DATASET_TYPES)[number];
-export const isDatasetType = (value: unknown): value is DatasetType => (DATASET_TYPES as readonly unknown[]).includes(value);
+/** The study's datasets, one per definition (ml-assets/datasets/), in the order the selection screen lists them. */
+export const DATASET_TYPES: readonly string[] = DATASET_IDS;
+/** A dataset's id: one of DATASET_TYPES (ids are checked where they come in, with `isDatasetType`). */
+export type DatasetType = string;
+export const isDatasetType = (value: unknown): value is DatasetType => typeof value === 'string' && DATASET_TYPES.includes(value);
 
 /** UI languages; the first is the default. */
 export const LANGUAGES = ['ja', 'en'] as const;
@@ -36,10 +37,6 @@ export const studyConfig: StudyConfig = {
   consentVersion: '1.0.0',
   enabledDatasets: [...DATASET_TYPES],
   defaultDatasetType: 'adult_income',
-  // What each dataset's definition shows participants. The spec's selection card says COMPAS has 9
-  // features, but its cases list 8 fields: the ninth is the outcome (two_year_recid) that
-  // participants predict, so the card shows the 8 they see.
-  featureCounts: Object.fromEntries(Object.entries(SHIPPED_DATASETS).map(([id, d]) => [id, d.columns.length])) as Record<DatasetType, number>,
   preExperiment: { numCases: 200, tutorialCases: 2, estimatedMinutes: 30 },
   mainExperiment: {
     numCases: 50,

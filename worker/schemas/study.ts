@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { DatasetDefinitionError, parseDatasetDefinition, type DatasetDefinition } from './dataset-definition';
-import { SHIPPED_DATASETS } from './shipped-datasets';
+import { DATASETS } from './datasets';
 import { DATASET_TYPES, LANGUAGES, PHASES, studyConfig as configuredStudy, type DatasetType } from './study-config';
 
 export * from './study-config';
@@ -21,8 +21,8 @@ const contactSchema = z.object({
   email: z.email(),
 });
 
-const perDataset = <T extends z.ZodType>(value: T) =>
-  z.object({ adult_income: value, speed_dating: value, compas: value });
+/** A figure per dataset, for the datasets it names (the others take a general figure). */
+const perDataset = <T extends z.ZodType>(value: T) => z.record(datasetTypeSchema, value);
 
 export const studyConfigSchema = z
   .object({
@@ -30,7 +30,6 @@ export const studyConfigSchema = z
     consentVersion: z.string().min(1),
     enabledDatasets: z.array(datasetTypeSchema).min(1),
     defaultDatasetType: datasetTypeSchema,
-    featureCounts: perDataset(z.number().int().positive()),
     preExperiment: z.object({
       numCases: z.number().int().positive(),
       tutorialCases: z.number().int().positive(),
@@ -142,7 +141,7 @@ export const studyConfig: StudyConfig = studyConfigSchema.parse(configuredStudy)
  */
 export const datasetDefinitions: Record<DatasetType, DatasetDefinition> = Object.fromEntries(
   DATASET_TYPES.map((id) => {
-    const definition = parseDatasetDefinition(SHIPPED_DATASETS[id], `ml-assets/datasets/${id}.json`);
+    const definition = parseDatasetDefinition(DATASETS[id], `ml-assets/datasets/${id}.json`);
     if (definition.id !== id) throw new DatasetDefinitionError(`ml-assets/datasets/${id}.json: its id is ${definition.id}`);
     return [id, definition];
   }),

@@ -10,6 +10,7 @@
  * discloses it only in the post-survey. Kept free of zod, since the browser loads it; the wire
  * shape of a stored attempt is in `main-experiment.ts`.
  */
+import { DATASETS } from './datasets';
 import { studyConfig, type DatasetType } from './study-config';
 
 /** The four features of a sample, by the part each plays in its chart. */
@@ -31,41 +32,10 @@ export type SampleFeature = { feature: string; value: string | number; ai: numbe
  */
 export type UnderstandingSample = { prediction: 0 | 1; features: Record<SampleRole, SampleFeature>; otherAi: number; otherUser: number };
 
-export const UNDERSTANDING_SAMPLES: Record<DatasetType, UnderstandingSample> = {
-  adult_income: {
-    prediction: 1,
-    features: {
-      a: { feature: 'education_num', value: 14, ai: 0.44, user: 0.36 },
-      b: { feature: 'age', value: 24, ai: -0.22, user: -0.3 },
-      c: { feature: 'hours_per_week', value: 45, ai: 0.16, user: 0.1 },
-      d: { feature: 'race', value: 'White', ai: 0.006, user: 0.002 },
-    },
-    otherAi: 0.174,
-    otherUser: 0.238,
-  },
-  speed_dating: {
-    prediction: 1,
-    features: {
-      a: { feature: 'fun_o', value: 9, ai: 0.42, user: 0.38 },
-      b: { feature: 'amb_o', value: 4, ai: -0.2, user: -0.28 },
-      c: { feature: 'attr_o', value: 7, ai: 0.18, user: 0.1 },
-      d: { feature: 'field_cd', value: 5, ai: 0.004, user: 0.004 },
-    },
-    otherAi: 0.196,
-    otherUser: 0.236,
-  },
-  compas: {
-    prediction: 1,
-    features: {
-      a: { feature: 'priors_count', value: 6, ai: 0.46, user: 0.34 },
-      b: { feature: 'age', value: 45, ai: -0.24, user: -0.28 },
-      c: { feature: 'juv_misd_count', value: 1, ai: 0.14, user: 0.12 },
-      d: { feature: 'sex', value: 'Male', ai: 0.005, user: 0.003 },
-    },
-    otherAi: 0.155,
-    otherUser: 0.257,
-  },
-};
+/** Each dataset's sample, as its definition gives it. */
+export const UNDERSTANDING_SAMPLES: Readonly<Record<DatasetType, UnderstandingSample>> = Object.fromEntries(
+  Object.entries(DATASETS).map(([id, d]) => [id, d.understandingSample as UnderstandingSample]),
+);
 
 /** A sample's bars as shown: the two sets mixed at SAMPLE_ALPHA (their signs agree, so no renormalising is needed). */
 export function sampleShares(sample: UnderstandingSample): { role: SampleRole; feature: string; value: string | number; share: number }[] {

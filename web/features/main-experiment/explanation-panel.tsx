@@ -33,7 +33,7 @@ export function AiPrediction({
         </strong>
       </p>
       <p className="muted accuracy-note" data-testid="accuracy-note">
-        {t('main.panel.accuracy', { value: (accuracy !== null ? accuracy * 100 : studyConfig.modelAccuracy.fallbackPercent[datasetType]).toFixed(1) })}
+        {t('main.panel.accuracy', { value: (accuracy !== null ? accuracy * 100 : (studyConfig.modelAccuracy.fallbackPercent[datasetType] ?? studyConfig.modelAccuracy.otherFallbackPercent)).toFixed(1) })}
       </p>
       {showsAiBaseline(explanation, baselineEnabled) ? (
         <p className="ai-baseline" data-testid="ai-baseline">

@@ -2,6 +2,7 @@ import { useState } from 'react';
 import { Button, Radio, RadioGroup, Label } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
+import { datasetOf } from '../../../worker/schemas/datasets';
 import { DATASET_TYPES, studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { datasetFromCaseId } from '../../lib/dataset-type';
 import { storedParticipant } from '../../lib/participant';
@@ -27,7 +28,7 @@ export function SelectionPage() {
           <Radio key={d} value={d} className="dataset-card" aria-label={t('selection.choose', { name: t(`datasets.${d}.name`) })}>
             <h2>{t(`datasets.${d}.name`)}</h2>
             <p>{t(`datasets.${d}.summary`)}</p>
-            <p className="muted">{t('datasets.features', { count: studyConfig.featureCounts[d] })}</p>
+            <p className="muted">{t('datasets.features', { count: datasetOf(d).columns.length })}</p>
           </Radio>
         ))}
       </RadioGroup>
@@ -46,7 +47,7 @@ export function SelectionPage() {
           {datasets.map((d) => (
             <tr key={d}>
               <th scope="row">{t(`datasets.${d}.name`)}</th>
-              <td data-label={t('selection.columns.features')}>{studyConfig.featureCounts[d]}</td>
+              <td data-label={t('selection.columns.features')}>{datasetOf(d).columns.length}</td>
               <td data-label={t('selection.columns.task')}>{t(`datasets.${d}.task`)}</td>
               <td data-label={t('selection.columns.labels')}>
                 {t(`datasets.${d}.positive`)} / {t(`datasets.${d}.negative`)}

@@ -1,22 +1,29 @@
 /**
- * The study's datasets as their definitions (ml-assets/datasets/*.json): the one place their
- * columns, codebook meanings, formats, texts and colours are written. Zod-free, so the SPA reads
- * them too; the Worker validates them against `datasetDefinitionSchema` when it starts (study.ts).
+ * The platform's datasets as their definitions say (ml-assets/datasets/*.json, gathered by set-up
+ * into ml-assets/generated/datasets.json): the one place their columns, codebook meanings,
+ * formats, texts and colours are written. Adding a definition file adds a dataset, with no code.
+ * Zod-free, so the SPA reads them too; the Worker validates them when it starts (study.ts).
  */
-import adultIncome from '../../ml-assets/datasets/adult_income.json';
-import compas from '../../ml-assets/datasets/compas.json';
-import speedDating from '../../ml-assets/datasets/speed_dating.json';
+import registry from '../../ml-assets/generated/datasets.json';
 import type { DatasetColumn, DatasetDefinition } from './dataset-definition';
-import type { DatasetType, Language } from './study-config';
+import type { Language } from './study-config';
 
-/** A definition as its file holds it: the schema's defaults are not filled in, so readers take only what files always state. */
-export type ShippedDefinition = Pick<DatasetDefinition, 'id' | 'texts' | 'colours' | 'matrix' | 'outcome'> & { columns: DatasetColumn[] };
+/** A definition as the registry holds it (validated by set-up, every default filled in). */
+export type DefinedDataset = Pick<DatasetDefinition, 'id' | 'order' | 'texts' | 'colours' | 'matrix' | 'outcome' | 'pools' | 'source' | 'understandingSample'> & { columns: DatasetColumn[] };
 
-export const SHIPPED_DATASETS = {
-  adult_income: adultIncome,
-  speed_dating: speedDating,
-  compas,
-} as unknown as Record<DatasetType, ShippedDefinition>;
+const defined = (registry as unknown as { datasets: DefinedDataset[] }).datasets;
+
+/** Every dataset's id, in the study's order. */
+export const DATASET_IDS: readonly string[] = defined.map((d) => d.id);
+
+export const DATASETS: Readonly<Record<string, DefinedDataset>> = Object.fromEntries(defined.map((d) => [d.id, d]));
+
+/** A dataset's definition; throws for an id no definition has (callers validate ids first). */
+export function datasetOf(id: string): DefinedDataset {
+  const dataset = DATASETS[id];
+  if (!dataset) throw new Error(`no dataset ${id}`);
+  return dataset;
+}
 
 /**
  * A dataset's participant-facing texts in one language, as the SPA's translation keys hold them:
@@ -29,7 +36,7 @@ export function datasetTranslations(language: Language) {
   const fields: Record<string, Record<string, { label: string; description: string }>> = {};
   const values: Record<string, Record<string, Record<string, string>>> = {};
   const matrix: Record<string, object> = {};
-  for (const [id, definition] of Object.entries(SHIPPED_DATASETS)) {
+  for (const [id, definition] of Object.entries(DATASETS)) {
     const { name, task, summary, positive, negative, aiPositive, aiNegative } = definition.texts[language];
     datasets[id] = { name, task, summary, positive, negative };
     labels[id] = { positive: aiPositive, negative: aiNegative };
