@@ -92,6 +92,18 @@ export default defineConfig(async () => {
         },
         {
           test: {
+            // A fourth dataset added as a definition and a CSV only: its own Worker, built with the four.
+            name: 'own-dataset',
+            include: ['test/own-dataset/**/*.test.ts'],
+            environment: 'node',
+            globalSetup: ['test/own-dataset/global-setup.ts'],
+            testTimeout: 120_000,
+            hookTimeout: 300_000,
+            fileParallelism: false,
+          },
+        },
+        {
+          test: {
             name: 'e2e',
             include: ['test/e2e/**/*.test.ts'],
             environment: 'node',

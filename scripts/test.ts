@@ -80,6 +80,13 @@ const runners: [string, () => Promise<Counts>][] = [
       return vitestProject('e2e');
     },
   ],
+  [
+    'own-dataset',
+    () => {
+      ensureChromium();
+      return vitestProject('own-dataset');
+    },
+  ],
 ];
 
 for (const [name, run] of runners) {

@@ -8,10 +8,9 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
-import { sessionKeys } from '../../web/lib/storage-keys';
 import { DATASET_TYPES, LANGUAGES, type DatasetType, type Language } from '../../worker/schemas/study-config';
 import { useBrowser } from './browser';
-import { adoptParticipant, makeParticipant, participantReadyForMain } from './participants';
+import { adoptParticipant, makeParticipant, participantReadyForMain, startMainPrepared } from './participants';
 
 const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
@@ -146,12 +145,7 @@ describe.each(DATASET_TYPES)('%s', (dataset: DatasetType) => {
     await test.waitFor({ state: 'detached' });
 
     // One case, tutorial and test done in this tab.
-    await page.evaluate((keys) => {
-      sessionStorage.setItem(keys.mainTutorialDone, 'true');
-      sessionStorage.setItem(keys.mainTestPassed, 'true');
-    }, sessionKeys);
-    await page.reload();
-    await page.getByRole('button', { name: t.main.start, exact: true }).click();
+    await startMainPrepared(page, t.main.start);
     const steps = page.locator('.step-indicator');
     const current = () => page.locator('.step-indicator li[aria-current="step"] .step-name');
 

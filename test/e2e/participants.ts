@@ -110,3 +110,13 @@ export async function adoptParticipant(page: Page, p: TestParticipant, language:
     { p, language, tutorialDone: extra.tutorialDone ?? false, keys: storageKeys, session: sessionKeys },
   );
 }
+
+/** On the main intro: marks this tab's tutorial and understanding test done (as a participant who did them), then starts the cases. */
+export async function startMainPrepared(page: Page, startLabel: string): Promise<void> {
+  await page.evaluate((keys) => {
+    sessionStorage.setItem(keys.mainTutorialDone, 'true');
+    sessionStorage.setItem(keys.mainTestPassed, 'true');
+  }, sessionKeys);
+  await page.reload();
+  await page.getByRole('button', { name: startLabel, exact: true }).click();
+}

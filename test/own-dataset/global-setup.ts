@@ -18,12 +18,6 @@ import { LOAN_FILE, LOAN_ID, loanCsv, loanDefinition } from '../helpers/syntheti
 
 export const OWN_ADMIN_PASSWORD = 'own-dataset-admin-password';
 
-declare module 'vitest' {
-  export interface ProvidedContext {
-    ownBaseUrl: string;
-  }
-}
-
 export default async function setup(project: TestProject) {
   const root = mkdtempSync(path.join(os.tmpdir(), 'xdl-own-dataset-'));
   const definitions = path.join(root, 'datasets');
@@ -44,7 +38,9 @@ export default async function setup(project: TestProject) {
   await prepareLocalState(persistTo);
   const port = await freeLoopbackPort();
   const worker = await startLocalWorker({ port, persistTo, vars: { ADMIN_PASSWORD: OWN_ADMIN_PASSWORD }, stdio: process.env.E2E_VERBOSE ? 'inherit' : 'ignore' });
-  project.provide('ownBaseUrl', `http://127.0.0.1:${port}`);
+  // The keys the e2e helpers read (test/e2e/global-setup.ts declares them), so they serve this Worker.
+  project.provide('baseUrl', `http://127.0.0.1:${port}`);
+  project.provide('persistTo', persistTo);
   return async () => {
     worker.kill('SIGTERM');
     await new Promise((r) => worker.once('exit', r).once('error', r));

@@ -30,8 +30,10 @@ export function formatValue(t: TFunction, lng: string, column: DatasetColumn | u
   const n = typeof value === 'number' ? value : Number(value);
   if (!Number.isFinite(n)) return String(value);
   switch (column.format) {
-    case 'years':
+    case 'age':
       return t('caseCard.years', { value: n });
+    case 'years':
+      return t('caseCard.duration', { value: n });
     case 'hours':
       return t('caseCard.hours', { value: n });
     case 'points':

@@ -24,10 +24,11 @@ const bilingual = z.object({ ja: z.string().min(1), en: z.string().min(1) });
 
 /** How a number is shown on the case card; the value is the cell as read. */
 /**
- * How a number is shown on the case card. `percentile`: an amount (in `currency`) with its place
- * among the dataset's own values ("top 24%").
+ * How a number is shown on the case card. `age`: a person's age (32 years / 32歳); `years`: a
+ * duration (27 years / 27年); `percentile`: an amount (in `currency`) with its place among the
+ * dataset's own values ("top 24%").
  */
-export const NUMBER_FORMATS = ['plain', 'currency', 'years', 'hours', 'points', 'out_of_10', 'percentile'] as const;
+export const NUMBER_FORMATS = ['plain', 'currency', 'age', 'years', 'hours', 'points', 'out_of_10', 'percentile'] as const;
 
 const columnBase = {
   /** The feature's name in the platform (models, exports, texts). */

@@ -22,7 +22,7 @@ const contactSchema = z.object({
 });
 
 /** A figure per dataset, for the datasets it names (the others take a general figure). */
-const perDataset = <T extends z.ZodType>(value: T) => z.record(datasetTypeSchema, value);
+const perDataset = <T extends z.ZodType>(value: T) => z.partialRecord(datasetTypeSchema, value);
 
 export const studyConfigSchema = z
   .object({

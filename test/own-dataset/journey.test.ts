@@ -1,0 +1,138 @@
+/**
+ * A researcher's own task served with no code: the made-up loan-approval definition and CSV
+ * (test/helpers/synthetic-dataset.ts) beside the shipped three. A participant on a phone (390×844),
+ * in Japanese and in English, meets it on the selection page, judges its cases with its own field
+ * names, values and labels, sees the AI's prediction and explanation in its words and colours,
+ * takes the understanding test on its sample chart and finishes with the completion code; the
+ * export and its codebook carry its columns.
+ */
+import { strFromU8, unzipSync } from 'fflate';
+import { describe, expect, inject, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import en from '../../web/i18n/en.json';
+import ja from '../../web/i18n/ja.json';
+import { DATASET_TYPES } from '../../worker/schemas/study';
+import { studyCodes } from '../../worker/study-codes';
+import { useBrowser } from '../e2e/browser';
+import { adoptParticipant, makeParticipant, mainThroughApi, postSurveyThroughApi, preThroughApi, startMainPrepared } from '../e2e/participants';
+import { LOAN_ID, loanDefinition } from '../helpers/synthetic-dataset';
+import { OWN_ADMIN_PASSWORD } from './global-setup';
+
+const session = useBrowser();
+const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
+const loan = loanDefinition('0'.repeat(64));
+const column = (name: string) => loan.columns.find((c) => c.name === name)!;
+
+/** Nothing reaches past the right edge of the phone's screen. */
+const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
+
+describe("a researcher's own dataset, added as a definition and a CSV", () => {
+  it('is one of the study datasets the Worker serves', () => {
+    expect(DATASET_TYPES).toEqual(['adult_income', 'speed_dating', 'compas', LOAN_ID]);
+  });
+
+  it.each(['ja', 'en'] as const)('takes a participant through the whole journey on a phone in %s', async (language) => {
+    const t = language === 'ja' ? ja : en;
+    const words = loan.texts[language];
+    const page = await session.newPage({ width: 390, height: 844 });
+    const shot = async (name: string) => {
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/own-${name}-${language}-390.png`, fullPage: true });
+    };
+    const p = await makeParticipant(LOAN_ID);
+    await adoptParticipant(page, p, language);
+
+    // The selection page offers it beside the shipped three, with its own name and feature count.
+    await page.goto(`${inject('baseUrl')}/experiment/selection`);
+    const card = page.locator('.dataset-card').filter({ hasText: words.name });
+    await card.waitFor();
+    expect(await card.innerText()).toContain(t.datasets.features.replace('{{count}}', '10'));
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await shot('selection');
+
+    // The pre-experiment's example case: its field names and values in words, its task.
+    await page.goto(`${inject('baseUrl')}/experiment/pre`);
+    const example = page.locator('.case-card');
+    await example.locator('h2').waitFor();
+    const text = await example.innerText();
+    for (const name of ['credit_score', 'housing', 'region', 'education']) expect(text).toContain(column(name).label[language]);
+    expect(text).not.toMatch(/applicant|A1000/);
+    await shot('pre-intro');
+
+    // Its 200 answers (through the API, as a quick participant's would arrive) train the participant's model.
+    await preThroughApi(p);
+
+    // The main experiment: the understanding test's sample chart is the task's own.
+    await page.goto(`${inject('baseUrl')}/experiment/main`);
+    await page.getByRole('button', { name: t.main.test.start }).click();
+    const test = page.locator('.understanding-test');
+    // Questions are drawn at random; the first one about the chart shows the task's sample.
+    for (let q = 0; q < 5; q++) {
+      await test.locator('.test-question').waitFor();
+      if (await test.locator('.explanation-chart').count()) break;
+      await test.locator('.test-option').first().click();
+      await test.getByRole('button', { name: t.main.test.check }).click();
+      await test.getByRole('button', { name: q === 4 ? t.main.test.seeResults : t.main.test.next }).click();
+    }
+    expect(await test.getByTestId('explanation-bars').innerText()).toContain(column('credit_score').label[language]);
+    await shot('understanding-test');
+    await test.getByRole('button', { name: t.common.close }).click();
+    await test.waitFor({ state: 'detached' });
+
+    // One case through its four steps, tutorial and test marked done for this tab.
+    await startMainPrepared(page, t.main.start);
+    await page.locator('.case-card h2').waitFor();
+    expect(await page.locator('.answer-bar .judgement-prediction').innerText()).toContain(words.task);
+    await page.locator('.judgement-prediction .radio').nth(0).click();
+    await page.locator('.judgement-confidence .radio').nth(3).click();
+    await page.getByRole('button', { name: t.judgement.submit, exact: true }).click();
+    const prediction = page.locator('.explanation-panel').getByTestId('ai-prediction');
+    await prediction.waitFor();
+    expect([words.aiPositive, words.aiNegative]).toContain(await prediction.innerText());
+    const colour = await prediction.evaluate((el) => getComputedStyle(el).backgroundColor);
+    expect(['rgb(26, 127, 55)', 'rgb(161, 29, 29)']).toContain(colour);
+    const bars = await page.getByTestId('explanation-bars').innerText();
+    for (const name of ['income', 'credit_score', 'region']) expect(bars).toContain(column(name).label[language]);
+    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await shot('explanation');
+    await page.getByRole('button', { name: t.main.toFinal }).click();
+    await page.getByTestId('final-ai-reminder').waitFor();
+    await page.locator('.answer-bar .judgement-prediction .radio').nth(1).click();
+    await page.locator('.answer-bar .judgement-confidence .radio').nth(2).click();
+    await page.getByRole('button', { name: t.judgement.submit, exact: true }).click();
+    const items = page.locator('.survey-item');
+    await items.first().waitFor();
+    for (let i = 0; i < 5; i++) await items.nth(i).locator('.radio').nth(i).click();
+    await page.getByRole('button', { name: t.main.survey.submit }).click();
+    await page.locator('.case-card h2').filter({ hasText: '2' }).waitFor();
+
+    // The other 49 cases and the post-survey, then the completion page with its code.
+    await mainThroughApi(p);
+    await postSurveyThroughApi(p);
+    await page.goto(`${inject('baseUrl')}/experiment/complete`);
+    expect(await page.getByTestId('completion-code').innerText()).toBe(studyCodes.completionCode);
+    await shot('complete');
+
+    // The export holds its cases with their feature columns; the codebook says what they mean.
+    const files = await allData();
+    const caseData = files['case-data.csv']!;
+    const header = caseData.split(/\r?\n/)[0]!.split(',');
+    for (const name of ['income', 'debt_ratio', 'credit_score', 'housing', 'region', 'education']) expect(header, header.join(' ')).toContain(name);
+    expect(caseData).toContain(p.id);
+    expect(caseData).not.toMatch(/applicant_name|Alex Example/);
+    expect(files['codebook.csv']).toContain(column('credit_score').meaning);
+    expect(files['codebook.csv']).toContain(LOAN_ID);
+    await page.context().close();
+  });
+});
+
+/** The all-data export, as an administrator downloads it: file name → text. */
+async function allData(): Promise<Record<string, string>> {
+  const base = inject('baseUrl');
+  const login = await fetch(`${base}/api/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': '203.0.113.9' }, body: JSON.stringify({ password: OWN_ADMIN_PASSWORD }) });
+  expect(login.status).toBe(200);
+  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
+  const res = await fetch(`${base}/api/enhanced-export/all-data?format=csv`, { headers: { Cookie: cookie, 'CF-Connecting-IP': '203.0.113.9' } });
+  expect(res.status).toBe(200);
+  const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+  return Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name.split('/').at(-1)!, strFromU8(bytes)]));
+}
