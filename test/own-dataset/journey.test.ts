@@ -121,18 +121,29 @@ describe("a researcher's own dataset, added as a definition and a CSV", () => {
     expect(caseData).not.toMatch(/applicant_name|Alex Example/);
     expect(files['codebook.csv']).toContain(column('credit_score').meaning);
     expect(files['codebook.csv']).toContain(LOAN_ID);
+
+    // The model-verification page's status and the dashboard's figures know it too.
+    const status = (await (await asAdmin(`/api/model-verification/ai-model/status?dataset_type=${LOAN_ID}`)).json()) as Record<string, unknown>;
+    expect(JSON.stringify(status)).toMatch(/accuracy/);
+    const stats = JSON.stringify(await (await asAdmin('/api/admin/stats')).json());
+    expect(stats).toContain(LOAN_ID);
     await page.context().close();
   });
 });
 
+/** A call as the signed-in administrator. */
+async function asAdmin(path: string): Promise<Response> {
+  const base = inject('baseUrl');
+  const headers = { 'CF-Connecting-IP': '203.0.113.9' };
+  const login = await fetch(`${base}/api/admin/login`, { method: 'POST', headers: { ...headers, 'Content-Type': 'application/json' }, body: JSON.stringify({ password: OWN_ADMIN_PASSWORD }) });
+  expect(login.status).toBe(200);
+  const res = await fetch(`${base}${path}`, { headers: { ...headers, Cookie: (login.headers.get('set-cookie') ?? '').split(';')[0]! } });
+  expect(res.status, path).toBe(200);
+  return res;
+}
+
 /** The all-data export, as an administrator downloads it: file name → text. */
 async function allData(): Promise<Record<string, string>> {
-  const base = inject('baseUrl');
-  const login = await fetch(`${base}/api/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': '203.0.113.9' }, body: JSON.stringify({ password: OWN_ADMIN_PASSWORD }) });
-  expect(login.status).toBe(200);
-  const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
-  const res = await fetch(`${base}/api/enhanced-export/all-data?format=csv`, { headers: { Cookie: cookie, 'CF-Connecting-IP': '203.0.113.9' } });
-  expect(res.status).toBe(200);
-  const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+  const files = unzipSync(new Uint8Array(await (await asAdmin('/api/enhanced-export/all-data?format=csv')).arrayBuffer()));
   return Object.fromEntries(Object.entries(files).map(([name, bytes]) => [name.split('/').at(-1)!, strFromU8(bytes)]));
 }
