@@ -61,8 +61,15 @@ describe("a researcher's own dataset, added as a definition and a CSV", () => {
     // Its 200 answers (through the API, as a quick participant's would arrive) train the participant's model.
     await preThroughApi(p);
 
-    // The main experiment: the understanding test's sample chart is the task's own.
+    // The main experiment: its tutorial practises on one of the task's own cases,
     await page.goto(`${inject('baseUrl')}/experiment/main`);
+    await page.getByRole('button', { name: t.main.tutorial.start }).click();
+    const practice = page.locator('.tutorial-dialog');
+    await practice.locator('.case-card h2').waitFor();
+    expect(await practice.locator('.case-card').innerText()).toContain(column('debt_ratio').label[language]);
+    await practice.getByRole('button', { name: t.common.close }).click();
+    await practice.waitFor({ state: 'detached' });
+    // and the understanding test's sample chart is the task's own.
     await page.getByRole('button', { name: t.main.test.start }).click();
     const test = page.locator('.understanding-test');
     // Questions are drawn at random; the first one about the chart shows the task's sample.
