@@ -132,6 +132,7 @@ describe('a definition error names the column and the rule', () => {
     ['an odd pool', (d: ReturnType<typeof valid>) => (d.pools = { seed: 1, pre: 201 }), /pool sizes must be even/],
     ['an unknown trainer parameter', (d: ReturnType<typeof valid>) => (d.model = { params: { numTress: 10 } }), /model\.params/],
     ['an outcome value on both sides', (d: ReturnType<typeof valid>) => (d.outcome = { column: 'approved', positive: ['yes'], negative: ['yes', 'no'] }), /yes is both positive and negative/],
+    ['a percentile column without statistics', (d: ReturnType<typeof valid>) => (d.columns[0]!.format = 'percentile'), /column income: format percentile needs statistics/],
     ['a column name that is not snake case', (d: ReturnType<typeof valid>) => (d.columns[2]!.name = 'Years Employed'), /columns\[2\] \(Years Employed\)\.name: a column name is lower-case snake case/],
   ])('%s', (_, change, message) => {
     const d = valid();

@@ -6,7 +6,7 @@ import { DataSourceError, loadDataset } from '../../ml-assets/lib/datasets';
 import { loadFixture } from '../../ml-assets/lib/fixtures';
 import { dataDir } from '../../ml-assets/lib/paths';
 import { Mt19937, stratifiedSplit } from '../../ml-assets/lib/split';
-import { studyConfig } from '../../worker/schemas/study';
+import { definitionOf } from '../../ml-assets/lib/definitions';
 
 describe('dataset preparation from ../shared/data', () => {
   it('reads adult income: 48,842 rows, 14 features, ? as missing, adult.test labels without the dot', () => {
@@ -27,14 +27,16 @@ describe('dataset preparation from ../shared/data', () => {
     const incomes = d.examples.map((e) => e.features.income as number).sort((a, b) => a - b);
     // The spec's quartiles are the sorted values at index ⌊n·q⌋.
     const quantile = (q: number) => incomes[Math.floor(incomes.length * q)]!;
-    const s = studyConfig.incomeStatistics;
-    expect(incomes[0]).toBe(s.min);
-    expect(incomes.at(-1)).toBe(s.max);
-    expect(Math.round((incomes.reduce((a, b) => a + b, 0) / incomes.length) * 100) / 100).toBe(s.mean);
-    expect(quantile(0.5)).toBe(s.median);
-    expect(quantile(0.25)).toBe(s.q1);
-    expect(quantile(0.75)).toBe(s.q3);
-    expect(incomes.length).toBe(s.count);
+    const s = definitionOf('speed_dating').columns.find((c) => c.name === 'income')!;
+    if (s.kind !== 'numeric' || !s.statistics) throw new Error('speed dating income has no statistics');
+    const stats = s.statistics;
+    expect(incomes[0]).toBe(stats.min);
+    expect(incomes.at(-1)).toBe(stats.max);
+    expect(Math.round((incomes.reduce((a, b) => a + b, 0) / incomes.length) * 100) / 100).toBe(stats.mean);
+    expect(quantile(0.5)).toBe(stats.median);
+    expect(quantile(0.25)).toBe(stats.q1);
+    expect(quantile(0.75)).toBe(stats.q3);
+    expect(incomes.length).toBe(stats.count);
   });
 
   it('reads COMPAS without any personal column', () => {

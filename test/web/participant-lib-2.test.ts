@@ -1,9 +1,9 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { incomePercentile, InvalidIncomeError } from '../../web/lib/income';
+import { InvalidAmountError, percentileOf } from '../../web/lib/percentile';
 import { AnswerOutbox, AnswerRejected, preOutboxKey, type OutboxAnswer } from '../../web/lib/outbox';
 import { errorLog } from '../../web/lib/error-log';
 import { resumeDestination, resumeErrorKey, UnknownResumeAction, type ResumeData } from '../../web/lib/resume';
-import { studyConfig } from '../../worker/schemas/study';
+import { datasetOf } from '../../worker/schemas/datasets';
 import { formatValue } from '../../web/lib/case-format';
 import { createI18n } from '../../web/i18n';
 import en from '../../web/i18n/en.json';
@@ -91,8 +91,11 @@ describe('AnswerOutbox', () => {
   });
 });
 
-describe('incomePercentile', () => {
-  const s = studyConfig.incomeStatistics;
+describe('percentileOf, with the speed-dating incomes of the spec', () => {
+  const income = datasetOf('speed_dating').columns.find((c) => c.name === 'income')!;
+  if (income.kind !== 'numeric' || !income.statistics) throw new Error('speed dating income has no statistics');
+  const s = income.statistics;
+  const incomePercentile = (income: number) => percentileOf(income, s);
   it.each([
     [s.min, 1],
     [s.q1, 25],
@@ -106,7 +109,7 @@ describe('incomePercentile', () => {
 
   it('shows the top share and fails on a negative income', () => {
     expect(incomePercentile(s.median).top).toBe(50);
-    expect(() => incomePercentile(-1)).toThrow(InvalidIncomeError);
+    expect(() => incomePercentile(-1)).toThrow(InvalidAmountError);
     expect(() => incomePercentile(-1)).toThrow('invalid income value');
   });
 });

@@ -56,7 +56,10 @@ describe("a researcher's new dataset, checked on the dashboard", () => {
     const incomeMissing = rows.filter((r) => /^A\d+,"[^"]*",(NA)?,/.test(r)).length;
     expect(p.columns.find((c) => c.name === 'income')).toMatchObject({ kind: 'numeric', missing: incomeMissing, unlabelled: [] });
     expect(incomeMissing).toBeGreaterThan(40);
-    expect(p.columns.find((c) => c.name === 'region')).toMatchObject({ kind: 'categorical', distinct: 4, unlabelled: [] });
+    expect(p.columns.find((c) => c.name === 'region')).toMatchObject({ kind: 'categorical', distinct: 4, unlabelled: [], quartiles: null });
+    // Quartiles as a percentile column's statistics take them: the sorted values at ⌊n·q⌋.
+    const scores = rows.map((r) => r.split(',')[6]!).filter((v) => v !== '' && v !== 'NA').map(Number).sort((a, b) => a - b);
+    expect(p.columns.find((c) => c.name === 'credit_score')!.quartiles).toEqual({ q1: scores[Math.floor(scores.length * 0.25)], median: scores[Math.floor(scores.length * 0.5)], q3: scores[Math.floor(scores.length * 0.75)] });
     expect(p.columns.find((c) => c.name === 'education')).toMatchObject({ kind: 'ordinal', distinct: 4 });
     const approved = rows.filter((r) => r.endsWith(',yes')).length;
     expect(p.outcome).toEqual({ positive: approved, negative: 4000 - approved, positive_share: approved / 4000 });

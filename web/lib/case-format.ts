@@ -9,7 +9,7 @@ import type { DatasetColumn } from '../../worker/schemas/dataset-definition';
 import { DATASETS } from '../../worker/schemas/datasets';
 import { isLanguage, LANGUAGES, type DatasetType } from '../../worker/schemas/study-config';
 import { localeOf } from './date-time';
-import { incomePercentile, InvalidIncomeError } from './income';
+import { InvalidAmountError, percentileOf } from './percentile';
 
 type Value = string | number | null | undefined;
 
@@ -43,10 +43,11 @@ export function formatValue(t: TFunction, lng: string, column: DatasetColumn | u
     case 'currency':
       return column.currency === 'USD' ? t('caseCard.dollars', { value: number(n, lng) }) : n.toLocaleString(localeOf(lng), { style: 'currency', currency: column.currency ?? 'USD' });
     case 'percentile':
+      // The definition's schema requires statistics with this format.
       try {
-        return t('caseCard.incomeTop', { value: number(n, lng), top: incomePercentile(n).top });
+        return t('caseCard.incomeTop', { value: number(n, lng), top: percentileOf(n, column.statistics!).top });
       } catch (err) {
-        if (err instanceof InvalidIncomeError) return t('caseCard.invalidIncome');
+        if (err instanceof InvalidAmountError) return t('caseCard.invalidIncome');
         throw err;
       }
     default:

@@ -52,6 +52,12 @@ const numericColumn = z.object({
   currency: z.string().length(3).optional(),
   /** Words for particular values (e.g. 0 = female, 1 = male), shown instead of the number. */
   values: z.record(z.string(), bilingual).optional(),
+  /**
+   * Where the column's values lie (the sorted values at ⌊n·q⌋ of the rows set-up keeps; mean and
+   * count optional): `format: percentile` places a case's value among them. The dashboard's check
+   * reports them for every numeric column.
+   */
+  statistics: z.object({ min: z.number(), q1: z.number(), median: z.number(), q3: z.number(), max: z.number(), mean: z.number().optional(), count: z.number().int().positive().optional() }).optional(),
 });
 
 const categoricalColumn = z.object({
@@ -200,6 +206,11 @@ export const datasetDefinitionSchema = z
         for (const level of c.levels) if (!(level in c.values)) issue(['columns', i, 'values'], `column ${c.name}: level ${level} has no label`);
       }
       if (c.kind === 'numeric' && (c.format === 'currency' || c.format === 'percentile') && !c.currency) issue(['columns', i, 'currency'], `column ${c.name}: format ${c.format} needs a currency code`);
+      if (c.kind === 'numeric' && c.format === 'percentile') {
+        const s = c.statistics;
+        if (!s) issue(['columns', i, 'statistics'], `column ${c.name}: format percentile needs statistics (min, q1, median, q3, max of its values; the dashboard's check reports them)`);
+        else if (!(s.min <= s.q1 && s.q1 <= s.median && s.median <= s.q3 && s.q3 <= s.max && s.min < s.max)) issue(['columns', i, 'statistics'], `column ${c.name}: statistics must rise from min through q1, median and q3 to max`);
+      }
     });
     if (d.model.params) {
       const params = trainParamsSchema.strict().safeParse(d.model.params);
@@ -305,6 +316,8 @@ export const datasetPreviewSchema = z.object({
       distinct: countSchema,
       min: z.number().nullable(),
       max: z.number().nullable(),
+      /** A numeric column's quartiles as `statistics` takes them (the sorted values at ⌊n·q⌋); null for categories. */
+      quartiles: z.object({ q1: z.number(), median: z.number(), q3: z.number() }).nullable(),
       /** Values found in the file without a label in the definition (participants would read the raw value). */
       unlabelled: z.array(z.string()),
     }),

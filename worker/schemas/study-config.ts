@@ -98,15 +98,6 @@ export const studyConfig: StudyConfig = {
     fallbackPercent: { adult_income: 84.5, speed_dating: 67.7, compas: 69.3 },
     otherFallbackPercent: 75,
   },
-  incomeStatistics: {
-    min: 8607,
-    max: 109031,
-    mean: 44995.81,
-    median: 43185,
-    q1: 31560,
-    q3: 53940,
-    count: 3506,
-  },
   contacts: [
     {
       role: 'responsible_researcher',

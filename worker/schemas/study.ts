@@ -103,16 +103,6 @@ export const studyConfigSchema = z
       fallbackPercent: perDataset(z.number().min(0).max(100)),
       otherFallbackPercent: z.number().min(0).max(100),
     }),
-    /** Speed-dating income statistics of the 3,506 complete rows (part 1 §9), for the percentile display. */
-    incomeStatistics: z.object({
-      min: z.number(),
-      max: z.number(),
-      mean: z.number(),
-      median: z.number(),
-      q1: z.number(),
-      q3: z.number(),
-      count: z.number().int().positive(),
-    }),
     contacts: z.array(contactSchema).min(1),
     admin: z.object({
       pageSizes: z.array(z.number().int().positive()).min(1),

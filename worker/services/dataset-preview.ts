@@ -19,6 +19,13 @@ function definitionOrRefuse(input: unknown): DatasetDefinition {
   }
 }
 
+/** The sorted values at ⌊n·q⌋, as the spec's income statistics are taken (part 1 §9). */
+function quartilesOf(values: number[]): { q1: number; median: number; q3: number } {
+  const sorted = Float64Array.from(values).sort();
+  const at = (q: number) => sorted[Math.floor(sorted.length * q)]!;
+  return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
+}
+
 /** The fewest rows of an outcome a stratified split holds out (scikit-learn's split rounds each class's share either way). */
 const heldOutAtLeast = (count: number, testSize: number) => Math.floor(count * testSize);
 
@@ -64,6 +71,7 @@ export async function previewDataset(input: { definition: unknown; csvBase64: st
       distinct: keys.size,
       min: numbers.length && column.kind === 'numeric' ? numbers.reduce((a, b) => Math.min(a, b)) : null,
       max: numbers.length && column.kind === 'numeric' ? numbers.reduce((a, b) => Math.max(a, b)) : null,
+      quartiles: numbers.length && column.kind === 'numeric' ? quartilesOf(numbers) : null,
       // A numeric column's labels are for particular values only; every category needs its words.
       unlabelled: column.kind === 'numeric' ? [] : [...keys].filter((k) => !(k in labelled)).sort().slice(0, 20),
     };

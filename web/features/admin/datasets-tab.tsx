@@ -56,6 +56,7 @@ function PreviewResult({ preview }: { preview: Preview }) {
     { id: 'missing', label: t(k('col.missing')), render: (c) => number(c.missing) },
     { id: 'distinct', label: t(k('col.distinct')), render: (c) => number(c.distinct) },
     { id: 'range', label: t(k('col.range')), render: (c) => (c.min === null ? '—' : `${number(c.min)} – ${number(c.max)}`) },
+    { id: 'quartiles', label: t(k('col.quartiles')), render: (c) => (c.quartiles ? `${number(c.quartiles.q1)} / ${number(c.quartiles.median)} / ${number(c.quartiles.q3)}` : '—') },
     { id: 'unlabelled', label: t(k('col.unlabelled')), render: (c) => (c.unlabelled.length ? <span className="badge badge-amber">{c.unlabelled.join(', ')}</span> : '—') },
   ];
   const source: ColumnDef<SourceRow>[] = [
