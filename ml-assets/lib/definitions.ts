@@ -35,17 +35,40 @@ export function allDefinitions(dir = definitionsDir()): DatasetDefinition[] {
 
 /**
  * The platform's datasets for the Worker and the SPA to build with: every definition, validated,
- * in one generated file they import (worker/schemas/datasets.ts). Set-up, `npm start`, `npm test`,
- * `npm run deploy` and `npm install` write it, so a definition added to the folder needs no code.
+ * in generated files they import. Set-up, `npm start`, `npm test`, `npm run deploy` and
+ * `npm install` write them, so a definition added to the folder needs no code. The Worker reads
+ * `datasets.json` whole (worker/schemas/study.ts); participants' pages read
+ * `datasets.participant.json` (worker/schemas/datasets.ts): what a screen shows, without the
+ * sources, codebook meanings and set-up rules.
  */
 export const registryPath = () => path.join(projectRoot, 'ml-assets', 'generated', 'datasets.json');
+const participantRegistryPath = () => path.join(projectRoot, 'ml-assets', 'generated', 'datasets.participant.json');
+
+/** What a participant's page needs of a definition. */
+const forParticipants = (d: DatasetDefinition) => ({
+  id: d.id,
+  order: d.order,
+  texts: d.texts,
+  colours: d.colours,
+  ...(d.matrix ? { matrix: d.matrix } : {}),
+  understandingSample: d.understandingSample,
+  columns: d.columns.map(({ meaning: _meaning, source: _source, ...shown }) => {
+    if (shown.kind !== 'numeric') return shown;
+    const { unit: _unit, integer: _integer, ...numeric } = shown;
+    return numeric;
+  }),
+});
+
+/** Writes `file` only when its content changes, so watchers (wrangler dev, vite) do not rebuild for nothing. */
+function writeIfChanged(file: string, value: unknown): void {
+  const text = `${JSON.stringify(value, null, 2)}\n`;
+  mkdirSync(path.dirname(file), { recursive: true });
+  if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
+}
 
 export function writeDatasetRegistry(definitions = allDefinitions()): DatasetDefinition[] {
-  const file = registryPath();
-  const text = `${JSON.stringify({ datasets: definitions }, null, 2)}\n`;
-  mkdirSync(path.dirname(file), { recursive: true });
-  // Unchanged content leaves the file alone, so watchers (wrangler dev, vite) do not rebuild for nothing.
-  if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
+  writeIfChanged(registryPath(), { datasets: definitions });
+  writeIfChanged(participantRegistryPath(), { datasets: definitions.map(forParticipants) });
   return definitions;
 }
 

@@ -5,8 +5,7 @@
  * percentile for `percentile` (speed dating's incomes).
  */
 import type { TFunction } from 'i18next';
-import type { DatasetColumn } from '../../worker/schemas/dataset-definition';
-import { DATASETS } from '../../worker/schemas/datasets';
+import { DATASETS, type ShownColumn } from '../../worker/schemas/datasets';
 import { isLanguage, LANGUAGES, type DatasetType } from '../../worker/schemas/study-config';
 import { localeOf } from './date-time';
 import { InvalidAmountError, percentileOf } from './percentile';
@@ -18,7 +17,7 @@ const number = (value: number, lng: string) => value.toLocaleString(localeOf(lng
 const columnsOf = new Map(Object.entries(DATASETS).map(([id, d]) => [id, new Map(d.columns.map((c) => [c.name, c]))]));
 
 /** One value of a column, in words or its format; `Unknown` when missing. */
-export function formatValue(t: TFunction, lng: string, column: DatasetColumn | undefined, value: Value): string {
+export function formatValue(t: TFunction, lng: string, column: ShownColumn | undefined, value: Value): string {
   if (value === null || value === undefined || value === '') return t('common.unknown');
   if (!column) return String(value);
   const language = isLanguage(lng) ? lng : LANGUAGES[0];

@@ -5,8 +5,7 @@
  * exported columns cannot drift apart.
  */
 import type { DatasetColumn } from './dataset-definition';
-import { DATASETS } from './datasets';
-import type { DatasetType } from './study-config';
+import { datasetDefinitions, type DatasetType } from './study';
 
 type Feature = {
   name: string;
@@ -32,7 +31,7 @@ export const codebookCategories = (feature: Feature) =>
   feature.codes ? Array.from({ length: feature.codes.max - feature.codes.min + 1 }, (_, i) => String(feature.codes!.min + i)) : [];
 
 export const DATASET_FEATURES = Object.fromEntries(
-  Object.entries(DATASETS).map(([id, definition]) => [id, definition.columns.map(featureOf)]),
+  Object.entries(datasetDefinitions).map(([id, definition]) => [id, definition.columns.map(featureOf)]),
 ) as Record<DatasetType, Feature[]>;
 
 export const FEATURES = Object.fromEntries(Object.entries(DATASET_FEATURES).map(([id, features]) => [id, features.map((x) => x.name)])) as Record<DatasetType, string[]>;

@@ -1,15 +1,19 @@
 /**
- * The platform's datasets as their definitions say (ml-assets/datasets/*.json, gathered by set-up
- * into ml-assets/generated/datasets.json): the one place their columns, codebook meanings,
- * formats, texts and colours are written. Adding a definition file adds a dataset, with no code.
- * Zod-free, so the SPA reads them too; the Worker validates them when it starts (study.ts).
+ * The platform's datasets as participants' screens show them, from their definitions
+ * (ml-assets/datasets/*.json, gathered by set-up into ml-assets/generated/): each one's columns
+ * with their words and formats, its texts, colours, table and understanding-test sample. Adding a
+ * definition file adds a dataset, with no code. Zod-free, so the SPA reads it; the Worker reads
+ * the whole definitions and validates them when it starts (study.ts).
  */
-import registry from '../../ml-assets/generated/datasets.json';
+import registry from '../../ml-assets/generated/datasets.participant.json';
 import type { DatasetColumn, DatasetDefinition } from './dataset-definition';
 import type { Language } from './study-config';
 
-/** A definition as the registry holds it (validated by set-up, every default filled in). */
-export type DefinedDataset = Pick<DatasetDefinition, 'id' | 'order' | 'texts' | 'colours' | 'matrix' | 'outcome' | 'pools' | 'source' | 'understandingSample'> & { columns: DatasetColumn[] };
+/** A column as participants' screens read it: its words, format and values, without its codebook meaning or source. */
+export type ShownColumn = DatasetColumn extends infer C ? (C extends unknown ? Omit<C, 'meaning' | 'source' | 'unit' | 'integer'> : never) : never;
+
+/** What participants' screens need of a definition (validated by set-up, every default filled in). */
+export type DefinedDataset = Pick<DatasetDefinition, 'id' | 'order' | 'texts' | 'colours' | 'matrix' | 'understandingSample'> & { columns: ShownColumn[] };
 
 const defined = (registry as unknown as { datasets: DefinedDataset[] }).datasets;
 

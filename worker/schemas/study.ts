@@ -5,7 +5,7 @@
  */
 import { z } from 'zod';
 import { DatasetDefinitionError, parseDatasetDefinition, type DatasetDefinition } from './dataset-definition';
-import { DATASETS } from './datasets';
+import registry from '../../ml-assets/generated/datasets.json';
 import { DATASET_TYPES, LANGUAGES, PHASES, studyConfig as configuredStudy, type DatasetType } from './study-config';
 
 export * from './study-config';
@@ -131,7 +131,7 @@ export const studyConfig: StudyConfig = studyConfigSchema.parse(configuredStudy)
  */
 export const datasetDefinitions: Record<DatasetType, DatasetDefinition> = Object.fromEntries(
   DATASET_TYPES.map((id) => {
-    const definition = parseDatasetDefinition(DATASETS[id], `ml-assets/datasets/${id}.json`);
+    const definition = parseDatasetDefinition(registry.datasets.find((d) => d.id === id), `ml-assets/datasets/${id}.json`);
     if (definition.id !== id) throw new DatasetDefinitionError(`ml-assets/datasets/${id}.json: its id is ${definition.id}`);
     return [id, definition];
   }),
