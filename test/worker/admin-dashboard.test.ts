@@ -360,7 +360,7 @@ describe('GET /api/enhanced-export/{name}', () => {
     }
     // Words that say exactly what was measured (test/ml/prepare.test.ts checks source_row against the data).
     const meaning = (table: string, column: string) => codebook.data.find((c) => c.table === table && c.column === column)!.meaning!;
-    expect(meaning('case-data', 'source_row')).toContain("index of the case's row among the rows the set-up reads from the dataset's public files");
+    expect(meaning('case-data', 'source_row')).toContain("index of the case's row among the rows the set-up reads from the dataset's source files, in file order (adult_income: adult.data then adult.test; speed_dating: Speed Dating Data.csv (only rows with every feature); compas: compas-scores-two-years.csv)");
     expect(meaning('ai-models', 'test_accuracy')).toContain('no held-out estimate');
     const pre = Papa.parse<Record<string, string>>(strFromU8(files['pre-experiment.csv']!), { header: true, skipEmptyLines: true });
     expect(pre.data.map((r) => r.reasoning)).toContain('two\nlines\nand more');

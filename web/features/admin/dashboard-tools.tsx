@@ -118,7 +118,7 @@ export function DebugToolsTab({ notify }: { notify: Notify }) {
   const refresh = useRefreshData();
   const [participantId, setParticipantId] = useState('');
   const [resumeResult, setResumeResult] = useState<unknown>(null);
-  const [form, setForm] = useState({ name: 'test_', dataset: 'adult_income' as DatasetType, num: '10', accuracy: '0.7', bias: '0' });
+  const [form, setForm] = useState({ name: 'test_', dataset: studyConfig.defaultDatasetType as DatasetType, num: '10', accuracy: '0.7', bias: '0' });
   const register = useMutation({
     mutationFn: async () =>
       unwrap(
@@ -199,7 +199,7 @@ export function RegistrationTab({ notify }: { notify: Notify }) {
   const { t } = useTranslation();
   const refresh = useRefreshData();
   // An empty alpha keeps the session's counterbalanced schedule (each alpha level on an equal share of cases).
-  const [form, setForm] = useState({ name: 'test_', dataset: 'adult_income' as DatasetType, num: '10', accuracy: '0.7', alpha: '' });
+  const [form, setForm] = useState({ name: 'test_', dataset: studyConfig.defaultDatasetType as DatasetType, num: '10', accuracy: '0.7', alpha: '' });
   const register = useMutation({
     mutationFn: async () =>
       unwrap(

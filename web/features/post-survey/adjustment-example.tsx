@@ -1,7 +1,7 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { SAMPLE_ROLES, sampleShares, UNDERSTANDING_SAMPLES } from '../../../worker/schemas/understanding-test';
-import type { DatasetType } from '../../../worker/schemas/study-config';
+import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { ExplanationChart, type FeatureBar } from '../../components/ui/explanation-chart';
 import { api, unwrap } from '../../lib/api';
 import { storedParticipant } from '../../lib/participant';
@@ -33,7 +33,7 @@ export function AdjustmentExample({ sessionId }: { sessionId: string }) {
   const [example, setExample] = useState<Example | null>(null);
   useEffect(() => {
     let cancelled = false;
-    const fallback = () => sampleExample(storedParticipant()?.datasetType ?? 'adult_income');
+    const fallback = () => sampleExample(storedParticipant()?.datasetType ?? studyConfig.defaultDatasetType);
     api.api['post-survey'].example[':sessionId']
       .$get({ param: { sessionId } })
       .then(unwrap)

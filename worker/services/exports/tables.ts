@@ -23,7 +23,7 @@ import {
 } from '../../db/schema';
 import { DATASET_FEATURES } from '../../schemas/dataset-features';
 import { answeredQuestions, parseMultiselect, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
-import { CONSENT_ITEMS, DATASET_TYPES } from '../../schemas/study';
+import { CONSENT_ITEMS, datasetDefinitions, DATASET_TYPES } from '../../schemas/study';
 import { qualityFlagsColumn, relianceByAlphaTable, relianceByDatasetTable, relianceParticipantsTable } from '../analytics/exports';
 import { qualityFlags } from '../analytics/quality-flags';
 
@@ -71,7 +71,14 @@ async function* keysetPages<R>(fetch: (afterKey: number) => Promise<R[]>, keyOf:
 const byUser = (filter: ExportFilter): SQL | undefined =>
   filter.userName ? eq(participants.participantCode, filter.userName) : undefined;
 
-const PREDICTION = '1 = positive class (adult_income: income above $50K; speed_dating: wants to meet again; compas: reoffends within two years), 0 = negative class';
+/** The outcome coding, in each dataset's own words (its definition's English answers). */
+const PREDICTION = `1 = positive class (${DATASET_TYPES.map((id) => `${id}: ${datasetDefinitions[id].texts.en.positive}`).join('; ')}), 0 = negative class`;
+
+/** Which rows set-up reads of each dataset's source files, as its definition says, for `source_row`. */
+const SOURCE_ROWS = DATASET_TYPES.map((id) => {
+  const { source, missing } = datasetDefinitions[id];
+  return `${id}: ${source.files.map((f) => f.path.split('/').at(-1)).join(' then ')}${missing.rows === 'drop' ? ' (only rows with every feature)' : ''}`;
+}).join('; ');
 const CONFIDENCE = '1 全く確信がない (not at all confident) … 5 非常に確信がある (very confident)';
 const UTC = 'ISO 8601, UTC';
 const TRUE_FALSE = 'true or false';
@@ -388,7 +395,7 @@ export const caseDataTable: ExportTable<CaseRow> = {
     { name: 'pool', type: 'category', meaning: 'Case pool', coding: 'tutorial, pre_experiment, main_experiment', value: (r) => r.c.pool },
     { name: 'ground_truth', type: 'integer', meaning: 'True outcome', coding: PREDICTION, value: (r) => r.c.groundTruth },
     { name: 'alignment_alpha', type: 'number', meaning: 'Alpha fixed for the case when the main set was drawn', units: '0–1', value: (r) => r.item.alignmentAlpha },
-    { name: 'source_row', type: 'integer', meaning: "0-based index of the case's row among the rows the set-up reads from the dataset's public files, in file order: adult income adult.data then adult.test (48,842 rows); speed dating the 3,506 complete rows of Speed Dating Data.csv; COMPAS every row of compas-scores-two-years.csv. Every case comes from the set-up's held-out test split (20 %), which its AI model never trained on; the index itself numbers all rows, not that split", value: (r) => r.c.sourceRow },
+    { name: 'source_row', type: 'integer', meaning: `0-based index of the case's row among the rows the set-up reads from the dataset's source files, in file order (${SOURCE_ROWS}). Every case comes from the set-up's held-out test split, which its AI model never trained on; the index itself numbers all rows, not that split`, value: (r) => r.c.sourceRow },
     ...featureColumns,
   ],
   pages: (db, filter) => keysetPages((after) => casePage(db, filter, after), (r) => r.rowKey),
