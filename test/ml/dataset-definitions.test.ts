@@ -68,17 +68,25 @@ function writeLoanDataset(dataDir: string, definitionsDir: string): void {
   writeFileSync(path.join(definitionsDir, `${LOAN_ID}.json`), JSON.stringify(loanDefinition(createHash('sha256').update(csv).digest('hex')), null, 2));
 }
 
-/** Runs `fn` with environment variables set, restoring them after. */
-function withEnv<T>(vars: Record<string, string>, fn: () => T): T {
+/** Sets environment variables; the function returned puts back what they were. */
+function setEnv(vars: Record<string, string>): () => void {
   const before = Object.fromEntries(Object.keys(vars).map((k) => [k, process.env[k]]));
   Object.assign(process.env, vars);
-  try {
-    return fn();
-  } finally {
+  return () => {
     for (const [k, v] of Object.entries(before)) {
       if (v === undefined) delete process.env[k];
       else process.env[k] = v;
     }
+  };
+}
+
+/** Runs `fn` with environment variables set, restoring them after. */
+function withEnv<T>(vars: Record<string, string>, fn: () => T): T {
+  const restore = setEnv(vars);
+  try {
+    return fn();
+  } finally {
+    restore();
   }
 }
 
@@ -161,20 +169,14 @@ describe('a researcher\'s own task through set-up', () => {
   const dataDir = path.join(root, 'data');
   const definitionsDir = path.join(root, 'datasets');
   const generated = path.join(root, 'generated');
-  const env = { XDL_DATA_DIR: dataDir, XDL_DATASETS_DIR: definitionsDir, XDL_GENERATED_DIR: generated };
-  const saved = { ...process.env };
+  let restoreEnv = () => {};
 
   beforeAll(() => {
     writeLoanDataset(dataDir, definitionsDir);
-    Object.assign(process.env, env);
+    restoreEnv = setEnv({ XDL_DATA_DIR: dataDir, XDL_DATASETS_DIR: definitionsDir, XDL_GENERATED_DIR: generated });
     expect(prepareAll({ force: true })).toEqual({ [LOAN_ID]: 'prepared' });
   });
-  afterAll(() => {
-    for (const k of Object.keys(env)) {
-      if (saved[k] === undefined) delete process.env[k];
-      else process.env[k] = saved[k];
-    }
-  });
+  afterAll(() => restoreEnv());
 
   it('reads only the defined columns: the identifier and the name never leave the parser', () => {
     const data = loadDataset(LOAN_ID);

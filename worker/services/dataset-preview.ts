@@ -6,7 +6,7 @@
  */
 import { badRequest } from '../errors';
 import { DatasetDefinitionError, parseDatasetDefinition, sourceColumnOf, type DatasetDefinition, type DatasetPreview } from '../schemas/dataset-definition';
-import { DataSourceError, decodeSource, parseSource, readDataset } from './dataset-source';
+import { DataSourceError, decodeSource, parseSource, readParsedDataset } from './dataset-source';
 
 const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -43,7 +43,7 @@ export async function previewDataset(input: { definition: unknown; csvBase64: st
   let rows: string[][];
   try {
     ({ header, rows } = parseSource(definition, file, decodeSource(definition, file, bytes)));
-    dataset = readDataset(definition, [bytes]);
+    dataset = readParsedDataset(definition, [{ header, rows }]);
   } catch (err) {
     if (err instanceof DataSourceError) throw badRequest('source_breaks_definition', err.message);
     throw err;

@@ -106,6 +106,12 @@ export function parseSource(definition: DatasetDefinition, file: DatasetDefiniti
  * drops them (the LightGBM reference of speed dating was trained so).
  */
 export function readDataset(definition: DatasetDefinition, sources: readonly Uint8Array[], options: { allRows?: boolean } = {}): PreparedDataset {
+  const parsed = definition.source.files.map((file, f) => parseSource(definition, file, decodeSource(definition, file, sources[f]!)));
+  return readParsedDataset(definition, parsed, options);
+}
+
+/** `readDataset` from files already parsed (in the definition's order), for a caller that reads their cells too. */
+export function readParsedDataset(definition: DatasetDefinition, parsed: readonly { header: string[]; rows: string[][] }[], options: { allRows?: boolean } = {}): PreparedDataset {
   const { columns, outcome } = definition;
   const missing = new Set(definition.missing.markers);
   const drop = definition.missing.rows === 'drop' && !options.allRows;
@@ -113,7 +119,7 @@ export function readDataset(definition: DatasetDefinition, sources: readonly Uin
 
   definition.source.files.forEach((file, f) => {
     const name = file.path.split('/').at(-1)!;
-    const { header, rows } = parseSource(definition, file, decodeSource(definition, file, sources[f]!));
+    const { header, rows } = parsed[f]!;
     // The first column of a name is read (COMPAS repeats priors_count and decile_score).
     const indexOf = (column: string) => {
       const index = header.indexOf(column);

@@ -1,4 +1,4 @@
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, Cell, ResponsiveContainer, XAxis, YAxis } from 'recharts';
 import type { DatasetType } from '../../../worker/schemas/study-config';
@@ -24,12 +24,15 @@ export type MeasureText = (text: string) => number;
 /** Rough advance of a 12 px label character (wide for CJK), for where no canvas can measure (tests, old browsers). */
 export const estimateTextWidth: MeasureText = (text) => [...text].reduce((w, ch) => w + (ch.codePointAt(0)! >= 0x2e80 ? 12 : 6.9), 0);
 
-/** The label font's real advance, measured on a canvas with the page's own font; the estimate without one. */
+let pageMeasure: MeasureText | null = null;
+
+/** The label font's real advance, measured on one canvas (made at the first chart) with the page's own font; the estimate without one. */
 function pageTextWidth(): MeasureText {
+  if (pageMeasure) return pageMeasure;
   const context = typeof document === 'undefined' ? null : document.createElement('canvas').getContext?.('2d');
-  if (!context) return estimateTextWidth;
+  if (!context) return (pageMeasure = estimateTextWidth);
   context.font = `${LABEL_FONT_PX}px ${getComputedStyle(document.body).fontFamily}`;
-  return (text) => context.measureText(text).width;
+  return (pageMeasure = (text) => context.measureText(text).width);
 }
 
 /** Where a line may break: after a space in Latin text, between any two CJK characters. */
@@ -124,7 +127,7 @@ export function ExplanationChart({
   const positive = t(`main.labels.${datasetType}.positive`);
   const negative = t(`main.labels.${datasetType}.negative`);
   const [width, setWidth] = useState(320);
-  const measure = useMemo(pageTextWidth, []);
+  const measure = pageTextWidth();
   const rows = explanationRows(t, i18n.language, datasetType, { shown }, features, width - CHART_MARGIN.left - CHART_MARGIN.right, measure);
   if (!rows.some((r) => r.share !== 0)) return <p className="notice notice-warning">{t('main.panel.unavailable')}</p>;
   const extent = Math.max(0.05, ...rows.map((r) => Math.abs(r.share)));
