@@ -6,9 +6,10 @@
 import type { BinaryMetrics } from '../../worker/ml/metrics';
 import { trainGbdt } from '../../worker/ml/train';
 import type { DatasetType } from '../../worker/schemas/study';
-import { AI_MODEL_PARAMS, evaluateModel } from './ai-model';
+import { AI_MODEL_PARAMS, evaluateModel } from '../../worker/ml/ai-model';
 import { loadFixture } from './fixtures';
-import { referenceSplit, toTrainingData } from './training-data';
+import { toTrainingData } from '../../worker/ml/training-data';
+import { referenceSplit } from './training-data';
 
 /** Our test accuracy may trail LightGBM's by at most this (issue #3's quality bar). */
 export const MAX_ACCURACY_SHORTFALL = 0.003;

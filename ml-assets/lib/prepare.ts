@@ -9,31 +9,15 @@ import { createHash } from 'node:crypto';
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { DatasetDefinitionError, type DatasetDefinition } from '../../worker/schemas/dataset-definition';
-import { trainAiModel, type AiModelReport } from './ai-model';
-import { buildCasePools, type GeneratedCase } from './case-pools';
+import type { AiModelReport } from '../../worker/ml/ai-model';
+import { buildDataset } from '../../worker/ml/dataset-build';
+import type { GeneratedCase } from '../../worker/ml/case-pools';
 import { DataSourceError, loadDataset } from './datasets';
 import { allDefinitions, definitionOf } from './definitions';
 import { generatedDir, projectRoot } from './paths';
-import { stratifiedSplit } from './split';
-import { encodeRows } from './training-data';
-import type { TrainingTable } from '../../worker/ml/retrain';
-
 
 /** The AI model's training split, encoded, for retraining inside the Worker (kept in R2 by the seed step). */
 export const TRAINING_TABLE_FILE = 'training-table.json';
-
-function trainingTableOf(data: ReturnType<typeof loadDataset>, indices: readonly number[]): TrainingTable {
-  return {
-    format: 'xdl-training-table',
-    version: 1,
-    dataset: data.dataset,
-    feature_names: data.featureNames,
-    categorical_features: data.categoricalFeatures,
-    category_codes: data.categoryCodes,
-    rows: encodeRows(data, indices).map((x) => Array.from(x, (v) => (Number.isNaN(v) ? null : v))),
-    labels: indices.map((i) => data.examples[i]!.label as 0 | 1),
-  };
-}
 
 export type DatasetAssets = { cases: GeneratedCase[]; model: unknown; report: AiModelReport };
 
@@ -41,12 +25,13 @@ export type DatasetAssets = { cases: GeneratedCase[]; model: unknown; report: Ai
 function fingerprint(definition: DatasetDefinition): string {
   const hash = createHash('sha256');
   hash.update(JSON.stringify(definition));
-  for (const dir of ['worker/ml', 'ml-assets/lib']) {
-    const full = path.join(projectRoot, dir);
-    for (const name of readdirSync(full).filter((n) => n.endsWith('.ts')).sort()) {
-      hash.update(name).update(readFileSync(path.join(full, name)));
-    }
-  }
+  const sources = [
+    ...['worker/ml', 'ml-assets/lib'].flatMap((dir) =>
+      readdirSync(path.join(projectRoot, dir)).filter((n) => n.endsWith('.ts')).sort().map((n) => `${dir}/${n}`),
+    ),
+    'worker/services/dataset-source.ts',
+  ];
+  for (const file of sources) hash.update(path.basename(file)).update(readFileSync(path.join(projectRoot, file)));
   return hash.digest('hex');
 }
 
@@ -59,23 +44,15 @@ export function isUpToDate(definition: DatasetDefinition): boolean {
   return manifest.fingerprint === fingerprint(definition);
 }
 
-/** The held-out split the case pools come from and the AI model is tested on. */
-export const heldOutSplit = (definition: DatasetDefinition, labels: readonly number[]) =>
-  stratifiedSplit(labels, definition.split.testSize, definition.split.seed);
-
 export function prepareDataset(dataset: string | DatasetDefinition): DatasetAssets {
   const definition = typeof dataset === 'string' ? definitionOf(dataset) : dataset;
-  const data = loadDataset(definition);
-  const split = heldOutSplit(definition, data.examples.map((e) => e.label));
-  const { pools } = definition;
-  const cases = buildCasePools(data, split.test, pools.seed, { tutorial: pools.tutorial, pre: pools.pre, main: pools.main, mainPools: pools.mainPools });
-  const { model, report } = trainAiModel(data, split, { folds: definition.model.cvFolds, ...(definition.model.params ? { params: definition.model.params } : {}) });
+  const { cases, model, report, trainingTable } = buildDataset(loadDataset(definition));
   const dir = datasetDir(definition.id);
   mkdirSync(dir, { recursive: true });
   writeFileSync(path.join(dir, 'cases.json'), JSON.stringify(cases));
   writeFileSync(path.join(dir, 'ai-model.json'), JSON.stringify(model));
   writeFileSync(path.join(dir, 'report.json'), `${JSON.stringify(report, null, 2)}\n`);
-  writeFileSync(path.join(dir, TRAINING_TABLE_FILE), JSON.stringify(trainingTableOf(data, split.train)));
+  writeFileSync(path.join(dir, TRAINING_TABLE_FILE), JSON.stringify(trainingTable));
   writeFileSync(manifestPath(definition.id), JSON.stringify({ fingerprint: fingerprint(definition), created_at: new Date().toISOString() }));
   return { cases, model, report };
 }

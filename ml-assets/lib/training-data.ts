@@ -1,26 +1,8 @@
-/** Turns prepared examples into the trainer's column-major input, and the reference splits. */
-import { encodeRow } from '../../worker/ml/model';
-import type { TrainingData } from '../../worker/ml/train';
+/** The LightGBM reference's splits, for comparing the ML core with it on identical rows. */
 import type { DatasetType } from '../../worker/schemas/study';
-import { loadDataset, type PreparedDataset } from './datasets';
-import { stratifiedSplit } from './split';
-
-export const encodingOf = (d: PreparedDataset) => ({ feature_names: d.featureNames, category_codes: d.categoryCodes });
-
-export function toTrainingData(d: PreparedDataset, indices: readonly number[]): TrainingData {
-  const encoding = encodingOf(d);
-  const rows = indices.map((i) => encodeRow(encoding, d.examples[i]!.features));
-  return {
-    featureNames: d.featureNames,
-    categorical: d.featureNames.map((f) => d.categoricalFeatures.includes(f)),
-    columns: d.featureNames.map((_, f) => Float64Array.from(rows, (x) => x[f]!)),
-    labels: Uint8Array.from(indices, (i) => d.examples[i]!.label),
-  };
-}
-
-/** Encoded rows for prediction, in the order of `indices`. */
-export const encodeRows = (d: PreparedDataset, indices: readonly number[]) =>
-  indices.map((i) => encodeRow(encodingOf(d), d.examples[i]!.features));
+import type { PreparedDataset } from '../../worker/services/dataset-source';
+import { stratifiedSplit } from '../../worker/ml/split';
+import { loadDataset } from './datasets';
 
 /**
  * The LightGBM reference's own data and split: adult.data / adult.test for adult income; for

@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { DataSourceError, loadDataset } from '../../ml-assets/lib/datasets';
 import { loadFixture } from '../../ml-assets/lib/fixtures';
 import { dataDir } from '../../ml-assets/lib/paths';
-import { Mt19937, stratifiedSplit } from '../../ml-assets/lib/split';
+import { Mt19937, stratifiedSplit } from '../../worker/ml/split';
 import { definitionOf } from '../../ml-assets/lib/definitions';
 
 describe('dataset preparation from ../shared/data', () => {

@@ -3,13 +3,13 @@
  * that split and metrics on the held-out split, and records everything the model-verification
  * screen shows (part 2 §3 "AI model status").
  */
-import { binaryMetrics, type BinaryMetrics } from '../../worker/ml/metrics';
-import { compileModel, type GbdtModel } from '../../worker/ml/model';
-import { predictProbability } from '../../worker/ml/predict';
-import { AI_MODEL_PARAMS, type RetrainReport } from '../../worker/ml/retrain';
-import { trainGbdt, type TrainParamsInput } from '../../worker/ml/train';
-import type { PreparedDataset } from './datasets';
+import type { PreparedDataset } from '../services/dataset-source';
+import { binaryMetrics, type BinaryMetrics } from './metrics';
+import { compileModel, type GbdtModel } from './model';
+import { predictProbability } from './predict';
+import { AI_MODEL_PARAMS, type RetrainReport } from './retrain';
 import { Mt19937 } from './split';
+import { trainGbdt, type TrainParamsInput } from './train';
 import { encodeRows, toTrainingData } from './training-data';
 
 export { AI_MODEL_PARAMS };

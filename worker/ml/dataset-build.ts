@@ -1,0 +1,44 @@
+/**
+ * Builds a dataset from its definition and its read source: the stratified split (80/20 with
+ * seed 42 unless the definition says otherwise), the case pools drawn from the held-out part, the
+ * AI model trained with cross-validation and its report, and the training split encoded for later
+ * retraining. Pure: set-up (ml-assets/lib/prepare.ts) writes the result to files, the Worker
+ * (an administrator's added dataset) to D1 and R2; both get the same assets from the same input.
+ */
+import type { DatasetDefinition } from '../schemas/dataset-definition';
+import type { PreparedDataset } from '../services/dataset-source';
+import { trainAiModel, type AiModelReport } from './ai-model';
+import { buildCasePools, type GeneratedCase } from './case-pools';
+import type { GbdtModel } from './model';
+import type { TrainingTable } from './retrain';
+import { stratifiedSplit } from './split';
+import { encodeRows } from './training-data';
+
+export type BuiltDataset = { cases: GeneratedCase[]; model: GbdtModel; report: AiModelReport; trainingTable: TrainingTable };
+
+/** The held-out split the case pools come from and the AI model is tested on. */
+export const heldOutSplit = (definition: DatasetDefinition, labels: readonly number[]) =>
+  stratifiedSplit(labels, definition.split.testSize, definition.split.seed);
+
+/** The AI model's training split, encoded, for retraining inside the Worker. */
+function trainingTableOf(data: PreparedDataset, indices: readonly number[]): TrainingTable {
+  return {
+    format: 'xdl-training-table',
+    version: 1,
+    dataset: data.dataset,
+    feature_names: data.featureNames,
+    categorical_features: data.categoricalFeatures,
+    category_codes: data.categoryCodes,
+    rows: encodeRows(data, indices).map((x) => Array.from(x, (v) => (Number.isNaN(v) ? null : v))),
+    labels: indices.map((i) => data.examples[i]!.label as 0 | 1),
+  };
+}
+
+export function buildDataset(data: PreparedDataset): BuiltDataset {
+  const { definition } = data;
+  const split = heldOutSplit(definition, data.examples.map((e) => e.label));
+  const { pools } = definition;
+  const cases = buildCasePools(data, split.test, pools.seed, { tutorial: pools.tutorial, pre: pools.pre, main: pools.main, mainPools: pools.mainPools });
+  const { model, report } = trainAiModel(data, split, { folds: definition.model.cvFolds, ...(definition.model.params ? { params: definition.model.params } : {}) });
+  return { cases, model, report, trainingTable: trainingTableOf(data, split.train) };
+}
