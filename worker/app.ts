@@ -15,6 +15,7 @@ import { adminRegistrationRoutes } from './routes/admin/registration';
 import { caseRoutes } from './routes/cases';
 import { consentRoutes } from './routes/consent';
 import { datasetAssignmentRoutes } from './routes/dataset-assignment';
+import { datasetRoutes } from './routes/datasets';
 import { explanationRoutes } from './routes/explanations';
 import { consentExportRoutes, exportRoutes } from './routes/exports';
 import { mainExperimentRoutes } from './routes/main-experiment';
@@ -46,6 +47,7 @@ const app = new Hono<AppEnv>({ strict: false })
     rejectMalformedJson,
   )
   .route('/status', statusRoutes)
+  .route('/datasets', datasetRoutes)
   .route('/experiments/statistics', statisticsRoutes)
   .route('/experiments', sessionRoutes)
   .route('/experiments', caseRoutes)

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DatasetDefinitionError, parseDatasetDefinition, type DatasetDefinition } from '../../worker/schemas/dataset-definition';
+import { DatasetDefinitionError, parseDatasetDefinition, shownDefinition, type DatasetDefinition } from '../../worker/schemas/dataset-definition';
 import { projectRoot } from './paths';
 
 /** Where definitions are read from; XDL_DATASETS_DIR points elsewhere (tests, a study's own folder). */
@@ -44,21 +44,6 @@ export function allDefinitions(dir = definitionsDir()): DatasetDefinition[] {
 export const registryPath = () => path.join(projectRoot, 'ml-assets', 'generated', 'datasets.json');
 const participantRegistryPath = () => path.join(projectRoot, 'ml-assets', 'generated', 'datasets.participant.json');
 
-/** What a participant's page needs of a definition. */
-const forParticipants = (d: DatasetDefinition) => ({
-  id: d.id,
-  order: d.order,
-  texts: d.texts,
-  colours: d.colours,
-  ...(d.matrix ? { matrix: d.matrix } : {}),
-  understandingSample: d.understandingSample,
-  columns: d.columns.map(({ meaning: _meaning, source: _source, ...shown }) => {
-    if (shown.kind !== 'numeric') return shown;
-    const { unit: _unit, integer: _integer, ...numeric } = shown;
-    return numeric;
-  }),
-});
-
 /** Writes `file` only when its content changes, so watchers (wrangler dev, vite) do not rebuild for nothing. */
 function writeIfChanged(file: string, value: unknown): void {
   const text = `${JSON.stringify(value, null, 2)}\n`;
@@ -68,7 +53,7 @@ function writeIfChanged(file: string, value: unknown): void {
 
 export function writeDatasetRegistry(definitions = allDefinitions()): DatasetDefinition[] {
   writeIfChanged(registryPath(), { datasets: definitions });
-  writeIfChanged(participantRegistryPath(), { datasets: definitions.map(forParticipants) });
+  writeIfChanged(participantRegistryPath(), { datasets: definitions.map(shownDefinition) });
   return definitions;
 }
 

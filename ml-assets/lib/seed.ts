@@ -11,6 +11,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { SpawnOptions } from 'node:child_process';
+import { setUpMetrics } from '../../worker/ml/ai-model';
 import { gbdtModelSchema } from '../../worker/ml/model';
 import type { DatasetType } from '../../worker/schemas/study';
 import { allDefinitions } from './definitions';
@@ -45,20 +46,8 @@ export function seedStatements(dataset: DatasetType, assets: DatasetAssets, mode
   const model = gbdtModelSchema.parse(JSON.parse(modelJson));
   const identifier = aiModelIdentifier(dataset, modelJson);
   const r = assets.report;
-  const metrics = {
-    test_accuracy: r.test.accuracy,
-    test_precision: r.test.precision,
-    test_recall: r.test.recall,
-    test_f1_score: r.test.f1,
-    test_logloss: r.test.logloss,
-    train_accuracy: r.train.accuracy,
-    cross_validation_score: r.cross_validation_score,
-    cv_accuracy: r.cv_accuracy,
-    cv_folds: r.cv_folds,
-    training_samples: r.training_samples,
-    validation_samples: r.validation_samples,
-    test_samples: r.test_samples,
-  };
+  const metrics = setUpMetrics(r);
+
   statements.push(
     `INSERT INTO ai_models (dataset_type, model_identifier, status, r2_key, format_version, file_size_bytes, metrics, dataset_info, params, training_time_seconds, trained_at) VALUES (` +
       [

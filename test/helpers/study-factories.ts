@@ -7,7 +7,7 @@ import { createDb } from '../../worker/db/client';
 import { aiModels, cases } from '../../worker/db/schema';
 import { encodeRow } from '../../worker/ml/model';
 import { trainGbdt } from '../../worker/ml/train';
-import { CONSENT_ITEMS } from '../../worker/schemas/study';
+import { CONSENT_ITEMS, type DatasetType } from '../../worker/schemas/study';
 import { r2Keys } from '../../worker/storage/r2';
 import { postJson } from './api';
 import { seededRandom } from './factories';
@@ -102,7 +102,7 @@ export const newParticipantId = () =>
 export const allConsentItems = () => Object.fromEntries(CONSENT_ITEMS.map((k) => [k, true]));
 
 /** A participant with an open, consented COMPAS session. */
-export async function consentedParticipant(datasetType: 'compas' | 'adult_income' | 'speed_dating' = 'compas') {
+export async function consentedParticipant(datasetType: DatasetType = 'compas') {
   const id = newParticipantId();
   const created = await postJson('/api/experiments/sessions', { participant_name: id, dataset_type: datasetType, new_participant: true });
   if (created.status !== 201) throw new Error(`session not created: ${created.status} ${await created.text()}`);
@@ -117,7 +117,7 @@ export async function consentedParticipant(datasetType: 'compas' | 'adult_income
  * post-survey's tests are about the post-survey, and the main experiment's own tests reach
  * completion through the API).
  */
-export async function participantDoneWithMain(datasetType: 'compas' | 'adult_income' | 'speed_dating' = 'compas') {
+export async function participantDoneWithMain(datasetType: DatasetType = 'compas') {
   const p = await consentedParticipant(datasetType);
   const now = new Date().toISOString();
   await env.DB.prepare("update sessions set main_completed_at = ?, current_phase = 'post_survey' where session_id = ?").bind(now, p.id).run();

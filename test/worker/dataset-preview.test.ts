@@ -3,12 +3,12 @@
  * out (by the rules set-up reads with), nothing stored; a broken definition or CSV is refused with a
  * detail that names the column, row and rule.
  */
-import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
 import { datasetPreviewSchema } from '../../worker/schemas/dataset-definition';
 import { DATASET_TYPES } from '../../worker/schemas/study';
 import { adminCookie, api, postJson } from '../helpers/api';
+import { base64Of, sha256Of, studyRowCount } from '../helpers/dataset-upload';
 import { LOAN_ID, loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
 
 let cookie: string;
@@ -16,20 +16,7 @@ beforeAll(async () => {
   cookie = await adminCookie();
 });
 
-const base64 = (text: string) => {
-  const bytes = new TextEncoder().encode(text);
-  let binary = '';
-  for (const b of bytes) binary += String.fromCharCode(b);
-  return btoa(binary);
-};
-const sha256 = async (text: string) => Array.from(new Uint8Array(await crypto.subtle.digest('SHA-256', new TextEncoder().encode(text))), (b) => b.toString(16).padStart(2, '0')).join('');
 const preview = (body: unknown, headers: Record<string, string> = { Cookie: cookie }) => postJson('/api/admin/datasets/preview', body, headers);
-const rowCount = async () => {
-  const tables = (await env.DB.prepare("select name from sqlite_master where type = 'table' and name not like 'sqlite%' and name not like '\\_%' escape '\\' and name != 'd1_migrations' and name != 'admin_sessions' and name != 'audit_log'").all<{ name: string }>()).results;
-  let n = 0;
-  for (const t of tables) n += (await env.DB.prepare(`select count(*) as n from "${t.name}"`).first<{ n: number }>())!.n;
-  return n;
-};
 
 async function refusal(res: Response, code: string): Promise<string> {
   const text = await res.text();
@@ -41,12 +28,12 @@ async function refusal(res: Response, code: string): Promise<string> {
 describe("a researcher's new dataset, checked on the dashboard", () => {
   it('reports its columns, missing values, outcome balance and pools, reading only the defined columns, storing nothing', async () => {
     const csv = loanCsv(4000);
-    const before = await rowCount();
-    const res = await preview({ definition: loanDefinition(await sha256(csv)), csv_base64: base64(csv) });
+    const before = await studyRowCount();
+    const res = await preview({ definition: loanDefinition(await sha256Of(csv)), csv_base64: base64Of(csv) });
     expect(res.status, await res.clone().text()).toBe(200);
     const p = datasetPreviewSchema.parse(await res.json());
     expect(p.dataset).toBe(LOAN_ID);
-    expect(p.csv).toEqual({ bytes: new TextEncoder().encode(csv).length, sha256: await sha256(csv), matches_definition: true });
+    expect(p.csv).toEqual({ bytes: new TextEncoder().encode(csv).length, sha256: await sha256Of(csv), matches_definition: true });
     expect(p.rows).toEqual({ read: 4000, kept: 4000 });
     expect(p.source_columns.find((c) => c.name === 'applicant_name')).toMatchObject({ read_as: 'ignored', looks: 'text' });
     expect(p.source_columns.find((c) => c.name === 'income')).toMatchObject({ read_as: 'feature', looks: 'numeric' });
@@ -66,43 +53,43 @@ describe("a researcher's new dataset, checked on the dashboard", () => {
     expect(p.pools).toEqual({ needed_per_outcome: 201, held_out: { positive: Math.floor(approved * 0.2), negative: Math.floor((4000 - approved) * 0.2) }, can_build: true });
     expect(p.build).toEqual({ definition_file: `ml-assets/datasets/${LOAN_ID}.json`, csv_file: 'loan_approval/applications.csv', sha256_to_set: null });
     expect(JSON.stringify(p)).not.toMatch(/Example|Sample|Placeholder|A1000\d\d/);
-    expect(await rowCount()).toBe(before);
+    expect(await studyRowCount()).toBe(before);
   });
 
   it("says when the file is not the one the definition names, and what to write instead", async () => {
     const csv = loanCsv(4000);
-    const p = datasetPreviewSchema.parse(await (await preview({ definition: loanDefinition('0'.repeat(64)), csv_base64: base64(csv) })).json());
+    const p = datasetPreviewSchema.parse(await (await preview({ definition: loanDefinition('0'.repeat(64)), csv_base64: base64Of(csv) })).json());
     expect(p.csv.matches_definition).toBe(false);
-    expect(p.build.sha256_to_set).toBe(await sha256(csv));
+    expect(p.build.sha256_to_set).toBe(await sha256Of(csv));
   });
 
   it('lists values without words and pools that cannot be filled', async () => {
     const csv = loanCsv(1500);
-    const definition = loanDefinition(await sha256(csv)) as { columns: { name: string; values?: Record<string, unknown> }[] };
+    const definition = loanDefinition(await sha256Of(csv)) as { columns: { name: string; values?: Record<string, unknown> }[] };
     delete definition.columns.find((c) => c.name === 'purpose')!.values!.business;
-    const p = datasetPreviewSchema.parse(await (await preview({ definition, csv_base64: base64(csv) })).json());
+    const p = datasetPreviewSchema.parse(await (await preview({ definition, csv_base64: base64Of(csv) })).json());
     expect(p.columns.find((c) => c.name === 'purpose')!.unlabelled).toEqual(['business']);
     expect(p.pools.can_build).toBe(false);
   });
 
   it('refuses a broken definition or a CSV that breaks it with a 400 that names the column, row and rule', async () => {
     const csv = loanCsv(300);
-    const bad = loanDefinition(await sha256(csv)) as { columns: Record<string, unknown>[] };
+    const bad = loanDefinition(await sha256Of(csv)) as { columns: Record<string, unknown>[] };
     bad.columns[3]!.format = 'stars';
-    expect(await refusal(await preview({ definition: bad, csv_base64: base64(csv) }), 'invalid_definition')).toMatch(/columns\[3\] \(credit_score\)\.format/);
+    expect(await refusal(await preview({ definition: bad, csv_base64: base64Of(csv) }), 'invalid_definition')).toMatch(/columns\[3\] \(credit_score\)\.format/);
 
     const broken = csv.replace(/\n(A100005,"[^"]+",)(\d*|NA),/, '\n$1lots,');
-    expect(await refusal(await preview({ definition: loanDefinition(await sha256(broken)), csv_base64: base64(broken) }), 'source_breaks_definition')).toContain(
+    expect(await refusal(await preview({ definition: loanDefinition(await sha256Of(broken)), csv_base64: base64Of(broken) }), 'source_breaks_definition')).toContain(
       'loan_approval/applications.csv row 6, column income: \\"lots\\" is not a number',
     );
     const noOutcome = csv.replace(',approved\n', ',decision\n');
-    expect(await refusal(await preview({ definition: loanDefinition(await sha256(noOutcome)), csv_base64: base64(noOutcome) }), 'source_breaks_definition')).toContain('no column \\"approved\\"');
+    expect(await refusal(await preview({ definition: loanDefinition(await sha256Of(noOutcome)), csv_base64: base64Of(noOutcome) }), 'source_breaks_definition')).toContain('no column \\"approved\\"');
     expect(await refusal(await preview({ definition: loanDefinition('0'.repeat(64)), csv_base64: 'not base64!' }), 'validation_failed')).toContain('csv_base64 is not base64');
   });
 
   it('answers only an administrator', async () => {
     const csv = loanCsv(300);
-    const res = await preview({ definition: loanDefinition(await sha256(csv)), csv_base64: base64(csv) }, {});
+    const res = await preview({ definition: loanDefinition(await sha256Of(csv)), csv_base64: base64Of(csv) }, {});
     expect(res.status).toBe(401);
   });
 

@@ -10,7 +10,7 @@ import { predictProbability } from '../../worker/ml/predict';
 import { createDb } from '../../worker/db/client';
 import { cases } from '../../worker/db/schema';
 import { seededRandom } from '../../worker/ml/random';
-import { FEATURES } from '../../worker/schemas/dataset-features';
+import { featureNames } from '../../worker/schemas/dataset-features';
 import { r2Keys } from '../../worker/storage/r2';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { consentedParticipant, seedCompasAiModel, seedCompasCases, seedCompasMainCases, seedCompasTrainingTable } from '../helpers/study-factories';
@@ -175,7 +175,7 @@ describe('a LightGBM model whose categories are integer codes', () => {
       createdAt: now,
     }));
     for (let i = 0; i < rowsToSeed.length; i += 10) await db.insert(cases).values(rowsToSeed.slice(i, i + 10)).onConflictDoNothing();
-    const names = FEATURES.speed_dating;
+    const names = featureNames('speed_dating');
     await env.MODELS.put(
       r2Keys.trainingTable('speed_dating'),
       JSON.stringify({

@@ -444,6 +444,26 @@ export const aiModels = sqliteTable(
 );
 
 /**
+ * Datasets an administrator added on the dashboard, beside those the Worker was built with: the
+ * validated definition and what the Worker built from it (its cases are in `cases`, its AI model
+ * in `ai_models` and R2, its encoded training split in R2). The uploaded CSV itself is never
+ * kept, only its SHA-256: columns the definition does not read (names, identifiers) never leave
+ * the parser. A dataset is never changed once built; `enabled` offers it to new sessions, and
+ * sessions that have it keep it whatever `enabled` becomes.
+ */
+export const addedDatasets = sqliteTable('added_datasets', {
+  datasetType: text('dataset_type').$type<DatasetType>().primaryKey(),
+  definition: text('definition', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+  sourceSha256: text('source_sha256').notNull(),
+  sourceRows: integer('source_rows').notNull(),
+  caseCount: integer('case_count').notNull(),
+  modelIdentifier: text('model_identifier').notNull(),
+  enabled: integer('enabled', { mode: 'boolean' }).notNull(),
+  updatedAt: text('updated_at').notNull(),
+  ...timestamps,
+});
+
+/**
  * Per-participant signals of the pre-experiment answers that the data-quality flags read (window
  * functions over every answer, too slow to recompute for 1,000 participants on each request).
  * A cache: triggers on `pre_experiment_responses` delete a participant's row whenever one of

@@ -11,9 +11,9 @@ export const MAX_BODY_BYTES = 1024 * 1024;
  */
 export const MAX_MODEL_UPLOAD_BYTES = 16 * 1024 * 1024;
 const MODEL_UPLOAD_PATH = '/api/model-verification/ai-model/upload';
-/** A new dataset's definition and CSV (base64) for the preview; also behind the admin guard. */
+/** A new dataset's definition and CSV (base64), checked or added; also behind the admin guard. */
 export const MAX_DATASET_PREVIEW_BYTES = 9 * 1024 * 1024;
-const DATASET_PREVIEW_PATH = '/api/admin/datasets/preview';
+const DATASET_UPLOAD_PATHS = new Set(['/api/admin/datasets/preview', '/api/admin/datasets']);
 
 const limitOf = (maxSize: number) =>
   bodyLimit({
@@ -28,7 +28,7 @@ const limitPreview = limitOf(MAX_DATASET_PREVIEW_BYTES);
 
 export const limitBody = createMiddleware<AppEnv>((c, next) => {
   const path = c.req.path.replace(/\/+$/, '');
-  return (path === MODEL_UPLOAD_PATH ? limitUpload : path === DATASET_PREVIEW_PATH ? limitPreview : limitSmall)(c, next);
+  return (path === MODEL_UPLOAD_PATH ? limitUpload : DATASET_UPLOAD_PATHS.has(path) ? limitPreview : limitSmall)(c, next);
 });
 
 /**

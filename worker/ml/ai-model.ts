@@ -17,6 +17,22 @@ export { AI_MODEL_PARAMS };
 /** The set-up's report: the Worker's retrain report without a hold-out share (the set-up's split is fixed), with the dataset. */
 export type AiModelReport = Omit<RetrainReport, 'test_size'> & { dataset: string };
 
+/** The figures the model-verification screen shows of a set-up model (its `ai_models.metrics`). */
+export const setUpMetrics = (r: AiModelReport) => ({
+  test_accuracy: r.test.accuracy,
+  test_precision: r.test.precision,
+  test_recall: r.test.recall,
+  test_f1_score: r.test.f1,
+  test_logloss: r.test.logloss,
+  train_accuracy: r.train.accuracy,
+  cross_validation_score: r.cross_validation_score,
+  cv_accuracy: r.cv_accuracy,
+  cv_folds: r.cv_folds,
+  training_samples: r.training_samples,
+  validation_samples: r.validation_samples,
+  test_samples: r.test_samples,
+});
+
 export function evaluateModel(model: GbdtModel, data: PreparedDataset, indices: readonly number[]): BinaryMetrics {
   const compiled = compileModel(model);
   return binaryMetrics(

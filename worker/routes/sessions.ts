@@ -15,7 +15,7 @@ import {
   type sessionInfoSchema,
   type sessionResponseSchema,
 } from '../schemas/experiment';
-import { studyConfig } from '../schemas/study';
+import { enabledDatasets } from '../schemas/study';
 import { datasetInfo } from '../services/dataset-info';
 import { prolificLinks } from '../services/prolific';
 import { openSession, requireSession } from '../services/sessions';
@@ -119,7 +119,7 @@ export const sessionRoutes = new Hono<AppEnv>()
   .get('/sessions/:sessionId/dataset-type', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
     const assignment = await findAssignment(c.var.db, c.req.valid('param').sessionId);
     // 404 is the spec's "new participant" answer.
-    if (!assignment || !studyConfig.enabledDatasets.includes(assignment.datasetType)) {
+    if (!assignment || !enabledDatasets().includes(assignment.datasetType)) {
       throw notFound('No dataset is assigned to this participant ID');
     }
     const body: z.infer<typeof datasetTypeResponseSchema> = { dataset_type: assignment.datasetType, is_confirmed: assignment.isConfirmed };

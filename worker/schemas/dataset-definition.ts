@@ -278,7 +278,7 @@ export const sourceColumnOf = (column: DatasetColumn) => column.source ?? column
 /** Whether the model treats the column as a category (ordinal levels are numbers to it). */
 export const isCategorical = (column: DatasetColumn) => column.kind === 'categorical';
 
-/** At most this much CSV (decoded) is previewed in the Worker; a larger file is checked by `npm run ml -- prepare`. */
+/** At most this much CSV (decoded) is checked or added in the Worker; a larger file is built by `npm run ml -- prepare`. */
 export const MAX_PREVIEW_CSV_BYTES = 6 * 1024 * 1024;
 
 /** `POST /api/admin/datasets/preview`: a definition (as written, checked in the Worker) and its CSV's bytes in base64. */
@@ -287,7 +287,7 @@ export const datasetPreviewBodySchema = z.object({
   csv_base64: z
     .string()
     .min(1, 'csv_base64 is required: the CSV file in base64')
-    .max(Math.ceil(MAX_PREVIEW_CSV_BYTES / 3) * 4, `the CSV may be at most ${MAX_PREVIEW_CSV_BYTES / 1024 / 1024} MB; check a larger file with npm run ml -- prepare`)
+    .max(Math.ceil(MAX_PREVIEW_CSV_BYTES / 3) * 4, `the CSV may be at most ${MAX_PREVIEW_CSV_BYTES / 1024 / 1024} MB; build a larger file with npm run ml -- prepare`)
     .regex(/^[A-Za-z0-9+/]+={0,2}$/, 'csv_base64 is not base64')
     .refine((s) => s.replace(/=+$/, '').length % 4 !== 1, 'csv_base64 is not base64 (its length is off by one character)'),
 });
@@ -298,6 +298,8 @@ const countSchema = z.number().int().nonnegative();
 export const datasetPreviewSchema = z.object({
   dataset: z.string(),
   csv: z.object({ bytes: countSchema, sha256: z.string(), matches_definition: z.boolean() }),
+  /** The id is already a dataset's (built in or added): the dashboard cannot add this definition as it is. */
+  id_in_use: z.boolean(),
   /** Every column of the file: what the definition makes of it and what its cells look like. */
   source_columns: z.array(
     z.object({
@@ -336,3 +338,28 @@ export const datasetPreviewSchema = z.object({
   build: z.object({ definition_file: z.string(), csv_file: z.string(), sha256_to_set: z.string().nullable() }),
 });
 export type DatasetPreview = z.infer<typeof datasetPreviewSchema>;
+
+/** An added dataset offered to new sessions, or no longer. */
+export const datasetEnabledBodySchema = z.object({ enabled: z.boolean({ message: 'enabled must be true or false' }) });
+export const datasetParamSchema = z.object({ dataset: datasetIdSchema });
+
+/** A column as participants' screens read it: its words, format and values, without its codebook meaning or source. */
+export type ShownColumn = DatasetColumn extends infer C ? (C extends unknown ? Omit<C, 'meaning' | 'source' | 'unit' | 'integer'> : never) : never;
+
+/** What participants' screens need of a definition (validated by set-up, every default filled in). */
+export type DefinedDataset = Pick<DatasetDefinition, 'id' | 'order' | 'texts' | 'colours' | 'matrix' | 'understandingSample'> & { columns: ShownColumn[] };
+
+/** What a participant's page needs of a definition: what a screen shows, without sources, codebook meanings and set-up rules. */
+export const shownDefinition = (d: DatasetDefinition): DefinedDataset => ({
+  id: d.id,
+  order: d.order,
+  texts: d.texts,
+  colours: d.colours,
+  ...(d.matrix ? { matrix: d.matrix } : {}),
+  understandingSample: d.understandingSample,
+  columns: d.columns.map(({ meaning: _meaning, source: _source, ...shown }) => {
+    if (shown.kind !== 'numeric') return shown;
+    const { unit: _unit, integer: _integer, ...numeric } = shown;
+    return numeric;
+  }),
+});

@@ -30,8 +30,8 @@ function featureOf(column: DatasetColumn): Feature {
 export const codebookCategories = (feature: Feature) =>
   feature.codes ? Array.from({ length: feature.codes.max - feature.codes.min + 1 }, (_, i) => String(feature.codes!.min + i)) : [];
 
-export const DATASET_FEATURES = Object.fromEntries(
-  Object.entries(datasetDefinitions).map(([id, definition]) => [id, definition.columns.map(featureOf)]),
-) as Record<DatasetType, Feature[]>;
+/** A dataset's features as the codebook describes them (read when asked: an added dataset may have joined since start-up). */
+export const datasetFeatures = (dataset: DatasetType): Feature[] => datasetDefinitions[dataset]!.columns.map(featureOf);
 
-export const FEATURES = Object.fromEntries(Object.entries(DATASET_FEATURES).map(([id, features]) => [id, features.map((x) => x.name)])) as Record<DatasetType, string[]>;
+/** A dataset's feature names, in the models' order. */
+export const featureNames = (dataset: DatasetType): string[] => datasetDefinitions[dataset]!.columns.map((c) => c.name);

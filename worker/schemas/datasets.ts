@@ -2,25 +2,56 @@
  * The platform's datasets as participants' screens show them, from their definitions
  * (ml-assets/datasets/*.json, gathered by set-up into ml-assets/generated/): each one's columns
  * with their words and formats, its texts, colours, table and understanding-test sample. Adding a
- * definition file adds a dataset, with no code. Zod-free, so the SPA reads it; the Worker reads
- * the whole definitions and validates them when it starts (study.ts).
+ * definition file adds a dataset, with no code; so does an administrator's dataset added on the
+ * dashboard, registered at run time. Zod-free, so the SPA reads it; the Worker reads the whole
+ * definitions and validates them when it starts (study.ts).
  */
 import registry from '../../ml-assets/generated/datasets.participant.json';
-import type { DatasetColumn, DatasetDefinition } from './dataset-definition';
+import type { DefinedDataset } from './dataset-definition';
 import type { Language } from './study-config';
 
-/** A column as participants' screens read it: its words, format and values, without its codebook meaning or source. */
-export type ShownColumn = DatasetColumn extends infer C ? (C extends unknown ? Omit<C, 'meaning' | 'source' | 'unit' | 'integer'> : never) : never;
+export type { DefinedDataset, ShownColumn } from './dataset-definition';
 
-/** What participants' screens need of a definition (validated by set-up, every default filled in). */
-export type DefinedDataset = Pick<DatasetDefinition, 'id' | 'order' | 'texts' | 'colours' | 'matrix' | 'understandingSample'> & { columns: ShownColumn[] };
+const builtWith = (registry as unknown as { datasets: DefinedDataset[] }).datasets;
 
-const defined = (registry as unknown as { datasets: DefinedDataset[] }).datasets;
+/** The datasets the platform was built with (the others were added on the dashboard). */
+export const BUILT_IN_DATASET_IDS: readonly string[] = builtWith.map((d) => d.id);
 
-/** Every dataset's id, in the study's order. */
-export const DATASET_IDS: readonly string[] = defined.map((d) => d.id);
+/**
+ * Every dataset's id, in the study's order (`order`, then id): the ones the platform was built
+ * with, then, once registered, the ones administrators added on the dashboard (kept in D1).
+ */
+export const DATASET_IDS: readonly string[] = [...BUILT_IN_DATASET_IDS];
 
-export const DATASETS: Readonly<Record<string, DefinedDataset>> = Object.fromEntries(defined.map((d) => [d.id, d]));
+export const DATASETS: Readonly<Record<string, DefinedDataset>> = Object.fromEntries(builtWith.map((d) => [d.id, d]));
+
+/**
+ * Adds datasets defined at run time (an administrator's, from the dashboard) beside the built-in
+ * ones; a known id is left as it is (a dataset never changes once sessions may use it). Returns
+ * the ones that were new.
+ */
+export function registerDatasets(datasets: readonly DefinedDataset[]): DefinedDataset[] {
+  const fresh = datasets.filter((d) => !DATASETS[d.id]);
+  if (fresh.length === 0) return fresh;
+  const ids = DATASET_IDS as string[];
+  for (const d of fresh) {
+    (DATASETS as Record<string, DefinedDataset>)[d.id] = d;
+    ids.push(d.id);
+  }
+  ids.sort((a, b) => DATASETS[a]!.order - DATASETS[b]!.order || (a < b ? -1 : a > b ? 1 : 0));
+  return fresh;
+}
+
+/** Added datasets an administrator has enabled for new sessions (the built-in ones are enabled by the study configuration). */
+const enabledAdded = new Set<string>();
+
+/** Sets which added datasets new sessions may get, as the dashboard last left them. */
+export function setEnabledAdded(ids: Iterable<string>): void {
+  enabledAdded.clear();
+  for (const id of ids) enabledAdded.add(id);
+}
+
+export const isEnabledAdded = (id: string) => enabledAdded.has(id);
 
 /** A dataset's definition; throws for an id no definition has (callers validate ids first). */
 export function datasetOf(id: string): DefinedDataset {
@@ -32,15 +63,16 @@ export function datasetOf(id: string): DefinedDataset {
 /**
  * A dataset's participant-facing texts in one language, as the SPA's translation keys hold them:
  * `datasets.{id}`, `main.labels.{id}`, `fields.{id}.{column}`, `values.{id}.{column}.{value}` and
- * `caseCard.matrix.{id}`.
+ * `caseCard.matrix.{id}`; of every dataset unless `of` names some.
  */
-export function datasetTranslations(language: Language) {
+export function datasetTranslations(language: Language, of: readonly DefinedDataset[] = Object.values(DATASETS)) {
   const datasets: Record<string, object> = {};
   const labels: Record<string, object> = {};
   const fields: Record<string, Record<string, { label: string; description: string }>> = {};
   const values: Record<string, Record<string, Record<string, string>>> = {};
   const matrix: Record<string, object> = {};
-  for (const [id, definition] of Object.entries(DATASETS)) {
+  for (const definition of of) {
+    const { id } = definition;
     const { name, task, summary, positive, negative, aiPositive, aiNegative } = definition.texts[language];
     datasets[id] = { name, task, summary, positive, negative };
     labels[id] = { positive: aiPositive, negative: aiNegative };

@@ -5,7 +5,7 @@
  * `study.ts` holds its schema, and the Worker refuses to start with an inconsistent edit.
  * Kept free of zod: the participant's first page load carries these values, not the validator.
  */
-import { DATASET_IDS } from './datasets';
+import { DATASET_IDS, isEnabledAdded } from './datasets';
 import type { StudyConfig } from './study';
 
 /** The study's datasets, one per definition (ml-assets/datasets/), in the order the selection screen lists them. */
@@ -13,6 +13,15 @@ export const DATASET_TYPES: readonly string[] = DATASET_IDS;
 /** A dataset's id: one of DATASET_TYPES (ids are checked where they come in, with `isDatasetType`). */
 export type DatasetType = string;
 export const isDatasetType = (value: unknown): value is DatasetType => typeof value === 'string' && DATASET_TYPES.includes(value);
+
+/**
+ * The datasets new sessions may get: the configuration's `enabledDatasets`, then the datasets
+ * administrators added and enabled on the dashboard, in the study's order.
+ */
+export const enabledDatasets = (config: { enabledDatasets: readonly DatasetType[] } = studyConfig): DatasetType[] => [
+  ...config.enabledDatasets,
+  ...DATASET_TYPES.filter((id) => isEnabledAdded(id) && !config.enabledDatasets.includes(id)),
+];
 
 /** UI languages; the first is the default. */
 export const LANGUAGES = ['ja', 'en'] as const;

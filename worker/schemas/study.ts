@@ -6,11 +6,12 @@
 import { z } from 'zod';
 import { DatasetDefinitionError, parseDatasetDefinition, type DatasetDefinition } from './dataset-definition';
 import registry from '../../ml-assets/generated/datasets.json';
-import { DATASET_TYPES, LANGUAGES, PHASES, studyConfig as configuredStudy, type DatasetType } from './study-config';
+import { DATASET_TYPES, isDatasetType, LANGUAGES, PHASES, studyConfig as configuredStudy } from './study-config';
 
 export * from './study-config';
 
-export const datasetTypeSchema = z.enum(DATASET_TYPES);
+/** One of the study's datasets: those it was built with and those administrators added (the list is read when a value is checked). */
+export const datasetTypeSchema = z.string().refine(isDatasetType, { error: () => `unknown dataset; expected one of ${DATASET_TYPES.join(', ')}` });
 export const languageSchema = z.enum(LANGUAGES);
 export const phaseSchema = z.enum(PHASES);
 
@@ -127,12 +128,14 @@ export const studyConfig: StudyConfig = studyConfigSchema.parse(configuredStudy)
 
 /**
  * The datasets' definitions, validated at start-up as set-up validates them: the Worker never
- * serves a study whose dataset texts, columns or colours break the definition's rules.
+ * serves a study whose dataset texts, columns or colours break the definition's rules. Datasets
+ * administrators add on the dashboard join them when the Worker reads them from D1
+ * (services/dataset-registry.ts).
  */
-export const datasetDefinitions: Record<DatasetType, DatasetDefinition> = Object.fromEntries(
+export const datasetDefinitions: Record<string, DatasetDefinition> = Object.fromEntries(
   DATASET_TYPES.map((id) => {
     const definition = parseDatasetDefinition(registry.datasets.find((d) => d.id === id), `ml-assets/datasets/${id}.json`);
     if (definition.id !== id) throw new DatasetDefinitionError(`ml-assets/datasets/${id}.json: its id is ${definition.id}`);
     return [id, definition];
   }),
-) as Record<DatasetType, DatasetDefinition>;
+);

@@ -18,7 +18,7 @@ import { binaryMetrics } from '../ml/metrics';
 import { compileModel, encodeRow, gbdtModelSchema, type CompiledModel, type GbdtModel, type ModelHeader } from '../ml/model';
 import { predictProbability } from '../ml/predict';
 import { trainingTableSchema } from '../ml/retrain';
-import { codebookCategories, DATASET_FEATURES, FEATURES } from '../schemas/dataset-features';
+import { codebookCategories, datasetFeatures, featureNames } from '../schemas/dataset-features';
 import type { DatasetType } from '../schemas/study';
 import { r2Keys } from '../storage/r2';
 import { aiModelIdentifier, loadActiveAiModel, loadImmutableModel } from './model-store';
@@ -60,14 +60,14 @@ async function datasetVocabulary(bucket: R2Bucket, active: ModelHeader | null, d
   const object = await bucket.get(r2Keys.trainingTable(dataset));
   const table = object ? trainingTableSchema.safeParse(await object.json()) : null;
   if (table?.success) add(table.data.category_codes);
-  for (const feature of DATASET_FEATURES[dataset]) for (const code of codebookCategories(feature)) known(feature.name).add(code);
+  for (const feature of datasetFeatures(dataset)) for (const code of codebookCategories(feature)) known(feature.name).add(code);
   return vocabulary;
 }
 
 type HeldOutCase = { features: Record<string, string | number | null>; groundTruth: number };
 
 function checkFeatures(model: GbdtModel, dataset: DatasetType) {
-  const expected = FEATURES[dataset];
+  const expected = featureNames(dataset);
   const missing = expected.filter((f) => !model.feature_names.includes(f));
   const extra = model.feature_names.filter((f) => !expected.includes(f));
   if (missing.length || extra.length) {
@@ -87,7 +87,7 @@ function checkCategories(model: GbdtModel, dataset: DatasetType, vocabulary: Map
   }
   // Every category a participant can be shown must have a code, or the model would see it as missing:
   // a text value always, an integer-coded one where the model gives the feature codes.
-  for (const feature of FEATURES[dataset]) {
+  for (const feature of featureNames(dataset)) {
     const codes = model.category_codes[feature];
     const values = cases.map((c) => c.features[feature]);
     const seen = new Set(

@@ -10,7 +10,7 @@ import { datasetAssignments, sessions } from '../db/schema';
 import { conflict } from '../errors';
 import type { z } from 'zod';
 import type { datasetCreatedBySchema } from '../schemas/experiment';
-import { studyConfig, type DatasetType } from '../schemas/study';
+import { enabledDatasets, type DatasetType } from '../schemas/study';
 
 /**
  * An assignment counts toward balance once its participant has a session, or while it is fresh
@@ -25,7 +25,7 @@ const counted = (now: string) => {
 };
 
 export async function assignBalanced(db: Db, sessionId: string, now: string) {
-  const enabled = JSON.stringify(studyConfig.enabledDatasets);
+  const enabled = JSON.stringify(enabledDatasets());
   // SQLite needs the WHERE in an INSERT … SELECT … ON CONFLICT to parse the upsert.
   await db.run(sql`
     INSERT INTO dataset_assignments (session_id, dataset_type, created_by, is_confirmed, created_at, updated_at)
@@ -41,7 +41,7 @@ export async function assignBalanced(db: Db, sessionId: string, now: string) {
 
 /** The dataset balanced assignment would give now (same tie order as `assignBalanced`), without storing anything. */
 export const suggestBalanced = (stats: Awaited<ReturnType<typeof assignmentStatistics>>): DatasetType =>
-  [...studyConfig.enabledDatasets].sort((a, b) => stats.datasets[a]!.assigned - stats.datasets[b]!.assigned)[0]!;
+  enabledDatasets().sort((a, b) => stats.datasets[a]!.assigned - stats.datasets[b]!.assigned)[0]!;
 
 /**
  * Records a dataset the client chose (URL parameter or selection). An existing assignment is
@@ -89,7 +89,7 @@ export async function assignmentStatistics(db: Db, now = new Date().toISOString(
   ]);
   const of = (rows: { datasetType: DatasetType; n: number }[], d: DatasetType) => rows.find((r) => r.datasetType === d)?.n ?? 0;
   const datasets = Object.fromEntries(
-    studyConfig.enabledDatasets.map((d) => [d, { assigned: of(assigned, d), in_progress: of(started, d), completed: of(completed, d) }]),
+    enabledDatasets().map((d) => [d, { assigned: of(assigned, d), in_progress: of(started, d), completed: of(completed, d) }]),
   );
   return { total: assigned.reduce((sum, r) => sum + r.n, 0), datasets };
 }

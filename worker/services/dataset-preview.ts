@@ -6,6 +6,7 @@
  */
 import { badRequest } from '../errors';
 import { DatasetDefinitionError, parseDatasetDefinition, sourceColumnOf, type DatasetDefinition, type DatasetPreview } from '../schemas/dataset-definition';
+import { datasetDefinitions } from '../schemas/study';
 import { DataSourceError, decodeSource, parseSource, readParsedDataset } from './dataset-source';
 
 const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -29,25 +30,26 @@ function quartilesOf(values: number[]): { q1: number; median: number; q3: number
 /** The fewest rows of an outcome a stratified split holds out (scikit-learn's split rounds each class's share either way). */
 const heldOutAtLeast = (count: number, testSize: number) => Math.floor(count * testSize);
 
-export async function previewDataset(input: { definition: unknown; csvBase64: string }): Promise<DatasetPreview> {
+/** An uploaded definition and CSV, read by set-up's rules; a 400 that names the column, row and rule otherwise. */
+export async function readUpload(input: { definition: unknown; csvBase64: string }) {
   const definition = definitionOrRefuse(input.definition);
   if (definition.source.files.length !== 1) {
-    throw badRequest('one_csv', `The preview reads one CSV; this definition names ${definition.source.files.length} files. Check it with npm run ml -- prepare.`);
+    throw badRequest('one_csv', `The dashboard reads one CSV; this definition names ${definition.source.files.length} files. Build it with npm run ml -- prepare.`);
   }
   const file = definition.source.files[0]!;
   const bytes = Uint8Array.from(atob(input.csvBase64), (ch) => ch.charCodeAt(0));
   const sha256 = hex(await crypto.subtle.digest('SHA-256', bytes));
-
-  let dataset;
-  let header: string[];
-  let rows: string[][];
   try {
-    ({ header, rows } = parseSource(definition, file, decodeSource(definition, file, bytes)));
-    dataset = readParsedDataset(definition, [{ header, rows }]);
+    const { header, rows } = parseSource(definition, file, decodeSource(definition, file, bytes));
+    return { definition, file, bytes: bytes.length, sha256, header, rows, dataset: readParsedDataset(definition, [{ header, rows }]) };
   } catch (err) {
     if (err instanceof DataSourceError) throw badRequest('source_breaks_definition', err.message);
     throw err;
   }
+}
+
+export async function previewDataset(input: { definition: unknown; csvBase64: string }): Promise<DatasetPreview> {
+  const { definition, file, bytes, sha256, header, rows, dataset } = await readUpload(input);
 
   const missingMarkers = new Set(['', ...definition.missing.markers]);
   const features = new Set(definition.columns.map(sourceColumnOf));
@@ -86,7 +88,8 @@ export async function previewDataset(input: { definition: unknown; csvBase64: st
 
   return {
     dataset: definition.id,
-    csv: { bytes: bytes.length, sha256, matches_definition: matches },
+    csv: { bytes, sha256, matches_definition: matches },
+    id_in_use: definition.id in datasetDefinitions,
     source_columns: sourceColumns,
     rows: { read: rows.length, kept: dataset.examples.length },
     columns,

@@ -6,7 +6,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { aiModels } from '../db/schema';
 import type { StatusResponse } from '../schemas/api';
-import { studyConfig } from '../schemas/study';
+import { enabledDatasets } from '../schemas/study';
 import { r2Keys } from '../storage/r2';
 
 export async function checkDatabase(db: Db): Promise<StatusResponse['database']> {
@@ -44,13 +44,13 @@ export async function checkMlPipeline(
       .where(eq(aiModels.status, 'active'));
     const models: StatusResponse['ml_models'] = {};
     await Promise.all(
-      studyConfig.enabledDatasets.map(async (dataset) => {
+      enabledDatasets().map(async (dataset) => {
         const row = active.find((a) => a.datasetType === dataset);
         models[dataset] = row && (await bucket.head(row.r2Key)) ? 'ready' : 'missing';
       }),
     );
     const ready = Object.values(models).filter((s) => s === 'ready').length;
-    const state = ready === studyConfig.enabledDatasets.length ? 'ready' : ready > 0 ? 'warning' : 'not_loaded';
+    const state = ready === enabledDatasets().length ? 'ready' : ready > 0 ? 'warning' : 'not_loaded';
     return { ml_pipeline: state, ml_models: models };
   } catch (err) {
     console.error('status: ML pipeline check failed', err);

@@ -5,7 +5,7 @@
  * the first session under a version stores the whole configuration beside it.
  */
 import { shortSha256Hex } from '../digest';
-import { studyConfig, type StudyConfig } from '../schemas/study';
+import { enabledDatasets, studyConfig, type StudyConfig } from '../schemas/study';
 
 export type StudyConfigRecord = { version: string; studyVersion: string; config: StudyConfig };
 
@@ -25,10 +25,18 @@ export async function configVersionOf(config: StudyConfig): Promise<string> {
   return `${config.studyVersion}+${await shortSha256Hex(canonicalJson(config))}`;
 }
 
-let current: Promise<StudyConfigRecord> | undefined;
+let current: { enabled: string; record: Promise<StudyConfigRecord> } | undefined;
 
-/** The configuration this Worker runs, with its version (computed once per isolate). */
+/**
+ * The configuration this Worker runs, with its version: the configuration as written, with the
+ * datasets administrators enabled on the dashboard among its `enabledDatasets` (so enabling one
+ * starts a new version). Computed once per isolate and again when that list changes.
+ */
 export function currentStudyConfig(): Promise<StudyConfigRecord> {
-  current ??= configVersionOf(studyConfig).then((version) => ({ version, studyVersion: studyConfig.studyVersion, config: studyConfig }));
-  return current;
+  const config: StudyConfig = { ...studyConfig, enabledDatasets: enabledDatasets() };
+  const enabled = config.enabledDatasets.join(',');
+  if (current?.enabled !== enabled) {
+    current = { enabled, record: configVersionOf(config).then((version) => ({ version, studyVersion: config.studyVersion, config })) };
+  }
+  return current.record;
 }

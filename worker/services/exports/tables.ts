@@ -21,7 +21,7 @@ import {
   userModels,
   userModelVersions,
 } from '../../db/schema';
-import { DATASET_FEATURES } from '../../schemas/dataset-features';
+import { datasetFeatures } from '../../schemas/dataset-features';
 import { answeredQuestions, parseMultiselect, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
 import { CONSENT_ITEMS, datasetDefinitions, DATASET_TYPES } from '../../schemas/study';
 import { qualityFlagsColumn, relianceByAlphaTable, relianceByDatasetTable, relianceParticipantsTable } from '../analytics/exports';
@@ -71,14 +71,41 @@ async function* keysetPages<R>(fetch: (afterKey: number) => Promise<R[]>, keyOf:
 const byUser = (filter: ExportFilter): SQL | undefined =>
   filter.userName ? eq(participants.participantCode, filter.userName) : undefined;
 
+/*
+ * Codings that list the datasets are read when a table is written, not when the Worker starts: a
+ * dataset an administrator added on the dashboard since then is described like the others.
+ */
+
 /** The outcome coding, in each dataset's own words (its definition's English answers). */
-const PREDICTION = `1 = positive class (${DATASET_TYPES.map((id) => `${id}: ${datasetDefinitions[id].texts.en.positive}`).join('; ')}), 0 = negative class`;
+const predictionCoding = () =>
+  `1 = positive class (${DATASET_TYPES.map((id) => `${id}: ${datasetDefinitions[id]!.texts.en.positive}`).join('; ')}), 0 = negative class`;
 
 /** Which rows set-up reads of each dataset's source files, as its definition says, for `source_row`. */
-const SOURCE_ROWS = DATASET_TYPES.map((id) => {
-  const { source, missing } = datasetDefinitions[id];
-  return `${id}: ${source.files.map((f) => f.path.split('/').at(-1)).join(' then ')}${missing.rows === 'drop' ? ' (only rows with every feature)' : ''}`;
-}).join('; ');
+const sourceRows = () =>
+  DATASET_TYPES.map((id) => {
+    const { source, missing } = datasetDefinitions[id]!;
+    return `${id}: ${source.files.map((f) => f.path.split('/').at(-1)).join(' then ')}${missing.rows === 'drop' ? ' (only rows with every feature)' : ''}`;
+  }).join('; ');
+
+const datasetColumn = <R>(meaning: string, value: (r: R) => unknown): Column<R> => ({
+  name: 'dataset_type',
+  type: 'category',
+  meaning,
+  get coding() {
+    return DATASET_TYPES.join(', ');
+  },
+  value,
+});
+
+const outcomeColumn = <R>(name: string, meaning: string, value: (r: R) => unknown): Column<R> => ({
+  name,
+  type: 'integer',
+  meaning,
+  get coding() {
+    return predictionCoding();
+  },
+  value,
+});
 const CONFIDENCE = '1 全く確信がない (not at all confident) … 5 非常に確信がある (very confident)';
 const UTC = 'ISO 8601, UTC';
 const TRUE_FALSE = 'true or false';
@@ -90,7 +117,7 @@ const identity = <R extends { userId: number; username: string; sessionId: strin
   { name: 'user_id', type: 'integer', meaning: "Participant's numeric id (assigned by the database, never reused)", value: (r) => r.userId },
   { name: 'user_name', type: 'text', meaning: 'Participant ID (8 characters; test_ prefix for synthetic participants)', value: (r) => r.username },
   { name: 'session_id', type: 'text', meaning: 'Session ID (equal to the participant ID for sessions created by the entry page)', value: (r) => r.sessionId },
-  { name: 'dataset_type', type: 'category', meaning: 'Dataset of the cases judged', coding: DATASET_TYPES.join(', '), value: (r) => r.datasetType },
+  datasetColumn('Dataset of the cases judged', (r) => r.datasetType),
   { name: 'study_config_version', type: 'text', meaning: CONFIG_VERSION, value: (r) => r.studyConfigVersion },
 ];
 
@@ -121,7 +148,7 @@ export const participantsTable: ExportTable<ParticipantRow> = {
     { name: 'origin', type: 'category', meaning: 'Who created the participant', coding: 'participant = a person; admin_synthetic = the registration tools', value: (r) => r.p.origin },
     { name: 'is_test', type: 'boolean', meaning: 'Synthetic test participant (ID starts with test_)', coding: TRUE_FALSE, value: (r) => r.p.participantCode.startsWith('test_') },
     { name: 'language', type: 'category', meaning: 'Interface language chosen', coding: 'ja, en', value: (r) => r.s?.language ?? r.p.language },
-    { name: 'dataset_type', type: 'category', meaning: 'Dataset assigned', coding: DATASET_TYPES.join(', '), value: (r) => r.s?.datasetType ?? null },
+    datasetColumn('Dataset assigned', (r) => r.s?.datasetType ?? null),
     { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.s?.sessionId ?? null },
     { name: 'current_phase', type: 'category', meaning: 'Phase the session is in', coding: 'consent, pre_experiment, main_experiment, post_survey, completed', value: (r) => r.s?.currentPhase ?? null },
     { name: 'prolific_pid', type: 'text', meaning: 'Prolific participant id from the study URL (empty without Prolific)', value: (r) => r.p.prolificPid },
@@ -185,9 +212,9 @@ export const preExperimentTable: ExportTable<PreRow> = {
     ...identity<PreRow>(),
     { name: 'case_id', type: 'text', meaning: 'Case judged (see case-data)', value: (r) => r.r.caseId },
     { name: 'case_number', type: 'integer', meaning: 'Position-independent number of the case in its pool', value: (r) => r.r.caseNumber },
-    { name: 'prediction', type: 'integer', meaning: "Participant's prediction", coding: PREDICTION, value: (r) => r.r.prediction },
+    outcomeColumn('prediction', "Participant's prediction", (r) => r.r.prediction),
     { name: 'confidence', type: 'integer', meaning: 'Confidence in the prediction', coding: CONFIDENCE, value: (r) => r.r.confidence },
-    { name: 'ground_truth', type: 'integer', meaning: 'True outcome of the case', coding: PREDICTION, value: (r) => r.r.groundTruth },
+    outcomeColumn('ground_truth', 'True outcome of the case', (r) => r.r.groundTruth),
     { name: 'is_correct', type: 'boolean', meaning: 'prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => r.r.prediction === r.r.groundTruth },
     { name: 'response_time_ms', type: 'integer', meaning: 'From the case being shown to the click that submitted the answer (decision time; the 300 ms "sending" pause after the click is not included)', units: 'milliseconds', value: (r) => r.r.responseTimeMs },
     { name: 'reasoning', type: 'text', meaning: 'Optional free-text reason given with the answer', value: (r) => r.r.reasoning },
@@ -236,13 +263,13 @@ export const mainExperimentTable: ExportTable<MainRow> = {
     { ...BYPASS, value: (r) => r.mainStartBypass },
     { name: 'case_id', type: 'text', meaning: 'Case judged (see case-data)', value: (r) => r.r.caseId },
     { name: 'case_number', type: 'integer', meaning: 'Number of the case in its set (1–50; 201–250 for admin-registered cases)', value: (r) => r.r.caseNumber },
-    { name: 'ground_truth', type: 'integer', meaning: 'True outcome of the case', coding: PREDICTION, value: (r) => r.r.groundTruth },
-    { name: 'initial_prediction', type: 'integer', meaning: 'Prediction before seeing the AI', coding: PREDICTION, value: (r) => r.r.initialPrediction },
+    outcomeColumn('ground_truth', 'True outcome of the case', (r) => r.r.groundTruth),
+    outcomeColumn('initial_prediction', 'Prediction before seeing the AI', (r) => r.r.initialPrediction),
     { name: 'initial_confidence', type: 'integer', meaning: 'Confidence before seeing the AI', coding: CONFIDENCE, value: (r) => r.r.initialConfidence },
     { name: 'initial_correct', type: 'boolean', meaning: 'initial_prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => correctness(r.r.initialPrediction, r.r.groundTruth) },
     { name: 'initial_response_time_ms', type: 'integer', meaning: 'From the case being shown to the click that submitted the initial judgement (decision time; the 300 ms "sending" pause after the click is not included)', units: 'milliseconds', value: (r) => r.r.initialResponseTimeMs },
     { name: 'initial_reasoning', type: 'text', meaning: 'Optional reason given with the initial judgement', value: (r) => r.r.initialReasoning },
-    { name: 'ai_prediction', type: 'integer', meaning: 'Prediction the AI showed', coding: PREDICTION, value: (r) => r.r.aiPrediction },
+    outcomeColumn('ai_prediction', 'Prediction the AI showed', (r) => r.r.aiPrediction),
     { name: 'ai_probability', type: 'number', meaning: "AI model's probability of the positive class", units: 'probability 0–1', value: (r) => r.r.aiProbability },
     { name: 'ai_correct', type: 'boolean', meaning: 'ai_prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => correctness(r.r.aiPrediction, r.r.groundTruth) },
     { name: 'ai_model_identifier', type: 'text', meaning: 'Version of the AI model that explained the case', value: (r) => r.r.aiModelIdentifier },
@@ -262,10 +289,10 @@ export const mainExperimentTable: ExportTable<MainRow> = {
       coding: 'true or false; empty when not recorded',
       value: (r) => r.r.aiBaselineShown,
     },
-    { name: 'user_model_prediction', type: 'integer', meaning: "Prediction of the participant's own model", coding: PREDICTION, value: (r) => r.r.userModelPrediction },
+    outcomeColumn('user_model_prediction', "Prediction of the participant's own model", (r) => r.r.userModelPrediction),
     { name: 'user_model_probability', type: 'number', meaning: "Participant model's probability of the positive class", units: 'probability 0–1', value: (r) => r.r.userModelProbability },
     { name: 'user_model_identifier', type: 'text', meaning: "Version of the participant's model", value: (r) => r.r.userModelIdentifier },
-    { name: 'final_prediction', type: 'integer', meaning: 'Prediction after seeing the AI', coding: PREDICTION, value: (r) => r.r.finalPrediction },
+    outcomeColumn('final_prediction', 'Prediction after seeing the AI', (r) => r.r.finalPrediction),
     { name: 'final_confidence', type: 'integer', meaning: 'Confidence after seeing the AI', coding: CONFIDENCE, value: (r) => r.r.finalConfidence },
     { name: 'final_correct', type: 'boolean', meaning: 'final_prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => correctness(r.r.finalPrediction, r.r.groundTruth) },
     { name: 'final_response_time_ms', type: 'integer', meaning: 'From the final-judgement step being shown (after the explanation was confirmed) to the click that submitted the final judgement (decision time; the 300 ms "sending" pause after the click is not included)', units: 'milliseconds', value: (r) => r.r.finalResponseTimeMs },
@@ -310,7 +337,7 @@ export const featureImportanceTable: ExportTable<ImportanceRow> = {
     { name: 'response_id', type: 'integer', meaning: 'Main-experiment response id', value: (r) => r.m.r.id },
     { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.m.username },
     { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.m.sessionId },
-    { name: 'dataset_type', type: 'category', meaning: 'Dataset', coding: DATASET_TYPES.join(', '), value: (r) => r.m.datasetType },
+    datasetColumn('Dataset', (r) => r.m.datasetType),
     { name: 'case_id', type: 'text', meaning: 'Case explained', value: (r) => r.m.r.caseId },
     { name: 'alignment_alpha', type: 'number', meaning: 'Alpha of the case', units: '0–1', value: (r) => r.m.r.alignmentAlpha },
     {
@@ -364,40 +391,50 @@ const casePage = (db: Db, filter: ExportFilter, after: number) =>
 type CaseRow = Awaited<ReturnType<typeof casePage>>[number];
 
 /** Every dataset's features, once each, in dataset order; a case has values only for its own dataset's. */
-const featureColumns: Column<CaseRow>[] = [];
-for (const dataset of DATASET_TYPES) {
-  for (const feature of DATASET_FEATURES[dataset]) {
-    const existing = featureColumns.find((c) => c.name === feature.name);
-    if (existing) {
-      existing.meaning += `; ${dataset}: ${feature.meaning}`;
-      continue;
+function featureColumns(): Column<CaseRow>[] {
+  const columns: Column<CaseRow>[] = [];
+  for (const dataset of DATASET_TYPES) {
+    for (const feature of datasetFeatures(dataset)) {
+      const existing = columns.find((c) => c.name === feature.name);
+      if (existing) {
+        existing.meaning += `; ${dataset}: ${feature.meaning}`;
+        continue;
+      }
+      columns.push({
+        name: feature.name,
+        type: feature.type,
+        meaning: `${dataset}: ${feature.meaning}`,
+        units: feature.units,
+        value: (r) => r.c.features[feature.name] ?? null,
+      });
     }
-    featureColumns.push({
-      name: feature.name,
-      type: feature.type,
-      meaning: `${dataset}: ${feature.meaning}`,
-      units: feature.units,
-      value: (r) => r.c.features[feature.name] ?? null,
-    });
   }
+  return columns;
 }
 
 export const caseDataTable: ExportTable<CaseRow> = {
   name: 'case-data',
   description: "One row per case of each session's case sets, in the order shown, with the case's features (empty for other datasets' features).",
-  columns: [
-    { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
-    { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.item.sessionId },
-    { name: 'phase', type: 'category', meaning: 'Phase the case set belongs to', coding: 'pre_experiment, main_experiment', value: (r) => r.item.phase },
-    { name: 'position', type: 'integer', meaning: 'Position in the set (0 = first shown)', value: (r) => r.item.position },
-    { name: 'case_id', type: 'text', meaning: 'Case id', value: (r) => r.c.caseId },
-    { name: 'dataset_type', type: 'category', meaning: 'Dataset of the case', coding: DATASET_TYPES.join(', '), value: (r) => r.c.datasetType },
-    { name: 'pool', type: 'category', meaning: 'Case pool', coding: 'tutorial, pre_experiment, main_experiment', value: (r) => r.c.pool },
-    { name: 'ground_truth', type: 'integer', meaning: 'True outcome', coding: PREDICTION, value: (r) => r.c.groundTruth },
-    { name: 'alignment_alpha', type: 'number', meaning: 'Alpha fixed for the case when the main set was drawn', units: '0–1', value: (r) => r.item.alignmentAlpha },
-    { name: 'source_row', type: 'integer', meaning: `0-based index of the case's row among the rows the set-up reads from the dataset's source files, in file order (${SOURCE_ROWS}). Every case comes from the set-up's held-out test split, which its AI model never trained on; the index itself numbers all rows, not that split`, value: (r) => r.c.sourceRow },
-    ...featureColumns,
-  ],
+  get columns() {
+    return [
+      { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
+      { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.item.sessionId },
+      { name: 'phase', type: 'category', meaning: 'Phase the case set belongs to', coding: 'pre_experiment, main_experiment', value: (r) => r.item.phase },
+      { name: 'position', type: 'integer', meaning: 'Position in the set (0 = first shown)', value: (r) => r.item.position },
+      { name: 'case_id', type: 'text', meaning: 'Case id', value: (r) => r.c.caseId },
+      datasetColumn('Dataset of the case', (r) => r.c.datasetType),
+      { name: 'pool', type: 'category', meaning: 'Case pool', coding: 'tutorial, pre_experiment, main_experiment', value: (r) => r.c.pool },
+      outcomeColumn('ground_truth', 'True outcome', (r) => r.c.groundTruth),
+      { name: 'alignment_alpha', type: 'number', meaning: 'Alpha fixed for the case when the main set was drawn', units: '0–1', value: (r) => r.item.alignmentAlpha },
+      {
+        name: 'source_row',
+        type: 'integer',
+        meaning: `0-based index of the case's row among the rows the set-up reads from the dataset's source files, in file order (${sourceRows()}). Every case comes from the set-up's held-out test split, which its AI model never trained on; the index itself numbers all rows, not that split`,
+        value: (r) => r.c.sourceRow,
+      },
+      ...featureColumns(),
+    ] satisfies Column<CaseRow>[];
+  },
   pages: (db, filter) => keysetPages((after) => casePage(db, filter, after), (r) => r.rowKey),
 };
 
@@ -577,7 +614,7 @@ export const userModelsTable: ExportTable<ModelRow> = {
   columns: [
     { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
     { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.r.sessionId },
-    { name: 'dataset_type', type: 'category', meaning: 'Dataset', coding: DATASET_TYPES.join(', '), value: (r) => r.r.datasetType },
+    datasetColumn('Dataset', (r) => r.r.datasetType),
     { name: 'status', type: 'category', meaning: 'Training outcome', coding: 'trained, training_failed', value: (r) => r.r.status },
     { name: 'model_identifier', type: 'text', meaning: 'Model version', value: (r) => r.r.modelIdentifier },
     { name: 'training_samples', type: 'integer', meaning: 'Pre-experiment answers trained on', value: (r) => r.r.trainingSamples },
@@ -608,7 +645,7 @@ export const aiModelsTable: ExportTable<AiModelRow> = {
   description: "Every AI model version the study has held (set-up, an administrator's retrain, or a researcher's upload); main-experiment rows name the one that explained each case.",
   columns: [
     { name: 'model_identifier', type: 'text', meaning: 'Model version (ai_<dataset>_<first 12 hex digits of the SHA-256 of its file>)', value: (r) => r.modelIdentifier },
-    { name: 'dataset_type', type: 'category', meaning: 'Dataset', coding: DATASET_TYPES.join(', '), value: (r) => r.datasetType },
+    datasetColumn('Dataset', (r) => r.datasetType),
     { name: 'status', type: 'category', meaning: 'Status at export', coding: 'active = serves new sessions; retired = an earlier version (sessions that started with it keep it); candidate = uploaded, never activated', value: (r) => r.status },
     { name: 'origin', type: 'category', meaning: 'Where the model came from', coding: 'setup = npm start from the datasets; admin_retrain = retrained on the dashboard; admin_upload = a researcher\'s own model', value: (r) => (typeof r.params.trained_by === 'string' ? r.params.trained_by : 'setup') },
     { name: 'source_format', type: 'category', meaning: 'Format an uploaded model came in', coding: 'lightgbm (dump_model JSON), xdl-gbdt; empty for models trained here', value: (r) => (typeof r.params.source_format === 'string' ? r.params.source_format : null) },

@@ -1,0 +1,40 @@
+/**
+ * The datasets administrators added on the dashboard, joined to those the Worker was built with.
+ * Each isolate reads them from D1 before serving an API request, at most every REFRESH_MS (and at
+ * once after it adds or enables one itself): the definitions join `datasetDefinitions` and the
+ * participant registry, and the enabled ones join the datasets new sessions may get. An added
+ * dataset is never changed or removed, so an isolate's copy is only ever missing the newest.
+ */
+import type { Db } from '../db/client';
+import { addedDatasets } from '../db/schema';
+import { parseDatasetDefinition, shownDefinition } from '../schemas/dataset-definition';
+import { registerDatasets, setEnabledAdded } from '../schemas/datasets';
+import { datasetDefinitions } from '../schemas/study';
+
+/** How stale another isolate's list may be: a dataset enabled on the dashboard reaches new sessions everywhere within this. */
+export const REFRESH_MS = 10_000;
+
+let last: { at: number; read: Promise<void> } | undefined;
+
+async function readAdded(db: Db): Promise<void> {
+  const rows = await db.select({ id: addedDatasets.datasetType, definition: addedDatasets.definition, enabled: addedDatasets.enabled }).from(addedDatasets).all();
+  const fresh = rows
+    .filter((r) => !datasetDefinitions[r.id])
+    .map((r) => parseDatasetDefinition(r.definition, `the added dataset ${r.id}`));
+  for (const definition of fresh) datasetDefinitions[definition.id] = definition;
+  registerDatasets(fresh.map(shownDefinition));
+  setEnabledAdded(rows.filter((r) => r.enabled).map((r) => r.id));
+}
+
+/** Brings this isolate's datasets up to date with D1 (`force`: now, else when the last read is older than REFRESH_MS). */
+export function syncAddedDatasets(db: Db, options: { force?: boolean } = {}): Promise<void> {
+  const now = Date.now();
+  if (!options.force && last && now - last.at < REFRESH_MS) return last.read;
+  const read = readAdded(db).catch((err: unknown) => {
+    // The next request tries again; until then the datasets already known keep being served.
+    if (last?.read === read) last = undefined;
+    throw err;
+  });
+  last = { at: now, read };
+  return read;
+}
