@@ -6,6 +6,7 @@ import { Providers } from './app/providers';
 import { createI18n, initialLanguage, loadLanguage } from './i18n';
 import { installDebugHelpers } from './lib/debug-helpers';
 import { logger } from './lib/error-log';
+import { loadStudyDatasets } from './lib/study-datasets';
 import './styles.css';
 
 installDebugHelpers(window);
@@ -20,15 +21,19 @@ window.addEventListener('error', (event) => {
 const language = initialLanguage();
 const i18n = createI18n(language);
 // A participant who chose another language sees it from the first screen (ja is already loaded).
-void loadLanguage(i18n, language)
-  .catch((err: unknown) => logger.error('translation_load', 'translation could not be loaded; showing Japanese', { error: String(err) }))
-  .finally(() => {
-    void i18n.changeLanguage(language);
-    createRoot(document.getElementById('root')!).render(
-      <StrictMode>
-        <Providers i18n={i18n}>
-          <RouterProvider router={createRouter()} />
-        </Providers>
-      </StrictMode>,
-    );
-  });
+const translations = loadLanguage(i18n, language).catch((err: unknown) =>
+  logger.error('translation_load', 'translation could not be loaded; showing Japanese', { error: String(err) }),
+);
+// Datasets added on the dashboard since this build (fetched alongside; either order leaves every
+// loaded language with their texts). Without them the built-in ones still serve.
+const datasets = loadStudyDatasets(i18n).catch((err: unknown) => logger.error('datasets_load', 'added datasets could not be loaded', { error: String(err) }));
+void Promise.all([translations, datasets]).finally(() => {
+  void i18n.changeLanguage(language);
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers i18n={i18n}>
+        <RouterProvider router={createRouter()} />
+      </Providers>
+    </StrictMode>,
+  );
+});

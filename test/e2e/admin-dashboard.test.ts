@@ -7,7 +7,7 @@ import adminEn from '../../web/features/admin/i18n/en.json';
 import adminJa from '../../web/features/admin/i18n/ja.json';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
-import { useBrowser } from './browser';
+import { pageOverflow, signInAsAdmin, useBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './global-setup';
 import { makeParticipant } from './participants';
 import { LOAN_ID, loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
@@ -15,16 +15,7 @@ import { LOAN_ID, loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
 const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
 
-async function signIn(page: Page, path: string) {
-  await page.goto(`${session.baseUrl()}${path}`);
-  const dialog = page.getByRole('dialog', { name: adminJa.auth.title });
-  await dialog.waitFor();
-  const field = dialog.getByLabel(adminJa.auth.password);
-  await field.fill(E2E_ADMIN_PASSWORD);
-  // Enter submits (part 1 §5).
-  await field.press('Enter');
-  await dialog.waitFor({ state: 'detached' });
-}
+const signIn = (page: Page, path: string) => signInAsAdmin(page, `${session.baseUrl()}${path}`, E2E_ADMIN_PASSWORD, adminJa.auth.title, adminJa.auth.password);
 
 /** Registers a synthetic participant through the dashboard's own session (the page's cookie). */
 async function registerThroughPage(page: Page, name: string) {
@@ -35,7 +26,6 @@ async function registerThroughPage(page: Page, name: string) {
 }
 
 /** Neither the page nor any of its parts is wider than the screen, except inside table scrollers. */
-const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 describe('/admin', () => {
   it("shows the seeded participants' reliance metrics, exports the same numbers, and filters users by a data-quality flag", async () => {

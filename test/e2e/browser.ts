@@ -32,3 +32,17 @@ export function useBrowser() {
 
 /** Any Japanese script character: hiragana, katakana or CJK ideographs. */
 export const JAPANESE = /[\u3040-\u30ff\u3400-\u9fff]/;
+
+/** How far the page reaches past the right edge of the screen (0 or less: nothing does). */
+export const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+
+/** Opens `url` and signs in through the password dialog a protected page opens with (Enter submits, part 1 §5). */
+export async function signInAsAdmin(page: Page, url: string, password: string, dialogTitle: string, passwordLabel: string): Promise<void> {
+  await page.goto(url);
+  const dialog = page.getByRole('dialog', { name: dialogTitle });
+  await dialog.waitFor();
+  const field = dialog.getByLabel(passwordLabel);
+  await field.fill(password);
+  await field.press('Enter');
+  await dialog.waitFor({ state: 'detached' });
+}

@@ -4,18 +4,14 @@ import { describe, expect, it } from 'vitest';
 import adminJa from '../../web/features/admin/i18n/ja.json';
 import mvEn from '../../web/features/model-verification/i18n/en.json';
 import mvJa from '../../web/features/model-verification/i18n/ja.json';
-import { useBrowser } from './browser';
+import { pageOverflow, signInAsAdmin, useBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './global-setup';
 
 const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
-const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 
 async function signIn(page: Page) {
-  await page.goto(`${session.baseUrl()}/model-verification`);
-  const dialog = page.getByRole('dialog', { name: adminJa.auth.title });
-  await dialog.getByLabel(adminJa.auth.password).fill(E2E_ADMIN_PASSWORD);
-  await dialog.getByLabel(adminJa.auth.password).press('Enter');
+  await signInAsAdmin(page, `${session.baseUrl()}/model-verification`, E2E_ADMIN_PASSWORD, adminJa.auth.title, adminJa.auth.password);
   await page.getByRole('heading', { name: mvJa.title }).waitFor();
 }
 

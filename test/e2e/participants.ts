@@ -2,8 +2,8 @@
  * Participants made through the live Worker's API, for tests that start mid-journey, and the
  * browser storage that makes a page treat them as this browser's participant.
  */
-import type { Page } from 'playwright-core';
-import { inject } from 'vitest';
+import type { Locator, Page } from 'playwright-core';
+import { expect, inject } from 'vitest';
 import { localD1Rows } from '../../scripts/lib/wrangler';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { integratedAnswer } from '../helpers/simulated-participant';
@@ -119,4 +119,19 @@ export async function startMainPrepared(page: Page, startLabel: string): Promise
   }, sessionKeys);
   await page.reload();
   await page.getByRole('button', { name: startLabel, exact: true }).click();
+}
+
+/**
+ * The first step of the main case on the page, the task's sentence checked on its answer bar: an
+ * initial judgement and confidence, submitted. Resolves to the AI's prediction as the next step shows it.
+ */
+export async function judgeInitially(page: Page, task: string, submitLabel: string): Promise<Locator> {
+  await page.locator('.case-card h2').waitFor();
+  expect(await page.locator('.answer-bar .judgement-prediction').innerText()).toContain(task);
+  await page.locator('.judgement-prediction .radio').nth(0).click();
+  await page.locator('.judgement-confidence .radio').nth(3).click();
+  await page.getByRole('button', { name: submitLabel, exact: true }).click();
+  const prediction = page.locator('.explanation-panel').getByTestId('ai-prediction');
+  await prediction.waitFor();
+  return prediction;
 }

@@ -14,7 +14,7 @@ import ja from '../../web/i18n/ja.json';
 import { DATASET_TYPES } from '../../worker/schemas/study';
 import { studyCodes } from '../../worker/study-codes';
 import { useBrowser } from '../e2e/browser';
-import { adoptParticipant, makeParticipant, mainThroughApi, postSurveyThroughApi, preThroughApi, startMainPrepared } from '../e2e/participants';
+import { adoptParticipant, makeParticipant, mainThroughApi, postSurveyThroughApi, preThroughApi, judgeInitially, startMainPrepared } from '../e2e/participants';
 import { LOAN_ID, loanDefinition } from '../helpers/synthetic-dataset';
 import { OWN_ADMIN_PASSWORD } from './global-setup';
 
@@ -87,13 +87,7 @@ describe("a researcher's own dataset, added as a definition and a CSV", () => {
 
     // One case through its four steps, tutorial and test marked done for this tab.
     await startMainPrepared(page, t.main.start);
-    await page.locator('.case-card h2').waitFor();
-    expect(await page.locator('.answer-bar .judgement-prediction').innerText()).toContain(words.task);
-    await page.locator('.judgement-prediction .radio').nth(0).click();
-    await page.locator('.judgement-confidence .radio').nth(3).click();
-    await page.getByRole('button', { name: t.judgement.submit, exact: true }).click();
-    const prediction = page.locator('.explanation-panel').getByTestId('ai-prediction');
-    await prediction.waitFor();
+    const prediction = await judgeInitially(page, words.task, t.judgement.submit);
     expect([words.aiPositive, words.aiNegative]).toContain(await prediction.innerText());
     const colour = await prediction.evaluate((el) => getComputedStyle(el).backgroundColor);
     expect(['rgb(26, 127, 55)', 'rgb(161, 29, 29)']).toContain(colour);

@@ -8,6 +8,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { heldOutSplit } from '../../worker/ml/dataset-build';
 import { parseDatasetDefinition } from '../../worker/schemas/dataset-definition';
 import { BUILT_IN_DATASET_IDS } from '../../worker/schemas/datasets';
+import { REFRESH_MS } from '../../worker/services/dataset-registry';
 import { readParsedDataset, parseSource } from '../../worker/services/dataset-source';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { base64Of, sha256Of, studyRowCount } from '../helpers/dataset-upload';
@@ -109,6 +110,10 @@ describe("a researcher's own dataset, added on the dashboard", () => {
     await refused(await enable('compas', false), 409, 'built_in_dataset');
     await refused(await enable('no_such_dataset', true), 404, 'not_found');
 
+    // Offered only once every copy of the Worker has read its definition.
+    const { created_at: addedAt } = (await env.DB.prepare('select created_at from added_datasets where dataset_type = ?').bind(LOAN_ID).first<{ created_at: string }>())!;
+    if (Date.now() < Date.parse(addedAt) + REFRESH_MS - 1000) expect(await refused(await enable(LOAN_ID, true), 409, 'dataset_settling')).toContain('Offer it again in');
+    await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(addedAt) + REFRESH_MS - Date.now() + 50)));
     expect((await enable(LOAN_ID, true)).status).toBe(200);
     expect((await publicDatasets()).enabled).toEqual([...BUILT_IN_DATASET_IDS, LOAN_ID]);
     expect(Object.keys(await statistics())).toContain(LOAN_ID);
@@ -143,6 +148,13 @@ describe("a researcher's own dataset, added on the dashboard", () => {
     const e = (await explanation.json()) as { ai_feature_importance: { feature: string }[]; model_identifier: string };
     expect(e.ai_feature_importance.map((f) => f.feature).sort()).toEqual(parseDatasetDefinition(definition, 'test').columns.map((c) => c.name).sort());
     expect(e.model_identifier).toMatch(new RegExp(`^ai_${LOAN_ID}_`));
+
+    // The export carries its cases with its feature columns and codes; its codebook names it.
+    const exported = await (await api(`/api/enhanced-export/case-data?user_name=${p.id}`, { headers: { Cookie: cookie } })).text();
+    const [header, ...lines] = exported.trim().split(/\r?\n/);
+    for (const name of ['income', 'credit_score', 'housing', 'region', 'education']) expect(header!.split(',')).toContain(name);
+    expect(lines.filter((l) => l.includes(`${LOAN_ID}_pre_`))).toHaveLength(200);
+    expect(exported).not.toMatch(UNREAD);
 
     // Disabled again: no new session gets it; the participant who has it keeps it.
     expect((await enable(LOAN_ID, false)).status).toBe(200);

@@ -6,6 +6,7 @@
 import { z } from 'zod';
 import { DatasetDefinitionError, parseDatasetDefinition, type DatasetDefinition } from './dataset-definition';
 import registry from '../../ml-assets/generated/datasets.json';
+import { BUILT_IN_DATASET_IDS } from './datasets';
 import { DATASET_TYPES, isDatasetType, LANGUAGES, PHASES, studyConfig as configuredStudy } from './study-config';
 
 export * from './study-config';
@@ -133,7 +134,8 @@ export const studyConfig: StudyConfig = studyConfigSchema.parse(configuredStudy)
  * (services/dataset-registry.ts).
  */
 export const datasetDefinitions: Record<string, DatasetDefinition> = Object.fromEntries(
-  DATASET_TYPES.map((id) => {
+  // The built-in ones only: a page that loads this module late may have registered added ones already.
+  BUILT_IN_DATASET_IDS.map((id) => {
     const definition = parseDatasetDefinition(registry.datasets.find((d) => d.id === id), `ml-assets/datasets/${id}.json`);
     if (definition.id !== id) throw new DatasetDefinitionError(`ml-assets/datasets/${id}.json: its id is ${definition.id}`);
     return [id, definition];

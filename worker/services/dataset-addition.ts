@@ -19,7 +19,7 @@ import { datasetDefinitions } from '../schemas/study';
 import { r2Keys } from '../storage/r2';
 import { DataSourceError } from './dataset-source';
 import { readUpload } from './dataset-preview';
-import { syncAddedDatasets } from './dataset-registry';
+import { REFRESH_MS, syncAddedDatasets } from './dataset-registry';
 import { aiModelIdentifier, loadImmutableModel } from './model-store';
 
 /** D1 binds at most 100 parameters per statement; a case row binds 9. */
@@ -130,20 +130,25 @@ export async function addDataset(db: Db, bucket: R2Bucket, input: { definition: 
   };
 }
 
-/** Offers an added dataset to new sessions, or stops offering it; sessions that have it keep it. */
+/**
+ * Offers an added dataset to new sessions, or stops offering it; sessions that have it keep it.
+ * Offered only once every isolate knows it (REFRESH_MS after it was added), so no participant's
+ * request can reach a copy of the Worker that has not read its definition yet.
+ */
 export async function setDatasetEnabled(db: Db, input: { dataset: string; enabled: boolean; now: Date }) {
-  const updated = await db
-    .update(addedDatasets)
-    .set({ enabled: input.enabled, updatedAt: input.now.toISOString() })
-    .where(eq(addedDatasets.datasetType, input.dataset))
-    .returning({ id: addedDatasets.datasetType })
-    .get();
-  if (!updated) {
+  const row = await db.select({ createdAt: addedDatasets.createdAt }).from(addedDatasets).where(eq(addedDatasets.datasetType, input.dataset)).get();
+  if (!row) {
     if (datasetDefinitions[input.dataset]) {
       throw conflict('built_in_dataset', `${input.dataset} is one of the datasets the platform was built with; enable or disable it in the study configuration (enabledDatasets)`);
     }
     throw notFound(`No added dataset ${input.dataset}`);
   }
+  const settled = Date.parse(row.createdAt) + REFRESH_MS;
+  if (input.enabled && input.now.getTime() < settled) {
+    const seconds = Math.ceil((settled - input.now.getTime()) / 1000);
+    throw conflict('dataset_settling', `${input.dataset} was added moments ago; every copy of the Worker knows it ${REFRESH_MS / 1000} s after it was added. Offer it again in ${seconds} s.`);
+  }
+  await db.update(addedDatasets).set({ enabled: input.enabled, updatedAt: input.now.toISOString() }).where(eq(addedDatasets.datasetType, input.dataset));
   await syncAddedDatasets(db, { force: true });
   return { dataset: input.dataset, enabled: input.enabled };
 }

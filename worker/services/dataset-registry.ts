@@ -11,8 +11,12 @@ import { parseDatasetDefinition, shownDefinition } from '../schemas/dataset-defi
 import { registerDatasets, setEnabledAdded } from '../schemas/datasets';
 import { datasetDefinitions } from '../schemas/study';
 
-/** How stale another isolate's list may be: a dataset enabled on the dashboard reaches new sessions everywhere within this. */
-export const REFRESH_MS = 10_000;
+/**
+ * How stale an isolate's list may be. Any request this long after a dataset was added finds it
+ * known, wherever it is served, so a dataset is offered to new sessions only from then on
+ * (`setDatasetEnabled`); one enabled or disabled reaches every isolate within this too.
+ */
+export const REFRESH_MS = 5_000;
 
 let last: { at: number; read: Promise<void> } | undefined;
 

@@ -1,11 +1,13 @@
-import { useMutation, useQuery } from '@tanstack/react-query';
+import { useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
 import type { InferResponseType } from 'hono/client';
-import { useState } from 'react';
+import { useEffect, useState } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../components/ui/card';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { api, refusalLines, unwrap } from '../../lib/api';
+import { localeOf, useDateTime } from '../../lib/date-time';
+import { loadStudyDatasets } from '../../lib/study-datasets';
 import { isLanguage, LANGUAGES } from '../../../worker/schemas/study-config';
 import { DataTable, type ColumnDef } from './data-table';
 
@@ -13,6 +15,7 @@ const k = (key: string) => `admin.dashboard.datasets.${key}`;
 
 type Listed = Omit<InferResponseType<typeof api.api.admin.datasets.$get, 200>['datasets'][number], 'id'> & { id: number; dataset: string };
 type Preview = InferResponseType<typeof api.api.admin.datasets.preview.$post, 200>;
+type Added = InferResponseType<typeof api.api.admin.datasets.$post, 201>;
 type FeatureRow = Preview['columns'][number] & { id: number };
 type SourceRow = Preview['source_columns'][number] & { id: number };
 
@@ -24,17 +27,64 @@ async function base64Of(file: File): Promise<string> {
   return btoa(binary);
 }
 
+/** After an administrator adds or enables a dataset: the lists again, and this page's own registry (its selectors list it at once). */
+function useDatasetsChanged() {
+  const client = useQueryClient();
+  const { i18n } = useTranslation();
+  return async () => {
+    await loadStudyDatasets(i18n);
+    await client.invalidateQueries({ queryKey: ['admin', 'data'] });
+  };
+}
+
+/** Offers a dataset added here to new sessions (once every copy of the Worker knows it), or stops; sessions that have it keep it. */
+function OfferToggle({ dataset, enabled, offerableFrom }: { dataset: string; enabled: boolean; offerableFrom: string }) {
+  const { t, i18n } = useTranslation();
+  const changed = useDatasetsChanged();
+  const toggle = useMutation({
+    mutationFn: async () => unwrap(await api.api.admin.datasets[':dataset'].enabled.$post({ param: { dataset }, json: { enabled: !enabled } })),
+    onSuccess: changed,
+  });
+  const wait = Date.parse(offerableFrom) - Date.now();
+  const [settled, setSettled] = useState(wait <= 0);
+  useEffect(() => {
+    if (settled) return;
+    const timer = setTimeout(() => setSettled(true), Math.max(0, wait));
+    return () => clearTimeout(timer);
+  }, [settled, wait]);
+  return (
+    <span className="dataset-offer">
+      <Button className="button button-small" onPress={() => toggle.mutate()} isDisabled={toggle.isPending || (!enabled && !settled)} data-testid={`dataset-offer-${dataset}`}>
+        {t(k(enabled ? 'stopOffering' : 'offer'))}
+      </Button>
+      {!enabled && !settled ? <span className="muted">{t(k('offerableFrom'), { time: new Date(offerableFrom).toLocaleTimeString(localeOf(i18n.language)) })}</span> : null}
+      {toggle.error ? <span role="alert">{toggle.error.message}</span> : null}
+    </span>
+  );
+}
+
 /** The study's datasets, each from its definition, with whether new sessions are offered it. */
 function StudyDatasets() {
   const { t, i18n } = useTranslation();
+  const dateTime = useDateTime();
   const language = isLanguage(i18n.language) ? i18n.language : LANGUAGES[0];
   const list = useQuery({ queryKey: ['admin', 'data', 'datasets'], queryFn: async () => unwrap(await api.api.admin.datasets.$get()) });
   const columns: ColumnDef<Listed>[] = [
     { id: 'id', label: t(k('columns.id')), render: (d) => <code>{d.dataset}</code> },
     { id: 'name', label: t(k('columns.name')), render: (d) => d.name[language] },
     { id: 'features', label: t(k('columns.features')), render: (d) => d.columns },
-    { id: 'enabled', label: t(k('columns.enabled')), render: (d) => <StatusBadge state={d.enabled ? 'ready' : 'neutral'} label={t(k(d.enabled ? 'enabled' : 'disabled'))} /> },
-    { id: 'files', label: t(k('columns.files')), render: (d) => d.source_files.join(', ') },
+    {
+      id: 'enabled',
+      label: t(k('columns.enabled')),
+      render: (d) => (
+        <span className="dataset-enabled">
+          <StatusBadge state={d.enabled ? 'ready' : 'neutral'} label={t(k(d.enabled ? 'enabled' : 'disabled'))} />
+          {d.added ? <OfferToggle dataset={d.dataset} enabled={d.enabled} offerableFrom={d.added.offerable_from} /> : null}
+        </span>
+      ),
+    },
+    { id: 'origin', label: t(k('columns.origin')), render: (d) => (d.added ? t(k('addedOn'), { date: dateTime(d.added.added_at), cases: d.added.cases }) : t(k('builtIn'))) },
+    { id: 'files', label: t(k('columns.files')), render: (d) => (d.added ? t(k('uploaded'), { sha: d.added.source_sha256.slice(0, 12) }) : d.source_files.join(', ')) },
     { id: 'pools', label: t(k('columns.pools')), render: (d) => `${d.pools.tutorial} / ${d.pools.pre} / ${d.pools.main} × ${d.pools.main_pools}` },
   ];
   return (
@@ -47,7 +97,7 @@ function StudyDatasets() {
 }
 
 /** What the check found, in the interface's language, and the steps that build the dataset. */
-function PreviewResult({ preview }: { preview: Preview }) {
+function PreviewResult({ preview, upload }: { preview: Preview; upload: { definition: Record<string, unknown>; csv_base64: string } }) {
   const { t } = useTranslation();
   const number = (n: number | null) => (n === null ? '—' : n.toLocaleString());
   const features: ColumnDef<FeatureRow>[] = [
@@ -86,18 +136,65 @@ function PreviewResult({ preview }: { preview: Preview }) {
         <li data-testid="dataset-preview-pools">
           <StatusBadge state={preview.pools.can_build ? 'ready' : 'error'} label={t(k(preview.pools.can_build ? 'poolsOk' : 'poolsShort'), poolText)} />
         </li>
+        {preview.id_in_use ? (
+          <li>
+            <StatusBadge state="error" label={t(k('idInUse'), { dataset: preview.dataset })} />
+          </li>
+        ) : null}
       </ul>
+      <AddDataset preview={preview} upload={upload} />
       <h4>{t(k('featuresTitle'))}</h4>
       <DataTable label={t(k('featuresTitle'))} columns={features} rows={preview.columns.map((c, id) => ({ ...c, id }))} />
       <h4>{t(k('sourceTitle'))}</h4>
       <DataTable label={t(k('sourceTitle'))} columns={source} rows={preview.source_columns.map((c, id) => ({ ...c, id }))} />
       <h4>{t(k('stepsTitle'))}</h4>
+      <p className="muted">{t(k('stepsLead'))}</p>
       <ol data-testid="dataset-preview-steps">
         {steps.map((step) => (
           <li key={step}>{step}</li>
         ))}
       </ol>
     </section>
+  );
+}
+
+/** Adds the checked dataset: built inside the Worker by set-up's rules, then offered to new sessions from the table above. */
+function AddDataset({ preview, upload }: { preview: Preview; upload: { definition: Record<string, unknown>; csv_base64: string } }) {
+  const { t } = useTranslation();
+  const changed = useDatasetsChanged();
+  const add = useMutation({
+    mutationFn: async (): Promise<Added> => unwrap(await api.api.admin.datasets.$post({ json: upload })),
+    onSuccess: changed,
+  });
+  const blockers = [
+    ...(preview.id_in_use ? [t(k('idInUse'), { dataset: preview.dataset })] : []),
+    ...(preview.csv.matches_definition ? [] : [t(k('shaDiffers'))]),
+    ...(preview.pools.can_build ? [] : [t(k('poolsCannot'))]),
+  ];
+  const percent = (x: number) => (x * 100).toFixed(1);
+  return (
+    <div className="dataset-add" data-testid="dataset-add">
+      <h4>{t(k('addTitle'))}</h4>
+      <p className="muted">{t(k('addLead'))}</p>
+      {blockers.length > 0 ? (
+        <p className="notice notice-warning">{t(k('cannotAdd'), { reasons: blockers.join('; ') })}</p>
+      ) : add.data ? (
+        <p role="status" className="notice notice-success" data-testid="dataset-added">
+          {t(k('added'), { dataset: add.data.dataset, cases: add.data.cases, rows: add.data.rows.toLocaleString(), accuracy: percent(add.data.test_accuracy), cv: percent(add.data.cross_validation_score) })}
+        </p>
+      ) : (
+        <Button className="button button-primary" onPress={() => add.mutate()} isDisabled={add.isPending} data-testid="dataset-add-button">
+          {add.isPending ? t(k('adding')) : t(k('add'))}
+        </Button>
+      )}
+      {add.error ? (
+        <div role="alert" className="notice notice-error">
+          {refusalLines(add.error).map((line) => (
+            <p key={line}>{line}</p>
+          ))}
+        </div>
+      ) : null}
+    </div>
   );
 }
 
@@ -115,7 +212,8 @@ function CheckDataset() {
       } catch {
         throw new Error(t(k('notJson'), { file: definitionFile.name }));
       }
-      return unwrap(await api.api.admin.datasets.preview.$post({ json: { definition, csv_base64: await base64Of(csvFile) } }));
+      const upload = { definition, csv_base64: await base64Of(csvFile) };
+      return { upload, preview: await unwrap(await api.api.admin.datasets.preview.$post({ json: upload })) };
     },
   });
   return (
@@ -142,7 +240,7 @@ function CheckDataset() {
           </ul>
         </div>
       ) : null}
-      {check.data ? <PreviewResult preview={check.data} /> : null}
+      {check.data ? <PreviewResult key={check.data.preview.csv.sha256 + check.data.preview.dataset} preview={check.data.preview} upload={check.data.upload} /> : null}
     </Card>
   );
 }

@@ -1,7 +1,7 @@
 import { lazy, Suspense, useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { isDatasetType, isLanguage, LANGUAGES, studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
+import { enabledDatasets, isDatasetType, isLanguage, LANGUAGES, studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { Card } from '../../components/ui/card';
 import { StudyContacts } from '../../components/ui/study-contacts';
 import { logger } from '../../lib/error-log';
@@ -22,7 +22,7 @@ function useForcedDataset(): ForcedDataset | null {
   const location = useLocation();
   const query = params.get('dataset');
   if (query) {
-    if (isDatasetType(query) && studyConfig.enabledDatasets.includes(query)) return { datasetType: query, source: 'url' };
+    if (isDatasetType(query) && enabledDatasets().includes(query)) return { datasetType: query, source: 'url' };
     logger.warn(`ignoring unknown dataset query parameter ${JSON.stringify(query)}`);
   }
   const state = location.state as { datasetType?: unknown } | null;

@@ -3,7 +3,7 @@ import { Button, Radio, RadioGroup, Label } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import { datasetOf } from '../../../worker/schemas/datasets';
-import { DATASET_TYPES, studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
+import { DATASET_TYPES, enabledDatasets, type DatasetType } from '../../../worker/schemas/study-config';
 import { datasetFromCaseId } from '../../lib/dataset-type';
 import { storedParticipant } from '../../lib/participant';
 import { storageKeys, writeStorage } from '../../lib/storage-keys';
@@ -16,7 +16,7 @@ export function SelectionPage() {
   // The initial choice follows the session ID when it names a dataset.
   const inferred = stored ? (DATASET_TYPES.find((d) => stored.sessionId.includes(d)) ?? datasetFromCaseId(stored.sessionId)) : null;
   const [chosen, setChosen] = useState<DatasetType | null>(inferred ?? null);
-  const datasets = studyConfig.enabledDatasets;
+  const datasets = enabledDatasets();
 
   return (
     <div className="page selection-page">

@@ -7,6 +7,7 @@ import { datasetEnabledBodySchema, datasetParamSchema, datasetPreviewBodySchema,
 import { DATASET_TYPES, datasetDefinitions, enabledDatasets } from '../../schemas/study';
 import { addDataset, setDatasetEnabled } from '../../services/dataset-addition';
 import { previewDataset } from '../../services/dataset-preview';
+import { REFRESH_MS } from '../../services/dataset-registry';
 import { validate } from '../../validate';
 
 /**
@@ -29,7 +30,17 @@ export const adminDatasetRoutes = new Hono<AppEnv>()
           source_files: d.source.files.map((f) => f.path),
           pools: { tutorial: d.pools.tutorial, pre: d.pools.pre, main: d.pools.main, main_pools: d.pools.mainPools },
           /** Added on the dashboard (enabled there), or built in (enabled by the study configuration). */
-          added: row ? { added_at: row.createdAt, cases: row.caseCount, rows: row.sourceRows, source_sha256: row.sourceSha256, model_identifier: row.modelIdentifier } : null,
+          added: row
+            ? {
+                added_at: row.createdAt,
+                /** When every copy of the Worker knows it, and it may be offered to new sessions. */
+                offerable_from: new Date(Date.parse(row.createdAt) + REFRESH_MS).toISOString(),
+                cases: row.caseCount,
+                rows: row.sourceRows,
+                source_sha256: row.sourceSha256,
+                model_identifier: row.modelIdentifier,
+              }
+            : null,
         };
       }),
     });
