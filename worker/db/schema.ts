@@ -17,7 +17,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
-import { LANGUAGES, type DatasetType } from '../schemas/study';
+import { EXPLANATION_KINDS, LANGUAGES, type DatasetType } from '../schemas/study';
 
 /** A dataset's id (a definition of ml-assets/datasets/; checked where it comes in). */
 const datasetTypeColumn = () => text('dataset_type').$type<DatasetType>().notNull();
@@ -130,10 +130,17 @@ export const sessions = sqliteTable(
      * research figures by default.
      */
     mainStartBypass: text('main_start_bypass', { enum: ['debug', 'tutorial'] }),
+    /**
+     * The between-subject condition (the study configuration's `conditions[].name`), drawn when
+     * the main experiment starts, balanced within the dataset, and never changed; null before.
+     */
+    condition: text('condition'),
   },
   (t) => [
     // Every participant call resolves the session by its string id.
     uniqueIndex('sessions_session_id_uq').on(t.sessionId),
+    // Condition assignment counts a dataset's sessions per condition.
+    index('sessions_dataset_condition_idx').on(t.datasetType, t.condition),
     // Resume and admin deletion walk a participant's sessions.
     index('sessions_participant_idx').on(t.participantId),
   ],
@@ -282,8 +289,8 @@ export const mainExperimentResponses = sqliteTable(
     caseData: text('case_data', { mode: 'json' }).$type<Record<string, unknown>>(),
     explanationViewingTimeMs: integer('explanation_viewing_time_ms'),
     totalTaskTimeMs: integer('total_task_time_ms'),
-    /** Which explanation was shown: the alpha mix (`human_aligned`) or the AI's own (`ai_only`). */
-    explanationKind: text('explanation_kind', { enum: ['human_aligned', 'ai_only'] }),
+    /** What was shown of the AI: the alpha mix (`human_aligned`), the AI's own (`ai_only`), or its prediction alone (`prediction_only`); null when the condition shows no AI. */
+    explanationKind: text('explanation_kind', { enum: EXPLANATION_KINDS }),
     aiModelIdentifier: text('ai_model_identifier'),
     userModelIdentifier: text('user_model_identifier'),
     aiProbability: real('ai_probability'),

@@ -1,14 +1,15 @@
 import { Hono } from 'hono';
 import type { Db } from '../db/client';
 import type { AppEnv } from '../env';
-import { AppError, notFound } from '../errors';
+import { AppError, conflict, notFound } from '../errors';
 import type { z } from 'zod';
 import { caseIdParamSchema } from '../schemas/experiment';
 import { explanationBodySchema, mainPredictBodySchema, mainPredictQuerySchema, type aiExplanationResponseSchema } from '../schemas/main-experiment';
 import { studyConfig } from '../schemas/study';
 import { findCase } from '../services/case-sets';
-import { aiExplanation, explainForSession, explanationInputs } from '../services/explanation';
-import { mainSetItem } from '../services/main-case-sets';
+import { conditionOf } from '../services/conditions';
+import { aiExplanation, explainForSession, explanationInputs, predictionOnly } from '../services/explanation';
+import { alphaOfItem, mainSetItem } from '../services/main-case-sets';
 import { requireSession } from '../services/sessions';
 import { requireNotScreenedOut } from '../services/understanding-test';
 import { validate, validateOptionalJson } from '../validate';
@@ -46,11 +47,18 @@ export const explanationRoutes = new Hono<AppEnv>()
     if (caseRow.datasetType !== session.datasetType) {
       throw new AppError(400, 'dataset_mismatch', [{ msg: `case ${caseId} is not a ${session.datasetType} case`, loc: ['case_id'] }]);
     }
-    // A case of the session's main set always gets the alpha fixed with the set.
-    const alpha = inputs.setAlpha ?? body.alignment_alpha ?? studyConfig.mainExperiment.fallbackAlpha;
+    c.set('ownCaseSet', inputs.setItem !== null);
+    if (!inputs.setItem) {
+      // Outside the main set (the tutorial's practice case, the registration tools): the alpha asked for.
+      const alpha = body.alignment_alpha ?? studyConfig.mainExperiment.fallbackAlpha;
+      return c.json(await explainForSession(c.env.MODELS, { sessionId: session.sessionId, caseRow, alpha, aiRow: session.ai, userModel: inputs.userModel }));
+    }
+    // A case of the session's main set is explained as its condition says, with the alpha fixed with the set.
+    const condition = conditionOf(session);
+    if (condition.shows === 'none') throw conflict('no_ai_in_condition', `Participant ${session.sessionId} is in condition ${condition.name}, which shows no AI`);
+    const alpha = alphaOfItem(condition, inputs.setItem.storedAlpha) ?? studyConfig.mainExperiment.fallbackAlpha;
     const explanation = await explainForSession(c.env.MODELS, { sessionId: session.sessionId, caseRow, alpha, aiRow: session.ai, userModel: inputs.userModel });
-    c.set('ownCaseSet', inputs.setAlpha !== null);
-    return c.json(explanation);
+    return c.json(condition.shows === 'ai_prediction' ? predictionOnly(explanation) : explanation);
   })  // The AI-only fallback: the same for everyone, so it says nothing about any participant.
   .get('/experiments/explanations/:caseId', validate('param', caseIdParamSchema), async (c) => {
     const { caseId } = c.req.valid('param');

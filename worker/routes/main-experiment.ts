@@ -20,7 +20,8 @@ import { answerWriteLimit, attemptWriteLimit, idLookupLimit } from './sessions';
 import { studyConfig } from '../schemas/study';
 import { alphaSchedule } from '../services/alignment';
 import { toParticipantCase } from '../services/case-sets';
-import { ensureMainCaseSet, mainSetItem, MainPoolError, type MainStartBypass } from '../services/main-case-sets';
+import { conditionOf, conditionView } from '../services/conditions';
+import { alphaOfItem, ensureMainCaseSet, mainSetItem, MainPoolError, type MainStartBypass } from '../services/main-case-sets';
 import { pinActiveAiModel } from '../services/model-store';
 import { mainResponseSummary, storeIntegratedResponse } from '../services/main-responses';
 import { countPreResponses } from '../services/pre-experiment';
@@ -64,7 +65,8 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       session_id: session.sessionId,
       dataset_type: session.datasetType,
       answered_case_ids: stored.caseIds,
-      case_set: outcome.set.slice(0, numCases).map((item) => ({ ...toParticipantCase(item.row, item.position + 1), alignment_alpha: item.alpha })),
+      case_set: outcome.set.slice(0, numCases).map((item) => ({ ...toParticipantCase(item.row, item.position + 1), alignment_alpha: alphaOfItem(outcome.condition, item.storedAlpha) })),
+      condition: conditionView(outcome.condition),
       is_resumed: !outcome.created,
       completed_cases: stored.completed,
       total_cases: outcome.set.length,
@@ -78,7 +80,12 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     const answer = (alpha: number, source: z.infer<typeof alignmentAlphaResponseSchema>['source']) =>
       c.json({ session_id: sessionId, case_index: caseIndex, total, alpha, source } satisfies z.infer<typeof alignmentAlphaResponseSchema>);
     const stored = await mainSetItem(c.var.db, sessionId, { position: caseIndex });
-    if (stored) return answer(stored.alpha, 'stored');
+    if (stored) {
+      const session = await requireSession(c.var.db, sessionId);
+      const alpha = alphaOfItem(conditionOf(session), stored.storedAlpha);
+      if (alpha === null) throw conflict('no_explanation_in_condition', `Participant ${sessionId} is in a condition that shows no explanation`);
+      return answer(alpha, 'stored');
+    }
     const scheduled = alphaSchedule(sessionId, total)?.[caseIndex];
     return scheduled === undefined ? answer(studyConfig.mainExperiment.fallbackAlpha, 'fallback') : answer(scheduled, 'schedule');
   })

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SYNTHETIC_NAME } from './experiment';
 import { QUALITY_FLAGS } from './quality-flags';
-import { datasetTypeSchema } from './study';
+import { datasetTypeSchema, EXPLANATION_KINDS, studyConfig } from './study';
 
 export const adminLoginBodySchema = z.object({
   password: z.string().min(1, 'password is required').max(512),
@@ -168,7 +168,7 @@ export const adminStatsSchema = z.object({
   /** Completed cases by what they showed: each alpha of the human-aligned explanations, then the AI-only fallbacks. */
   by_alpha: z.array(
     z.object({
-      explanation_kind: z.enum(['human_aligned', 'ai_only']),
+      explanation_kind: z.enum(EXPLANATION_KINDS),
       alignment_alpha: z.number().nullable(),
       cases: z.number().int(),
       judgment_change_rate: z.number().nullable(),
@@ -276,6 +276,14 @@ export const registerMainResponsesQuerySchema = z.object({
   accuracy_rate: rate01.default(0.7),
   /** One alpha for every case; left out (or left empty in the form) the session's counterbalanced schedule applies. */
   ai_alignment_alpha: z.preprocess((v) => (v === '' ? undefined : v), rate01.optional()),
+  /** The between-subject condition to register under (study configuration conditions[].name); left out, it is drawn as for a person. */
+  condition: z.preprocess(
+    (v) => (v === '' ? undefined : v),
+    z
+      .string()
+      .refine((name) => studyConfig.conditions.some((c) => c.name === name), { error: () => `unknown condition; expected one of ${studyConfig.conditions.map((c) => c.name).join(', ')}` })
+      .optional(),
+  ),
 });
 
 export const registerUserResponsesResultSchema = z.object({
@@ -300,13 +308,17 @@ export const registerMainResponsesResultSchema = z.object({
       case_number: z.number().int(),
       case_id: z.string(),
       original_case_id: z.string(),
-      initial_prediction: z.number().int(),
-      initial_confidence: z.number().int(),
+      /** Null where the condition asks one judgement only. */
+      initial_prediction: z.number().int().nullable(),
+      initial_confidence: z.number().int().nullable(),
       final_prediction: z.number().int(),
       final_confidence: z.number().int(),
-      avg_subjective_rating: z.number(),
+      /** Mean of the per-case questions the condition asks; null where it asks none. */
+      avg_subjective_rating: z.number().nullable(),
     }),
   ),
+  /** The condition the participant is registered under. */
+  condition: z.string(),
 });
 
 /** The running study configuration, read-only, and every configuration sessions have run under. */

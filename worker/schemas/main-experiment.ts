@@ -5,7 +5,7 @@
 import { z } from 'zod';
 import { freeText } from './free-text';
 import { caseSchema, sessionIdSchema } from './experiment';
-import { datasetTypeSchema, studyConfig } from './study';
+import { AI_TIMINGS, datasetTypeSchema, EXPLANATION_KINDS, studyConfig } from './study';
 import { understandingQuestion } from './understanding-test';
 
 const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
@@ -33,7 +33,18 @@ export const mainStartBodySchema = z.object({
 });
 
 /** A main-experiment case as the participant gets it: no ground truth, with its alignment alpha. */
-export const mainCaseSchema = caseSchema.extend({ alignment_alpha: z.number().min(0).max(1) });
+/** A case of the main set with the alpha it is explained with; null in a condition that shows no explanation. */
+export const mainCaseSchema = caseSchema.extend({ alignment_alpha: z.number().min(0).max(1).nullable() });
+
+/** The participant's between-subject condition, as the main experiment's pages follow it (study configuration `conditions`). */
+export const conditionViewSchema = z.object({
+  name: z.string(),
+  shows: z.enum(['none', 'ai_prediction', 'explanation']),
+  /** When the AI is shown: after the participant's own first judgement, or with the case; null when it is not shown. */
+  ai_timing: z.enum(AI_TIMINGS).nullable(),
+  /** Judgements per case: 2 (initial and final), or 1 (the AI shown with the case, or judging alone once). */
+  judgements: z.union([z.literal(1), z.literal(2)]),
+});
 export type MainCase = z.infer<typeof mainCaseSchema>;
 
 export const mainStartResponseSchema = z.object({
@@ -48,6 +59,7 @@ export const mainStartResponseSchema = z.object({
   /** Integrated responses already stored; the next case is `completed_cases + 1`. */
   completed_cases: z.number().int(),
   total_cases: z.number().int(),
+  condition: conditionViewSchema,
 });
 
 export const alignmentAlphaParamSchema = z
@@ -106,12 +118,13 @@ export const explanationResponseSchema = z.object({
   model_identifier: z.string(),
   /** The AI model's accuracy on its held-out test cases, for the panel's note; null when not recorded. */
   model_test_accuracy: z.number().nullable(),
-  alignment_alpha: z.number(),
+  /** The alpha the bars mix with; null when the participant's condition shows the prediction alone. */
+  alignment_alpha: z.number().nullable(),
   ai_feature_importance: z.array(featureContributionSchema),
   user_feature_importance: z.array(featureContributionSchema),
   /** The bars shown to the participant. */
   shown_feature_importance: z.array(featureContributionSchema),
-  explanation_kind: z.enum(['human_aligned', 'ai_only']),
+  explanation_kind: z.enum(EXPLANATION_KINDS),
   human_aligned_used: z.boolean(),
   user_model_available: z.boolean(),
   user_model_identifier: z.string().nullable(),
@@ -133,6 +146,10 @@ const contributions = z.array(featureContributionSchema).max(100);
  * `POST /api/experiments/main/integrated-response`: one main-experiment case as a whole (part 2
  * §3). The case number, ground truth, features and alpha come from the server's tables (the
  * client's copies are accepted and ignored); the explanation is stored exactly as it was shown.
+ * What a case holds follows the session's condition (the study configuration's `conditions`): the
+ * initial judgement only where one is asked before the final, the AI's prediction only where it is
+ * shown, its explanation and the explanation items only where one is shown; the Worker refuses a
+ * case that does not fit (`answerFits`).
  */
 export const integratedResponseBodySchema = z.object({
   session_id: sessionIdSchema,
@@ -141,31 +158,31 @@ export const integratedResponseBodySchema = z.object({
   ground_truth: z.number().int().nullish(),
   case_data: z.unknown().optional(),
   alignment_alpha: z.number().min(0).max(1).nullish(),
-  initial_prediction: prediction,
-  initial_confidence: confidence,
-  initial_response_time_ms: durationMs,
+  initial_prediction: prediction.nullish(),
+  initial_confidence: confidence.nullish(),
+  initial_response_time_ms: durationMs.nullish(),
   initial_reasoning: reasoning,
   final_prediction: prediction,
   final_confidence: confidence,
   final_response_time_ms: durationMs,
   final_reasoning: reasoning,
-  ai_prediction: prediction,
+  ai_prediction: prediction.nullish(),
   ai_model_prediction: prediction.nullish(),
   user_model_prediction: prediction.nullish(),
-  ai_feature_importance: contributions,
-  user_feature_importance: contributions,
+  ai_feature_importance: contributions.optional(),
+  user_feature_importance: contributions.optional(),
   shown_feature_importance: contributions.optional(),
-  explanation_kind: z.enum(['human_aligned', 'ai_only']).optional(),
+  explanation_kind: z.enum(EXPLANATION_KINDS).optional(),
   ai_model_identifier: z.string().max(200).nullish(),
   user_model_identifier: z.string().max(200).nullish(),
   ai_probability: z.number().min(0).max(1).nullish(),
   user_model_probability: z.number().min(0).max(1).nullish(),
-  comprehensibility: rating,
-  transparency: rating,
-  satisfaction: rating,
-  trust: rating,
-  alignment: rating,
-  explanation_viewing_time_ms: durationMs,
+  comprehensibility: rating.nullish(),
+  transparency: rating.nullish(),
+  satisfaction: rating.nullish(),
+  trust: rating.nullish(),
+  alignment: rating.nullish(),
+  explanation_viewing_time_ms: durationMs.nullish(),
   total_task_time_ms: durationMs,
   /** The AI's base rate and probability were shown with its bars (the study configuration's showAiBaseline). */
   ai_baseline_shown: z.boolean().optional(),

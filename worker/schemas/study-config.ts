@@ -29,6 +29,15 @@ export type Language = (typeof LANGUAGES)[number];
 export const isLanguage = (value: unknown): value is Language => (LANGUAGES as readonly unknown[]).includes(value);
 
 export const PHASES = ['pre_experiment', 'main_experiment', 'post_survey'] as const;
+
+/** When a condition shows the AI: after the participant's own first judgement (the spec's design), or with the case. */
+export const AI_TIMINGS = ['after_initial', 'with_case'] as const;
+
+/**
+ * What a main case showed of the AI: the explanation mixed with the participant's own model by
+ * alpha, the AI's own (the fallback when the participant's model is missing), or its prediction alone.
+ */
+export const EXPLANATION_KINDS = ['human_aligned', 'ai_only', 'prediction_only'] as const;
 export type Phase = (typeof PHASES)[number];
 
 /** The seven consent items of part 1 §2, all required. */
@@ -57,6 +66,13 @@ export const studyConfig: StudyConfig = {
     adminCaseNumberStart: 201,
     showAiBaseline: false,
   },
+  /**
+   * Between-subject conditions (README "Study designs"): each new main experiment gets one,
+   * balanced within its dataset by `share`. The spec's design is a single condition: the AI's
+   * prediction and its human-aligned explanation after the participant's own judgement, with
+   * `mainExperiment.alphaLevels` spread over each participant's cases.
+   */
+  conditions: [{ name: 'human_aligned', shows: 'explanation', aiTiming: 'after_initial', share: 1 }],
   postSurvey: { estimatedMinutes: 10, experimentRatingMax: 7 },
   totalMinutes: 75,
   compensation: { amount: 1200, currency: 'JPY' },

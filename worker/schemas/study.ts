@@ -7,7 +7,7 @@ import { z } from 'zod';
 import { DatasetDefinitionError, parseDatasetDefinition, type DatasetDefinition } from './dataset-definition';
 import registry from '../../ml-assets/generated/datasets.json';
 import { BUILT_IN_DATASET_IDS } from './datasets';
-import { DATASET_TYPES, isDatasetType, LANGUAGES, PHASES, studyConfig as configuredStudy } from './study-config';
+import { AI_TIMINGS, DATASET_TYPES, isDatasetType, LANGUAGES, PHASES, studyConfig as configuredStudy } from './study-config';
 
 export * from './study-config';
 
@@ -22,6 +22,21 @@ const contactSchema = z.object({
   affiliation: z.string().min(1),
   email: z.email(),
 });
+
+const share = z.number().positive({ message: 'share must be above 0' });
+const conditionName = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'a condition name is 1–40 lower-case letters, digits or underscores, starting with a letter');
+const aiTiming = z.enum(AI_TIMINGS);
+
+/**
+ * A between-subject condition of the main experiment: what a participant of it is shown, when,
+ * and its share of participants. `explanation` with `alphaLevels` [1] shows the AI's own
+ * explanation; without them it follows `mainExperiment.alphaLevels` (the human-aligned schedule).
+ */
+export const conditionSchema = z.discriminatedUnion('shows', [
+  z.object({ name: conditionName, shows: z.literal('none'), judgements: z.union([z.literal(1), z.literal(2)]), share }).strict(),
+  z.object({ name: conditionName, shows: z.literal('ai_prediction'), aiTiming, share }).strict(),
+  z.object({ name: conditionName, shows: z.literal('explanation'), aiTiming, alphaLevels: z.array(z.number().min(0).max(1)).min(1).optional(), share }).strict(),
+]);
 
 /** A figure per dataset, for the datasets it names (the others take a general figure). */
 const perDataset = <T extends z.ZodType>(value: T) => z.partialRecord(datasetTypeSchema, value);
@@ -55,6 +70,7 @@ export const studyConfigSchema = z
        */
       showAiBaseline: z.boolean(),
     }),
+    conditions: z.array(conditionSchema).min(1),
     postSurvey: z.object({
       estimatedMinutes: z.number().positive(),
       experimentRatingMax: z.number().int().positive(),
@@ -120,9 +136,14 @@ export const studyConfigSchema = z
   })
   .refine((c) => c.mainExperiment.numCases % c.mainExperiment.alphaLevels.length === 0, {
     message: 'mainExperiment.numCases must split evenly over alphaLevels',
+  })
+  .refine((c) => new Set(c.conditions.map((x) => x.name)).size === c.conditions.length, { message: 'every condition needs a name of its own' })
+  .refine((c) => c.conditions.every((x) => x.shows !== 'explanation' || !x.alphaLevels || c.mainExperiment.numCases % x.alphaLevels.length === 0), {
+    message: "mainExperiment.numCases must split evenly over every explanation condition's alphaLevels",
   });
 
 export type StudyConfig = z.infer<typeof studyConfigSchema>;
+export type Condition = z.infer<typeof conditionSchema>;
 
 /** The configuration as validated at start-up. */
 export const studyConfig: StudyConfig = studyConfigSchema.parse(configuredStudy);

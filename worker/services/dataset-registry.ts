@@ -18,7 +18,8 @@ import { datasetDefinitions } from '../schemas/study';
  */
 export const REFRESH_MS = 5_000;
 
-let last: { at: number; read: Promise<void> } | undefined;
+/** When the last read that completed began: what is known is at least as new as this. */
+let knownAsOf = Number.NEGATIVE_INFINITY;
 
 async function readAdded(db: Db): Promise<void> {
   const rows = await db.select({ id: addedDatasets.datasetType, definition: addedDatasets.definition, enabled: addedDatasets.enabled }).from(addedDatasets).all();
@@ -30,15 +31,14 @@ async function readAdded(db: Db): Promise<void> {
   setEnabledAdded(rows.filter((r) => r.enabled).map((r) => r.id));
 }
 
-/** Brings this isolate's datasets up to date with D1 (`force`: now, else when the last read is older than REFRESH_MS). */
-export function syncAddedDatasets(db: Db, options: { force?: boolean } = {}): Promise<void> {
-  const now = Date.now();
-  if (!options.force && last && now - last.at < REFRESH_MS) return last.read;
-  const read = readAdded(db).catch((err: unknown) => {
-    // The next request tries again; until then the datasets already known keep being served.
-    if (last?.read === read) last = undefined;
-    throw err;
-  });
-  last = { at: now, read };
-  return read;
+/**
+ * Brings this isolate's datasets up to date with D1 (`force`: now; else when what is known was read
+ * more than REFRESH_MS ago). Each request that needs a read makes its own: a Worker request may not
+ * wait on I/O another request started.
+ */
+export async function syncAddedDatasets(db: Db, options: { force?: boolean } = {}): Promise<void> {
+  const started = Date.now();
+  if (!options.force && started - knownAsOf < REFRESH_MS) return;
+  await readAdded(db);
+  knownAsOf = Math.max(knownAsOf, started);
 }

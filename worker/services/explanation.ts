@@ -14,7 +14,7 @@ import { predictProbability, sigmoid } from '../ml/predict';
 import { treeShap } from '../ml/treeshap';
 import type { ExplanationResponse } from '../schemas/main-experiment';
 import { r2Keys } from '../storage/r2';
-import { studyConfig, type DatasetType } from '../schemas/study';
+import type { DatasetType } from '../schemas/study';
 import { aiRowColumns, loadActiveAiModel, loadAiRow, loadSessionAiModel, loadUserModel } from './model-store';
 
 type CaseRow = { caseId: string; datasetType: DatasetType; features: Record<string, string | number | null> };
@@ -64,7 +64,7 @@ export async function explanationInputs(db: Db, sessionId: string, caseId: strin
       .set({ aiModelIdentifier: activeOfDataset })
       .where(and(eq(sessions.sessionId, sessionId), isNull(sessions.aiModelIdentifier), willSucceed)),
     db
-      .select({ sessionId: sessions.sessionId, datasetType: sessions.datasetType, screenedOutAt: sessions.screenedOutAt, ai: aiRowColumns })
+      .select({ sessionId: sessions.sessionId, datasetType: sessions.datasetType, screenedOutAt: sessions.screenedOutAt, condition: sessions.condition, ai: aiRowColumns })
       .from(sessions)
       .leftJoin(aiModels, eq(aiModels.modelIdentifier, sessions.aiModelIdentifier))
       .where(eq(sessions.sessionId, sessionId)),
@@ -78,8 +78,8 @@ export async function explanationInputs(db: Db, sessionId: string, caseId: strin
   return {
     session: session ?? null,
     caseRow: caseRow ?? null,
-    /** The alpha fixed with the session's main set, when the case is in it. */
-    setAlpha: item ? (item.alpha ?? studyConfig.mainExperiment.fallbackAlpha) : null,
+    /** The case is in the session's main set, with the alpha stored with it (null: none stored). */
+    setItem: item ? { storedAlpha: item.alpha } : null,
     userModel: userModel ?? null,
   };
 }
@@ -119,6 +119,20 @@ export async function explainForSession(
     user_model_probability: userPart?.probability ?? null,
   };
 }
+
+/**
+ * What a condition that shows the AI's prediction alone gets: the prediction and the models'
+ * outputs, no bars (nothing is sent that the participant is not shown).
+ */
+export const predictionOnly = (explanation: ExplanationResponse): ExplanationResponse => ({
+  ...explanation,
+  alignment_alpha: null,
+  ai_feature_importance: [],
+  user_feature_importance: [],
+  shown_feature_importance: [],
+  explanation_kind: 'prediction_only',
+  human_aligned_used: false,
+});
 
 /** Explains one of a session's cases, reading what it needs in one batch (admin registration). */
 export async function explainCase(db: Db, bucket: R2Bucket, input: { sessionId: string; caseRow: CaseRow; alpha: number }): Promise<ExplanationResponse> {

@@ -2,15 +2,17 @@
  * The main-experiment case set of a session: 50 cases, half of each label, from one of the
  * dataset's main pools (chosen by the session's seed, so the pools are used about equally and
  * each case gets judged by many participants), never a case of the participant's pre-experiment,
- * in a seeded order, each with its alignment alpha. Drawn once and stored, so it survives resume;
+ * in a seeded order, each with its alignment alpha when the session's condition (drawn first)
+ * shows explanations. Drawn once and stored, so it survives resume;
  * two simultaneous starts draw the same rows, and the second insert changes nothing.
  */
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { caseSetItems, cases, sessions } from '../db/schema';
-import { studyConfig, type DatasetType } from '../schemas/study';
+import { studyConfig, type Condition, type DatasetType } from '../schemas/study';
 import { alphaSchedule } from './alignment';
 import { poolCases, seededShuffle, seedOf } from './case-sets';
+import { alphaLevelsOf, assignCondition, conditionOf } from './conditions';
 
 /** D1 binds at most 100 parameters per statement; a main case-set row binds 6. */
 const ROWS_PER_INSERT = 16;
@@ -26,7 +28,7 @@ export async function storedMainCaseSet(db: Db, sessionId: string) {
     .innerJoin(cases, eq(cases.caseId, caseSetItems.caseId))
     .where(and(eq(caseSetItems.sessionId, sessionId), eq(caseSetItems.phase, 'main_experiment')))
     .orderBy(asc(caseSetItems.position));
-  return rows.map((r) => ({ position: r.position, alpha: r.alpha ?? studyConfig.mainExperiment.fallbackAlpha, row: r.c }));
+  return rows.map((r) => ({ position: r.position, storedAlpha: r.alpha, row: r.c }));
 }
 
 /** One case of the session's main set, by case ID or position (its position and alpha, with the case row), or null. */
@@ -43,8 +45,15 @@ export async function mainSetItem(db: Db, sessionId: string, at: { caseId: strin
       ),
     )
     .get();
-  return r ? { position: r.position, alpha: r.alpha ?? studyConfig.mainExperiment.fallbackAlpha, row: r.c } : null;
+  return r ? { position: r.position, storedAlpha: r.alpha, row: r.c } : null;
 }
+
+/**
+ * The alpha a case of the set is explained with: the one stored with the set (a set drawn before
+ * alphas were stored takes the fallback); none when the session's condition shows no explanation.
+ */
+export const alphaOfItem = (condition: Condition, storedAlpha: number | null): number | null =>
+  condition.shows === 'explanation' ? (storedAlpha ?? studyConfig.mainExperiment.fallbackAlpha) : null;
 
 /** Picks half of `size` from each label, seeded; throws when the pool cannot supply them. */
 function balancedDraw<T extends { groundTruth: number }>(pool: readonly T[], size: number, seed: number): T[] {
@@ -64,9 +73,10 @@ export type MainStartBypass = 'debug' | 'tutorial' | null;
  * Draws and stores the session's main set on its first start, and records that start (when, and
  * through which bypass) in the same batch; later calls return the stored set and record nothing.
  */
-export async function ensureMainCaseSet(db: Db, session: { sessionId: string; datasetType: DatasetType }, now: string, bypass: MainStartBypass = null) {
+export async function ensureMainCaseSet(db: Db, session: { sessionId: string; datasetType: DatasetType; condition: string | null }, now: string, bypass: MainStartBypass = null) {
   const existing = await storedMainCaseSet(db, session.sessionId);
-  if (existing.length > 0) return { set: existing, created: false };
+  if (existing.length > 0) return { set: existing, created: false, condition: conditionOf(session) };
+  const condition = await assignCondition(db, session);
 
   const size = studyConfig.mainExperiment.numCases;
   const seed = seedOf(session.sessionId);
@@ -81,14 +91,15 @@ export async function ensureMainCaseSet(db: Db, session: { sessionId: string; da
   const variant = variants[seed % variants.length]!;
   const drawn = balancedDraw(fresh.filter((c) => (c.poolVariant ?? '') === variant), size, seed);
   const ordered = seededShuffle(drawn, seed);
-  const alphas = alphaSchedule(session.sessionId, size)!;
+  const levels = alphaLevelsOf(condition);
+  const alphas = levels ? alphaSchedule(session.sessionId, size, levels)! : null;
 
   const rows = ordered.map((c, position) => ({
     sessionId: session.sessionId,
     phase: 'main_experiment' as const,
     position,
     caseId: c.caseId,
-    alignmentAlpha: alphas[position]!,
+    alignmentAlpha: alphas ? alphas[position]! : null,
     createdAt: now,
   }));
   const statements = [];
@@ -100,5 +111,5 @@ export async function ensureMainCaseSet(db: Db, session: { sessionId: string; da
     .set({ mainStartedAt: now, mainStartBypass: bypass })
     .where(and(eq(sessions.sessionId, session.sessionId), isNull(sessions.mainStartedAt)));
   await db.batch([first!, ...rest, started]);
-  return { set: await storedMainCaseSet(db, session.sessionId), created: true };
+  return { set: await storedMainCaseSet(db, session.sessionId), created: true, condition };
 }

@@ -12,6 +12,7 @@ import { AppError, notFound } from '../errors';
 import { sharesLeanToward } from '../ml/explanation';
 import type { IntegratedResponseBody } from '../schemas/main-experiment';
 import { studyConfig } from '../schemas/study';
+import { answerMisfits, conditionNamed, conditionsFitting } from './conditions';
 import { requireConsent } from './pre-experiment';
 
 export async function countMainResponses(db: Db, sessionId: string): Promise<number> {
@@ -26,33 +27,33 @@ export async function countMainResponses(db: Db, sessionId: string): Promise<num
 /** The row's values from the body; the session, set and case columns come from the tables in the insert itself. */
 function answerColumns(body: IntegratedResponseBody, now: string) {
   return {
-    initialPrediction: body.initial_prediction,
-    initialConfidence: body.initial_confidence,
-    initialResponseTimeMs: body.initial_response_time_ms,
+    initialPrediction: body.initial_prediction ?? null,
+    initialConfidence: body.initial_confidence ?? null,
+    initialResponseTimeMs: body.initial_response_time_ms ?? null,
     initialReasoning: body.initial_reasoning ?? null,
     finalPrediction: body.final_prediction,
     finalConfidence: body.final_confidence,
     finalResponseTimeMs: body.final_response_time_ms,
     finalReasoning: body.final_reasoning ?? null,
-    aiPrediction: body.ai_prediction,
-    aiModelPrediction: body.ai_model_prediction ?? body.ai_prediction,
+    aiPrediction: body.ai_prediction ?? null,
+    aiModelPrediction: body.ai_model_prediction ?? body.ai_prediction ?? null,
     userModelPrediction: body.user_model_prediction ?? null,
-    aiFeatureImportance: body.ai_feature_importance,
-    userFeatureImportance: body.user_feature_importance,
+    aiFeatureImportance: body.ai_feature_importance ?? null,
+    userFeatureImportance: body.user_feature_importance ?? null,
     shownFeatureImportance: body.shown_feature_importance ?? null,
-    shownLeansWithAi: sharesLeanToward(body.shown_feature_importance, body.ai_prediction),
+    shownLeansWithAi: body.ai_prediction === null || body.ai_prediction === undefined ? null : sharesLeanToward(body.shown_feature_importance, body.ai_prediction),
     aiBaselineShown: body.ai_baseline_shown ?? null,
     explanationKind: body.explanation_kind ?? null,
     aiModelIdentifier: body.ai_model_identifier ?? null,
     userModelIdentifier: body.user_model_identifier ?? null,
     aiProbability: body.ai_probability ?? null,
     userModelProbability: body.user_model_probability ?? null,
-    comprehensibility: body.comprehensibility,
-    transparency: body.transparency,
-    satisfaction: body.satisfaction,
-    trust: body.trust,
-    alignment: body.alignment,
-    explanationViewingTimeMs: body.explanation_viewing_time_ms,
+    comprehensibility: body.comprehensibility ?? null,
+    transparency: body.transparency ?? null,
+    satisfaction: body.satisfaction ?? null,
+    trust: body.trust ?? null,
+    alignment: body.alignment ?? null,
+    explanationViewingTimeMs: body.explanation_viewing_time_ms ?? null,
     totalTaskTimeMs: body.total_task_time_ms,
     createdAt: now,
     updatedAt: now,
@@ -84,11 +85,14 @@ const saveStatements = builtOnce((db) => {
     caseNumber: sql`${caseSetItems.position} + 1 + ${sql.placeholder('caseNumberBase')}`,
     groundTruth: cases.groundTruth,
     caseData: cases.features,
-    alignmentAlpha: sql`coalesce(${caseSetItems.alignmentAlpha}, ${studyConfig.mainExperiment.fallbackAlpha})`,
+    // A set drawn before alphas were stored explains with the fallback; a condition without explanations has none.
+    alignmentAlpha: sql`case when ${caseSetItems.alignmentAlpha} is null and ${sql.placeholder('explains')} then ${studyConfig.mainExperiment.fallbackAlpha} else ${caseSetItems.alignmentAlpha} end`,
   } as const;
   const selection = Object.fromEntries(
     Object.keys(columns).map((key) => [key, key in fromTables ? fromTables[key as keyof typeof fromTables] : sql`${sql.placeholder(key)}`]),
   ) as Record<keyof typeof columns, SQL>;
+  // Stored only when the answer fits the session's condition (a session from before conditions ran the first).
+  const fitsCondition = sql`coalesce(${sessions.condition}, ${studyConfig.conditions[0]!.name}) in (select value from json_each(${sql.placeholder('fitting')}))`;
   const inSet = and(eq(caseSetItems.sessionId, sessions.sessionId), eq(caseSetItems.phase, 'main_experiment'), sql`${caseSetItems.caseId} = ${caseId}`);
   return {
     insert: db
@@ -99,7 +103,7 @@ const saveStatements = builtOnce((db) => {
           .from(sessions)
           .innerJoin(caseSetItems, inSet)
           .innerJoin(cases, eq(cases.caseId, caseSetItems.caseId))
-          .where(and(sql`${sessions.sessionId} = ${session}`, isNotNull(sessions.consentedAt)))
+          .where(and(sql`${sessions.sessionId} = ${session}`, isNotNull(sessions.consentedAt), fitsCondition))
           .getSQL(),
       )
       .onConflictDoNothing()
@@ -118,6 +122,8 @@ const saveStatements = builtOnce((db) => {
         consentedAt: sql`${sessions.consentedAt}`.as('consentedAt'),
         completed: completedCount(session).as('completed'),
         inSet: sql`exists (select 1 from case_set_items i where i.session_id = ${session} and i.phase = 'main_experiment' and i.case_id = ${caseId})`.as('inSet'),
+        condition: sql`coalesce(${sessions.condition}, ${studyConfig.conditions[0]!.name})`.as('condition'),
+        fits: sql`${fitsCondition}`.as('fits'),
       })
       .from(sessions)
       .where(sql`${sessions.sessionId} = ${session}`),
@@ -125,7 +131,7 @@ const saveStatements = builtOnce((db) => {
 });
 
 /** The status row by the aliases above (a batch through D1 itself returns plain column names). */
-type SaveStatus = { consentedAt: string | null; completed: number; inSet: number };
+type SaveStatus = { consentedAt: string | null; completed: number; inSet: number; condition: string; fits: number };
 
 /**
  * Stores one whole case in one D1 batch (one round trip, one transaction): the insert reads the
@@ -150,14 +156,24 @@ export async function storeIntegratedResponse(
       return [key, value === null || value === undefined ? null : columns[key].mapToDriverValue(value)];
     }),
   );
+  const fitting = conditionsFitting(body);
+  if (fitting.length === 0) {
+    throw new AppError(400, 'answer_does_not_fit_condition', [{ msg: "the case's answer fits none of the study's conditions", loc: ['body'] }]);
+  }
   const statements = saveStatements(db);
-  const values = { ...answer, session: sessionId, caseId: body.case_id, now, caseNumberBase };
+  const explains = studyConfig.conditions.some((c) => fitting.includes(c.name) && c.shows === 'explanation') ? 1 : 0;
+  const values = { ...answer, session: sessionId, caseId: body.case_id, now, caseNumberBase, fitting: JSON.stringify(fitting), explains };
   const [inserted, , statusRow] = await batchBuilt(db, [statements.insert, statements.complete, statements.status], values);
   const status = statusRow!.results[0] as SaveStatus | undefined;
   if (!status) throw notFound(`No experiment session for participant ${sessionId}`);
   requireConsent(status);
   if (!status.inSet) {
     throw new AppError(400, 'case_not_in_set', [{ msg: `case ${body.case_id} is not in this session's main-experiment set`, loc: ['case_id'] }]);
+  }
+  if (!status.fits) {
+    const condition = conditionNamed(status.condition);
+    const misfits = condition ? answerMisfits(condition, body) : [`condition ${status.condition} is no longer in the study configuration`];
+    throw new AppError(400, 'answer_does_not_fit_condition', misfits.map((msg) => ({ msg: `${status.condition}: ${msg}`, loc: ['body'] })));
   }
   return { duplicate: inserted!.results.length === 0, completed: status.completed, complete: status.completed >= studyConfig.mainExperiment.numCases };
 }

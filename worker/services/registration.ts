@@ -4,17 +4,18 @@
  * study's own code. Answers are drawn from a generator seeded by the name, so registering the same
  * participant twice draws the same answers and a retry stores nothing twice.
  */
-import { and, eq } from 'drizzle-orm';
+import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { caseSetItems } from '../db/schema';
+import { caseSetItems, sessions } from '../db/schema';
 import { conflict } from '../errors';
 import { seededRandom } from '../ml/random';
 import type { DatasetType } from '../schemas/study';
 import { CONSENT_ITEMS, studyConfig } from '../schemas/study';
 import { ensurePreCaseSet, seedOf, storedPreCaseSet } from './case-sets';
 import { recordConsent } from './consent';
-import { explainCase } from './explanation';
-import { ensureMainCaseSet } from './main-case-sets';
+import { expectedAnswer, type RatingItem } from './conditions';
+import { explainCase, predictionOnly } from './explanation';
+import { alphaOfItem, ensureMainCaseSet } from './main-case-sets';
 import { storeIntegratedResponse } from './main-responses';
 import { countPreResponses, storePreAnswers } from './pre-experiment';
 import { trainUserModel } from './user-model';
@@ -67,14 +68,16 @@ export async function registerPreResponses(db: Db, input: PreRegistration, now: 
   };
 }
 
-export type MainRegistration = { name: string; datasetType: DatasetType; numResponses: number; accuracyRate: number; alpha?: number };
+export type MainRegistration = { name: string; datasetType: DatasetType; numResponses: number; accuracyRate: number; alpha?: number; condition?: string };
 
 /**
- * Answers the first `numResponses` cases of the participant's main set with the explanation the
- * Worker computes for each (AI and, if trained, the participant's model). The initial judgement is
- * right with probability `accuracyRate`; where it disagrees with the AI it switches to the AI's
- * advice half the time. A given alpha becomes the alpha of every case of this synthetic set.
- * Cases are numbered 201–250 so they never pass for a person's.
+ * Answers the first `numResponses` cases of the participant's main set as a participant of its
+ * condition would (`condition` chooses it; otherwise it is drawn as for a person): with the AI's
+ * prediction and the explanation the Worker computes for each where the condition shows them. The
+ * first own judgement is right with probability `accuracyRate`; where it disagrees with the AI
+ * shown it switches to the AI's advice half the time. A given alpha becomes the alpha of every
+ * case of this synthetic set (explanation conditions). Cases are numbered 201–250 so they never
+ * pass for a person's.
  */
 export async function registerMainResponses(db: Db, models: R2Bucket, input: MainRegistration, now: string) {
   const session = await syntheticParticipant(db, input.name, input.datasetType, now);
@@ -88,9 +91,15 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
       `${input.name} has ${preAnswers} of ${studyConfig.preExperiment.numCases} pre-experiment answers; register the pre-experiment first`,
     );
   }
+  if (input.condition) {
+    await db.update(sessions).set({ condition: input.condition }).where(and(eq(sessions.sessionId, session.sessionId), isNull(sessions.condition)));
+    const stored = await db.select({ condition: sessions.condition }).from(sessions).where(eq(sessions.sessionId, session.sessionId)).get();
+    if (stored?.condition !== input.condition) throw conflict('condition_mismatch', `${input.name} is already in condition ${stored?.condition}`);
+  }
   await trainUserModel(db, models, session, { force: false, now: new Date(now) });
-  const { set } = await ensureMainCaseSet(db, session, now);
-  if (input.alpha !== undefined) {
+  const { set, condition } = await ensureMainCaseSet(db, session, now);
+  const expected = expectedAnswer(condition);
+  if (input.alpha !== undefined && condition.shows === 'explanation') {
     await db
       .update(caseSetItems)
       .set({ alignmentAlpha: input.alpha })
@@ -101,54 +110,58 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
   const details = [];
   let stored = 0;
   for (const item of set.slice(0, input.numResponses)) {
-    const alpha = input.alpha ?? item.alpha;
-    const explanation = await explainCase(db, models, { sessionId: session.sessionId, caseRow: item.row, alpha });
+    const alpha = input.alpha ?? alphaOfItem(condition, item.storedAlpha) ?? studyConfig.mainExperiment.fallbackAlpha;
+    const computed = expected.ai ? await explainCase(db, models, { sessionId: session.sessionId, caseRow: item.row, alpha }) : null;
+    const shown = computed && condition.shows === 'ai_prediction' ? predictionOnly(computed) : computed;
     const truth = item.row.groundTruth as 0 | 1;
-    const initial = (random() < input.accuracyRate ? truth : 1 - truth) as 0 | 1;
-    const final = initial !== explanation.prediction && random() < 0.5 ? explanation.prediction : initial;
+    const own = (random() < input.accuracyRate ? truth : 1 - truth) as 0 | 1;
+    const final = shown && own !== shown.prediction && random() < 0.5 ? shown.prediction : own;
     const rate = () => clamp(Math.round(2 + random() * 3.4), 1, 5);
+    const ratings = Object.fromEntries(expected.ratings.map((k) => [k, rate()])) as Partial<Record<RatingItem, number>>;
     const body = {
       session_id: session.sessionId,
       case_id: item.row.caseId,
-      initial_prediction: initial,
-      initial_confidence: clamp(Math.round(2 + random() * 3), 1, 5),
-      initial_response_time_ms: Math.round(3000 + random() * 9000),
+      ...(expected.initial
+        ? { initial_prediction: own, initial_confidence: clamp(Math.round(2 + random() * 3), 1, 5), initial_response_time_ms: Math.round(3000 + random() * 9000) }
+        : {}),
       final_prediction: final,
       final_confidence: clamp(Math.round(2 + random() * 3), 1, 5),
       final_response_time_ms: Math.round(2000 + random() * 6000),
-      ai_prediction: explanation.prediction,
-      ai_model_prediction: explanation.prediction,
-      user_model_prediction: explanation.user_model_prediction,
-      ai_feature_importance: explanation.ai_feature_importance,
-      user_feature_importance: explanation.user_feature_importance,
-      shown_feature_importance: explanation.shown_feature_importance,
-      explanation_kind: explanation.explanation_kind,
-      ai_model_identifier: explanation.model_identifier,
-      user_model_identifier: explanation.user_model_identifier,
-      ai_probability: explanation.ai_probability,
-      user_model_probability: explanation.user_model_probability,
-      comprehensibility: rate(),
-      transparency: rate(),
-      satisfaction: rate(),
-      trust: rate(),
-      alignment: rate(),
-      explanation_viewing_time_ms: Math.round(4000 + random() * 12000),
+      ...(shown
+        ? {
+            ai_prediction: shown.prediction,
+            ai_model_prediction: shown.prediction,
+            user_model_prediction: shown.user_model_prediction,
+            ai_feature_importance: shown.ai_feature_importance,
+            user_feature_importance: shown.user_feature_importance,
+            shown_feature_importance: shown.shown_feature_importance,
+            explanation_kind: shown.explanation_kind,
+            ai_model_identifier: shown.model_identifier,
+            user_model_identifier: shown.user_model_identifier,
+            ai_probability: shown.ai_probability,
+            user_model_probability: shown.user_model_probability,
+            explanation_viewing_time_ms: Math.round(4000 + random() * 12000),
+          }
+        : {}),
+      ...ratings,
       total_task_time_ms: Math.round(15000 + random() * 30000),
     };
     const result = await storeIntegratedResponse(db, session.sessionId, body, now, base);
     if (!result.duplicate) stored++;
     const caseNumber = base + item.position + 1;
+    const given = Object.values(ratings);
     details.push({
       case_number: caseNumber,
       case_id: `main_case_${caseNumber}`,
       original_case_id: item.row.caseId,
-      initial_prediction: initial,
-      initial_confidence: body.initial_confidence,
+      initial_prediction: body.initial_prediction ?? null,
+      initial_confidence: body.initial_confidence ?? null,
       final_prediction: final,
       final_confidence: body.final_confidence,
-      avg_subjective_rating: (body.comprehensibility + body.transparency + body.satisfaction + body.trust + body.alignment) / 5,
+      avg_subjective_rating: given.length > 0 ? given.reduce((a, b) => a + b, 0) / given.length : null,
     });
   }
-  const correct = details.filter((d, i) => d.initial_prediction === set[i]!.row.groundTruth).length;
-  return { session, stored, details, realisedAccuracy: details.length > 0 ? correct / details.length : 0 };
+  // The participant's own first judgement: the initial one, or the only one where there is no other.
+  const correct = details.filter((d, i) => (d.initial_prediction ?? d.final_prediction) === set[i]!.row.groundTruth).length;
+  return { session, condition, stored, details, realisedAccuracy: details.length > 0 ? correct / details.length : 0 };
 }

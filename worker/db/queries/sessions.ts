@@ -25,6 +25,7 @@ export async function findSession(db: Db, sessionId: string) {
         studyConfigVersion: sessions.studyConfigVersion,
         screenedOutAt: sessions.screenedOutAt,
         completionVerificationCode: sessions.completionVerificationCode,
+        condition: sessions.condition,
         prolific: sql<number>`${participants.prolificPid} is not null`.mapWith(Boolean),
       })
       .from(sessions)
@@ -112,6 +113,7 @@ export async function insertParticipantSession(
             resumeCount: sql<number>`0`.as('resume_count'),
             completionVerificationCode: sql<null>`null`.as('completion_verification_code'),
             mainStartBypass: sql<null>`null`.as('main_start_bypass'),
+            condition: sql<null>`null`.as('condition'),
           })
           .from(participants)
           .where(eq(participants.participantCode, code)),

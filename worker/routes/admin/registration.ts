@@ -48,7 +48,7 @@ export const adminRegistrationRoutes = new Hono<AppEnv>()
   })
   .post('/register-main-experiment-responses', validate('query', registerMainResponsesQuerySchema), async (c) => {
     const q = c.req.valid('query');
-    const input = { name: q.participant_name, datasetType: q.dataset_type, numResponses: q.num_responses, accuracyRate: q.accuracy_rate, alpha: q.ai_alignment_alpha };
+    const input = { name: q.participant_name, datasetType: q.dataset_type, numResponses: q.num_responses, accuracyRate: q.accuracy_rate, alpha: q.ai_alignment_alpha, condition: q.condition };
     const r = await registerMainResponses(c.var.db, c.env.MODELS, input, new Date().toISOString());
     const body: z.infer<typeof registerMainResponsesResultSchema> = {
       success: true,
@@ -58,6 +58,7 @@ export const adminRegistrationRoutes = new Hono<AppEnv>()
       user_id: r.session.userId,
       session_id: r.session.sessionId,
       case_details: r.details,
+      condition: r.condition.name,
     };
     return c.json(body);
   });

@@ -1,0 +1,122 @@
+/**
+ * Between-subject conditions (the study configuration's `conditions`): which one a session runs
+ * under, and drawing it when the main experiment starts. The draw is balanced within the
+ * session's dataset by each condition's share, counting every session that has one (finished or
+ * not, as dataset assignment counts), and is made and stored by one SQL statement, so concurrent
+ * starts cannot all take the same least-used condition. Ties go in an order seeded by the session,
+ * and a stored condition never changes: a resumed or repeated start keeps it.
+ */
+import { eq, sql } from 'drizzle-orm';
+import type { Db } from '../db/client';
+import { sessions } from '../db/schema';
+import { AppError } from '../errors';
+import { studyConfig, type Condition, type DatasetType } from '../schemas/study';
+import { seededShuffle, seedOf } from './case-sets';
+
+export const conditionNamed = (name: string): Condition | undefined => studyConfig.conditions.find((c) => c.name === name);
+
+/**
+ * The condition a session runs under. A session whose main experiment started before the study
+ * had conditions ran the spec's design, the configuration's first condition.
+ */
+export function conditionOf(session: { sessionId: string; condition: string | null }): Condition {
+  if (session.condition === null) return studyConfig.conditions[0]!;
+  const condition = conditionNamed(session.condition);
+  if (!condition) {
+    throw new AppError(409, 'condition_unknown', `Session ${session.sessionId} runs under condition ${session.condition}, which the study configuration no longer has; restore it to serve the session`);
+  }
+  return condition;
+}
+
+/** A condition in words, for the codebook. */
+export function describeCondition(condition: Condition): string {
+  if (condition.shows === 'none') return `no AI; ${condition.judgements === 2 ? 'judges each case twice' : 'judges each case once'}`;
+  const when = condition.aiTiming === 'after_initial' ? 'after the initial judgement' : 'with the case (one judgement)';
+  if (condition.shows === 'ai_prediction') return `the AI's prediction alone, ${when}`;
+  return `the AI's prediction and explanation (alphas ${alphaLevelsOf(condition)!.join(', ')}), ${when}`;
+}
+
+/** What a participant's page needs of a condition to follow it. */
+export const conditionView = (condition: Condition) => ({
+  name: condition.name,
+  shows: condition.shows,
+  ai_timing: condition.shows === 'none' ? null : condition.aiTiming,
+  judgements: condition.shows === 'none' ? condition.judgements : condition.aiTiming === 'with_case' ? 1 : 2,
+});
+
+/** The alphas an explanation condition spreads over a session's cases; null when the condition shows no explanation. */
+export const alphaLevelsOf = (condition: Condition): readonly number[] | null =>
+  condition.shows === 'explanation' ? (condition.alphaLevels ?? studyConfig.mainExperiment.alphaLevels) : null;
+
+/** Draws and stores the session's condition unless it has one; returns the stored one. */
+export async function assignCondition(db: Db, session: { sessionId: string; datasetType: DatasetType }): Promise<Condition> {
+  const order = seededShuffle(
+    studyConfig.conditions.map((c) => c.name),
+    seedOf(`${session.sessionId}/condition`),
+  );
+  const options = JSON.stringify(order.map((name, rank) => ({ name, rank, share: conditionNamed(name)!.share })));
+  await db.run(sql`
+    UPDATE sessions SET condition = (
+      SELECT json_extract(o.value, '$.name')
+      FROM json_each(${options}) AS o
+      LEFT JOIN (
+        SELECT condition, count(*) AS n FROM sessions
+        WHERE dataset_type = ${session.datasetType} AND condition IS NOT NULL
+        GROUP BY condition
+      ) AS taken ON taken.condition = json_extract(o.value, '$.name')
+      ORDER BY coalesce(taken.n, 0) * 1.0 / json_extract(o.value, '$.share') ASC, json_extract(o.value, '$.rank') ASC
+      LIMIT 1
+    )
+    WHERE session_id = ${session.sessionId} AND condition IS NULL`);
+  const stored = await db.select({ condition: sessions.condition }).from(sessions).where(eq(sessions.sessionId, session.sessionId)).get();
+  return conditionOf({ sessionId: session.sessionId, condition: stored?.condition ?? null });
+}
+
+/** The per-case questions (part 2 §3); all five follow an explanation, trust alone follows the AI's prediction alone. */
+export const RATING_ITEMS = ['comprehensibility', 'transparency', 'satisfaction', 'trust', 'alignment'] as const;
+export type RatingItem = (typeof RATING_ITEMS)[number];
+
+/** What a participant of the condition gives for each case besides the final judgement. */
+export function expectedAnswer(condition: Condition): { initial: boolean; ai: boolean; explanation: boolean; ratings: readonly RatingItem[] } {
+  if (condition.shows === 'none') return { initial: condition.judgements === 2, ai: false, explanation: false, ratings: [] };
+  return {
+    initial: condition.aiTiming === 'after_initial',
+    ai: true,
+    explanation: condition.shows === 'explanation',
+    ratings: condition.shows === 'explanation' ? RATING_ITEMS : ['trust'],
+  };
+}
+
+type AnswerParts = {
+  initial_prediction?: number | null;
+  initial_confidence?: number | null;
+  initial_response_time_ms?: number | null;
+  ai_prediction?: number | null;
+  ai_feature_importance?: readonly unknown[];
+  shown_feature_importance?: readonly unknown[];
+} & Partial<Record<RatingItem, number | null>>;
+
+const given = (v: unknown) => v !== undefined && v !== null;
+
+/** Why a case's answer does not fit the condition, one line per part; empty when it fits. */
+export function answerMisfits(condition: Condition, body: AnswerParts): string[] {
+  const expected = expectedAnswer(condition);
+  const problems: string[] = [];
+  const initial = [body.initial_prediction, body.initial_confidence, body.initial_response_time_ms];
+  if (expected.initial && !initial.every(given)) problems.push('the initial judgement (initial_prediction, initial_confidence, initial_response_time_ms) is required');
+  if (!expected.initial && initial.some(given)) problems.push('there is no initial judgement in this condition');
+  if (expected.ai && !given(body.ai_prediction)) problems.push("the AI's prediction shown (ai_prediction) is required");
+  if (!expected.ai && given(body.ai_prediction)) problems.push('this condition shows no AI prediction');
+  const bars = (body.ai_feature_importance?.length ?? 0) + (body.shown_feature_importance?.length ?? 0);
+  if (expected.explanation && bars === 0) problems.push('the explanation shown (ai_feature_importance, shown_feature_importance) is required');
+  if (!expected.explanation && bars > 0) problems.push('this condition shows no explanation');
+  for (const item of RATING_ITEMS) {
+    const asked = expected.ratings.includes(item);
+    if (asked && !given(body[item])) problems.push(`${item} is required`);
+    if (!asked && given(body[item])) problems.push(`${item} is not asked in this condition`);
+  }
+  return problems;
+}
+
+/** The names of the conditions a case's answer fits. */
+export const conditionsFitting = (body: AnswerParts) => studyConfig.conditions.filter((c) => answerMisfits(c, body).length === 0).map((c) => c.name);
