@@ -11,8 +11,8 @@ import { caseSetItems, cases, mainExperimentResponses, sessions } from '../db/sc
 import { AppError, notFound } from '../errors';
 import { sharesLeanToward } from '../ml/explanation';
 import type { IntegratedResponseBody } from '../schemas/main-experiment';
-import { studyConfig } from '../schemas/study';
-import { answerMisfits, conditionNamed, conditionsFitting } from './conditions';
+import { studyConfig, type Condition } from '../schemas/study';
+import { answerMisfits, conditionOf, conditionsFitting } from './conditions';
 import { requireConsent } from './pre-experiment';
 
 export async function countMainResponses(db: Db, sessionId: string): Promise<number> {
@@ -158,7 +158,10 @@ export async function storeIntegratedResponse(
   );
   const fitting = conditionsFitting(body);
   if (fitting.length === 0) {
-    throw new AppError(400, 'answer_does_not_fit_condition', [{ msg: "the case's answer fits none of the study's conditions", loc: ['body'] }]);
+    // Fits no condition at all (rare: a client bug): say what the session's own condition asks for.
+    const session = await db.select({ sessionId: sessions.sessionId, condition: sessions.condition }).from(sessions).where(eq(sessions.sessionId, sessionId)).get();
+    if (!session) throw notFound(`No experiment session for participant ${sessionId}`);
+    throw misfit(conditionOf(session), body);
   }
   const statements = saveStatements(db);
   const explains = studyConfig.conditions.some((c) => fitting.includes(c.name) && c.shows === 'explanation') ? 1 : 0;
@@ -170,13 +173,17 @@ export async function storeIntegratedResponse(
   if (!status.inSet) {
     throw new AppError(400, 'case_not_in_set', [{ msg: `case ${body.case_id} is not in this session's main-experiment set`, loc: ['case_id'] }]);
   }
-  if (!status.fits) {
-    const condition = conditionNamed(status.condition);
-    const misfits = condition ? answerMisfits(condition, body) : [`condition ${status.condition} is no longer in the study configuration`];
-    throw new AppError(400, 'answer_does_not_fit_condition', misfits.map((msg) => ({ msg: `${status.condition}: ${msg}`, loc: ['body'] })));
-  }
+  if (!status.fits) throw misfit(conditionOf({ sessionId, condition: status.condition }), body);
   return { duplicate: inserted!.results.length === 0, completed: status.completed, complete: status.completed >= studyConfig.mainExperiment.numCases };
 }
+
+/** 400 naming each part of the answer the session's condition does not ask for, or misses. */
+const misfit = (condition: Condition, body: IntegratedResponseBody) =>
+  new AppError(
+    400,
+    'answer_does_not_fit_condition',
+    answerMisfits(condition, body).map((msg) => ({ msg: `${condition.name}: ${msg}`, loc: ['body'] })),
+  );
 
 const RATINGS = ['comprehensibility', 'transparency', 'satisfaction', 'trust', 'alignment'] as const;
 
