@@ -104,6 +104,18 @@ export default defineConfig(async () => {
         },
         {
           test: {
+            // The main experiment under each between-subject condition of a several-condition design (test/conditions/design.ts).
+            name: 'conditions',
+            include: ['test/conditions/**/*.test.ts'],
+            environment: 'node',
+            globalSetup: ['test/conditions/global-setup.ts'],
+            testTimeout: 120_000,
+            hookTimeout: 300_000,
+            fileParallelism: false,
+          },
+        },
+        {
+          test: {
             name: 'e2e',
             include: ['test/e2e/**/*.test.ts'],
             environment: 'node',

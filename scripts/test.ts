@@ -87,6 +87,13 @@ const runners: [string, () => Promise<Counts>][] = [
       return vitestProject('own-dataset');
     },
   ],
+  [
+    'conditions',
+    () => {
+      ensureChromium();
+      return vitestProject('conditions');
+    },
+  ],
 ];
 
 for (const [name, run] of runners) {

@@ -27,8 +27,9 @@ const translations = loadLanguage(i18n, language).catch((err: unknown) =>
 // Datasets added on the dashboard since this build (fetched alongside; either order leaves every
 // loaded language with their texts). Without them the built-in ones still serve.
 const datasets = loadStudyDatasets(i18n).catch((err: unknown) => logger.error('datasets_load', 'added datasets could not be loaded', { error: String(err) }));
-void Promise.all([translations, datasets]).finally(() => {
-  void i18n.changeLanguage(language);
+void Promise.all([translations, datasets]).finally(async () => {
+  // The first render is already in the participant's language.
+  await i18n.changeLanguage(language).catch((err: unknown) => logger.error('translation_load', 'language could not be switched', { error: String(err) }));
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Providers i18n={i18n}>

@@ -46,3 +46,9 @@ export async function signInAsAdmin(page: Page, url: string, password: string, d
   await field.press('Enter');
   await dialog.waitFor({ state: 'detached' });
 }
+
+/**
+ * Waits until the app has started on the page: it sets (and saves) its language while starting,
+ * so browser storage written before then may be overwritten.
+ */
+export const pageStarted = (page: Page) => page.locator('#root > *').first().waitFor({ state: 'attached' });

@@ -6,7 +6,7 @@ import { offlineEnv, projectRoot } from '../../scripts/lib/wrangler';
 import en from '../../web/i18n/en.json';
 import type { DebugHelpers } from '../../web/lib/debug-helpers';
 import ja from '../../web/i18n/ja.json';
-import { useBrowser } from './browser';
+import { pageStarted, useBrowser } from './browser';
 
 const session = useBrowser();
 type Texts = typeof ja;
@@ -116,6 +116,7 @@ describe('participant journey', () => {
     const page = await session.newPage();
     await page.clock.install();
     await page.goto(`${session.baseUrl()}/?dataset=compas`);
+    await pageStarted(page);
     await page.evaluate(() => localStorage.setItem('xai-decision-lab-language', 'en'));
     await page.reload();
     expect(await page.getByTestId('dataset-marker').getAttribute('value')).toBe('compas_url');

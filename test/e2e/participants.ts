@@ -5,6 +5,7 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { localD1Rows } from '../../scripts/lib/wrangler';
+import { pageStarted } from './browser';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { integratedAnswer } from '../helpers/simulated-participant';
 import type { DatasetType, Language } from '../../worker/schemas/study-config';
@@ -79,6 +80,11 @@ export async function preThroughApi(p: TestParticipant): Promise<void> {
   if (trained.status !== 'trained') throw new Error(`user model not trained: ${trained.status}`);
 }
 
+/** Starts the participant's main experiment through the API: the Worker draws the set and the condition, which this returns. */
+export async function startMainThroughApi(p: TestParticipant): Promise<{ name: string; shows: string; ai_timing: string | null; judgements: number }> {
+  return (await call<{ condition: { name: string; shows: string; ai_timing: string | null; judgements: number } }>('POST', '/api/experiments/main/start', { session_id: p.id })).condition;
+}
+
 /** The 50 main cases, each saved with the explanation the Worker gives for it. */
 export async function mainThroughApi(p: TestParticipant): Promise<void> {
   const started = await call<{ case_set: { case_id: string }[] }>('POST', '/api/experiments/main/start', { session_id: p.id });
@@ -99,6 +105,7 @@ export const d1Rows = <T>(sql: string): T[] => localD1Rows<T>(inject('persistTo'
 /** Opens the app once so this browser remembers `p` (and the language) as a returning participant would. */
 export async function adoptParticipant(page: Page, p: TestParticipant, language: Language, extra: { tutorialDone?: boolean } = {}): Promise<void> {
   await page.goto(`${inject('baseUrl')}/status`);
+  await pageStarted(page);
   await page.evaluate(
     ({ p, language, tutorialDone, keys, session }) => {
       localStorage.setItem(keys.language, language);

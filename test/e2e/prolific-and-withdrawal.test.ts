@@ -4,7 +4,7 @@ import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { studyCodes } from '../../worker/study-codes';
 import { storageKeys } from '../../web/lib/storage-keys';
-import { useBrowser } from './browser';
+import { pageStarted, useBrowser } from './browser';
 import { adoptParticipant, d1Rows, mainThroughApi, participantDoneWithMain, postSurveyThroughApi, preThroughApi } from './participants';
 
 const session = useBrowser();
@@ -16,6 +16,7 @@ describe('Prolific loop', () => {
   it('keeps the Prolific IDs from the study URL with the participant and ends with one button back to Prolific with the completion code (390×844, English)', async () => {
     const page = await session.newPage({ width: 390, height: 844 });
     await page.goto(`${inject('baseUrl')}/`);
+    await pageStarted(page);
     await page.evaluate((key) => localStorage.setItem(key, 'en'), storageKeys.language);
     await page.goto(`${inject('baseUrl')}/?PROLIFIC_PID=${PROLIFIC.pid}&STUDY_ID=${PROLIFIC.study}&SESSION_ID=${PROLIFIC.session}`);
     await page.getByTestId('participant-id').waitFor();
@@ -101,6 +102,7 @@ describe('withdrawal', () => {
     for (const [lang, texts] of [['ja', ja], ['en', en]] as const) {
       const page = await session.newPage({ width: 390, height: 844 });
       await page.goto(`${inject('baseUrl')}/`);
+      await pageStarted(page);
       await page.evaluate(([key, value]) => localStorage.setItem(key, value), [storageKeys.language, lang] as const);
       await page.reload();
       // Reached from the entry page's link.

@@ -1,6 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { caseFlowReducer, initialCaseFlow, stepIndex, type CaseFlowEvent, type CaseFlowState } from '../../web/features/main-experiment/case-flow-machine';
+import { planOf, type ConditionView } from '../../web/features/main-experiment/condition-plan';
 import type { ShownExplanation } from '../../web/features/main-experiment/explanation';
+import { integratedResponse } from '../../web/features/main-experiment/response-sender';
 import { estimateTextWidth, wrapLabel } from '../../web/components/ui/explanation-chart';
 import { canStart, currentCase, initialMainState, mainReducer, remainingCases, type MainEvent, type MainState } from '../../web/features/main-experiment/main-experiment-machine';
 import { currentQuestion, newAttempt, testReducer, type TestEvent, type TestState } from '../../web/features/main-experiment/understanding-test-machine';
@@ -26,10 +28,13 @@ const explanation: ShownExplanation = {
 
 const flow = (state: CaseFlowState, ...events: CaseFlowEvent[]) => events.reduce(caseFlowReducer, state);
 
+const SPEC: ConditionView = { name: 'human_aligned', shows: 'explanation', ai_timing: 'after_initial', judgements: 2 };
+const spec = planOf(SPEC);
+
 describe('case flow', () => {
   it('goes initial → explanation → final → survey → done and times each step from the runner’s clock', () => {
     const done = flow(
-      initialCaseFlow(1000),
+      initialCaseFlow(1000, spec),
       { type: 'initial_submitted', judgement: { prediction: 0, confidence: 2, reasoning: 'r' }, at: 4000 },
       { type: 'explanation_loaded', explanation, at: 4500 },
       { type: 'explanation_confirmed', at: 9500 },
@@ -48,18 +53,68 @@ describe('case flow', () => {
   });
 
   it('ignores events out of order, and a failed explanation can be retried', () => {
-    const start = initialCaseFlow(0);
+    const start = initialCaseFlow(0, spec);
     expect(flow(start, { type: 'explanation_confirmed', at: 5 })).toBe(start);
     expect(flow(start, { type: 'final_submitted', judgement: { prediction: 1, confidence: 3 }, at: 5 })).toBe(start);
     const failed = flow(start, { type: 'initial_submitted', judgement: { prediction: 1, confidence: 3 }, at: 10 }, { type: 'explanation_failed', detail: 'down' });
     expect(failed.step).toMatchObject({ kind: 'failed', detail: 'down', initial: { response_time_ms: 10 } });
-    expect(stepIndex(failed.step)).toBe(1);
+    expect(stepIndex(failed.step, spec)).toBe(1);
     expect(flow(failed, { type: 'explanation_retried' }).step.kind).toBe('explaining');
+  });
+
+  const judgement = { prediction: 1 as const, confidence: 4 };
+  const item: MainCase = { case_id: 'compas_main_a_001', case_number: 1, dataset_type: 'compas', features: {}, alignment_alpha: null };
+
+  it('the AI with the case: one judgement, then the questions, the explanation read while judging', () => {
+    const plan = planOf({ name: 'with_case', shows: 'explanation', ai_timing: 'with_case', judgements: 1 });
+    expect(plan.steps).toEqual(['judgement', 'survey']);
+    const start = initialCaseFlow(0, plan);
+    expect(start.step.kind).toBe('explaining');
+    const judging = flow(start, { type: 'explanation_loaded', explanation, at: 500 });
+    expect(judging.step).toMatchObject({ kind: 'final', initial: null, explanation });
+    expect(stepIndex(judging.step, plan)).toBe(0);
+    const done = flow(judging, { type: 'final_submitted', judgement, at: 6500 }, { type: 'survey_submitted', survey: { comprehensibility: 1, transparency: 2, satisfaction: 3, trust: 4, alignment: 5 }, at: 9000 });
+    if (done.step.kind !== 'done') throw new Error('not done');
+    expect(done.step.record).toMatchObject({ initial: null, explanationViewMs: 6000, final: { response_time_ms: 6000 } });
+    const body = integratedResponse('AB23CD45', item, done.step.record);
+    expect(body).not.toHaveProperty('initial_prediction');
+    expect(body).toMatchObject({ ai_prediction: 1, explanation_viewing_time_ms: 6000, trust: 4 });
+  });
+
+  it("the AI's prediction alone: its own step, then trust as the only question", () => {
+    const plan = planOf({ name: 'prediction', shows: 'ai_prediction', ai_timing: 'after_initial', judgements: 2 });
+    expect(plan).toMatchObject({ steps: ['initial', 'prediction', 'final', 'survey'], survey: ['trust'] });
+    const bare: ShownExplanation = { ...explanation, kind: 'prediction_only', alpha: null };
+    const done = flow(
+      initialCaseFlow(0, plan),
+      { type: 'initial_submitted', judgement, at: 1000 },
+      { type: 'explanation_loaded', explanation: bare, at: 1500 },
+      { type: 'explanation_confirmed', at: 2500 },
+      { type: 'final_submitted', judgement, at: 4000 },
+      { type: 'survey_submitted', survey: { trust: 2 }, at: 5000 },
+    );
+    if (done.step.kind !== 'done') throw new Error('not done');
+    const body = integratedResponse('AB23CD45', item, done.step.record);
+    expect(body).toMatchObject({ explanation_kind: 'prediction_only', trust: 2, alignment_alpha: null });
+    expect(body).not.toHaveProperty('comprehensibility');
+  });
+
+  it('no AI: judging twice, or once, and nothing else', () => {
+    const twice = planOf({ name: 'alone', shows: 'none', ai_timing: null, judgements: 2 });
+    expect(twice.steps).toEqual(['initial', 'final']);
+    const done = flow(initialCaseFlow(0, twice), { type: 'initial_submitted', judgement, at: 2000 }, { type: 'final_submitted', judgement: { prediction: 0, confidence: 2 }, at: 5000 });
+    if (done.step.kind !== 'done') throw new Error('not done');
+    expect(done.step.record).toMatchObject({ initial: { response_time_ms: 2000 }, explanation: null, explanationViewMs: null, final: { response_time_ms: 3000 }, survey: {} });
+    const body = integratedResponse('AB23CD45', item, done.step.record);
+    expect(body).not.toHaveProperty('ai_prediction');
+    expect(body).not.toHaveProperty('trust');
+    const once = planOf({ name: 'once', shows: 'none', ai_timing: null, judgements: 1 });
+    expect(initialCaseFlow(0, once).step).toMatchObject({ kind: 'final', initial: null, explanation: null });
   });
 });
 
 const cases: MainCase[] = [1, 2, 3].map((n) => ({ case_id: `compas_main_a_00${n}`, case_number: n, dataset_type: 'compas', features: {}, alignment_alpha: 0.5 }));
-const data = { sessionId: 'AB23CD45', datasetType: 'compas' as const, cases, resumed: false };
+const data = { sessionId: 'AB23CD45', datasetType: 'compas' as const, condition: SPEC, cases, resumed: false };
 const main = (state: MainState, ...events: MainEvent[]) => events.reduce(mainReducer, state);
 const loaded = (answered: string[]) => main(initialMainState({ tutorialDone: false, testPassed: false }), { type: 'loaded', data, answered });
 
@@ -72,6 +127,9 @@ describe('main experiment', () => {
     const ready = main(intro, { type: 'tutorial_done' }, { type: 'test_passed' });
     expect(canStart(ready)).toBe(true);
     expect(main(ready, { type: 'started' }).screen.kind).toBe('case');
+    // A condition without explanations has no tutorial or test to wait for.
+    const alone = main(initialMainState({ tutorialDone: false, testPassed: false }), { type: 'loaded', data: { ...data, condition: { name: 'alone', shows: 'none', ai_timing: null, judgements: 2 } }, answered: [] });
+    expect(canStart(alone)).toBe(true);
     const resumed = loaded(['compas_main_a_001', 'elsewhere']);
     expect(resumed.screen.kind).toBe('case');
     expect(currentCase(resumed)?.case_number).toBe(2);

@@ -7,8 +7,14 @@ import type { api } from '../../lib/api';
 type Stats = InferResponseType<typeof api.api.admin.stats.$get, 200>;
 
 /** The name of a group of trials by what they showed: its alpha, or the AI-only fallbacks. */
-export const shownGroupName = (t: TFunction, g: { explanation_kind: 'human_aligned' | 'ai_only'; alignment_alpha: number | null }) =>
-  g.explanation_kind === 'ai_only' ? t('admin.dashboard.charts.aiOnly') : g.alignment_alpha === null ? '—' : String(g.alignment_alpha);
+export const shownGroupName = (t: TFunction, g: { explanation_kind: 'human_aligned' | 'ai_only' | 'prediction_only'; alignment_alpha: number | null }) =>
+  g.explanation_kind === 'ai_only'
+    ? t('admin.dashboard.charts.aiOnly')
+    : g.explanation_kind === 'prediction_only'
+      ? t('admin.dashboard.charts.predictionOnly')
+      : g.alignment_alpha === null
+        ? '—'
+        : String(g.alignment_alpha);
 
 const percent = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 10);
 

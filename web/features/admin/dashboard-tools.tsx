@@ -259,13 +259,11 @@ export function RegistrationTab({ notify }: { notify: Notify }) {
                 <tr key={d.case_id}>
                   <td>{d.case_id}</td>
                   <td>{d.original_case_id}</td>
-                  <td>
-                    {d.initial_prediction} ({d.initial_confidence})
-                  </td>
+                  <td>{d.initial_prediction === null ? '—' : `${d.initial_prediction} (${d.initial_confidence})`}</td>
                   <td>
                     {d.final_prediction} ({d.final_confidence})
                   </td>
-                  <td>{d.avg_subjective_rating.toFixed(1)}</td>
+                  <td>{d.avg_subjective_rating === null ? '—' : d.avg_subjective_rating.toFixed(1)}</td>
                 </tr>
               ))}
             </tbody>

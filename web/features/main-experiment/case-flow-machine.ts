@@ -1,6 +1,8 @@
 /**
  * One main-experiment case as a state machine (part 2 §4 "Per-case steps"), shared by the real
- * cases and the tutorial's practice case:
+ * cases and the tutorial's practice case. The spec's design (the participant's condition decides,
+ * `condition-plan.ts`; without an initial judgement the case opens on the AI or the judgement,
+ * without AI the initial judgement leads to the final one, without questions the final ends it):
  *
  *   initial ─initial_submitted─▶ explaining ─explanation_loaded─▶ explanation ─explanation_confirmed─▶ final
  *                                    │  ▲                                                            │
@@ -11,19 +13,20 @@
  * runner (the hook), so the times of the record are computed here and tests can fake time.
  */
 import type { Judgement } from '../../components/ui/judgement-input';
+import type { CasePlan, SurveyItem } from './condition-plan';
 import type { ShownExplanation } from './explanation';
 
 export type TimedJudgement = Judgement & { response_time_ms: number };
 
-export const SURVEY_ITEMS = ['comprehensibility', 'transparency', 'satisfaction', 'trust', 'alignment'] as const;
-export type SurveyItem = (typeof SURVEY_ITEMS)[number];
-export type SurveyResponse = Record<SurveyItem, number>;
+export { SURVEY_ITEMS, type SurveyItem } from './condition-plan';
+/** The answers to the per-case questions the condition asks. */
+export type SurveyResponse = Partial<Record<SurveyItem, number>>;
 
-/** Everything a finished case recorded. */
+/** Everything a finished case recorded; what the condition does not show or ask is null. */
 export type CaseRecord = {
-  initial: TimedJudgement;
-  explanation: ShownExplanation;
-  explanationViewMs: number;
+  initial: TimedJudgement | null;
+  explanation: ShownExplanation | null;
+  explanationViewMs: number | null;
   final: TimedJudgement;
   survey: SurveyResponse;
   totalMs: number;
@@ -31,14 +34,14 @@ export type CaseRecord = {
 
 export type CaseStep =
   | { kind: 'initial' }
-  | { kind: 'explaining'; initial: TimedJudgement }
-  | { kind: 'failed'; initial: TimedJudgement; detail: string }
-  | { kind: 'explanation'; initial: TimedJudgement; explanation: ShownExplanation; shownAt: number }
-  | { kind: 'final'; initial: TimedJudgement; explanation: ShownExplanation; explanationViewMs: number; shownAt: number }
-  | { kind: 'survey'; initial: TimedJudgement; explanation: ShownExplanation; explanationViewMs: number; final: TimedJudgement }
+  | { kind: 'explaining'; initial: TimedJudgement | null }
+  | { kind: 'failed'; initial: TimedJudgement | null; detail: string }
+  | { kind: 'explanation'; initial: TimedJudgement | null; explanation: ShownExplanation; shownAt: number }
+  | { kind: 'final'; initial: TimedJudgement | null; explanation: ShownExplanation | null; explanationViewMs: number | null; shownAt: number }
+  | { kind: 'survey'; initial: TimedJudgement | null; explanation: ShownExplanation | null; explanationViewMs: number | null; final: TimedJudgement }
   | { kind: 'done'; record: CaseRecord };
 
-export type CaseFlowState = { startedAt: number; step: CaseStep };
+export type CaseFlowState = { plan: CasePlan; startedAt: number; step: CaseStep };
 
 export type CaseFlowEvent =
   | { type: 'initial_submitted'; judgement: Judgement; at: number }
@@ -49,36 +52,51 @@ export type CaseFlowEvent =
   | { type: 'final_submitted'; judgement: Judgement; at: number }
   | { type: 'survey_submitted'; survey: SurveyResponse; at: number };
 
-export const initialCaseFlow = (startedAt: number): CaseFlowState => ({ startedAt, step: { kind: 'initial' } });
+/** A case opens on its initial judgement; without one, on the AI (fetched first) or on the one judgement. */
+export function initialCaseFlow(startedAt: number, plan: CasePlan): CaseFlowState {
+  if (plan.initial) return { plan, startedAt, step: { kind: 'initial' } };
+  if (plan.ai !== 'none') return { plan, startedAt, step: { kind: 'explaining', initial: null } };
+  return { plan, startedAt, step: { kind: 'final', initial: null, explanation: null, explanationViewMs: null, shownAt: startedAt } };
+}
 
-/** The four steps the indicator shows; `explaining` and `failed` belong to the explanation step. */
-export const STEP_ORDER = ['initial', 'explanation', 'final', 'survey'] as const;
-export function stepIndex(step: CaseStep): number {
+/** The step of the indicator a case is at (`plan.steps`): `explaining` and `failed` belong to the AI's step, or to the judgement it is shown with. */
+export function stepIndex(step: CaseStep, plan: CasePlan): number {
+  const at = (name: CasePlan['steps'][number]) => Math.max(0, plan.steps.indexOf(name));
+  const judging = plan.initial ? at('final') : at('judgement');
   switch (step.kind) {
     case 'initial':
-      return 0;
+      return at('initial');
     case 'explaining':
     case 'failed':
     case 'explanation':
-      return 1;
+      return plan.aiStep ? at(plan.ai === 'explanation' ? 'explanation' : 'prediction') : judging;
     case 'final':
-      return 2;
+      return judging;
     case 'survey':
     case 'done':
-      return 3;
+      return plan.survey.length > 0 ? at('survey') : plan.steps.length - 1;
   }
 }
 
 const elapsed = (from: number, to: number) => Math.max(0, Math.round(to - from));
 
 export function caseFlowReducer(state: CaseFlowState, event: CaseFlowEvent): CaseFlowState {
-  const { step } = state;
+  const { step, plan } = state;
+  const finish = (from: Extract<CaseStep, { kind: 'survey' }>, survey: SurveyResponse, at: number): CaseStep => ({
+    kind: 'done',
+    record: { initial: from.initial, explanation: from.explanation, explanationViewMs: from.explanationViewMs, final: from.final, survey, totalMs: elapsed(state.startedAt, at) },
+  });
   switch (event.type) {
-    case 'initial_submitted':
+    case 'initial_submitted': {
       if (step.kind !== 'initial') return state;
-      return { ...state, step: { kind: 'explaining', initial: { ...event.judgement, response_time_ms: elapsed(state.startedAt, event.at) } } };
+      const initial = { ...event.judgement, response_time_ms: elapsed(state.startedAt, event.at) };
+      if (plan.ai === 'none') return { ...state, step: { kind: 'final', initial, explanation: null, explanationViewMs: null, shownAt: event.at } };
+      return { ...state, step: { kind: 'explaining', initial } };
+    }
     case 'explanation_loaded':
       if (step.kind !== 'explaining') return state;
+      // Shown with the case, the AI is read while judging: its viewing time is the judgement's.
+      if (!plan.aiStep) return { ...state, step: { kind: 'final', initial: step.initial, explanation: event.explanation, explanationViewMs: null, shownAt: event.at } };
       return { ...state, step: { kind: 'explanation', initial: step.initial, explanation: event.explanation, shownAt: event.at } };
     case 'explanation_failed':
       if (step.kind !== 'explaining') return state;
@@ -92,33 +110,15 @@ export function caseFlowReducer(state: CaseFlowState, event: CaseFlowEvent): Cas
         ...state,
         step: { kind: 'final', initial: step.initial, explanation: step.explanation, explanationViewMs: elapsed(step.shownAt, event.at), shownAt: event.at },
       };
-    case 'final_submitted':
+    case 'final_submitted': {
       if (step.kind !== 'final') return state;
-      return {
-        ...state,
-        step: {
-          kind: 'survey',
-          initial: step.initial,
-          explanation: step.explanation,
-          explanationViewMs: step.explanationViewMs,
-          final: { ...event.judgement, response_time_ms: elapsed(step.shownAt, event.at) },
-        },
-      };
+      const final = { ...event.judgement, response_time_ms: elapsed(step.shownAt, event.at) };
+      const viewed = step.explanation && step.explanationViewMs === null ? final.response_time_ms : step.explanationViewMs;
+      const answered: Extract<CaseStep, { kind: 'survey' }> = { kind: 'survey', initial: step.initial, explanation: step.explanation, explanationViewMs: viewed, final };
+      return { ...state, step: plan.survey.length > 0 ? answered : finish(answered, {}, event.at) };
+    }
     case 'survey_submitted':
       if (step.kind !== 'survey') return state;
-      return {
-        ...state,
-        step: {
-          kind: 'done',
-          record: {
-            initial: step.initial,
-            explanation: step.explanation,
-            explanationViewMs: step.explanationViewMs,
-            final: step.final,
-            survey: event.survey,
-            totalMs: elapsed(state.startedAt, event.at),
-          },
-        },
-      };
+      return { ...state, step: finish(step, event.survey, event.at) };
   }
 }

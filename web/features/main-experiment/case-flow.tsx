@@ -5,16 +5,17 @@ import type { MainCase } from '../../../worker/schemas/main-experiment';
 import type { DatasetType } from '../../../worker/schemas/study-config';
 import { CaseCard } from '../../components/ui/case-card';
 import { JudgementInput } from '../../components/ui/judgement-input';
-import { STEP_ORDER, stepIndex, type CaseRecord, type TimedJudgement } from './case-flow-machine';
+import { stepIndex, type CaseRecord, type TimedJudgement } from './case-flow-machine';
+import type { CasePlan, StepName } from './condition-plan';
 import { AiPrediction, ExplanationPanel } from './explanation-panel';
 import { SurveyStep } from './survey-step';
 import { useCaseFlow } from './use-case-flow';
 
-function StepIndicator({ current }: { current: number }) {
+function StepIndicator({ steps, current }: { steps: readonly StepName[]; current: number }) {
   const { t } = useTranslation();
   return (
     <ol className="step-indicator" aria-label={t('main.steps.label')}>
-      {STEP_ORDER.map((step, i) => (
+      {steps.map((step, i) => (
         <li key={step} data-state={i < current ? 'done' : i === current ? 'current' : 'todo'} aria-current={i === current ? 'step' : undefined}>
           <span className="step-number">{i + 1}</span>
           <span className="step-name">{t(`main.steps.${step}`)}</span>
@@ -41,15 +42,18 @@ function InitialJudgementSummary({ judgement, datasetType }: { judgement: TimedJ
 }
 
 /**
- * One case through its four steps (part 2 §2.1): initial judgement → AI explanation → final
- * judgement → survey. The real cases and the practice case both use it; `header` shows the
- * progress of the phase. Each step opens at the top of `scroller` (the page when absent).
+ * One case through its steps: in the spec's design (part 2 §2.1) initial judgement → AI
+ * explanation → final judgement → survey; in another condition the steps its `plan` lists (the AI
+ * shown with the case, its prediction alone, or no AI). The real cases and the practice case both
+ * use it; `header` shows the progress of the phase. Each step opens at the top of `scroller` (the
+ * page when absent).
  */
 export function CaseFlow({
   sessionId,
   item,
   datasetType,
   alpha,
+  plan,
   header,
   scroller,
   onDone,
@@ -58,7 +62,8 @@ export function CaseFlow({
   sessionId: string;
   item: MainCase;
   datasetType: DatasetType;
-  alpha: number;
+  alpha: number | null;
+  plan: CasePlan;
   header?: ReactNode;
   scroller?: RefObject<HTMLElement | null>;
   onDone: (record: CaseRecord) => void;
@@ -66,7 +71,7 @@ export function CaseFlow({
   onResume?: () => void;
 }) {
   const { t } = useTranslation();
-  const flow = useCaseFlow({ sessionId, caseId: item.case_id, alpha, onDone });
+  const flow = useCaseFlow({ sessionId, caseId: item.case_id, alpha, plan, onDone });
   const { step } = flow.state;
 
   useEffect(() => {
@@ -90,7 +95,7 @@ export function CaseFlow({
     case 'explaining':
       body = (
         <div className="case-layout">
-          <ExplanationPanel datasetType={datasetType} explanation={null} features={item.features} loading />
+          <ExplanationPanel datasetType={datasetType} explanation={null} features={item.features} predictionOnly={plan.ai === 'prediction'} loading />
           {card}
         </div>
       );
@@ -123,7 +128,7 @@ export function CaseFlow({
           <div className="case-layout">
             <div className="explanation-column">
               <ExplanationPanel datasetType={datasetType} explanation={step.explanation} features={item.features} />
-              <InitialJudgementSummary judgement={step.initial} datasetType={datasetType} />
+              {step.initial ? <InitialJudgementSummary judgement={step.initial} datasetType={datasetType} /> : null}
             </div>
             {card}
           </div>
@@ -135,16 +140,18 @@ export function CaseFlow({
         </>
       );
       break;
-    case 'final':
+    case 'final': {
+      const { explanation, initial } = step;
+      const lead = !initial ? (explanation ? `main.judgementLead.${plan.ai}` : null) : explanation ? (plan.ai === 'prediction' ? 'main.finalLeadPrediction' : 'main.finalLead') : 'main.finalLeadAlone';
       body = (
         <div className="case-layout">
           <div className="explanation-column">
             {card}
-            <ExplanationPanel datasetType={datasetType} explanation={step.explanation} features={item.features} />
+            {explanation ? <ExplanationPanel datasetType={datasetType} explanation={explanation} features={item.features} /> : null}
           </div>
           <div className="final-column">
-            <InitialJudgementSummary judgement={step.initial} datasetType={datasetType} />
-            <p className="final-lead">{t('main.finalLead')}</p>
+            {initial ? <InitialJudgementSummary judgement={initial} datasetType={datasetType} /> : null}
+            {lead ? <p className="final-lead">{t(lead)}</p> : null}
             <JudgementInput
               key="final"
               datasetType={datasetType}
@@ -152,24 +159,29 @@ export function CaseFlow({
               onSubmit={flow.submitFinal}
               context={
                 // The AI's answer stays beside the participant's own while they decide, however far the page scrolls.
-                <div className="final-ai-reminder" data-testid="final-ai-reminder">
-                  <AiPrediction datasetType={datasetType} explanation={step.explanation} />
-                </div>
+                explanation ? (
+                  <div className="final-ai-reminder" data-testid="final-ai-reminder">
+                    <AiPrediction datasetType={datasetType} explanation={explanation} />
+                  </div>
+                ) : undefined
               }
             />
           </div>
         </div>
       );
       break;
+    }
     case 'survey':
       // The questions ask about this case's explanation: it stays at hand, folded so the questions lead.
       body = (
         <>
-          <details className="survey-explanation" data-testid="survey-explanation">
-            <summary>{t('main.survey.showExplanation')}</summary>
-            <ExplanationPanel datasetType={datasetType} explanation={step.explanation} features={item.features} />
-          </details>
-          <SurveyStep onSubmit={flow.submitSurvey} />
+          {step.explanation ? (
+            <details className="survey-explanation" data-testid="survey-explanation">
+              <summary>{t(plan.ai === 'prediction' ? 'main.survey.showPrediction' : 'main.survey.showExplanation')}</summary>
+              <ExplanationPanel datasetType={datasetType} explanation={step.explanation} features={item.features} />
+            </details>
+          ) : null}
+          <SurveyStep items={plan.survey} about={plan.ai === 'prediction' ? 'prediction' : 'explanation'} onSubmit={flow.submitSurvey} />
         </>
       );
       break;
@@ -185,7 +197,7 @@ export function CaseFlow({
   return (
     <div className="case-flow" data-step={step.kind}>
       {header}
-      <StepIndicator current={stepIndex(step)} />
+      <StepIndicator steps={plan.steps} current={stepIndex(step, plan)} />
       {body}
     </div>
   );

@@ -59,12 +59,15 @@ export function ExplanationPanel({
   explanation,
   features,
   loading = false,
+  predictionOnly = explanation?.kind === 'prediction_only',
   baselineEnabled = studyConfig.mainExperiment.showAiBaseline,
 }: {
   datasetType: DatasetType;
   explanation: ShownExplanation | null;
   features: ParticipantCase['features'];
   loading?: boolean;
+  /** The condition shows the AI's prediction without bars. */
+  predictionOnly?: boolean;
   /** The study configuration's showAiBaseline (a prop so a study's variant can be rendered and tested). */
   baselineEnabled?: boolean;
 }) {
@@ -72,19 +75,19 @@ export function ExplanationPanel({
   if (loading || !explanation) {
     return (
       <section className="explanation-panel" aria-busy="true">
-        <h2>{t('main.panel.title')}</h2>
+        <h2>{t(predictionOnly ? 'main.panel.predictionTitle' : 'main.panel.title')}</h2>
         <p className="spinner-line">
           <span className="spinner" aria-hidden="true" />
-          {t('main.panel.generating')}
+          {t(predictionOnly ? 'main.panel.predicting' : 'main.panel.generating')}
         </p>
       </section>
     );
   }
   return (
     <section className="explanation-panel" aria-labelledby="explanation-title">
-      <h2 id="explanation-title">{t('main.panel.title')}</h2>
+      <h2 id="explanation-title">{t(predictionOnly ? 'main.panel.predictionTitle' : 'main.panel.title')}</h2>
       <AiPrediction datasetType={datasetType} explanation={explanation} baselineEnabled={baselineEnabled} />
-      <ExplanationChart datasetType={datasetType} shown={explanation.shown} features={features} />
+      {predictionOnly ? null : <ExplanationChart datasetType={datasetType} shown={explanation.shown} features={features} />}
     </section>
   );
 }

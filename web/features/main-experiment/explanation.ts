@@ -11,7 +11,8 @@ import { logger } from '../../lib/error-log';
 export type Contribution = { feature: string; importance: number; abs_importance: number; raw_shap: number };
 
 export type ShownExplanation = {
-  kind: 'human_aligned' | 'ai_only';
+  /** `prediction_only`: the participant's condition shows the AI's prediction without bars. */
+  kind: 'human_aligned' | 'ai_only' | 'prediction_only';
   prediction: 0 | 1;
   aiProbability: number;
   /** The AI's starting point before any feature is looked at (its base rate). */
@@ -19,7 +20,8 @@ export type ShownExplanation = {
   modelIdentifier: string;
   /** Test accuracy recorded with the AI model; null when unknown (the panel falls back to the study's figure). */
   testAccuracy: number | null;
-  alpha: number;
+  /** The alpha the bars mix with; null without bars. */
+  alpha: number | null;
   ai: Contribution[];
   user: Contribution[];
   /** The bars on screen. */
@@ -50,7 +52,7 @@ const fromHumanAligned = (r: HumanAligned): ShownExplanation => ({
   userModelProbability: r.user_model_probability,
 });
 
-const fromAiOnly = (r: AiOnly, alpha: number): ShownExplanation => ({
+const fromAiOnly = (r: AiOnly, alpha: number | null): ShownExplanation => ({
   kind: 'ai_only',
   prediction: r.prediction,
   aiProbability: r.probability,
@@ -79,16 +81,24 @@ export class ExplanationUnavailable extends Error {
   override readonly name = 'ExplanationUnavailable';
 }
 
-/** The explanation of a case for this participant; `alpha` counts only for a practice case (the server holds the main cases' alphas). */
-export async function fetchExplanation(input: { sessionId: string; caseId: string; alpha: number }): Promise<ShownExplanation> {
+/** The AI's prediction without its bars, for a condition that shows no more (the AI-only fallback has bars). */
+const withoutBars = (e: ShownExplanation): ShownExplanation => ({ ...e, kind: 'prediction_only', alpha: null, ai: [], user: [], shown: [] });
+
+/**
+ * The explanation of a case for this participant; `alpha` counts only for a practice case (the
+ * server holds the main cases' alphas). `predictionOnly`: the condition shows the prediction alone.
+ */
+export async function fetchExplanation(input: { sessionId: string; caseId: string; alpha: number | null; predictionOnly?: boolean }): Promise<ShownExplanation> {
   const noted = (e: ShownExplanation) => {
     // Part 1 §8: without the model's accuracy the panel shows the study's fixed figure.
     if (e.testAccuracy === null) logger.fallback('model_accuracy', 'モデル精度の取得に失敗しました');
-    return e;
+    return input.predictionOnly ? withoutBars(e) : e;
   };
   try {
     const r = await unwrap(
-      await api.api['human-aligned-explanation'].$post({ json: { session_id: input.sessionId, case_id: input.caseId, alignment_alpha: input.alpha } }),
+      await api.api['human-aligned-explanation'].$post({
+        json: { session_id: input.sessionId, case_id: input.caseId, ...(input.alpha === null ? {} : { alignment_alpha: input.alpha }) },
+      }),
     );
     return noted(fromHumanAligned(r));
   } catch (first) {

@@ -9,10 +9,13 @@
  */
 import type { MainCase } from '../../../worker/schemas/main-experiment';
 import type { DatasetType } from '../../../worker/schemas/study-config';
+import { needsPreparation, type ConditionView } from './condition-plan';
 
 export type MainData = {
   sessionId: string;
   datasetType: DatasetType;
+  /** The participant's between-subject condition, drawn by the server's start. */
+  condition: ConditionView;
   cases: MainCase[];
   /** Answers existed before this visit: show remaining counts and skip the intro. */
   resumed: boolean;
@@ -80,7 +83,8 @@ export const currentCase = (state: MainState): MainCase | null => {
 };
 
 /** The start button needs both the tutorial and the understanding test (part 2 §4). */
-export const canStart = (state: MainState) => state.tutorial.done && state.test.passed;
+/** The tutorial and a passed understanding test come first where the condition shows explanations. */
+export const canStart = (state: MainState) => !state.data || !needsPreparation(state.data.condition) || (state.tutorial.done && state.test.passed);
 
 const setExhausted = (state: MainState, answered: ReadonlySet<string>) => !!state.data && state.data.cases.every((c) => answered.has(c.case_id));
 

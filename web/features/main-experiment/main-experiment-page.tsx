@@ -8,13 +8,13 @@ import { storedParticipant } from '../../lib/participant';
 import { useDebugTools } from '../../lib/use-debug-tools';
 import type { ResumeData } from '../../lib/resume';
 import { CaseFlow } from './case-flow';
+import { flowTextKey, introLeadKey, needsPreparation, planOf } from './condition-plan';
 import { canStart, remainingCases, type MainSummary } from './main-experiment-machine';
 import { PracticeDialog } from './practice-dialog';
 import { UnderstandingTestDialog } from './understanding-test-dialog';
 import { useMainExperiment } from './use-main-experiment';
 
 const TOTAL = studyConfig.mainExperiment.numCases;
-const FLOW_STEPS = ['initial', 'explanation', 'final', 'survey'] as const;
 
 /**
  * What the page reads of its navigation state (part 2 §2.1). The rest of what callers pass
@@ -47,7 +47,8 @@ function Summary({ summary, sessionId }: { summary: MainSummary; sessionId: stri
 }
 
 /**
- * `/experiment/main`: intro with tutorial and understanding test, the 50 cases of four steps,
+ * `/experiment/main`: intro (with tutorial and understanding test where the participant's
+ * condition shows explanations), the 50 cases in the condition's steps,
  * the final confirmation and the completion summary. It renders the screen of
  * `main-experiment-machine.ts`; transitions live there, effects in `use-main-experiment.ts`.
  */
@@ -93,20 +94,23 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
   if (!data) return null;
   const { datasetType } = data;
   const done = state.answered.size;
+  const plan = planOf(data.condition);
+  const prepared = needsPreparation(data.condition);
 
   if (screen.kind === 'intro') {
     return (
       <div className="page main-intro">
         <h1>{t('main.title')}</h1>
         <ProgressBar phase="main_experiment" value={0} max={TOTAL} />
-        <p className="lead">{t('main.introLead', { count: TOTAL, minutes: studyConfig.mainExperiment.estimatedMinutes })}</p>
+        <p className="lead">{t(introLeadKey(plan), { count: TOTAL, minutes: studyConfig.mainExperiment.estimatedMinutes })}</p>
         <section className="card">
-          <h2>{t('main.flowTitle')}</h2>
+          {/* The spec's four-step design keeps its own heading. */}
+          <h2>{plan.steps.length === 4 ? t('main.flowTitle') : t('main.flowTitleSteps')}</h2>
           <ol className="flow-steps">
-            {FLOW_STEPS.map((step) => (
+            {plan.steps.map((step) => (
               <li key={step}>
                 <strong>{t(`main.steps.${step}`)}</strong>
-                <span className="muted"> — {t(`main.flow.${step}`)}</span>
+                <span className="muted"> — {t(flowTextKey(step, plan))}</span>
               </li>
             ))}
           </ol>
@@ -114,38 +118,42 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
             <strong>{t(`datasets.${datasetType}.task`)}</strong>
           </p>
         </section>
-        <section className="card preparation-steps">
-          <h2>{t('main.preparationTitle')}</h2>
-          <div className="preparation-row">
-            <div>
-              <h3>1. {t('main.tutorial.title')}</h3>
-              <p className="muted">{t('main.tutorial.lead')}</p>
-              {state.tutorial.done ? <p className="badge badge-green">{t('main.tutorial.done')}</p> : null}
+        {prepared ? (
+          <section className="card preparation-steps">
+            <h2>{t('main.preparationTitle')}</h2>
+            <div className="preparation-row">
+              <div>
+                <h3>1. {t('main.tutorial.title')}</h3>
+                <p className="muted">{t('main.tutorial.lead')}</p>
+                {state.tutorial.done ? <p className="badge badge-green">{t('main.tutorial.done')}</p> : null}
+              </div>
             </div>
-          </div>
-          <div className="preparation-row">
-            <div>
-              <h3>2. {t('main.test.title')}</h3>
-              <p className="muted">{t('main.test.lead', { count: studyConfig.mainExperiment.understandingTestQuestions })}</p>
-              {state.test.passed ? <p className="badge badge-green">{t('main.test.passedBadge')}</p> : null}
+            <div className="preparation-row">
+              <div>
+                <h3>2. {t('main.test.title')}</h3>
+                <p className="muted">{t('main.test.lead', { count: studyConfig.mainExperiment.understandingTestQuestions })}</p>
+                {state.test.passed ? <p className="badge badge-green">{t('main.test.passedBadge')}</p> : null}
+              </div>
             </div>
-          </div>
-          {canStart(state) ? null : (
-            <p id="main-start-required" className="muted">
-              {t('main.startRequired')}
-            </p>
-          )}
-        </section>
+            {canStart(state) ? null : (
+              <p id="main-start-required" className="muted">
+                {t('main.startRequired')}
+              </p>
+            )}
+          </section>
+        ) : null}
         {/* Tutorial, understanding test and start (part 2 §2.1) stay in view; the next one to do leads. */}
         <div className="button-row sticky-actions intro-actions">
-          <Button className={state.tutorial.done ? 'button' : 'button button-primary'} onPress={main.openTutorial}>
-            {state.tutorial.done ? t('main.tutorial.again') : t('main.tutorial.start')}
-          </Button>
-          {state.test.passed ? null : (
+          {prepared ? (
+            <Button className={state.tutorial.done ? 'button' : 'button button-primary'} onPress={main.openTutorial}>
+              {state.tutorial.done ? t('main.tutorial.again') : t('main.tutorial.start')}
+            </Button>
+          ) : null}
+          {prepared && !state.test.passed ? (
             <Button className={state.tutorial.done ? 'button button-primary' : 'button'} onPress={main.openTest}>
               {t('main.test.start')}
             </Button>
-          )}
+          ) : null}
           <Button
             className={canStart(state) ? 'button button-primary intro-start' : 'button intro-start'}
             isDisabled={!canStart(state)}
@@ -155,7 +163,7 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
             {t('main.start')}
           </Button>
         </div>
-        <PracticeDialog sessionId={data.sessionId} datasetType={datasetType} isOpen={state.tutorial.open} onClose={main.closeTutorial} onDone={main.finishTutorial} />
+        <PracticeDialog sessionId={data.sessionId} datasetType={datasetType} plan={plan} isOpen={state.tutorial.open} onClose={main.closeTutorial} onDone={main.finishTutorial} />
         <UnderstandingTestDialog datasetType={datasetType} isOpen={state.test.open} onClose={main.closeTest} onAttempt={main.saveTestAttempt} onPass={main.passTest} />
       </div>
     );
@@ -186,6 +194,7 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
           item={current}
           datasetType={datasetType}
           alpha={current.alignment_alpha}
+          plan={plan}
           header={header}
           onDone={main.caseDone}
           onResume={resume}

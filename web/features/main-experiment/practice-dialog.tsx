@@ -5,22 +5,25 @@ import type { MainCase } from '../../../worker/schemas/main-experiment';
 import type { DatasetType } from '../../../worker/schemas/study-config';
 import { logger } from '../../lib/error-log';
 import { CaseFlow } from './case-flow';
+import type { CasePlan } from './condition-plan';
 import { fetchPracticeCase } from './load';
 
 /**
- * The main experiment's tutorial (part 2 §2.1): one practice case through the same four steps
- * as the real ones, with a real explanation of that case; nothing is stored. It is done once its
- * survey step is answered.
+ * The main experiment's tutorial (part 2 §2.1): one practice case through the same steps as the
+ * real ones (the participant's condition's `plan`), with a real explanation of that case; nothing
+ * is stored. It is done once its survey step is answered.
  */
 export function PracticeDialog({
   sessionId,
   datasetType,
+  plan,
   isOpen,
   onClose,
   onDone,
 }: {
   sessionId: string;
   datasetType: DatasetType;
+  plan: CasePlan;
   isOpen: boolean;
   onClose: () => void;
   onDone: () => void;
@@ -57,7 +60,7 @@ export function PracticeDialog({
           {t('main.tutorial.unavailable')}
         </p>
       ) : practice ? (
-        <CaseFlow key={run} sessionId={sessionId} item={practice} datasetType={datasetType} alpha={practice.alignment_alpha} scroller={scroller} onDone={onDone} />
+        <CaseFlow key={run} sessionId={sessionId} item={practice} datasetType={datasetType} alpha={practice.alignment_alpha} plan={plan} scroller={scroller} onDone={onDone} />
       ) : (
         <p>{t('common.loading')}</p>
       )}

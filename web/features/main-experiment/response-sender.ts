@@ -15,36 +15,45 @@ import { showsAiBaseline } from './explanation';
 export type IntegratedResponse = InferRequestType<typeof api.api.experiments.main['integrated-response']['$post']>['json'];
 export type TestAttempt = InferRequestType<typeof api.api.experiments.main['understanding-test']['$post']>['json'];
 
+/** The case as the participant's condition recorded it: what was not shown or asked is left out. */
 export function integratedResponse(sessionId: string, item: MainCase, record: CaseRecord): IntegratedResponse {
   const { initial, final, explanation: e } = record;
   return {
     session_id: sessionId,
     case_id: item.case_id,
     case_number: item.case_number,
-    alignment_alpha: e.alpha,
-    initial_prediction: initial.prediction,
-    initial_confidence: initial.confidence,
-    initial_response_time_ms: initial.response_time_ms,
-    initial_reasoning: initial.reasoning ?? null,
+    alignment_alpha: e?.alpha ?? null,
+    ...(initial
+      ? {
+          initial_prediction: initial.prediction,
+          initial_confidence: initial.confidence,
+          initial_response_time_ms: initial.response_time_ms,
+          initial_reasoning: initial.reasoning ?? null,
+        }
+      : {}),
     final_prediction: final.prediction,
     final_confidence: final.confidence,
     final_response_time_ms: final.response_time_ms,
     final_reasoning: final.reasoning ?? null,
-    ai_prediction: e.prediction,
-    ai_model_prediction: e.prediction,
-    user_model_prediction: e.userModelPrediction,
-    ai_feature_importance: e.ai,
-    user_feature_importance: e.user,
-    shown_feature_importance: e.shown,
-    explanation_kind: e.kind,
-    ai_model_identifier: e.modelIdentifier,
-    user_model_identifier: e.userModelIdentifier,
-    ai_probability: e.aiProbability,
-    user_model_probability: e.userModelProbability,
+    ...(e
+      ? {
+          ai_prediction: e.prediction,
+          ai_model_prediction: e.prediction,
+          user_model_prediction: e.userModelPrediction,
+          ai_feature_importance: e.ai,
+          user_feature_importance: e.user,
+          shown_feature_importance: e.shown,
+          explanation_kind: e.kind,
+          ai_model_identifier: e.modelIdentifier,
+          user_model_identifier: e.userModelIdentifier,
+          ai_probability: e.aiProbability,
+          user_model_probability: e.userModelProbability,
+          explanation_viewing_time_ms: record.explanationViewMs,
+          ai_baseline_shown: showsAiBaseline(e),
+        }
+      : {}),
     ...record.survey,
-    explanation_viewing_time_ms: record.explanationViewMs,
     total_task_time_ms: record.totalMs,
-    ai_baseline_shown: showsAiBaseline(e),
   };
 }
 

@@ -2,16 +2,20 @@ import { useState } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { ScaleSegments } from '../../components/ui/scale-segments';
-import { SURVEY_ITEMS, type SurveyResponse } from './case-flow-machine';
+import type { SurveyResponse } from './case-flow-machine';
+import type { SurveyItem } from './condition-plan';
 
-/** The five 1–5 questions after each case (part 2 §3 "Survey response per case"); all required. */
-export function SurveyStep({ onSubmit }: { onSubmit: (survey: SurveyResponse) => void }) {
+/**
+ * The 1–5 questions after each case (part 2 §3 "Survey response per case"), all required: the
+ * five about the explanation, or, where the condition shows the AI's prediction alone, trust.
+ */
+export function SurveyStep({ items, about, onSubmit }: { items: readonly SurveyItem[]; about: 'explanation' | 'prediction'; onSubmit: (survey: SurveyResponse) => void }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<Partial<Record<(typeof SURVEY_ITEMS)[number], string>>>({});
+  const [values, setValues] = useState<Partial<Record<SurveyItem, string>>>({});
   const [sent, setSent] = useState(false);
   const levels = t('main.survey.levels', { returnObjects: true }) as string[];
-  const answered = SURVEY_ITEMS.filter((item) => values[item] !== undefined).length;
-  const complete = answered === SURVEY_ITEMS.length;
+  const answered = items.filter((item) => values[item] !== undefined).length;
+  const complete = answered === items.length;
 
   return (
     <form
@@ -20,11 +24,11 @@ export function SurveyStep({ onSubmit }: { onSubmit: (survey: SurveyResponse) =>
         e.preventDefault();
         if (!complete || sent) return;
         setSent(true);
-        onSubmit(Object.fromEntries(SURVEY_ITEMS.map((item) => [item, Number(values[item])])) as SurveyResponse);
+        onSubmit(Object.fromEntries(items.map((item) => [item, Number(values[item])])) as SurveyResponse);
       }}
     >
-      <p className="muted">{t('main.survey.lead')}</p>
-      {SURVEY_ITEMS.map((item, i) => (
+      <p className="muted">{t(about === 'prediction' ? 'main.survey.leadPrediction' : 'main.survey.lead')}</p>
+      {items.map((item, i) => (
         <ScaleSegments
           key={item}
           className="survey-item"
@@ -36,7 +40,7 @@ export function SurveyStep({ onSubmit }: { onSubmit: (survey: SurveyResponse) =>
         />
       ))}
       <div className="button-row sticky-actions">
-        <span className="muted survey-count">{t('main.survey.answered', { count: answered, total: SURVEY_ITEMS.length })}</span>
+        <span className="muted survey-count">{t('main.survey.answered', { count: answered, total: items.length })}</span>
         <Button type="submit" className="button button-primary" isDisabled={!complete || sent}>
           {sent ? t('main.saving') : t('main.survey.submit')}
         </Button>

@@ -1,17 +1,20 @@
 /**
  * The runner of one case's steps: it reads the clock for every event, fetches the explanation
- * once the initial judgement is in, and reports the finished record once. Used for the real
+ * when the condition's plan gets to it (after the initial judgement, or at once where the AI is
+ * shown with the case), and reports the finished record once. Used for the real
  * cases and the practice case alike (remount with a new `key` for the next case).
  */
 import { useEffect, useReducer, useRef } from 'react';
 import type { Judgement } from '../../components/ui/judgement-input';
 import { logger } from '../../lib/error-log';
 import { caseFlowReducer, initialCaseFlow, type CaseRecord, type SurveyResponse } from './case-flow-machine';
+import type { CasePlan } from './condition-plan';
 import { fetchExplanation } from './explanation';
 
-export function useCaseFlow(opts: { sessionId: string; caseId: string; alpha: number; onDone: (record: CaseRecord) => void }) {
-  const [state, dispatch] = useReducer(caseFlowReducer, undefined, () => initialCaseFlow(performance.now()));
+export function useCaseFlow(opts: { sessionId: string; caseId: string; alpha: number | null; plan: CasePlan; onDone: (record: CaseRecord) => void }) {
+  const [state, dispatch] = useReducer(caseFlowReducer, undefined, () => initialCaseFlow(performance.now(), opts.plan));
   const { sessionId, caseId, alpha } = opts;
+  const predictionOnly = opts.plan.ai === 'prediction';
   const onDone = useRef(opts.onDone);
   onDone.current = opts.onDone;
 
@@ -19,7 +22,7 @@ export function useCaseFlow(opts: { sessionId: string; caseId: string; alpha: nu
   useEffect(() => {
     if (!explaining) return;
     let cancelled = false;
-    fetchExplanation({ sessionId, caseId, alpha })
+    fetchExplanation({ sessionId, caseId, alpha, predictionOnly })
       .then((explanation) => !cancelled && dispatch({ type: 'explanation_loaded', explanation, at: performance.now() }))
       .catch((err: unknown) => {
         logger.error('explanation', `no explanation for ${caseId}`, { error: String(err) });
@@ -28,7 +31,7 @@ export function useCaseFlow(opts: { sessionId: string; caseId: string; alpha: nu
     return () => {
       cancelled = true;
     };
-  }, [explaining, sessionId, caseId, alpha]);
+  }, [explaining, sessionId, caseId, alpha, predictionOnly]);
 
   const reported = useRef(false);
   useEffect(() => {

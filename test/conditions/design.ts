@@ -1,0 +1,15 @@
+/**
+ * The between-subject design the `conditions` test project runs: the README's worked example of
+ * four conditions (no AI, the AI's prediction alone, the AI's own explanation, the human-aligned
+ * explanation) and two variants of when the AI appears and how often one judges alone.
+ */
+import { conditionSchema, type Condition } from '../../worker/schemas/study';
+
+export const DESIGN: Condition[] = [
+  { name: 'no_ai', shows: 'none', judgements: 2, share: 1 },
+  { name: 'prediction_only', shows: 'ai_prediction', aiTiming: 'after_initial', share: 1 },
+  { name: 'ai_explanation', shows: 'explanation', aiTiming: 'after_initial', alphaLevels: [1], share: 1 },
+  { name: 'human_aligned', shows: 'explanation', aiTiming: 'after_initial', share: 1 },
+  { name: 'explanation_with_case', shows: 'explanation', aiTiming: 'with_case', share: 1 },
+  { name: 'no_ai_once', shows: 'none', judgements: 1, share: 1 },
+].map((c) => conditionSchema.parse(c));

@@ -1,0 +1,112 @@
+/**
+ * The main experiment under each condition of a between-subject design (design.ts), in the
+ * browser on a phone (390×844), in Japanese and English by turns: the server draws six
+ * newcomers' conditions, one each; each participant then sees the intro their condition asks for
+ * (the tutorial and understanding test only where explanations are shown), goes through a case in
+ * the condition's steps, and the case is stored with exactly what the condition showed and asked.
+ */
+import { beforeAll, describe, expect, it } from 'vitest';
+import type { Page } from 'playwright-core';
+import en from '../../web/i18n/en.json';
+import ja from '../../web/i18n/ja.json';
+import { planOf, type ConditionView } from '../../web/features/main-experiment/condition-plan';
+import { pageOverflow, useBrowser } from '../e2e/browser';
+import { adoptParticipant, d1Rows, makeParticipant, preThroughApi, startMainPrepared, startMainThroughApi, type TestParticipant } from '../e2e/participants';
+import { DESIGN } from './design';
+
+const session = useBrowser();
+const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
+const DATASET = 'compas';
+
+/** Each condition's participant, drawn by the server (balanced: six newcomers get the six conditions). */
+const drawn = new Map<string, { p: TestParticipant; condition: ConditionView }>();
+
+beforeAll(async () => {
+  const participants = await Promise.all(DESIGN.map(() => makeParticipant(DATASET)));
+  await Promise.all(participants.map((p) => preThroughApi(p)));
+  for (const p of participants) {
+    const condition = (await startMainThroughApi(p)) as ConditionView;
+    drawn.set(condition.name, { p, condition });
+  }
+}, 240_000);
+
+/** The AI's panel on screen, and whether it has bars. */
+async function aiShown(page: Page, withBars: boolean) {
+  await page.locator('.explanation-panel').getByTestId('ai-prediction').waitFor();
+  expect(await page.getByTestId('explanation-bars').count()).toBe(withBars ? 1 : 0);
+}
+
+/** Chooses the `nth` answer (0: the positive outcome, 1: the negative) with middling confidence, and submits. */
+async function judge(page: Page, t: typeof ja, nth: 0 | 1) {
+  await page.locator('.answer-bar .judgement-prediction .radio').nth(nth).click();
+  await page.locator('.answer-bar .judgement-confidence .radio').nth(2).click();
+  await page.getByRole('button', { name: t.judgement.submit, exact: true }).click();
+}
+
+describe('each condition of the design, on a phone', () => {
+  it('draws one newcomer into each condition', () => {
+    expect([...drawn.keys()].sort()).toEqual(DESIGN.map((c) => c.name).sort());
+  });
+
+  it.each(DESIGN.map((c, i) => [c.name, i % 2 === 0 ? 'ja' : 'en'] as const))('%s (%s)', async (name, language) => {
+    const t = language === 'ja' ? ja : en;
+    const { p, condition } = drawn.get(name)!;
+    const plan = planOf(condition);
+    const page = await session.newPage({ width: 390, height: 844 });
+    const shot = async (step: string) => {
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-${name}-${step}-${language}-390.png`, fullPage: true });
+    };
+    await adoptParticipant(page, p, language);
+
+    // The intro lists the condition's steps; only explanation conditions prepare with the tutorial and test.
+    await page.goto(`${session.baseUrl()}/experiment/main`);
+    const steps = page.locator('.flow-steps li strong');
+    await steps.first().waitFor();
+    expect(await steps.allInnerTexts()).toEqual(plan.steps.map((s) => t.main.steps[s]));
+    expect(await page.getByRole('button', { name: t.main.tutorial.start }).count()).toBe(plan.ai === 'explanation' ? 1 : 0);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    await shot('intro');
+    if (plan.ai === 'explanation') await startMainPrepared(page, t.main.start);
+    else await page.getByRole('button', { name: t.main.start, exact: true }).click();
+
+    // One case in the condition's steps, the indicator naming them.
+    await page.locator('.case-card h2').waitFor();
+    expect(await page.locator('.step-indicator .step-name').allInnerTexts()).toEqual(plan.steps.map((s) => t.main.steps[s]));
+    if (plan.initial) await judge(page, t, 0);
+    if (plan.ai !== 'none') {
+      await aiShown(page, plan.ai === 'explanation');
+      await shot('ai');
+      if (plan.aiStep) await page.getByRole('button', { name: t.main.toFinal }).click();
+      await page.getByTestId('final-ai-reminder').waitFor();
+    } else {
+      expect(await page.locator('.explanation-panel').count()).toBe(0);
+    }
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    await shot('judgement');
+    await judge(page, t, 1);
+    if (plan.survey.length > 0) {
+      const items = page.locator('.survey-item');
+      await items.first().waitFor();
+      expect(await items.count()).toBe(plan.survey.length);
+      for (let i = 0; i < plan.survey.length; i++) await items.nth(i).locator('.radio').nth(3).click();
+      await shot('survey');
+      await page.getByRole('button', { name: t.main.survey.submit }).click();
+    }
+    await page.locator('.case-card h2').filter({ hasText: '2' }).waitFor();
+
+    // Stored with what the condition showed and asked, and nothing else.
+    await expect.poll(() => d1Rows(`select count(*) as n from main_experiment_responses where session_id = '${p.id}'`)[0], { timeout: 30_000 }).toEqual({ n: 1 });
+    const [row] = d1Rows<Record<string, number | string | null>>(
+      `select initial_prediction, final_prediction, ai_prediction, explanation_kind, alignment_alpha, comprehensibility, trust from main_experiment_responses where session_id = '${p.id}'`,
+    );
+    expect(row!.final_prediction).toBe(0);
+    expect(row!.initial_prediction).toBe(plan.initial ? 1 : null);
+    expect(row!.ai_prediction === null).toBe(plan.ai === 'none');
+    expect(row!.explanation_kind).toBe(plan.ai === 'none' ? null : plan.ai === 'prediction' ? 'prediction_only' : row!.explanation_kind);
+    if (plan.ai === 'explanation') expect(['human_aligned', 'ai_only']).toContain(row!.explanation_kind);
+    expect(row!.comprehensibility).toBe(plan.ai === 'explanation' ? 4 : null);
+    expect(row!.trust).toBe(plan.ai === 'none' ? null : 4);
+    if (name === 'ai_explanation') expect(row!.alignment_alpha).toBe(1);
+    await page.context().close();
+  });
+});
