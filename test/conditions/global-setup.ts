@@ -3,7 +3,7 @@
  * datasets as for the e2e project, and the real Worker started by `wrangler dev` from a copy of
  * wrangler.toml whose entry is `worker-entry.ts`, with throw-away local D1/R2 state.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { parse, stringify } from 'smol-toml';
@@ -11,7 +11,8 @@ import type { TestProject } from 'vitest/node';
 import { projectRoot } from '../../ml-assets/lib/paths';
 import { prepareLocalState } from '../../ml-assets/lib/seed';
 import { wranglerTomlPath } from '../../scripts/lib/wrangler-config';
-import { buildSpa, freeLoopbackPort, startLocalWorker } from '../../scripts/lib/wrangler';
+import { buildSpa } from '../../scripts/lib/wrangler';
+import { serveForTests } from '../e2e/test-worker';
 
 export const CONDITIONS_ADMIN_PASSWORD = 'conditions-admin-password';
 
@@ -35,19 +36,5 @@ export default async function setup(project: TestProject) {
   const persistTo = path.join(root, 'state');
   await buildSpa({ stdio: 'ignore' });
   await prepareLocalState(persistTo);
-  const port = await freeLoopbackPort();
-  const worker = await startLocalWorker({
-    port,
-    persistTo,
-    config: testConfig(root),
-    vars: { ADMIN_PASSWORD: CONDITIONS_ADMIN_PASSWORD },
-    stdio: process.env.E2E_VERBOSE ? 'inherit' : 'ignore',
-  });
-  project.provide('baseUrl', `http://127.0.0.1:${port}`);
-  project.provide('persistTo', persistTo);
-  return async () => {
-    worker.kill('SIGTERM');
-    await new Promise((r) => worker.once('exit', r).once('error', r));
-    rmSync(root, { recursive: true, force: true });
-  };
+  return serveForTests(project, { persistTo, adminPassword: CONDITIONS_ADMIN_PASSWORD, config: testConfig(root), tempDir: root });
 }

@@ -6,14 +6,15 @@
  * own registry of datasets is restored afterwards.
  */
 import { createHash } from 'node:crypto';
-import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { writeDatasetRegistry } from '../../ml-assets/lib/definitions';
 import { dataDir, projectRoot } from '../../ml-assets/lib/paths';
 import { prepareLocalState } from '../../ml-assets/lib/seed';
-import { buildSpa, freeLoopbackPort, startLocalWorker } from '../../scripts/lib/wrangler';
+import { buildSpa } from '../../scripts/lib/wrangler';
+import { serveForTests } from '../e2e/test-worker';
 import { LOAN_FILE, LOAN_ID, loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
 
 export const OWN_ADMIN_PASSWORD = 'own-dataset-admin-password';
@@ -36,16 +37,11 @@ export default async function setup(project: TestProject) {
   const persistTo = path.join(root, 'state');
   await buildSpa({ stdio: 'ignore' });
   await prepareLocalState(persistTo);
-  const port = await freeLoopbackPort();
-  const worker = await startLocalWorker({ port, persistTo, vars: { ADMIN_PASSWORD: OWN_ADMIN_PASSWORD }, stdio: process.env.E2E_VERBOSE ? 'inherit' : 'ignore' });
   // The keys the e2e helpers read (test/e2e/global-setup.ts declares them), so they serve this Worker.
-  project.provide('baseUrl', `http://127.0.0.1:${port}`);
-  project.provide('persistTo', persistTo);
+  const stop = await serveForTests(project, { persistTo, adminPassword: OWN_ADMIN_PASSWORD, tempDir: root });
   return async () => {
-    worker.kill('SIGTERM');
-    await new Promise((r) => worker.once('exit', r).once('error', r));
+    await stop();
     for (const key of ['XDL_DATASETS_DIR', 'XDL_DATA_DIR', 'XDL_GENERATED_DIR']) delete process.env[key];
     writeDatasetRegistry();
-    rmSync(root, { recursive: true, force: true });
   };
 }

@@ -181,4 +181,46 @@ describe('the main experiment follows the condition', () => {
     expect(column).toBeGreaterThan(0);
     expect(line!.split(',')[column]).toBe('prediction_only');
   });
+
+  it('registration tools register under a chosen condition; the figures come by condition, and by alpha within one', async () => {
+    const asAdmin = (path: string) => api(path, { method: 'POST', headers: { Cookie: cookie } });
+    for (const [name, condition] of [
+      ['test_cond_pred', 'prediction_only'],
+      ['test_cond_none', 'no_ai'],
+      ['test_cond_own', 'ai_explanation'],
+    ] as const) {
+      expect((await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas`)).status).toBe(200);
+      const res = await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=6&condition=${condition}`);
+      expect(res.status, await res.clone().text()).toBe(200);
+      const body = (await res.json()) as { condition: string; registered_cases: number; case_details: { initial_prediction: number | null; avg_subjective_rating: number | null }[] };
+      expect(body).toMatchObject({ condition, registered_cases: 6 });
+      if (condition === 'no_ai') expect(body.case_details.every((d) => d.avg_subjective_rating === null)).toBe(true);
+    }
+    const refused = await asAdmin('/api/admin/register-main-experiment-responses?participant_name=test_cond_x&dataset_type=compas&condition=nonsense');
+    expect(refused.status).toBe(400);
+    expect(await refused.text()).toContain('unknown condition');
+
+    const report = (await (await api('/api/admin/analytics/reliance?include_synthetic=true', { headers: { Cookie: cookie } })).json()) as {
+      by_condition: { condition: string; trials: number; metrics: Record<string, { pooled: number | null }> }[];
+      by_alpha: { condition: string; explanation_kind: string; alignment_alpha: number | null }[];
+    };
+    const of = (name: string) => report.by_condition.find((g) => g.condition === name)!;
+    expect(of('prediction_only').trials).toBeGreaterThanOrEqual(6);
+    // Without the AI, agreement with it is undefined; final accuracy is not.
+    expect(of('no_ai').metrics.agreement!.pooled).toBeNull();
+    expect(of('no_ai').metrics.final_accuracy!.pooled).not.toBeNull();
+    expect(of('prediction_only').metrics.agreement!.pooled).not.toBeNull();
+    expect(report.by_alpha).toEqual(
+      expect.arrayContaining([
+        expect.objectContaining({ condition: 'no_ai', explanation_kind: 'no_ai', alignment_alpha: null }),
+        expect.objectContaining({ condition: 'prediction_only', explanation_kind: 'prediction_only', alignment_alpha: null }),
+        expect.objectContaining({ condition: 'ai_explanation', alignment_alpha: 1 }),
+      ]),
+    );
+    const stats = (await (await api('/api/admin/stats?include_synthetic=true', { headers: { Cookie: cookie } })).json()) as { condition_balance: { condition: string; sessions: number }[] };
+    expect(stats.condition_balance.map((b) => b.condition)).toEqual(expect.arrayContaining(['no_ai', 'prediction_only', 'ai_explanation']));
+    const byCondition = await (await api('/api/enhanced-export/reliance-by-condition?include_synthetic=true', { headers: { Cookie: cookie } })).text();
+    expect(byCondition.split(/\r?\n/)[0]).toMatch(/^condition,participants,trials/);
+    expect(byCondition).toContain('prediction_only');
+  });
 });

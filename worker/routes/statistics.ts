@@ -16,7 +16,8 @@ export const statisticsRoutes = new Hono<AppEnv>().get('/', validate('query', po
       total_responses: main.total,
       unique_users: main.users,
       judgment_change_rate: main.total > 0 ? main.changed / main.total : null,
-      alignment_distribution: Object.fromEntries(alphas.map((a) => [a.kind === 'ai_only' ? 'ai_only' : a.alpha === null ? 'none' : String(a.alpha), a.n])),
+      // Cases by alpha shown; the other kinds (AI-only fallback, prediction alone, no AI) under their own names.
+      alignment_distribution: Object.fromEntries(alphas.map((a) => [a.kind !== 'human_aligned' ? a.kind : a.alpha === null ? 'none' : String(a.alpha), a.n])),
     },
     last_updated: new Date().toISOString(),
   };

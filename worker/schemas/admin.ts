@@ -1,7 +1,10 @@
 import { z } from 'zod';
 import { SYNTHETIC_NAME } from './experiment';
 import { QUALITY_FLAGS } from './quality-flags';
-import { datasetTypeSchema, EXPLANATION_KINDS, studyConfig } from './study';
+import { datasetTypeSchema, studyConfig } from './study';
+
+/** What a completed case showed, as the figures group them (the AI's explanation kinds, and no AI). */
+export const SHOWN_KINDS = ['human_aligned', 'ai_only', 'prediction_only', 'no_ai'] as const;
 
 export const adminLoginBodySchema = z.object({
   password: z.string().min(1, 'password is required').max(512),
@@ -165,10 +168,13 @@ export const adminStatsSchema = z.object({
   dataset_balance: z.array(z.object({ dataset_type: z.string(), sessions: z.number().int() })),
   /** Whether synthetic participants and bypassed sessions are counted in these figures. */
   include_synthetic: z.boolean(),
-  /** Completed cases by what they showed: each alpha of the human-aligned explanations, then the AI-only fallbacks. */
+  /** Sessions whose main experiment started, per between-subject condition. */
+  condition_balance: z.array(z.object({ condition: z.string(), sessions: z.number().int() })),
+  /** Completed cases per condition by what they showed: each alpha of the human-aligned explanations, the AI-only fallbacks, the prediction alone, no AI. */
   by_alpha: z.array(
     z.object({
-      explanation_kind: z.enum(EXPLANATION_KINDS),
+      condition: z.string(),
+      explanation_kind: z.enum(SHOWN_KINDS),
       alignment_alpha: z.number().nullable(),
       cases: z.number().int(),
       judgment_change_rate: z.number().nullable(),

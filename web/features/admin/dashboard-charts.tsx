@@ -7,23 +7,31 @@ import type { api } from '../../lib/api';
 type Stats = InferResponseType<typeof api.api.admin.stats.$get, 200>;
 
 /** The name of a group of trials by what they showed: its alpha, or the AI-only fallbacks. */
-export const shownGroupName = (t: TFunction, g: { explanation_kind: 'human_aligned' | 'ai_only' | 'prediction_only'; alignment_alpha: number | null }) =>
-  g.explanation_kind === 'ai_only'
-    ? t('admin.dashboard.charts.aiOnly')
-    : g.explanation_kind === 'prediction_only'
-      ? t('admin.dashboard.charts.predictionOnly')
-      : g.alignment_alpha === null
+type ShownKind = 'human_aligned' | 'ai_only' | 'prediction_only' | 'no_ai';
+
+/** A group of cases by what they showed (the alpha, or the kind), prefixed with its condition where the figures span several. */
+export function shownGroupName(t: TFunction, g: { condition?: string; explanation_kind: ShownKind; alignment_alpha: number | null }, withCondition = false): string {
+  const shown =
+    g.explanation_kind === 'human_aligned'
+      ? g.alignment_alpha === null
         ? '—'
-        : String(g.alignment_alpha);
+        : String(g.alignment_alpha)
+      : t(`admin.dashboard.charts.${g.explanation_kind === 'ai_only' ? 'aiOnly' : g.explanation_kind === 'prediction_only' ? 'predictionOnly' : 'noAi'}`);
+  return withCondition && g.condition ? `${g.condition} · ${shown}` : shown;
+}
+
+/** Whether figures span more than one between-subject condition (their groups then say which). */
+export const severalConditions = (groups: readonly { condition?: string }[]) => new Set(groups.map((g) => g.condition)).size > 1;
 
 const percent = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 10);
 
-/** What a researcher would rather look at than read: the funnel, the dataset balance and the per-alpha rates. */
+/** What a researcher would rather look at than read: the funnel, the dataset (and condition) balance and the per-alpha rates. */
 export function DashboardCharts({ stats }: { stats: Stats }) {
   const { t } = useTranslation();
   const funnel = stats.funnel.map((f) => ({ step: t(`admin.dashboard.charts.steps.${f.step}`), sessions: f.sessions }));
+  const withCondition = severalConditions(stats.by_alpha);
   const byAlpha = stats.by_alpha.map((a) => ({
-    alpha: `${shownGroupName(t, a)} (n=${a.cases})`,
+    alpha: `${shownGroupName(t, a, withCondition)} (n=${a.cases})`,
     change: percent(a.judgment_change_rate),
     initial: percent(a.initial_accuracy),
     final: percent(a.final_accuracy),
@@ -58,6 +66,20 @@ export function DashboardCharts({ stats }: { stats: Stats }) {
           </ResponsiveContainer>
         )}
       </figure>
+      {stats.condition_balance.length > 1 ? (
+        <figure className="card chart-card" data-chart="condition-balance">
+          <figcaption>{t('admin.dashboard.charts.conditionBalance')}</figcaption>
+          <ResponsiveContainer width="100%" height={220}>
+            <BarChart data={stats.condition_balance}>
+              <CartesianGrid strokeDasharray="3 3" />
+              <XAxis dataKey="condition" interval={0} />
+              <YAxis allowDecimals={false} />
+              <Tooltip />
+              <Bar dataKey="sessions" name={t('admin.dashboard.charts.sessions')} fill="#7a5cc2" />
+            </BarChart>
+          </ResponsiveContainer>
+        </figure>
+      ) : null}
       <figure className="card chart-card chart-wide" data-chart="by-alpha">
         <figcaption>{t('admin.dashboard.charts.byAlpha')}</figcaption>
         {byAlpha.length === 0 ? (

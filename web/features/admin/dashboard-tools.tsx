@@ -199,12 +199,13 @@ export function RegistrationTab({ notify }: { notify: Notify }) {
   const { t } = useTranslation();
   const refresh = useRefreshData();
   // An empty alpha keeps the session's counterbalanced schedule (each alpha level on an equal share of cases).
-  const [form, setForm] = useState({ name: 'test_', dataset: studyConfig.defaultDatasetType as DatasetType, num: '10', accuracy: '0.7', alpha: '' });
+  // An empty condition is drawn as for a person (balanced within the dataset).
+  const [form, setForm] = useState({ name: 'test_', dataset: studyConfig.defaultDatasetType as DatasetType, num: '10', accuracy: '0.7', alpha: '', condition: '' });
   const register = useMutation({
     mutationFn: async () =>
       unwrap(
         await api.api.admin['register-main-experiment-responses'].$post({
-          query: { participant_name: form.name.trim(), dataset_type: form.dataset, num_responses: form.num, accuracy_rate: form.accuracy, ai_alignment_alpha: form.alpha },
+          query: { participant_name: form.name.trim(), dataset_type: form.dataset, num_responses: form.num, accuracy_rate: form.accuracy, ai_alignment_alpha: form.alpha, condition: form.condition },
         }),
       ),
     onSuccess: (r) => {
@@ -234,6 +235,18 @@ export function RegistrationTab({ notify }: { notify: Notify }) {
             onChange={(e) => setForm({ ...form, alpha: e.target.value })}
           />
         </Field>
+        {studyConfig.conditions.length > 1 ? (
+          <Field label={t('admin.dashboard.registration.condition')}>
+            <select value={form.condition} onChange={(e) => setForm({ ...form, condition: e.target.value })}>
+              <option value="">{t('admin.dashboard.registration.conditionDrawn')}</option>
+              {studyConfig.conditions.map((c) => (
+                <option key={c.name} value={c.name}>
+                  {c.name}
+                </option>
+              ))}
+            </select>
+          </Field>
+        ) : null}
         <Button type="submit" className="button button-primary" isDisabled={register.isPending || consistency.state === 'mismatch'}>
           {t('admin.dashboard.registration.register')}
         </Button>
@@ -241,6 +254,7 @@ export function RegistrationTab({ notify }: { notify: Notify }) {
       {register.data ? (
         <div className="table-scroll">
           <p>{t('admin.dashboard.registration.result', { count: register.data.registered_cases, name: form.name })}</p>
+          <p data-testid="registered-condition">{t('admin.dashboard.registration.registeredCondition', { condition: register.data.condition })}</p>
           <p data-testid="realised-accuracy">
             {t('admin.dashboard.registration.realisedAccuracy', { value: (register.data.realised_accuracy_rate * 100).toFixed(1), asked: (Number(form.accuracy) * 100).toFixed(0) })}
           </p>

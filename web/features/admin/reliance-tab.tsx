@@ -7,7 +7,7 @@ import { Bar, BarChart, CartesianGrid, ErrorBar, ResponsiveContainer, Tooltip, X
 import { StatusBadge } from '../../components/ui/status-badge';
 import { api, unwrap } from '../../lib/api';
 import { saveResponse } from './downloads';
-import { shownGroupName } from './dashboard-charts';
+import { severalConditions, shownGroupName } from './dashboard-charts';
 
 type Report = InferResponseType<typeof api.api.admin.analytics.reliance.$get, 200>;
 type Group = Report['overall'];
@@ -90,7 +90,7 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
     return list;
   }, [r, sort]);
 
-  const download = async (name: 'reliance-participants' | 'reliance-by-alpha' | 'reliance-by-dataset') => {
+  const download = async (name: 'reliance-participants' | 'reliance-by-alpha' | 'reliance-by-condition' | 'reliance-by-dataset') => {
     try {
       const res = await api.api['enhanced-export'][':name'].$get({ param: { name }, query: { format: 'csv', ...population } });
       await saveResponse(res, name, 'csv');
@@ -144,6 +144,9 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
           <Button className="button button-small" onPress={() => void download('reliance-by-alpha')}>
             {t(k('exportAlpha'))}
           </Button>
+          <Button className="button button-small" onPress={() => void download('reliance-by-condition')}>
+            {t(k('exportCondition'))}
+          </Button>
           <Button className="button button-small" onPress={() => void download('reliance-by-dataset')}>
             {t(k('exportDataset'))}
           </Button>
@@ -154,8 +157,11 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
           testId="reliance-by-alpha"
           label={t(k('byAlpha'))}
           metric={metric}
-          groups={r.by_alpha.map((g) => ({ name: shownGroupName(t, g), group: g }))}
+          groups={r.by_alpha.map((g) => ({ name: shownGroupName(t, g, severalConditions(r.by_alpha)), group: g }))}
         />
+        {r.by_condition.length > 1 ? (
+          <GroupChart testId="reliance-by-condition" label={t(k('byCondition'))} metric={metric} groups={r.by_condition.map((g) => ({ name: g.condition, group: g }))} />
+        ) : null}
         <GroupChart testId="reliance-by-dataset" label={t(k('byDataset'))} metric={metric} groups={r.by_dataset.map((g) => ({ name: g.dataset_type, group: g }))} />
       </div>
       <figure className="card lean-card" data-testid="reliance-lean">
@@ -172,8 +178,8 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
           </thead>
           <tbody>
             {r.by_alpha.map((g) => (
-              <tr key={`${g.explanation_kind}:${g.alignment_alpha}`}>
-                <th scope="row">{shownGroupName(t, g)}</th>
+              <tr key={`${g.condition}:${g.explanation_kind}:${g.alignment_alpha}`}>
+                <th scope="row">{shownGroupName(t, g, severalConditions(r.by_alpha))}</th>
                 <td>{g.bars_lean_with_ai.rate === null ? '—' : `${(g.bars_lean_with_ai.rate * 100).toFixed(1)}%`}</td>
                 <td>{g.bars_lean_with_ai.trials}</td>
               </tr>

@@ -4,7 +4,7 @@
  */
 import { and, count, desc, eq, inArray, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from '../client';
-import { countedParticipant, shownAlpha, shownKind, type Population } from './analytics';
+import { countedParticipant, sessionCondition, shownAlpha, shownKind, type Population } from './analytics';
 import {
   caseSetItems,
   consentRecords,
@@ -203,12 +203,13 @@ const completedMain = isNotNull(main.completedAt);
  * figure counts the population asked for (by default without synthetic participants and bypassed
  * sessions); alpha groups are by the explanation shown, the AI-only fallbacks apart.
  */
-export async function dashboardStats(db: Db, now: Date, population: Population) {
+export async function dashboardStats(db: Db, now: Date, population: Population, firstCondition: string) {
   const { today, weekAgo } = recentBounds(now);
   const counted = (column: AnyColumn) => countedParticipant(db, column, population) ?? sql`1`;
   const sinceCount = (since: string) =>
     sql<number>`(select count(*) from ${pre} where ${pre.createdAt} >= ${since} and ${counted(pre.participantId)}) + (select count(*) from ${main} where ${main.completedAt} >= ${since} and ${counted(main.participantId)})`;
-  const [users, responses, phases, balance, byAlpha] = await db.batch([
+  const condition = sessionCondition(firstCondition);
+  const [users, responses, phases, balance, conditionBalance, byAlpha] = await db.batch([
     db.select({ n: count() }).from(participants).where(counted(participants.id)),
     db
       .select({
@@ -233,7 +234,13 @@ export async function dashboardStats(db: Db, now: Date, population: Population) 
       .where(counted(sessions.participantId)),
     db.select({ datasetType: sessions.datasetType, n: count() }).from(sessions).where(counted(sessions.participantId)).groupBy(sessions.datasetType),
     db
+      .select({ condition, n: count() })
+      .from(sessions)
+      .where(and(isNotNull(sessions.mainStartedAt), counted(sessions.participantId)))
+      .groupBy(condition),
+    db
       .select({
+        condition,
         kind: shownKind,
         alpha: shownAlpha,
         cases: count(),
@@ -242,9 +249,10 @@ export async function dashboardStats(db: Db, now: Date, population: Population) 
         initialCorrect: sql<number>`sum(${main.initialPrediction} = ${main.groundTruth})`,
       })
       .from(main)
+      .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
       .where(and(completedMain, counted(main.participantId)))
-      .groupBy(shownKind, shownAlpha)
-      .orderBy(shownKind, shownAlpha),
+      .groupBy(condition, shownKind, shownAlpha)
+      .orderBy(condition, shownKind, shownAlpha),
   ]);
   const r = responses[0]!;
   const p = phases[0]!;
@@ -258,6 +266,7 @@ export async function dashboardStats(db: Db, now: Date, population: Population) 
     screenedOut: r.screenedOut,
     funnel: p,
     balance,
+    conditionBalance,
     byAlpha,
   };
 }

@@ -17,15 +17,14 @@ const jf = signed(main.finalPrediction, main.finalConfidence);
 const ja = sql`(case when ${main.aiPrediction} = 1 then 5 else -5 end)`;
 const n = (condition: ReturnType<typeof sql>) => sql<number>`coalesce(sum(case when ${condition} then 1 else 0 end), 0)`;
 
-/** Completed trials with every judgement the metrics need. */
-const usableTrial = and(
-  isNotNull(main.completedAt),
-  isNotNull(main.initialPrediction),
-  isNotNull(main.finalPrediction),
-  isNotNull(main.aiPrediction),
-  isNotNull(main.initialConfidence),
-  isNotNull(main.finalConfidence),
-);
+/**
+ * Completed trials with a final judgement. Under a condition without the AI, or without an initial
+ * judgement, a trial has no AI prediction or no initial one: each metric counts only the trials it
+ * is defined on (its denominator says which).
+ */
+const usableTrial = and(isNotNull(main.completedAt), isNotNull(main.finalPrediction), isNotNull(main.finalConfidence));
+const withInitial = sql`(${main.initialPrediction} is not null and ${main.initialConfidence} is not null)`;
+const withAi = sql`${main.aiPrediction} is not null`;
 
 /**
  * Participants the research figures leave out unless asked to include them: synthetic ones (made
@@ -46,21 +45,30 @@ export const countedParticipant = (db: Db, column: AnyColumn, population: Popula
 
 /**
  * What a trial showed: `ai_only` when the participant had no usable model, so the AI's own
- * explanation was shown whatever alpha the schedule had for the case; `human_aligned` otherwise.
+ * explanation was shown whatever alpha the schedule had for the case; `prediction_only` the AI's
+ * prediction without bars; `no_ai` nothing of the AI (their conditions); `human_aligned` otherwise.
  */
-export const shownKind = sql<'human_aligned' | 'ai_only'>`(case when ${main.explanationKind} = 'ai_only' then 'ai_only' else 'human_aligned' end)`;
-/** The alpha of the explanation shown: none for an AI-only fallback (its scheduled alpha was never shown). */
-export const shownAlpha = sql<number | null>`(case when ${main.explanationKind} = 'ai_only' then null else ${main.alignmentAlpha} end)`;
+export const shownKind = sql<'human_aligned' | 'ai_only' | 'prediction_only' | 'no_ai'>`(case
+  when ${main.aiPrediction} is null then 'no_ai'
+  when ${main.explanationKind} in ('ai_only', 'prediction_only') then ${main.explanationKind}
+  else 'human_aligned' end)`;
+/** The alpha of the explanation shown: only for the alpha mix (an AI-only fallback's scheduled alpha was never shown). */
+export const shownAlpha = sql<number | null>`(case when ${main.aiPrediction} is null or ${main.explanationKind} in ('ai_only', 'prediction_only') then null else ${main.alignmentAlpha} end)`;
+/** The session's between-subject condition (one from before conditions ran the configuration's first). */
+export const sessionCondition = (first: string) => sql<string>`coalesce(${sessions.condition}, ${first})`;
 
-export const trialSums = (db: Db, population: Population) =>
+export const trialSums = (db: Db, population: Population, firstCondition: string) =>
   db
     .select({
       participantId: main.participantId,
       datasetType: main.datasetType,
+      condition: sessionCondition(firstCondition),
       kind: shownKind,
       alpha: shownAlpha,
       finalConfidence: main.finalConfidence,
       trials: count(),
+      aiTrials: n(withAi),
+      initialTrials: n(withInitial),
       agreeFinal: n(sql`${main.finalPrediction} = ${main.aiPrediction}`),
       initialDisagrees: n(sql`${main.initialPrediction} != ${main.aiPrediction}`),
       switchedToAi: n(sql`${main.initialPrediction} != ${main.aiPrediction} and ${main.finalPrediction} = ${main.aiPrediction}`),
@@ -71,16 +79,18 @@ export const trialSums = (db: Db, population: Population) =>
       aiRightInitialWrong: n(sql`${main.aiPrediction} = ${main.groundTruth} and ${main.initialPrediction} != ${main.groundTruth}`),
       keptWrong: n(sql`${main.aiPrediction} = ${main.groundTruth} and ${main.initialPrediction} != ${main.groundTruth} and ${main.finalPrediction} = ${main.initialPrediction}`),
       initialCorrect: n(sql`${main.initialPrediction} = ${main.groundTruth}`),
+      finalCorrectWithInitial: n(sql`${withInitial} and ${main.finalPrediction} = ${main.groundTruth}`),
       finalCorrect: n(sql`${main.finalPrediction} = ${main.groundTruth}`),
-      confidenceChange: sql<number>`coalesce(sum(${main.finalConfidence} - ${main.initialConfidence}), 0)`,
+      confidenceChange: sql<number>`coalesce(sum(case when ${withInitial} then ${main.finalConfidence} - ${main.initialConfidence} end), 0)`,
       leanKnown: n(sql`${main.shownLeansWithAi} is not null`),
       leansWithAi: n(sql`${main.shownLeansWithAi} = 1`),
-      woaTrials: n(sql`${ja} != ${ji}`),
-      woaSum: sql<number>`coalesce(sum(case when ${ja} != ${ji} then max(0.0, min(1.0, (${jf} - ${ji}) * 1.0 / (${ja} - ${ji}))) end), 0)`,
+      woaTrials: n(sql`${withAi} and ${withInitial} and ${ja} != ${ji}`),
+      woaSum: sql<number>`coalesce(sum(case when ${withAi} and ${withInitial} and ${ja} != ${ji} then max(0.0, min(1.0, (${jf} - ${ji}) * 1.0 / (${ja} - ${ji}))) end), 0)`,
     })
     .from(main)
+    .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
     .where(and(usableTrial, countedParticipant(db, main.participantId, population)))
-    .groupBy(main.participantId, main.datasetType, shownKind, shownAlpha, main.finalConfidence);
+    .groupBy(main.participantId, main.datasetType, sessionCondition(firstCondition), shownKind, shownAlpha, main.finalConfidence);
 export type TrialSums = Awaited<ReturnType<typeof trialSums>>[number];
 
 /** Every participant with their dataset and progress, for the participant table and the flags. */

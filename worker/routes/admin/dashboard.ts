@@ -16,6 +16,7 @@ import {
   TEST_USER_PREFIX,
 } from '../../db/queries/admin';
 import type { AppEnv } from '../../env';
+import { studyConfig } from '../../schemas/study';
 import { notFound } from '../../errors';
 import {
   activeQuerySchema,
@@ -228,7 +229,7 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
   })
   .get('/stats', validate('query', populationQuerySchema), async (c) => {
     const { include_synthetic } = c.req.valid('query');
-    const s = await dashboardStats(c.var.db, new Date(), { includeSynthetic: include_synthetic });
+    const s = await dashboardStats(c.var.db, new Date(), { includeSynthetic: include_synthetic }, studyConfig.conditions[0]!.name);
     const f = s.funnel;
     const body: z.infer<typeof adminStatsSchema> = {
       include_synthetic,
@@ -249,7 +250,9 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
       withdrawals: s.withdrawals,
       screened_out: s.screenedOut,
       dataset_balance: s.balance.map((b) => ({ dataset_type: b.datasetType, sessions: b.n })),
+      condition_balance: s.conditionBalance.map((b) => ({ condition: b.condition, sessions: b.n })),
       by_alpha: s.byAlpha.map((a) => ({
+        condition: a.condition,
         explanation_kind: a.kind,
         alignment_alpha: a.alpha,
         cases: a.cases,

@@ -3,6 +3,7 @@
  * per-alpha and per-dataset tables the dashboard shows, with the same numbers (both read
  * `relianceReport`). Their columns carry each metric's formula, so the codebook defines them.
  */
+import { studyConfig } from '../../schemas/study';
 import type { Column, ExportFilter, ExportTable } from '../exports/tables';
 import { QUALITY_FLAG_DEFINITIONS, QUALITY_FLAGS } from './quality-flags';
 import { CALIBRATION_FORMULA, LEAN_FORMULA, RELIANCE_METRICS, relianceReport, type GroupSummary, type ParticipantRelianceRow } from './reliance';
@@ -55,7 +56,7 @@ export const relianceParticipantsTable: ExportTable<ParticipantRelianceRow> = {
   },
 };
 
-type GroupRow = GroupSummary & { group: string; kind?: string };
+type GroupRow = GroupSummary & { group: string; kind?: string; condition?: string };
 const groupColumns = (key: string, meaning: string, kindColumn: Column<GroupRow>[] = []): Column<GroupRow>[] => [
   ...kindColumn,
   { name: key, type: 'text', meaning, value: (r) => r.group },
@@ -76,15 +77,28 @@ const groupColumns = (key: string, meaning: string, kindColumn: Column<GroupRow>
   ]),
 ];
 
+const conditionColumn: Column<GroupRow> = {
+  name: 'condition',
+  type: 'category',
+  meaning: 'Between-subject condition of the trials (study configuration conditions[].name)',
+  get coding() {
+    return studyConfig.conditions.map((c) => c.name).join(', ');
+  },
+  value: (r) => r.condition ?? null,
+};
+
 export const relianceByAlphaTable: ExportTable<GroupRow> = {
   name: 'reliance-by-alpha',
-  description: 'The reliance metrics per explanation shown: each alpha of the human-aligned explanations, and the AI-only fallbacks apart (participants as the unit, 95% t-intervals). Synthetic participants and bypassed sessions are left out unless the export asked for them.',
-  columns: groupColumns('alignment_alpha', 'Alpha of the explanation shown (empty for the AI-only group)', [
+  description:
+    'The reliance metrics per condition and explanation shown: within each condition, each alpha of the human-aligned explanations, the AI-only fallbacks apart, the prediction alone, or no AI (participants as the unit, 95% t-intervals). Synthetic participants and bypassed sessions are left out unless the export asked for them.',
+  columns: groupColumns('alignment_alpha', 'Alpha of the explanation shown (empty for the other groups)', [
+    conditionColumn,
     {
       name: 'explanation_kind',
       type: 'category',
       meaning: 'What the group of trials showed',
-      coding: "human_aligned = the alpha mix (alpha 1 = the AI's own shares); ai_only = the AI's own explanation shown because the participant had no usable model, whatever alpha was scheduled",
+      coding:
+        "human_aligned = the alpha mix (alpha 1 = the AI's own shares); ai_only = the AI's own explanation shown because the participant had no usable model, whatever alpha was scheduled; prediction_only = the AI's prediction without bars; no_ai = nothing of the AI",
       value: (r) => r.kind,
     },
   ]),
@@ -92,6 +106,17 @@ export const relianceByAlphaTable: ExportTable<GroupRow> = {
     if (filter.userName) return;
     const report = await relianceReport(db, relianceOptionsOf(filter));
     yield report.by_alpha.map((g) => ({ ...g, kind: g.explanation_kind, group: g.alignment_alpha === null ? '' : String(g.alignment_alpha) }));
+  },
+};
+
+export const relianceByConditionTable: ExportTable<GroupRow> = {
+  name: 'reliance-by-condition',
+  description: 'The reliance metrics per between-subject condition (participants as the unit, 95% t-intervals); each metric over the trials it is defined on (see its formula).',
+  columns: groupColumns('condition', 'Between-subject condition of the trials (study configuration conditions[].name)'),
+  async *pages(db, filter) {
+    if (filter.userName) return;
+    const report = await relianceReport(db, relianceOptionsOf(filter));
+    yield report.by_condition.map((g) => ({ ...g, group: g.condition }));
   },
 };
 

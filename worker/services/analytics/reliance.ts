@@ -10,10 +10,13 @@ import { analyticsParticipants, trialSums, type Population, type TrialSums } fro
 import { studyConfig } from '../../schemas/study';
 import { qualityFlags, type ParticipantQuality } from './quality-flags';
 
-type SumKey = Exclude<keyof TrialSums, 'participantId' | 'datasetType' | 'kind' | 'alpha' | 'finalConfidence'>;
+type SumKey = Exclude<keyof TrialSums, 'participantId' | 'datasetType' | 'condition' | 'kind' | 'alpha' | 'finalConfidence'>;
 type Sums = Record<SumKey, number>;
 const SUM_KEYS: SumKey[] = [
   'trials',
+  'aiTrials',
+  'initialTrials',
+  'finalCorrectWithInitial',
   'agreeFinal',
   'initialDisagrees',
   'switchedToAi',
@@ -43,7 +46,7 @@ const ratio = (num: SumKey, den: SumKey) => (s: Sums) => (s[den] > 0 ? s[num] / 
 
 /** The reliance metrics, each written once (the codebook, the dashboard and the exports read these). */
 export const RELIANCE_METRICS: RelianceMetric[] = [
-  { id: 'agreement', label: 'Agreement with the AI', formula: 'trials with final = AI ÷ trials', units: 'share 0–1', value: ratio('agreeFinal', 'trials') },
+  { id: 'agreement', label: 'Agreement with the AI', formula: "trials with final = AI ÷ trials showing the AI's prediction", units: 'share 0–1', value: ratio('agreeFinal', 'aiTrials') },
   { id: 'switch_to_ai', label: 'Switch to AI', formula: 'trials with initial ≠ AI and final = AI ÷ trials with initial ≠ AI', units: 'share 0–1', value: ratio('switchedToAi', 'initialDisagrees') },
   { id: 'switch_away', label: 'Switch away from AI', formula: 'trials with initial = AI and final ≠ AI ÷ trials with initial = AI', units: 'share 0–1', value: ratio('switchedAway', 'initialAgrees') },
   { id: 'over_reliance', label: 'Over-reliance', formula: 'trials where the AI was wrong and final = AI ÷ trials where the AI was wrong', units: 'share 0–1', value: ratio('followedWrongAi', 'aiWrong') },
@@ -54,14 +57,14 @@ export const RELIANCE_METRICS: RelianceMetric[] = [
     units: 'share 0–1',
     value: ratio('keptWrong', 'aiRightInitialWrong'),
   },
-  { id: 'initial_accuracy', label: 'Initial accuracy', formula: 'trials with initial = ground truth ÷ trials', units: 'share 0–1', value: ratio('initialCorrect', 'trials') },
+  { id: 'initial_accuracy', label: 'Initial accuracy', formula: 'trials with initial = ground truth ÷ trials with an initial judgement', units: 'share 0–1', value: ratio('initialCorrect', 'initialTrials') },
   { id: 'final_accuracy', label: 'Final accuracy', formula: 'trials with final = ground truth ÷ trials', units: 'share 0–1', value: ratio('finalCorrect', 'trials') },
   {
     id: 'accuracy_gain',
     label: 'Accuracy gain',
-    formula: 'final_accuracy − initial_accuracy',
+    formula: 'final_accuracy − initial_accuracy, over trials with an initial judgement',
     units: 'difference of shares (−1…1)',
-    value: (s) => (s.trials > 0 ? (s.finalCorrect - s.initialCorrect) / s.trials : null),
+    value: (s) => (s.initialTrials > 0 ? (s.finalCorrectWithInitial - s.initialCorrect) / s.initialTrials : null),
   },
   {
     id: 'weight_of_advice',
@@ -71,7 +74,7 @@ export const RELIANCE_METRICS: RelianceMetric[] = [
     units: '0 = kept own judgement … 1 = adopted the advice',
     value: ratio('woaSum', 'woaTrials'),
   },
-  { id: 'confidence_change', label: 'Confidence change', formula: 'mean of final_confidence − initial_confidence over trials', units: 'confidence points (−4…4)', value: ratio('confidenceChange', 'trials') },
+  { id: 'confidence_change', label: 'Confidence change', formula: 'mean of final_confidence − initial_confidence over trials with an initial judgement', units: 'confidence points (−4…4)', value: ratio('confidenceChange', 'initialTrials') },
 ];
 
 /** Calibration: accuracy of the final judgements at each confidence level. */
@@ -163,11 +166,13 @@ export type ParticipantRelianceRow = {
 };
 
 /**
- * A group of trials by what they showed: one per alpha of the human-aligned explanations (alpha 1
- * shows the AI's own shares), and the AI-only fallbacks apart, whatever alpha they were scheduled.
+ * A group of trials by condition and what they showed: within each condition, one per alpha of the
+ * human-aligned explanations (alpha 1 shows the AI's own shares), the AI-only fallbacks apart
+ * whatever alpha they were scheduled, the AI's prediction alone, or no AI.
  */
-export type ShownGroup = { explanation_kind: 'human_aligned' | 'ai_only'; alignment_alpha: number | null };
-const groupKey = (g: { kind: string; alpha: number | null }) => `${g.kind}:${g.alpha ?? ''}`;
+export type ShownGroup = { condition: string; explanation_kind: 'human_aligned' | 'ai_only' | 'prediction_only' | 'no_ai'; alignment_alpha: number | null };
+const groupKey = (g: { condition: string; kind: string; alpha: number | null }) => `${g.condition}:${g.kind}:${g.alpha ?? ''}`;
+const KIND_ORDER = ['human_aligned', 'ai_only', 'prediction_only', 'no_ai'];
 
 export type RelianceOptions = Population & { excludeFlagged: boolean };
 
@@ -179,6 +184,7 @@ export type RelianceReport = {
   participants_excluded: number;
   overall: GroupSummary;
   by_alpha: (GroupSummary & ShownGroup)[];
+  by_condition: (GroupSummary & { condition: string })[];
   by_dataset: (GroupSummary & { dataset_type: string })[];
   participants: ParticipantRelianceRow[];
 };
@@ -198,7 +204,7 @@ export function relianceReport(db: Db, options: RelianceOptions): Promise<Relian
 }
 
 async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<RelianceReport> {
-  const [rows, people, quality] = await Promise.all([trialSums(db, options), analyticsParticipants(db), qualityFlags(db)]);
+  const [rows, people, quality] = await Promise.all([trialSums(db, options, studyConfig.conditions[0]!.name), analyticsParticipants(db), qualityFlags(db)]);
   const flagged = (id: number) => (quality.get(id)?.flags.length ?? 0) > 0;
   const counted = options.excludeFlagged ? rows.filter((r) => !flagged(r.participantId)) : rows;
   const byParticipant = new Map<number, TrialSums[]>();
@@ -208,10 +214,19 @@ async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<
     else byParticipant.set(row.participantId, [row]);
   }
 
-  // Human-aligned groups by alpha, then the AI-only fallbacks.
-  const groups = [...new Map(counted.map((r) => [groupKey(r), { kind: r.kind, alpha: r.alpha }])).values()].sort(
-    (a, b) => Number(a.kind === 'ai_only') - Number(b.kind === 'ai_only') || (a.alpha ?? -1) - (b.alpha ?? -1),
+  // By condition in the configuration's order; within one, human-aligned groups by alpha, then the AI-only fallbacks, the prediction alone and no AI.
+  const conditionRank = (name: string) => {
+    const i = studyConfig.conditions.findIndex((c) => c.name === name);
+    return i < 0 ? studyConfig.conditions.length : i;
+  };
+  const groups = [...new Map(counted.map((r) => [groupKey(r), { condition: r.condition, kind: r.kind, alpha: r.alpha }])).values()].sort(
+    (a, b) =>
+      conditionRank(a.condition) - conditionRank(b.condition) ||
+      a.condition.localeCompare(b.condition) ||
+      KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) ||
+      (a.alpha ?? -1) - (b.alpha ?? -1),
   );
+  const conditions = [...new Set(groups.map((g) => g.condition))];
   const datasets = [...new Set(counted.map((r) => r.datasetType))].sort();
   const participants = people
     .filter((p) => byParticipant.has(p.id))
@@ -241,10 +256,12 @@ async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<
     participants_excluded: participants.length - included,
     overall: summarise(counted),
     by_alpha: groups.map((g) => ({
+      condition: g.condition,
       explanation_kind: g.kind,
       alignment_alpha: g.alpha,
       ...summarise(counted.filter((r) => groupKey(r) === groupKey(g))),
     })),
+    by_condition: conditions.map((condition) => ({ condition, ...summarise(counted.filter((r) => r.condition === condition)) })),
     by_dataset: datasets.map((dataset) => ({ dataset_type: dataset, ...summarise(counted.filter((r) => r.datasetType === dataset)) })),
     participants,
   };

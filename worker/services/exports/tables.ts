@@ -25,7 +25,7 @@ import { datasetFeatures } from '../../schemas/dataset-features';
 import { answeredQuestions, parseMultiselect, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
 import { CONSENT_ITEMS, datasetDefinitions, DATASET_TYPES, studyConfig } from '../../schemas/study';
 import { describeCondition } from '../conditions';
-import { qualityFlagsColumn, relianceByAlphaTable, relianceByDatasetTable, relianceParticipantsTable } from '../analytics/exports';
+import { qualityFlagsColumn, relianceByAlphaTable, relianceByConditionTable, relianceByDatasetTable, relianceParticipantsTable } from '../analytics/exports';
 import { qualityFlags } from '../analytics/quality-flags';
 
 export type ColumnType = 'integer' | 'number' | 'text' | 'boolean' | 'timestamp' | 'category' | 'json';
@@ -702,6 +702,7 @@ export const EXPORT_TABLES = {
   'post-survey': postSurveyTable,
   'reliance-participants': relianceParticipantsTable,
   'reliance-by-alpha': relianceByAlphaTable,
+  'reliance-by-condition': relianceByConditionTable,
   'reliance-by-dataset': relianceByDatasetTable,
 } as const;
 export type ExportName = keyof typeof EXPORT_TABLES;
@@ -720,5 +721,6 @@ export const ALL_DATA_TABLES = [
   withdrawalsTable,
   relianceParticipantsTable,
   relianceByAlphaTable,
+  relianceByConditionTable,
   relianceByDatasetTable,
 ] as ExportTable<unknown>[];
