@@ -25,6 +25,29 @@ export const severalConditions = (groups: readonly { condition?: string }[]) => 
 
 const percent = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 10);
 
+/** Sessions per group (dataset, condition) as bars. */
+function BalanceChart({ chart, caption, data, groupKey, fill }: { chart: string; caption: string; data: Record<string, string | number>[]; groupKey: string; fill: string }) {
+  const { t } = useTranslation();
+  return (
+    <figure className="card chart-card" data-chart={chart}>
+      <figcaption>{caption}</figcaption>
+      {data.length === 0 ? (
+        <p>{t('admin.dashboard.charts.none')}</p>
+      ) : (
+        <ResponsiveContainer width="100%" height={220}>
+          <BarChart data={data}>
+            <CartesianGrid strokeDasharray="3 3" />
+            <XAxis dataKey={groupKey} interval={0} />
+            <YAxis allowDecimals={false} />
+            <Tooltip />
+            <Bar dataKey="sessions" name={t('admin.dashboard.charts.sessions')} fill={fill} />
+          </BarChart>
+        </ResponsiveContainer>
+      )}
+    </figure>
+  );
+}
+
 /** What a researcher would rather look at than read: the funnel, the dataset (and condition) balance and the per-alpha rates. */
 export function DashboardCharts({ stats }: { stats: Stats }) {
   const { t } = useTranslation();
@@ -50,35 +73,9 @@ export function DashboardCharts({ stats }: { stats: Stats }) {
           </BarChart>
         </ResponsiveContainer>
       </figure>
-      <figure className="card chart-card" data-chart="balance">
-        <figcaption>{t('admin.dashboard.charts.balance')}</figcaption>
-        {stats.dataset_balance.length === 0 ? (
-          <p>{t('admin.dashboard.charts.none')}</p>
-        ) : (
-          <ResponsiveContainer width="100%" height={220}>
-            <BarChart data={stats.dataset_balance}>
-              <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="dataset_type" interval={0} />
-              <YAxis allowDecimals={false} />
-              <Tooltip />
-              <Bar dataKey="sessions" name={t('admin.dashboard.charts.sessions')} fill="#3a9b6a" />
-            </BarChart>
-          </ResponsiveContainer>
-        )}
-      </figure>
+      <BalanceChart chart="balance" caption={t('admin.dashboard.charts.balance')} data={stats.dataset_balance} groupKey="dataset_type" fill="#3a9b6a" />
       {stats.condition_balance.length > 1 ? (
-        <figure className="card chart-card" data-chart="condition-balance">
-          <figcaption>{t('admin.dashboard.charts.conditionBalance')}</figcaption>
-          <ResponsiveContainer width="100%" height={220}>
-            <BarChart data={stats.condition_balance}>
-              <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="condition" interval={0} />
-              <YAxis allowDecimals={false} />
-              <Tooltip />
-              <Bar dataKey="sessions" name={t('admin.dashboard.charts.sessions')} fill="#7a5cc2" />
-            </BarChart>
-          </ResponsiveContainer>
-        </figure>
+        <BalanceChart chart="condition-balance" caption={t('admin.dashboard.charts.conditionBalance')} data={stats.condition_balance} groupKey="condition" fill="#7a5cc2" />
       ) : null}
       <figure className="card chart-card chart-wide" data-chart="by-alpha">
         <figcaption>{t('admin.dashboard.charts.byAlpha')}</figcaption>

@@ -6,7 +6,7 @@
 import { studyConfig } from '../../schemas/study';
 import type { Column, ExportFilter, ExportTable } from '../exports/tables';
 import { QUALITY_FLAG_DEFINITIONS, QUALITY_FLAGS } from './quality-flags';
-import { CALIBRATION_FORMULA, LEAN_FORMULA, RELIANCE_METRICS, relianceReport, type GroupSummary, type ParticipantRelianceRow } from './reliance';
+import { CALIBRATION_FORMULA, LEAN_FORMULA, RELIANCE_METRICS, relianceReport, type GroupSummary, type ParticipantRelianceRow, type RelianceReport } from './reliance';
 
 const relianceOptionsOf = (filter: ExportFilter) => ({ excludeFlagged: filter.excludeFlagged ?? false, includeSynthetic: filter.includeSynthetic ?? false });
 
@@ -109,24 +109,29 @@ export const relianceByAlphaTable: ExportTable<GroupRow> = {
   },
 };
 
-export const relianceByConditionTable: ExportTable<GroupRow> = {
-  name: 'reliance-by-condition',
-  description: 'The reliance metrics per between-subject condition (participants as the unit, 95% t-intervals); each metric over the trials it is defined on (see its formula).',
-  columns: groupColumns('condition', 'Between-subject condition of the trials (study configuration conditions[].name)'),
+/** The reliance metrics per group of one report's (condition, dataset). */
+const groupTable = (name: string, description: string, key: string, meaning: string, groups: (r: RelianceReport) => GroupRow[]): ExportTable<GroupRow> => ({
+  name,
+  description,
+  columns: groupColumns(key, meaning),
   async *pages(db, filter) {
     if (filter.userName) return;
-    const report = await relianceReport(db, relianceOptionsOf(filter));
-    yield report.by_condition.map((g) => ({ ...g, group: g.condition }));
+    yield groups(await relianceReport(db, relianceOptionsOf(filter)));
   },
-};
+});
 
-export const relianceByDatasetTable: ExportTable<GroupRow> = {
-  name: 'reliance-by-dataset',
-  description: 'The reliance metrics per dataset (participants as the unit, 95% t-intervals).',
-  columns: groupColumns('dataset_type', 'Dataset of the trials'),
-  async *pages(db, filter) {
-    if (filter.userName) return;
-    const report = await relianceReport(db, relianceOptionsOf(filter));
-    yield report.by_dataset.map((g) => ({ ...g, group: g.dataset_type }));
-  },
-};
+export const relianceByConditionTable = groupTable(
+  'reliance-by-condition',
+  'The reliance metrics per between-subject condition (participants as the unit, 95% t-intervals); each metric over the trials it is defined on (see its formula).',
+  'condition',
+  'Between-subject condition of the trials (study configuration conditions[].name)',
+  (r) => r.by_condition.map((g) => ({ ...g, group: g.condition })),
+);
+
+export const relianceByDatasetTable = groupTable(
+  'reliance-by-dataset',
+  'The reliance metrics per dataset (participants as the unit, 95% t-intervals).',
+  'dataset_type',
+  'Dataset of the trials',
+  (r) => r.by_dataset.map((g) => ({ ...g, group: g.dataset_type })),
+);
