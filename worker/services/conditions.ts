@@ -16,11 +16,14 @@ import { seededShuffle, seedOf } from './case-sets';
 export const conditionNamed = (name: string): Condition | undefined => studyConfig.conditions.find((c) => c.name === name);
 
 /**
- * The condition a session runs under. A session whose main experiment started before the study
- * had conditions ran the spec's design, the configuration's first condition.
+ * The spec's design (the shipped configuration's one condition), which a session whose main
+ * experiment started before conditions existed ran: its stored condition is null.
  */
+export const SPEC_DESIGN: Condition = { name: 'human_aligned', shows: 'explanation', aiTiming: 'after_initial', share: 1 };
+
+/** The condition a session runs under (null: it started before conditions existed, under the spec's design). */
 export function conditionOf(session: { sessionId: string; condition: string | null }): Condition {
-  if (session.condition === null) return studyConfig.conditions[0]!;
+  if (session.condition === null) return conditionNamed(SPEC_DESIGN.name) ?? SPEC_DESIGN;
   const condition = conditionNamed(session.condition);
   if (!condition) {
     throw new AppError(409, 'condition_unknown', `Session ${session.sessionId} runs under condition ${session.condition}, which the study configuration no longer has; restore it to serve the session`);
@@ -118,5 +121,6 @@ export function answerMisfits(condition: Condition, body: AnswerParts): string[]
   return problems;
 }
 
-/** The names of the conditions a case's answer fits. */
-export const conditionsFitting = (body: AnswerParts) => studyConfig.conditions.filter((c) => answerMisfits(c, body).length === 0).map((c) => c.name);
+/** The names of the conditions a case's answer fits (the spec's design among them, for sessions from before conditions). */
+export const conditionsFitting = (body: AnswerParts) =>
+  [...studyConfig.conditions, ...(conditionNamed(SPEC_DESIGN.name) ? [] : [SPEC_DESIGN])].filter((c) => answerMisfits(c, body).length === 0).map((c) => c.name);

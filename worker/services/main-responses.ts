@@ -12,7 +12,7 @@ import { AppError, notFound } from '../errors';
 import { sharesLeanToward } from '../ml/explanation';
 import type { IntegratedResponseBody } from '../schemas/main-experiment';
 import { studyConfig, type Condition } from '../schemas/study';
-import { answerMisfits, conditionOf, conditionsFitting } from './conditions';
+import { answerMisfits, conditionOf, conditionsFitting, SPEC_DESIGN } from './conditions';
 import { requireConsent } from './pre-experiment';
 
 export async function countMainResponses(db: Db, sessionId: string): Promise<number> {
@@ -92,7 +92,7 @@ const saveStatements = builtOnce((db) => {
     Object.keys(columns).map((key) => [key, key in fromTables ? fromTables[key as keyof typeof fromTables] : sql`${sql.placeholder(key)}`]),
   ) as Record<keyof typeof columns, SQL>;
   // Stored only when the answer fits the session's condition (a session from before conditions ran the first).
-  const fitsCondition = sql`coalesce(${sessions.condition}, ${studyConfig.conditions[0]!.name}) in (select value from json_each(${sql.placeholder('fitting')}))`;
+  const fitsCondition = sql`coalesce(${sessions.condition}, ${SPEC_DESIGN.name}) in (select value from json_each(${sql.placeholder('fitting')}))`;
   const inSet = and(eq(caseSetItems.sessionId, sessions.sessionId), eq(caseSetItems.phase, 'main_experiment'), sql`${caseSetItems.caseId} = ${caseId}`);
   return {
     insert: db
@@ -122,7 +122,7 @@ const saveStatements = builtOnce((db) => {
         consentedAt: sql`${sessions.consentedAt}`.as('consentedAt'),
         completed: completedCount(session).as('completed'),
         inSet: sql`exists (select 1 from case_set_items i where i.session_id = ${session} and i.phase = 'main_experiment' and i.case_id = ${caseId})`.as('inSet'),
-        condition: sql`coalesce(${sessions.condition}, ${studyConfig.conditions[0]!.name})`.as('condition'),
+        condition: sql`coalesce(${sessions.condition}, ${SPEC_DESIGN.name})`.as('condition'),
         fits: sql`${fitsCondition}`.as('fits'),
       })
       .from(sessions)

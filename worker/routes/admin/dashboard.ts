@@ -16,7 +16,7 @@ import {
   TEST_USER_PREFIX,
 } from '../../db/queries/admin';
 import type { AppEnv } from '../../env';
-import { studyConfig } from '../../schemas/study';
+import { SPEC_DESIGN } from '../../services/conditions';
 import { notFound } from '../../errors';
 import {
   activeQuerySchema,
@@ -229,7 +229,7 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
   })
   .get('/stats', validate('query', populationQuerySchema), async (c) => {
     const { include_synthetic } = c.req.valid('query');
-    const s = await dashboardStats(c.var.db, new Date(), { includeSynthetic: include_synthetic }, studyConfig.conditions[0]!.name);
+    const s = await dashboardStats(c.var.db, new Date(), { includeSynthetic: include_synthetic }, SPEC_DESIGN.name);
     const f = s.funnel;
     const body: z.infer<typeof adminStatsSchema> = {
       include_synthetic,

@@ -24,7 +24,7 @@ import {
 import { datasetFeatures } from '../../schemas/dataset-features';
 import { answeredQuestions, parseMultiselect, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
 import { CONSENT_ITEMS, datasetDefinitions, DATASET_TYPES, studyConfig } from '../../schemas/study';
-import { describeCondition } from '../conditions';
+import { describeCondition, SPEC_DESIGN } from '../conditions';
 import { qualityFlagsColumn, relianceByAlphaTable, relianceByConditionTable, relianceByDatasetTable, relianceParticipantsTable } from '../analytics/exports';
 import { qualityFlags } from '../analytics/quality-flags';
 
@@ -167,7 +167,7 @@ export const participantsTable: ExportTable<ParticipantRow> = {
     { name: 'prolific_study_id', type: 'text', meaning: 'Prolific study id from the study URL', value: (r) => r.p.prolificStudyId },
     { name: 'prolific_session_id', type: 'text', meaning: 'Prolific session id from the study URL', value: (r) => r.p.prolificSessionId },
     { name: 'study_config_version', type: 'text', meaning: CONFIG_VERSION, value: (r) => r.s?.studyConfigVersion ?? null },
-    conditionColumn((r) => (r.s?.mainStartedAt ? (r.s.condition ?? studyConfig.conditions[0]!.name) : null)),
+    conditionColumn((r) => (r.s?.mainStartedAt ? (r.s.condition ?? SPEC_DESIGN.name) : null)),
     { name: 'screened_out_at', type: 'timestamp', meaning: 'When a Prolific participant was screened out after failing the understanding test too often (empty otherwise)', coding: UTC, value: (r) => r.s?.screenedOutAt ?? null },
     { name: 'created_at', type: 'timestamp', meaning: 'When the participant ID was registered', coding: UTC, value: (r) => r.p.createdAt },
     { name: 'consented_at', type: 'timestamp', meaning: 'When consent was given', coding: UTC, value: (r) => r.s?.consentedAt ?? null },
@@ -273,7 +273,7 @@ export const mainExperimentTable: ExportTable<MainRow> = {
   columns: [
     { name: 'id', type: 'integer', meaning: 'Response id', value: (r) => r.r.id },
     ...identity<MainRow>(),
-    conditionColumn((r) => r.condition ?? studyConfig.conditions[0]!.name),
+    conditionColumn((r) => r.condition ?? SPEC_DESIGN.name),
     { name: 'origin', type: 'category', meaning: 'Who created the participant', coding: 'participant = a person; admin_synthetic = the registration tools', value: (r) => r.origin },
     { ...BYPASS, value: (r) => r.mainStartBypass },
     { name: 'case_id', type: 'text', meaning: 'Case judged (see case-data)', value: (r) => r.r.caseId },
