@@ -76,7 +76,7 @@ describe('each condition of the design, on a phone', () => {
     if (plan.ai !== 'none') {
       await aiShown(page, plan.ai === 'explanation');
       await shot('ai');
-      if (plan.aiStep) await page.getByRole('button', { name: t.main.toFinal }).click();
+      if (plan.aiStep) await page.getByRole('button', { name: plan.ai === 'prediction' ? t.main.toFinalPrediction : t.main.toFinal }).click();
       await page.getByTestId('final-ai-reminder').waitFor();
     } else {
       expect(await page.locator('.explanation-panel').count()).toBe(0);

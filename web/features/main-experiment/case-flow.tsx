@@ -134,7 +134,7 @@ export function CaseFlow({
           </div>
           <div className="button-row sticky-actions">
             <Button className="button button-primary" onPress={flow.confirmExplanation}>
-              {t('main.toFinal')}
+              {t(plan.ai === 'prediction' ? 'main.toFinalPrediction' : 'main.toFinal')}
             </Button>
           </div>
         </>
