@@ -10,9 +10,12 @@ import type { Page } from 'playwright-core';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { planOf, type ConditionView } from '../../web/features/main-experiment/condition-plan';
-import { pageOverflow, useBrowser } from '../e2e/browser';
+import adminEn from '../../web/features/admin/i18n/en.json';
+import adminJa from '../../web/features/admin/i18n/ja.json';
+import { pageOverflow, signInAsAdmin, useBrowser } from '../e2e/browser';
 import { adoptParticipant, d1Rows, makeParticipant, preThroughApi, startMainPrepared, startMainThroughApi, type TestParticipant } from '../e2e/participants';
 import { DESIGN } from './design';
+import { CONDITIONS_ADMIN_PASSWORD } from './global-setup';
 
 const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
@@ -108,5 +111,33 @@ describe('each condition of the design, on a phone', () => {
     expect(row!.trust).toBe(plan.ai === 'none' ? null : 4);
     if (name === 'ai_explanation') expect(row!.alignment_alpha).toBe(1);
     await page.context().close();
+  });
+
+  it('shows the researcher the condition balance and the reliance figures by condition (1280×800 en, 390×844 ja)', async () => {
+    for (const [lang, width, height] of [
+      ['en', 1280, 800],
+      ['ja', 390, 844],
+    ] as const) {
+      const texts = lang === 'ja' ? adminJa : adminEn;
+      const page = await session.newPage({ width, height });
+      await signInAsAdmin(page, `${session.baseUrl()}/admin`, CONDITIONS_ADMIN_PASSWORD, adminJa.auth.title, adminJa.auth.password);
+      if (lang === 'en') await page.getByRole('button', { name: 'English' }).click();
+      const balance = page.locator('[data-chart="condition-balance"]');
+      await balance.locator('.recharts-bar-rectangle').first().waitFor();
+      expect(await balance.locator('figcaption').innerText()).toBe(texts.dashboard.charts.conditionBalance);
+      for (const c of DESIGN) expect(await balance.textContent()).toContain(c.name);
+      await page.getByRole('tab', { name: texts.dashboard.tabs.reliance }).click();
+      const byCondition = page.locator('[data-chart="reliance-by-condition"]');
+      await byCondition.locator('.recharts-bar-rectangle').first().waitFor();
+      // Every condition named in full in the chart's table, however many labels the axis has room for.
+      await byCondition.getByText(texts.dashboard.reliance.asTable).click();
+      const rows = await byCondition.locator('tbody th').allInnerTexts();
+      expect(rows.sort()).toEqual(DESIGN.map((c) => c.name).sort());
+      // The groups by alpha say which condition they belong to.
+      expect(await page.locator('[data-chart="reliance-by-alpha"]').textContent()).toContain('ai_explanation · 1');
+      expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-reliance-${lang}-${width}.png`, fullPage: true });
+      await page.context().close();
+    }
   });
 });

@@ -25,7 +25,7 @@ export const severalConditions = (groups: readonly { condition?: string }[]) => 
 
 const percent = (v: number | null) => (v === null ? null : Math.round(v * 1000) / 10);
 
-/** Sessions per group (dataset, condition) as bars. */
+/** Sessions per group (dataset, condition) as bars, the groups named in full down the side. */
 function BalanceChart({ chart, caption, data, groupKey, fill }: { chart: string; caption: string; data: Record<string, string | number>[]; groupKey: string; fill: string }) {
   const { t } = useTranslation();
   return (
@@ -34,11 +34,11 @@ function BalanceChart({ chart, caption, data, groupKey, fill }: { chart: string;
       {data.length === 0 ? (
         <p>{t('admin.dashboard.charts.none')}</p>
       ) : (
-        <ResponsiveContainer width="100%" height={220}>
-          <BarChart data={data}>
+        <ResponsiveContainer width="100%" height={Math.max(160, 36 * data.length + 60)}>
+          <BarChart data={data} layout="vertical" margin={{ left: 8, right: 16 }}>
             <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey={groupKey} interval={0} />
-            <YAxis allowDecimals={false} />
+            <XAxis type="number" allowDecimals={false} />
+            <YAxis type="category" dataKey={groupKey} width={176} interval={0} />
             <Tooltip />
             <Bar dataKey="sessions" name={t('admin.dashboard.charts.sessions')} fill={fill} />
           </BarChart>
@@ -82,11 +82,12 @@ export function DashboardCharts({ stats }: { stats: Stats }) {
         {byAlpha.length === 0 ? (
           <p>{t('admin.dashboard.charts.none')}</p>
         ) : (
-          <ResponsiveContainer width="100%" height={240}>
-            <BarChart data={byAlpha}>
+          <ResponsiveContainer width="100%" height={withCondition ? 40 * byAlpha.length + 80 : 240}>
+            {/* Groups of several conditions have long names: they go down the side, each in full. */}
+            <BarChart data={byAlpha} layout={withCondition ? 'vertical' : 'horizontal'}>
               <CartesianGrid strokeDasharray="3 3" />
-              <XAxis dataKey="alpha" />
-              <YAxis unit="%" domain={[0, 100]} />
+              {withCondition ? <XAxis type="number" unit="%" domain={[0, 100]} /> : <XAxis dataKey="alpha" />}
+              {withCondition ? <YAxis type="category" dataKey="alpha" width={240} interval={0} /> : <YAxis unit="%" domain={[0, 100]} />}
               <Tooltip formatter={(v) => `${String(v)}%`} />
               <Legend />
               <Bar dataKey="change" name={t('admin.dashboard.charts.changeRate')} fill="#d68a2f" />

@@ -29,7 +29,10 @@ function GroupChart({ groups, metric, label, testId }: { groups: { name: string;
     return {
       // Every group states its n: participants with a value for the metric.
       name: `${name} (n=${m?.participants ?? 0})`,
+      group: name,
       mean,
+      low: m?.ci_low ?? null,
+      high: m?.ci_high ?? null,
       // Distances below and above the mean, as recharts draws them.
       ci: mean !== null && m?.ci_low != null && m.ci_high != null ? [mean - m.ci_low, m.ci_high - mean] : [0, 0],
       participants: m?.participants ?? 0,
@@ -53,6 +56,32 @@ function GroupChart({ groups, metric, label, testId }: { groups: { name: string;
           </BarChart>
         </ResponsiveContainer>
       )}
+      {/* The same numbers as a table: every group named in full, however many the axis has room for. */}
+      <details className="chart-table">
+        <summary>{t(k('asTable'))}</summary>
+        <div className="table-scroll">
+          <table className="table">
+            <thead>
+              <tr>
+                <th scope="col">{t(k('group'))}</th>
+                <th scope="col">{t(k(`metrics.${metric}`))}</th>
+                <th scope="col">{t(k('interval'))}</th>
+                <th scope="col">n</th>
+              </tr>
+            </thead>
+            <tbody>
+              {data.map((d) => (
+                <tr key={d.group}>
+                  <th scope="row">{d.group}</th>
+                  <td>{fmt(d.mean)}</td>
+                  <td>{d.low === null || d.high === null ? '—' : `${fmt(d.low)} – ${fmt(d.high)}`}</td>
+                  <td>{d.participants}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      </details>
     </figure>
   );
 }
