@@ -1,9 +1,10 @@
 import { describe, expect, it } from 'vitest';
 import { initialSurveyState, surveyReducer, type Answers, type SurveyEvent, type SurveyState } from '../../web/features/post-survey/post-survey-machine';
+import { postSurvey, postSurveyFor } from '../../worker/schemas/post-survey';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 
 const run = (state: SurveyState, ...events: SurveyEvent[]) => events.reduce(surveyReducer, state);
-const loaded = (answers: Answers) => run(initialSurveyState(), { type: 'loaded', sessionId: 'AB23CD45', answers });
+const loaded = (answers: Answers, definition = postSurvey) => run(initialSurveyState(), { type: 'loaded', sessionId: 'AB23CD45', answers, definition });
 
 describe('post-survey state machine', () => {
   it('moves on only from a complete section, and reveals what is missing when next is tried', () => {
@@ -26,5 +27,26 @@ describe('post-survey state machine', () => {
     expect(sent.screen.kind).toBe('submitting');
     expect(run(sent, { type: 'submitted', alreadyAnswered: true }).screen).toEqual({ kind: 'thanks', alreadyAnswered: true });
     expect(run(sent, { type: 'submit_failed', error: { key: 'postSurvey.errors.network' } })).toMatchObject({ screen: { kind: 'form' }, submitError: { key: 'postSurvey.errors.network' } });
+  });
+
+  it('asks only about what the condition showed, and tells each participant what was true for them', () => {
+    const names = (d: typeof postSurvey) => d.sections.flatMap((s) => s.questions.map((q) => q.name));
+    const alone = postSurveyFor({ ai: false, explanations: false, adjusted: false });
+    expect(names(alone)).not.toContain('ai_trust_before_disclosure');
+    expect(names(alone)).not.toContain('ai_explanation_helpfulness_before');
+    const predictionOnly = postSurveyFor({ ai: true, explanations: false, adjusted: false });
+    expect(names(predictionOnly)).toContain('ai_trust_before_disclosure');
+    expect(names(predictionOnly)).not.toContain('ai_explanation_helpfulness_before');
+    expect(names(postSurveyFor({ ai: true, explanations: true, adjusted: true }))).toEqual(names(postSurvey));
+    const disclosure = (d: typeof postSurvey) => d.sections.flatMap((s) => s.questions).find((q) => q.name === 'benevolent_disclosure') as { body: { en: string } };
+    expect(disclosure(postSurveyFor({ ai: true, explanations: true, adjusted: true })).body.en).toContain('some of the AI\'s explanations');
+    expect(disclosure(alone).body.en).toContain('What you were shown was not adjusted');
+    // A section complete without the questions the condition leaves out.
+    const answers = completePostSurvey();
+    delete (answers.demographics as Record<string, unknown>).ai_explanation_helpfulness_before;
+    delete (answers.demographics as Record<string, unknown>).ai_trust_before_disclosure;
+    delete (answers.demographics as Record<string, unknown>).ai_understanding_before_disclosure;
+    expect(run(loaded(answers as Answers, alone), { type: 'next' }).section).toBe(1);
+    expect(run(loaded(answers as Answers), { type: 'next' }).section).toBe(0);
   });
 });

@@ -9,6 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { explanationResponseSchema, mainStartResponseSchema } from '../../worker/schemas/main-experiment';
 import { conditionSchema, studyConfig, studyConfigSchema, type Condition } from '../../worker/schemas/study';
 import { adminCookie, api, postJson } from '../helpers/api';
+import { completePostSurvey } from '../helpers/post-survey-answers';
 import { consentedParticipant, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
 
 /** The worked example of the README: four conditions between subjects. */
@@ -222,5 +223,28 @@ describe('the main experiment follows the condition', () => {
     const byCondition = await (await api('/api/enhanced-export/reliance-by-condition?include_synthetic=true', { headers: { Cookie: cookie } })).text();
     expect(byCondition.split(/\r?\n/)[0]).toMatch(/^condition,participants,trials/);
     expect(byCondition).toContain('prediction_only');
+  });
+
+  it('the post-survey asks only about what the condition showed, and the debrief says what was true', async () => {
+    const withoutAi = completePostSurvey();
+    for (const name of ['ai_trust_before_disclosure', 'ai_understanding_before_disclosure', 'ai_explanation_helpfulness_before']) delete withoutAi.demographics[name];
+    const done = async (condition: string) => {
+      const p = await started(condition);
+      await env.DB.prepare("update sessions set main_completed_at = ?, current_phase = 'post_survey' where session_id = ?").bind(new Date().toISOString(), p.id).run();
+      return p;
+    };
+    const alone = await done('no_ai');
+    const check = (await (await api(`/api/post-survey/check/${alone.id}`)).json()) as { audience: unknown };
+    expect(check.audience).toEqual({ ai: false, explanations: false, adjusted: false });
+    expect((await postJson('/api/post-survey/', { session_id: alone.id, ...withoutAi })).status).toBe(201);
+    // Where the AI's explanations were shown and adjusted, the same answers miss its questions.
+    const aligned = await done('human_aligned');
+    expect(((await (await api(`/api/post-survey/check/${aligned.id}`)).json()) as { audience: unknown }).audience).toEqual({ ai: true, explanations: true, adjusted: true });
+    const missing = await postJson('/api/post-survey/', { session_id: aligned.id, ...withoutAi });
+    expect(missing.status).toBe(400);
+    expect(await missing.text()).toContain('ai_explanation_helpfulness_before');
+    // The AI's own explanation (alpha 1) was never adjusted.
+    const own = await done('ai_explanation');
+    expect(((await (await api(`/api/post-survey/check/${own.id}`)).json()) as { audience: unknown }).audience).toEqual({ ai: true, explanations: true, adjusted: false });
   });
 });

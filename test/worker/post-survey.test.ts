@@ -6,6 +6,9 @@ import { adminCookie, api, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { consentedParticipant, newParticipantId, participantDoneWithMain } from '../helpers/study-factories';
 
+/** The spec's design (the shipped condition) shows the AI and its explanation, adjusted toward the participant. */
+const SPEC_AUDIENCE = { ai: true, explanations: true, adjusted: true };
+
 const submit = (body: unknown) => postJson('/api/post-survey/', body);
 const stored = async (sessionId: string) =>
   (await env.DB.prepare('select count(*) as n from post_surveys where session_id = ?').bind(sessionId).first<{ n: number }>())!.n;
@@ -118,7 +121,7 @@ describe('GET /api/post-survey/{sessionId} and /check/{sessionId}', () => {
   it('answers 404 and exists: false before, the answers by section (to an administrator) and exists: true after', async () => {
     const p = await participantDoneWithMain();
     expect((await api(`/api/post-survey/${p.id}`)).status).toBe(404);
-    expect(postSurveyCheckSchema.parse(await (await api(`/api/post-survey/check/${p.id}`)).json())).toEqual({ session_id: p.id, exists: false, main_completed: true });
+    expect(postSurveyCheckSchema.parse(await (await api(`/api/post-survey/check/${p.id}`)).json())).toEqual({ session_id: p.id, exists: false, audience: SPEC_AUDIENCE, main_completed: true });
     const answers = completePostSurvey();
     await submit({ session_id: p.id, ...answers });
     const record = postSurveyRecordSchema.parse(await (await api(`/api/post-survey/${p.id}`, { headers: { Cookie: await adminCookie() } })).json());
@@ -129,7 +132,7 @@ describe('GET /api/post-survey/{sessionId} and /check/{sessionId}', () => {
 
   it('tells the page the main experiment is not complete yet, so it can send the participant back first', async () => {
     const p = await consentedParticipant();
-    expect(postSurveyCheckSchema.parse(await (await api(`/api/post-survey/check/${p.id}`)).json())).toEqual({ session_id: p.id, exists: false, main_completed: false });
+    expect(postSurveyCheckSchema.parse(await (await api(`/api/post-survey/check/${p.id}`)).json())).toEqual({ session_id: p.id, exists: false, audience: SPEC_AUDIENCE, main_completed: false });
   });
 
   it('answers an unknown participant with 404 and a malformed ID with 400', async () => {

@@ -16,6 +16,7 @@ import {
   type postSurveyRecordSchema,
   type postSurveySubmitResultSchema,
 } from '../schemas/post-survey-schemas';
+import { audienceOf, conditionOf } from '../services/conditions';
 import { adjustmentExample, findPostSurvey, storePostSurvey } from '../services/post-survey';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
@@ -32,7 +33,12 @@ export const postSurveyRoutes = new Hono<AppEnv>()
     const { sessionId } = c.req.valid('param');
     const session = await requireSession(c.var.db, sessionId);
     const found = await findPostSurvey(c.var.db, session.sessionId);
-    const body: z.infer<typeof postSurveyCheckSchema> = { session_id: session.sessionId, exists: found !== null, main_completed: session.mainCompletedAt !== null };
+    const body: z.infer<typeof postSurveyCheckSchema> = {
+      session_id: session.sessionId,
+      exists: found !== null,
+      audience: audienceOf(conditionOf(session)),
+      main_completed: session.mainCompletedAt !== null,
+    };
     return c.json(body);
   })
   // The codes that get a participant paid: only for a session whose post-survey is stored.

@@ -113,9 +113,9 @@ export const postSurveyInstrument: PostSurveyDefinition = {
             { value: 'prefer_not_to_say', label: tx('回答しない', 'Prefer not to say') },
           ],
         },
-        { kind: 'scale', name: 'ai_trust_before_disclosure', label: tx('実験で見たAIの予測をどの程度信頼しましたか', 'How much did you trust the AI predictions you saw in the experiment?'), min: 1, max: 5, anchors: 'extent5' },
-        { kind: 'scale', name: 'ai_understanding_before_disclosure', label: tx('AIがどのように予測しているか、どの程度理解できたと思いますか', 'How well do you think you understood how the AI made its predictions?'), min: 1, max: 5, anchors: 'extent5' },
-        { kind: 'scale', name: 'ai_explanation_helpfulness_before', label: tx('AIの説明（特徴の影響のグラフ）は判断にどの程度役立ちましたか', "How helpful were the AI's explanations (the feature charts) for your judgements?"), min: 1, max: 5, anchors: 'extent5' },
+        { kind: 'scale', name: 'ai_trust_before_disclosure', shownTo: 'ai', label: tx('実験で見たAIの予測をどの程度信頼しましたか', 'How much did you trust the AI predictions you saw in the experiment?'), min: 1, max: 5, anchors: 'extent5' },
+        { kind: 'scale', name: 'ai_understanding_before_disclosure', shownTo: 'ai', label: tx('AIがどのように予測しているか、どの程度理解できたと思いますか', 'How well do you think you understood how the AI made its predictions?'), min: 1, max: 5, anchors: 'extent5' },
+        { kind: 'scale', name: 'ai_explanation_helpfulness_before', shownTo: 'explanation', label: tx('AIの説明（特徴の影響のグラフ）は判断にどの程度役立ちましたか', "How helpful were the AI's explanations (the feature charts) for your judgements?"), min: 1, max: 5, anchors: 'extent5' },
       ],
     },
     {
@@ -129,6 +129,10 @@ export const postSurveyInstrument: PostSurveyDefinition = {
           body: tx(
             'この実験では、AIの説明（特徴の影響のグラフ）の一部を、あなたが事前実験で示した判断の傾向に近づくように調整して表示していました。AIの予測そのものは変えていません。このように、利用者の受け止めやすさのために善意から説明を調整することを、ここでは「善意の調整」と呼びます。下の図は、調整前（AI本来の説明）と調整後（あなたの傾向を取り入れた説明）の例です。',
             "In this experiment, some of the AI's explanations (the feature charts) were adjusted toward the judgement pattern you showed in the pre-experiment. The AI's predictions themselves were never changed. Here we call adjusting an explanation with good intentions, to make it easier for the user to accept, a \"benevolent adjustment\". The figure below shows an example before adjustment (the AI's own explanation) and after (with your pattern mixed in).",
+          ),
+          bodyUnadjusted: tx(
+            'この実験では、一部の参加者に、事前実験で示した判断の傾向に近づくように調整したAIの説明（特徴の影響のグラフ）を表示していました。AIの予測そのものは変えていません。あなたに表示した内容は、このような調整をしていません。このように、利用者の受け止めやすさのために善意から説明を調整することを、ここでは「善意の調整」と呼びます。下の図は、調整前（AI本来の説明）と調整後（参加者の傾向を取り入れた説明）の例です。',
+            "In this experiment, some participants were shown AI explanations (feature charts) adjusted toward the judgement pattern they had shown in the pre-experiment. The AI's predictions themselves were never changed. What you were shown was not adjusted in this way. Here we call adjusting an explanation with good intentions, to make it easier for the user to accept, a \"benevolent adjustment\". The figure below shows an example before adjustment (the AI's own explanation) and after (with a participant's pattern mixed in).",
           ),
           figure: 'benevolent_example',
         },

@@ -12,10 +12,12 @@ import { postSurveyInstrument } from './post-survey-instrument';
 const text = z.object({ ja: z.string().min(1), en: z.string().min(1) });
 const name = z.string().regex(/^[a-z][a-z0-9_]*$/);
 const option = z.object({ value: name, label: text });
+const optional = z.boolean().optional();
+const shownTo = z.enum(['ai', 'explanation']).optional();
 
 const questionSchema = z.discriminatedUnion('kind', [
-  z.object({ kind: z.literal('number'), name, label: text, min: z.number(), max: z.number(), unit: text.optional(), optional: z.boolean().optional() }),
-  z.object({ kind: z.literal('radio'), name, label: text, options: z.array(option).min(2), optional: z.boolean().optional() }),
+  z.object({ kind: z.literal('number'), name, label: text, min: z.number(), max: z.number(), unit: text.optional(), optional, shownTo }),
+  z.object({ kind: z.literal('radio'), name, label: text, options: z.array(option).min(2), optional, shownTo }),
   z.object({
     kind: z.literal('scale'),
     name,
@@ -27,11 +29,12 @@ const questionSchema = z.discriminatedUnion('kind', [
     reverse: z.boolean().optional(),
     /** Earlier ratings shown as chips beside this question when all of them are answered. */
     previousAnswers: z.array(name).optional(),
-    optional: z.boolean().optional(),
+    optional,
+    shownTo,
   }),
-  z.object({ kind: z.literal('text'), name, label: text, maxLength: z.number().int().positive(), minLength: z.number().int().min(0).optional(), optional: z.boolean().optional() }),
-  z.object({ kind: z.literal('multiselect'), name, label: text, options: z.array(option).min(1), otherMaxLength: z.number().int().positive(), optional: z.boolean().optional() }),
-  z.object({ kind: z.literal('info'), name, label: text, body: text, figure: z.literal('benevolent_example').optional() }),
+  z.object({ kind: z.literal('text'), name, label: text, maxLength: z.number().int().positive(), minLength: z.number().int().min(0).optional(), optional, shownTo }),
+  z.object({ kind: z.literal('multiselect'), name, label: text, options: z.array(option).min(1), otherMaxLength: z.number().int().positive(), optional, shownTo }),
+  z.object({ kind: z.literal('info'), name, label: text, body: text, bodyUnadjusted: text.optional(), figure: z.literal('benevolent_example').optional() }),
 ]);
 
 export const postSurveyDefinitionSchema = z
@@ -97,6 +100,8 @@ export const postSurveySubmitResultSchema = z.object({
 export const postSurveyCheckSchema = z.object({
   session_id: z.string(),
   exists: z.boolean(),
+  /** What the participant's condition showed, so the survey asks only about that. */
+  audience: z.object({ ai: z.boolean(), explanations: z.boolean(), adjusted: z.boolean() }),
   /** Whether the main experiment is complete: the survey opens only then, so the page can send the participant back first. */
   main_completed: z.boolean(),
 });

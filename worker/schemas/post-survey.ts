@@ -38,7 +38,9 @@ export const ANCHORS = ['agree5', 'agree7', 'extent5', 'fit5', 'rating7'] as con
 
 type Text = { ja: string; en: string };
 type Option = { value: string; label: Text };
-type Common = { name: string; label: Text; optional?: boolean };
+/** Asked only of participants whose condition showed the AI, or its explanation (study configuration `conditions`). */
+export type ShownTo = 'ai' | 'explanation';
+type Common = { name: string; label: Text; optional?: boolean; shownTo?: ShownTo };
 
 /** One question of the definition, by kind (part 2 §3 and §5). */
 export type Question =
@@ -56,7 +58,15 @@ export type Question =
     })
   | (Common & { kind: 'text'; maxLength: number; minLength?: number })
   | (Common & { kind: 'multiselect'; options: Option[]; otherMaxLength: number })
-  | { kind: 'info'; name: string; label: Text; body: Text; figure?: 'benevolent_example' };
+  | {
+      kind: 'info';
+      name: string;
+      label: Text;
+      body: Text;
+      /** The text for a participant whose condition showed no adjusted explanation (`body` says theirs were adjusted). */
+      bodyUnadjusted?: Text;
+      figure?: 'benevolent_example';
+    };
 export type AnsweredQuestion = Exclude<Question, { kind: 'info' }>;
 export type Section = { id: SectionId; title: Text; intro?: Text; questions: Question[] };
 export type PostSurveyDefinition = { sections: Section[] };
@@ -65,6 +75,25 @@ export type PostSurveyDefinition = { sections: Section[] };
 export const postSurvey: PostSurveyDefinition = postSurveyInstrument;
 
 export const sectionById = (id: string): Section | undefined => postSurvey.sections.find((s) => s.id === id);
+
+/** What a participant's condition showed them: the AI, its explanation, an explanation adjusted toward their own judgement. */
+export type Audience = { ai: boolean; explanations: boolean; adjusted: boolean };
+
+/**
+ * The survey as a participant of the given audience answers it: questions about what their
+ * condition did not show left out, and the disclosure telling them what was true for them.
+ */
+export function postSurveyFor(audience: Audience, definition: PostSurveyDefinition = postSurvey): PostSurveyDefinition {
+  const asked = (q: Question) => q.kind === 'info' || !q.shownTo || (q.shownTo === 'ai' ? audience.ai : audience.explanations);
+  return {
+    sections: definition.sections.map((section) => ({
+      ...section,
+      questions: section.questions
+        .filter(asked)
+        .map((q) => (q.kind === 'info' && q.bodyUnadjusted && !audience.adjusted ? { ...q, body: q.bodyUnadjusted } : q)),
+    })),
+  };
+}
 export const answeredQuestions = (section: Section): AnsweredQuestion[] => section.questions.filter((q): q is AnsweredQuestion => q.kind !== 'info');
 export const isRequired = (q: AnsweredQuestion) => !q.optional;
 

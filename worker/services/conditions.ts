@@ -10,6 +10,7 @@ import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { sessions } from '../db/schema';
 import { AppError } from '../errors';
+import type { Audience } from '../schemas/post-survey';
 import { studyConfig, type Condition, type DatasetType } from '../schemas/study';
 import { seededShuffle, seedOf } from './case-sets';
 
@@ -38,6 +39,13 @@ export function describeCondition(condition: Condition): string {
   if (condition.shows === 'ai_prediction') return `the AI's prediction alone, ${when}`;
   return `the AI's prediction and explanation (alphas ${alphaLevelsOf(condition)!.join(', ')}), ${when}`;
 }
+
+/** What the condition showed a participant, as the post-survey asks about it. */
+export const audienceOf = (condition: Condition): Audience => ({
+  ai: condition.shows !== 'none',
+  explanations: condition.shows === 'explanation',
+  adjusted: (alphaLevelsOf(condition) ?? []).some((alpha) => alpha < 1),
+});
 
 /** What a participant's page needs of a condition to follow it. */
 export const conditionView = (condition: Condition) => ({

@@ -8,15 +8,16 @@ import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
 import { mainExperimentResponses, postSurveys, sessions } from '../db/schema';
 import { AppError, conflict } from '../errors';
-import { answeredQuestions, checkSection, issueMessage, scorePostSurvey } from '../schemas/post-survey';
-import { checkedPostSurvey as postSurvey, type PostSurveyBody } from '../schemas/post-survey-schemas';
+import { answeredQuestions, checkSection, issueMessage, postSurveyFor, scorePostSurvey, type Audience } from '../schemas/post-survey';
+import { checkedPostSurvey, type PostSurveyBody } from '../schemas/post-survey-schemas';
+import { audienceOf, conditionOf } from './conditions';
 import { requireConsent } from './pre-experiment';
 import { newVerificationCode } from '../study-codes';
 
-/** Every broken rule of a submission as `{msg, loc}` items (English texts: the SPA shows its own). */
-export function postSurveyIssues(body: PostSurveyBody) {
+/** Every broken rule of a submission as `{msg, loc}` items (English texts: the SPA shows its own), for the survey the participant's condition asks. */
+export function postSurveyIssues(body: PostSurveyBody, audience: Audience) {
   const items: { msg: string; loc: string[] }[] = [];
-  for (const section of postSurvey.sections) {
+  for (const section of postSurveyFor(audience, checkedPostSurvey).sections) {
     const labels = new Map(answeredQuestions(section).map((q) => [q.name, q.label.en]));
     for (const [field, issue] of Object.entries(checkSection(section, body[section.id]))) {
       items.push({ msg: issueMessage(issue, labels.get(field) ?? field, 'en'), loc: [section.id, field] });
@@ -28,7 +29,7 @@ export function postSurveyIssues(body: PostSurveyBody) {
 export async function storePostSurvey(db: Db, session: SessionRow, body: PostSurveyBody, now: string) {
   requireConsent(session);
   if (!session.mainCompletedAt) throw conflict('main_experiment_incomplete', 'The post-survey opens once the main experiment is complete');
-  const issues = postSurveyIssues(body);
+  const issues = postSurveyIssues(body, audienceOf(conditionOf(session)));
   if (issues.length > 0) throw new AppError(400, 'validation_failed', issues);
 
   const rating = body.cognition.experiment_rating;

@@ -7,7 +7,7 @@
  *      │                ▲  └─submit (some invalid): errors shown, jump to the first─┘     │
  *      └─session_missing─▶ no_session        submit_failed ◀──────────────────────────────┘
  */
-import { checkSection, postSurvey, SECTION_IDS, type AnswerValue, type SectionId } from '../../../worker/schemas/post-survey';
+import { checkSection, postSurvey, SECTION_IDS, type AnswerValue, type PostSurveyDefinition, type SectionId } from '../../../worker/schemas/post-survey';
 
 export type Answers = Record<SectionId, Record<string, AnswerValue>>;
 export const emptyAnswers = (): Answers => Object.fromEntries(SECTION_IDS.map((id) => [id, {}])) as unknown as Answers;
@@ -24,6 +24,8 @@ export type SurveyScreen =
 export type SurveyState = {
   screen: SurveyScreen;
   sessionId: string | null;
+  /** The survey as the participant's condition asks it (`postSurveyFor`); the whole one until loaded. */
+  definition: PostSurveyDefinition;
   answers: Answers;
   section: number;
   /** Sections whose errors are on screen (after next or submit was tried there). */
@@ -34,7 +36,7 @@ export type SurveyState = {
 };
 
 export type SurveyEvent =
-  | { type: 'loaded'; sessionId: string; answers: Answers }
+  | { type: 'loaded'; sessionId: string; answers: Answers; definition: PostSurveyDefinition }
   | { type: 'session_missing'; messageKey: string }
   | { type: 'retried' }
   | { type: 'answered'; section: SectionId; name: string; value: AnswerValue }
@@ -48,6 +50,7 @@ export type SurveyEvent =
 export const initialSurveyState = (): SurveyState => ({
   screen: { kind: 'loading' },
   sessionId: null,
+  definition: postSurvey,
   answers: emptyAnswers(),
   section: 0,
   revealed: new Set(),
@@ -55,14 +58,14 @@ export const initialSurveyState = (): SurveyState => ({
   submitError: null,
 });
 
-export const sectionIssues = (state: SurveyState, id: SectionId) => checkSection(postSurvey.sections.find((s) => s.id === id)!, state.answers[id]);
+export const sectionIssues = (state: SurveyState, id: SectionId) => checkSection(state.definition.sections.find((s) => s.id === id)!, state.answers[id]);
 export const sectionValid = (state: SurveyState, id: SectionId) => Object.keys(sectionIssues(state, id)).length === 0;
 export const currentSectionId = (state: SurveyState): SectionId => SECTION_IDS[state.section]!;
 
 export function surveyReducer(state: SurveyState, event: SurveyEvent): SurveyState {
   switch (event.type) {
     case 'loaded':
-      return { ...state, screen: { kind: 'form' }, sessionId: event.sessionId, answers: event.answers };
+      return { ...state, screen: { kind: 'form' }, sessionId: event.sessionId, answers: event.answers, definition: event.definition };
     case 'session_missing':
       return { ...state, screen: { kind: 'no_session', messageKey: event.messageKey } };
     case 'retried':

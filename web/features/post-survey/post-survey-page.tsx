@@ -2,7 +2,7 @@ import { useState } from 'react';
 import { Button, Input, Label, Tab, TabList, TabPanel, Tabs, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { answeredQuestions, issueMessage, postSurvey, sectionProgress, SECTION_IDS, type SectionId } from '../../../worker/schemas/post-survey';
+import { answeredQuestions, issueMessage, sectionProgress, SECTION_IDS, type SectionId } from '../../../worker/schemas/post-survey';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { useDebugTools } from '../../lib/use-debug-tools';
 import { currentSectionId, sectionIssues, sectionValid } from './post-survey-machine';
@@ -108,12 +108,12 @@ function PostSurveyScreens({ routeState, debug }: { routeState: { sessionId?: st
 
   const sessionId = state.sessionId!;
   const sectionId = currentSectionId(state);
-  const totals = postSurvey.sections.map((s) => sectionProgress(s, state.answers[s.id]));
+  const totals = state.definition.sections.map((s) => sectionProgress(s, state.answers[s.id]));
   const answered = totals.reduce((n, p) => n + p.answered, 0);
   const required = totals.reduce((n, p) => n + p.required, 0);
   const isLast = state.section === SECTION_IDS.length - 1;
   const submitting = screen.kind === 'submitting';
-  const title = (id: SectionId) => postSurvey.sections.find((s) => s.id === id)!.title[lang];
+  const title = (id: SectionId) => state.definition.sections.find((s) => s.id === id)!.title[lang];
 
   return (
     <div className="page post-survey">
@@ -142,7 +142,7 @@ function PostSurveyScreens({ routeState, debug }: { routeState: { sessionId?: st
       ) : null}
       <Tabs selectedKey={sectionId} onSelectionChange={(key) => survey.choose(SECTION_IDS.indexOf(key as SectionId))}>
         <TabList className="survey-tabs" aria-label={t('postSurvey.sections')}>
-          {postSurvey.sections.map((s, i) => {
+          {state.definition.sections.map((s, i) => {
             const valid = sectionValid(state, s.id);
             const flagged = state.revealed.has(s.id) && !valid;
             return (
@@ -154,7 +154,7 @@ function PostSurveyScreens({ routeState, debug }: { routeState: { sessionId?: st
             );
           })}
         </TabList>
-        {postSurvey.sections.map((s, i) => {
+        {state.definition.sections.map((s, i) => {
           // A wrong answer shows its message at once; a missing one once the section's errors are revealed.
           const all = sectionIssues(state, s.id);
           const issues = state.revealed.has(s.id) ? all : Object.fromEntries(Object.entries(all).filter(([, issue]) => issue.code !== 'required'));

@@ -6,7 +6,7 @@
  */
 import { useEffect, useReducer } from 'react';
 import { useNavigate } from 'react-router';
-import { SECTION_IDS, type AnswerValue, type SectionId } from '../../../worker/schemas/post-survey';
+import { postSurveyFor, SECTION_IDS, type AnswerValue, type PostSurveyDefinition, type SectionId } from '../../../worker/schemas/post-survey';
 import { studyConfig } from '../../../worker/schemas/study-config';
 import { api, ApiError, NetworkError, unwrap } from '../../lib/api';
 import { paths } from '../../app/paths';
@@ -34,10 +34,11 @@ function readDraft(sessionId: string): Answers | null {
  * participant is done and belongs on the completion page; before the main experiment is complete
  * the survey is not theirs yet. A failed read is the spec's retrieval failure (null).
  */
-async function loadAnswers(sessionId: string): Promise<{ answers: Answers; stored: boolean; mainCompleted: boolean } | null> {
+async function loadAnswers(sessionId: string): Promise<{ answers: Answers; stored: boolean; mainCompleted: boolean; definition: PostSurveyDefinition } | null> {
   try {
     const check = await unwrap(await api.api['post-survey'].check[':sessionId'].$get({ param: { sessionId } }));
-    return { answers: readDraft(sessionId) ?? emptyAnswers(), stored: check.exists, mainCompleted: check.main_completed };
+    // Only what the participant's condition showed them is asked about.
+    return { answers: readDraft(sessionId) ?? emptyAnswers(), stored: check.exists, mainCompleted: check.main_completed, definition: postSurveyFor(check.audience) };
   } catch (err) {
     logger.warn(`post-survey: the session's state could not be read: ${String(err)}`);
     return null;
@@ -90,7 +91,7 @@ export function usePostSurvey(input: { routeSessionId?: string; debug: boolean; 
         if (destination) return void navigate(destination.path, { replace: true, state: destination.state });
         return dispatch({ type: 'session_missing', messageKey: 'postSurvey.sessionReadFailed' });
       }
-      dispatch({ type: 'loaded', sessionId, answers: loaded.answers });
+      dispatch({ type: 'loaded', sessionId, answers: loaded.answers, definition: loaded.definition });
     })();
     return () => {
       cancelled = true;
