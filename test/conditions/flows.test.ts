@@ -14,6 +14,7 @@ import adminEn from '../../web/features/admin/i18n/en.json';
 import adminJa from '../../web/features/admin/i18n/ja.json';
 import { pageOverflow, signInAsAdmin, useBrowser } from '../e2e/browser';
 import { adoptParticipant, d1Rows, makeParticipant, preThroughApi, startMainPrepared, startMainThroughApi, type TestParticipant } from '../e2e/participants';
+import { postSurveyInstrument } from '../../worker/schemas/post-survey-instrument';
 import { DESIGN } from './design';
 import { CONDITIONS_ADMIN_PASSWORD } from './global-setup';
 
@@ -139,5 +140,28 @@ describe('each condition of the design, on a phone', () => {
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-reliance-${lang}-${width}.png`, fullPage: true });
       await page.context().close();
     }
+  });
+
+  it('asks a participant without AI no question about it after the experiment, and tells them truthfully about the adjustment (390×844, ja)', async () => {
+    const { p } = drawn.get('no_ai')!;
+    // Their main experiment done (its 50 cases are not what this checks).
+    d1Rows(`update sessions set main_completed_at = '${new Date().toISOString()}', current_phase = 'post_survey' where session_id = '${p.id}'`);
+    const page = await session.newPage({ width: 390, height: 844 });
+    await adoptParticipant(page, p, 'ja');
+    await page.goto(`${session.baseUrl()}/experiment/post-survey`);
+    const about = postSurveyInstrument.sections.find((s) => s.id === 'demographics')!;
+    const label = (name: string) => (about.questions.find((q) => q.name === name) as { label: { ja: string } }).label.ja;
+    await page.getByText(label('gender_identity'), { exact: true }).first().waitFor();
+    for (const name of ['ai_trust_before_disclosure', 'ai_understanding_before_disclosure', 'ai_explanation_helpfulness_before']) {
+      expect(await page.getByText(label(name)).count()).toBe(0);
+    }
+    const benevolent = postSurveyInstrument.sections.find((s) => s.id === 'benevolent')!;
+    await page.getByRole('tab', { name: benevolent.title.ja }).click();
+    const disclosure = benevolent.questions.find((q) => q.name === 'benevolent_disclosure') as { bodyUnadjusted: { ja: string }; body: { ja: string } };
+    await page.getByText(disclosure.bodyUnadjusted.ja).waitFor();
+    expect(await page.getByText(disclosure.body.ja).count()).toBe(0);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-no_ai-post-survey-ja-390.png`, fullPage: true });
+    await page.context().close();
   });
 });
