@@ -160,6 +160,11 @@ describe('each condition of the design, on a phone', () => {
     const disclosure = benevolent.questions.find((q) => q.name === 'benevolent_disclosure') as { bodyUnadjusted: { ja: string }; body: { ja: string } };
     await page.getByText(disclosure.bodyUnadjusted.ja).waitFor();
     expect(await page.getByText(disclosure.body.ja).count()).toBe(0);
+    // The example is the study's sample, never called the explanation they were shown.
+    await page.getByTestId('adjustment-example').waitFor();
+    expect(await page.getByTestId('adjustment-example').getAttribute('data-own')).toBe('false');
+    expect(await page.getByTestId('adjustment-example').innerText()).toContain(ja.postSurvey.example.afterSample);
+    expect(await page.getByTestId('adjustment-example').innerText()).not.toContain(ja.postSurvey.example.after);
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-no_ai-post-survey-ja-390.png`, fullPage: true });
     await page.context().close();

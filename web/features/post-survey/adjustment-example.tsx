@@ -53,7 +53,7 @@ export function AdjustmentExample({ sessionId }: { sessionId: string }) {
       <p className="muted">{example.own ? t('postSurvey.example.own', { percent: Math.round((1 - example.alpha) * 100) }) : t('postSurvey.example.sample')}</p>
       <div className="adjustment-charts">
         <ExplanationChart datasetType={example.datasetType} shown={example.before} features={example.features} caption={t('postSurvey.example.before')} />
-        <ExplanationChart datasetType={example.datasetType} shown={example.after} features={example.features} caption={t('postSurvey.example.after')} />
+        <ExplanationChart datasetType={example.datasetType} shown={example.after} features={example.features} caption={t(example.own ? 'postSurvey.example.after' : 'postSurvey.example.afterSample')} />
       </div>
     </div>
   );
