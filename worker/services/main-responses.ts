@@ -212,8 +212,9 @@ export async function mainResponseSummary(db: Db, sessionId: string) {
   return {
     caseIds: rows.map((r) => r.caseId),
     completed: rows.length,
-    judgementChanges: rows.filter((r) => r.initialPrediction !== r.finalPrediction).length,
-    finalAgreesWithAi: rows.filter((r) => r.finalPrediction === r.aiPrediction).length,
+    // Only cases with an initial judgement can change, and only cases that showed the AI can agree with it.
+    judgementChanges: rows.filter((r) => r.initialPrediction !== null && r.initialPrediction !== r.finalPrediction).length,
+    finalAgreesWithAi: rows.filter((r) => r.aiPrediction !== null && r.finalPrediction === r.aiPrediction).length,
     meanRatings: Object.fromEntries(RATINGS.map((k) => [k, mean(k)])) as Record<(typeof RATINGS)[number], number | null>,
   };
 }

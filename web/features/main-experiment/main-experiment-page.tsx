@@ -23,15 +23,20 @@ const TOTAL = studyConfig.mainExperiment.numCases;
  */
 type RouteState = { sessionId?: string; resumeData?: ResumeData } | null;
 
-function Summary({ summary, sessionId }: { summary: MainSummary; sessionId: string }) {
+function Summary({ summary, sessionId, judgedTwice }: { summary: MainSummary; sessionId: string; judgedTwice: boolean }) {
   const { t } = useTranslation();
   const ratings = Object.entries(summary.meanRatings).filter((e): e is [string, number] => e[1] !== null);
   return (
     <dl className="kv completion-summary" data-testid="main-summary">
       <dt>{t('main.complete.tasks')}</dt>
       <dd>{t('main.complete.tasksValue', { count: summary.completed, total: summary.total })}</dd>
-      <dt>{t('main.complete.changes')}</dt>
-      <dd>{t('main.complete.changesValue', { count: summary.judgementChanges })}</dd>
+      {/* Judgements change only where each case was judged twice. */}
+      {judgedTwice ? (
+        <>
+          <dt>{t('main.complete.changes')}</dt>
+          <dd>{t('main.complete.changesValue', { count: summary.judgementChanges })}</dd>
+        </>
+      ) : null}
       <dt>{t('main.complete.survey')}</dt>
       <dd>
         {ratings.length === 0
@@ -209,7 +214,7 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
         <h1>{t('main.complete.title')}</h1>
         <ProgressBar phase="main_experiment" value={TOTAL} max={TOTAL} />
         <p>{t('main.complete.text')}</p>
-        <Summary summary={screen.summary} sessionId={data.sessionId} />
+        <Summary summary={screen.summary} sessionId={data.sessionId} judgedTwice={plan.initial} />
         <div className="button-row sticky-actions">
           <Button
             className="button button-primary"
