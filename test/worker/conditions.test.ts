@@ -169,6 +169,24 @@ describe('the main experiment follows the condition', () => {
     expect(await withAi.text()).toContain('this condition shows no AI prediction');
     expect((await env.DB.prepare('select count(*) as n from main_experiment_responses').first<{ n: number }>())!.n).toBe(before);
     expect((await postJson('/api/experiments/main/integrated-response', answer(p.id, caseId, null, { initial: true, ratings: [] }))).status).toBe(201);
+    const summary = (await (await api(`/api/experiments/main/summary/${p.id}`)).json()) as { judgement_changes: number; final_agrees_with_ai: number };
+    expect(summary).toMatchObject({ judgement_changes: 1, final_agrees_with_ai: 0 });
+  });
+
+  it('judging once without AI: one judgement stored, none counted as changed', async () => {
+    useConditions([...FOUR, conditionSchema.parse({ name: 'once', shows: 'none', judgements: 1, share: 1 })]);
+    try {
+      const p = await started('once');
+      expect(p.start.condition).toEqual({ name: 'once', shows: 'none', ai_timing: null, judgements: 1 });
+      const caseId = p.start.case_set[0]!.case_id;
+      const twice = await postJson('/api/experiments/main/integrated-response', answer(p.id, caseId, null, { initial: true, ratings: [] }));
+      expect(await twice.text()).toContain('once: there is no initial judgement in this condition');
+      expect((await postJson('/api/experiments/main/integrated-response', answer(p.id, caseId, null, { initial: false, ratings: [] }))).status).toBe(201);
+      const summary = (await (await api(`/api/experiments/main/summary/${p.id}`)).json()) as { completed_cases: number; judgement_changes: number };
+      expect(summary).toMatchObject({ completed_cases: 1, judgement_changes: 0 });
+    } finally {
+      useConditions(FOUR);
+    }
   });
 
   it('exports carry the condition', async () => {
