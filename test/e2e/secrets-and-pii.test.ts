@@ -76,7 +76,16 @@ describe("COMPAS defendants' personal data", () => {
     expect(files.some((f) => f.endsWith('.sqlite'))).toBe(true);
     const leaks: string[] = [];
     for (const file of files) {
-      const found = personalDataIn(readFileSync(file, 'latin1'));
+      // The live Worker's SQLite opens and drops its -shm/-wal files as it goes: one gone since the
+      // listing holds nothing any more (what it held is in its database file, read here too).
+      let text: string;
+      try {
+        text = readFileSync(file, 'latin1');
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'ENOENT') continue;
+        throw err;
+      }
+      const found = personalDataIn(text);
       if (found.length) leaks.push(`${file}: ${found.slice(0, 3).join(', ')}`);
     }
     expect(leaks).toEqual([]);
