@@ -88,11 +88,11 @@ describe('each condition of the design, on a phone', () => {
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     await shot('judgement');
     await judge(page, t, 1);
-    if (plan.survey.length > 0) {
+    if (plan.ratings.length > 0) {
       const items = page.locator('.survey-item');
       await items.first().waitFor();
-      expect(await items.count()).toBe(plan.survey.length);
-      for (let i = 0; i < plan.survey.length; i++) await items.nth(i).locator('.radio').nth(3).click();
+      expect(await items.count()).toBe(plan.ratings.length);
+      for (let i = 0; i < plan.ratings.length; i++) await items.nth(i).locator('.radio').nth(3).click();
       await shot('survey');
       await page.getByRole('button', { name: t.main.survey.submit }).click();
     }

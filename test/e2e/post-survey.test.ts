@@ -4,7 +4,7 @@ import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { answeredQuestions, postSurvey, type AnsweredQuestion, type SectionId } from '../../worker/schemas/post-survey';
 import { studyCodes } from '../../worker/study-codes';
-import { useBrowser } from './browser';
+import { pageOverflow, useBrowser } from './browser';
 
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
 import { adoptParticipant, d1Rows, makeParticipant, participantDoneWithMain } from './participants';
@@ -118,7 +118,7 @@ describe('post-survey', () => {
     expect(notFound).toEqual([]);
     for (const [i, s] of postSurvey.sections.entries()) {
       await answerSection(page, s.id, 'en');
-      const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+      const overflow = await pageOverflow(page);
       expect(overflow, `section ${s.id} overflows`).toBeLessThanOrEqual(0);
       if (i < postSurvey.sections.length - 1) await buttonNamed(page, en.postSurvey.next).click();
     }

@@ -1,15 +1,13 @@
-import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { studyCodes } from '../../worker/study-codes';
 import { storageKeys } from '../../web/lib/storage-keys';
-import { pageStarted, useBrowser } from './browser';
+import { pageOverflow, pageStarted, useBrowser } from './browser';
 import { adoptParticipant, d1Rows, mainThroughApi, participantDoneWithMain, postSurveyThroughApi, preThroughApi } from './participants';
 
 const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
-const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 const PROLIFIC = { pid: '5f8e2c1a9b3d4e0012345678', study: '64a1b2c3d4e5f60012345678', session: 'e2e-session-1' };
 
 describe('Prolific loop', () => {

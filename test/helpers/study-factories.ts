@@ -101,6 +101,13 @@ export const newParticipantId = () =>
 
 export const allConsentItems = () => Object.fromEntries(CONSENT_ITEMS.map((k) => [k, true]));
 
+/** What most Worker tests start from: COMPAS's pre-experiment cases, its main pools and an active AI model (returned as seeded). */
+export async function seedCompasStudy() {
+  await seedCompasCases();
+  await seedCompasMainCases();
+  return seedCompasAiModel();
+}
+
 /** A participant with an open, consented COMPAS session. */
 export async function consentedParticipant(datasetType: DatasetType = 'compas') {
   const id = newParticipantId();

@@ -14,6 +14,7 @@ import { pageOverflow, signInAsAdmin, useBrowser } from '../e2e/browser';
 import { adoptParticipant, makeParticipant, preThroughApi, judgeInitially, startMainPrepared } from '../e2e/participants';
 import { loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
 import { OWN_ADMIN_PASSWORD } from './global-setup';
+import { expectExampleCase, expectOnSelectionPage } from './task-pages';
 
 const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
@@ -95,17 +96,8 @@ describe("a researcher's own dataset, added on the dashboard of the running plat
     const p = await makeParticipant(ADDED_ID);
     await adoptParticipant(page, p, language);
 
-    await page.goto(`${inject('baseUrl')}/experiment/selection`);
-    const card = page.locator('.dataset-card').filter({ hasText: words.name });
-    await card.waitFor();
-    expect(await card.innerText()).toContain(t.datasets.features.replace('{{count}}', '10'));
-    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
-
-    await page.goto(`${inject('baseUrl')}/experiment/pre`);
-    const example = page.locator('.case-card');
-    await example.locator('h2').waitFor();
-    const text = await example.innerText();
-    for (const name of ['credit_score', 'housing', 'region', 'education']) expect(text).toContain(column(name).label[language]);
+    await expectOnSelectionPage(page, t, words.name, 10);
+    await expectExampleCase(page, ['credit_score', 'housing', 'region', 'education'].map((name) => column(name).label[language]));
 
     await preThroughApi(p);
     await page.goto(`${inject('baseUrl')}/experiment/main`);

@@ -8,23 +8,21 @@
  */
 import { strFromU8, unzipSync } from 'fflate';
 import { describe, expect, inject, it } from 'vitest';
-import type { Page } from 'playwright-core';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { DATASET_TYPES } from '../../worker/schemas/study';
 import { studyCodes } from '../../worker/study-codes';
-import { useBrowser } from '../e2e/browser';
+import { pageOverflow, useBrowser } from '../e2e/browser';
 import { adoptParticipant, makeParticipant, mainThroughApi, postSurveyThroughApi, preThroughApi, judgeInitially, startMainPrepared } from '../e2e/participants';
 import { LOAN_ID, loanDefinition } from '../helpers/synthetic-dataset';
 import { OWN_ADMIN_PASSWORD } from './global-setup';
+import { expectExampleCase, expectOnSelectionPage } from './task-pages';
 
 const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
 const loan = loanDefinition('0'.repeat(64));
 const column = (name: string) => loan.columns.find((c) => c.name === name)!;
 
-/** Nothing reaches past the right edge of the phone's screen. */
-const overflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - document.documentElement.clientWidth);
 
 describe("a researcher's own dataset, added as a definition and a CSV", () => {
   it('is one of the study datasets the Worker serves', () => {
@@ -42,19 +40,11 @@ describe("a researcher's own dataset, added as a definition and a CSV", () => {
     await adoptParticipant(page, p, language);
 
     // The selection page offers it beside the shipped three, with its own name and feature count.
-    await page.goto(`${inject('baseUrl')}/experiment/selection`);
-    const card = page.locator('.dataset-card').filter({ hasText: words.name });
-    await card.waitFor();
-    expect(await card.innerText()).toContain(t.datasets.features.replace('{{count}}', '10'));
-    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    await expectOnSelectionPage(page, t, words.name, 10);
     await shot('selection');
 
     // The pre-experiment's example case: its field names and values in words, its task.
-    await page.goto(`${inject('baseUrl')}/experiment/pre`);
-    const example = page.locator('.case-card');
-    await example.locator('h2').waitFor();
-    const text = await example.innerText();
-    for (const name of ['credit_score', 'housing', 'region', 'education']) expect(text).toContain(column(name).label[language]);
+    const text = await expectExampleCase(page, ['credit_score', 'housing', 'region', 'education'].map((name) => column(name).label[language]));
     expect(text).not.toMatch(/applicant|A1000/);
     await shot('pre-intro');
 
@@ -93,7 +83,7 @@ describe("a researcher's own dataset, added as a definition and a CSV", () => {
     expect(['rgb(26, 127, 55)', 'rgb(161, 29, 29)']).toContain(colour);
     const bars = await page.getByTestId('explanation-bars').innerText();
     for (const name of ['income', 'credit_score', 'region']) expect(bars).toContain(column(name).label[language]);
-    expect(await overflow(page)).toBeLessThanOrEqual(0);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     await shot('explanation');
     await page.getByRole('button', { name: t.main.toFinal }).click();
     await page.getByTestId('final-ai-reminder').waitFor();

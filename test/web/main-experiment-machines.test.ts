@@ -83,7 +83,7 @@ describe('case flow', () => {
 
   it("the AI's prediction alone: its own step, then trust as the only question", () => {
     const plan = planOf({ name: 'prediction', shows: 'ai_prediction', ai_timing: 'after_initial', judgements: 2 });
-    expect(plan).toMatchObject({ steps: ['initial', 'prediction', 'final', 'survey'], survey: ['trust'] });
+    expect(plan).toMatchObject({ steps: ['initial', 'prediction', 'final', 'survey'], ratings: ['trust'] });
     const bare: ShownExplanation = { ...explanation, kind: 'prediction_only', alpha: null };
     const done = flow(
       initialCaseFlow(0, plan),

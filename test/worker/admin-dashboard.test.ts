@@ -25,13 +25,11 @@ import { caseSetResponseSchema } from '../../worker/schemas/experiment';
 import { ALL_DATA_TABLES } from '../../worker/services/exports/tables';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
-import { consentedParticipant, participantDoneWithMain, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
+import { consentedParticipant, participantDoneWithMain, seedCompasStudy } from '../helpers/study-factories';
 
 let cookie: string;
 beforeAll(async () => {
-  await seedCompasCases();
-  await seedCompasMainCases();
-  await seedCompasAiModel();
+  await seedCompasStudy();
   cookie = await adminCookie();
 });
 

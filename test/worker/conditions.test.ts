@@ -10,7 +10,7 @@ import { explanationResponseSchema, mainStartResponseSchema } from '../../worker
 import { conditionSchema, studyConfig, studyConfigSchema, type Condition } from '../../worker/schemas/study';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
-import { consentedParticipant, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
+import { consentedParticipant, seedCompasStudy } from '../helpers/study-factories';
 
 /** The worked example of the README: four conditions between subjects. */
 const FOUR: Condition[] = [
@@ -26,9 +26,7 @@ const useConditions = (conditions: Condition[]) => studyConfig.conditions.splice
 
 let cookie: string;
 beforeAll(async () => {
-  await seedCompasCases();
-  await seedCompasMainCases();
-  await seedCompasAiModel();
+  await seedCompasStudy();
   cookie = await adminCookie();
   useConditions(FOUR);
 });

@@ -16,7 +16,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { isAdminPath } from '../../worker/middleware/admin-auth';
 import { adminCookie, api, appRoutes, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
-import { allConsentItems, consentedParticipant, newParticipantId, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
+import { allConsentItems, consentedParticipant, newParticipantId, seedCompasStudy } from '../helpers/study-factories';
 
 const TOTAL_RUNS = env.XDL_FUZZ_RUNS;
 
@@ -94,9 +94,7 @@ describe('bad-input fuzzing over every route', () => {
 
   beforeAll(async () => {
     admin = await adminCookie();
-    await seedCompasCases();
-    await seedCompasMainCases();
-    await seedCompasAiModel();
+    await seedCompasStudy();
     participant = await consentedParticipant();
     const set = (await (
       await api(`/api/experiments/case-sets/fixed?participant_id=${participant.id}&num_cases=200&experiment_type=pre_experiment`)

@@ -18,12 +18,10 @@ import { compileModel, encodeRow } from '../../worker/ml/model';
 import { normaliseContributions } from '../../worker/ml/explanation';
 import { treeShap } from '../../worker/ml/treeshap';
 import { explanationResponseSchema } from '../../worker/schemas/main-experiment';
-import { consentedParticipant, newParticipantId, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
+import { consentedParticipant, newParticipantId, seedCompasStudy } from '../helpers/study-factories';
 
 beforeAll(async () => {
-  await seedCompasCases();
-  await seedCompasMainCases();
-  await seedCompasAiModel();
+  await seedCompasStudy();
 });
 
 /**

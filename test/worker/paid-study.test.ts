@@ -15,13 +15,11 @@ import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-t
 import { studyCodes } from '../../worker/study-codes';
 import { adminCookie, api, postJson, uniqueClientIp } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
-import { consentedParticipant, participantDoneWithMain, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
+import { consentedParticipant, participantDoneWithMain, seedCompasStudy } from '../helpers/study-factories';
 
 let cookie: string;
 beforeAll(async () => {
-  await seedCompasCases();
-  await seedCompasMainCases();
-  await seedCompasAiModel();
+  await seedCompasStudy();
   cookie = await adminCookie();
 });
 

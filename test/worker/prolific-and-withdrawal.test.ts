@@ -9,13 +9,11 @@ import { studyConfig } from '../../worker/schemas/study';
 import { studyCodes } from '../../worker/study-codes';
 import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-test';
 import { adminCookie, api, postJson } from '../helpers/api';
-import { allConsentItems, newParticipantId, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
+import { allConsentItems, newParticipantId, seedCompasStudy } from '../helpers/study-factories';
 
 let cookie: string;
 beforeAll(async () => {
-  await seedCompasCases();
-  await seedCompasMainCases();
-  await seedCompasAiModel();
+  await seedCompasStudy();
   cookie = await adminCookie();
 });
 

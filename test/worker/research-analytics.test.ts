@@ -9,7 +9,7 @@ import type { AnsweredQuestion } from '../../worker/schemas/post-survey';
 import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-test';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
-import { consentedParticipant, newParticipantId, participantDoneWithMain, seedCompasAiModel, seedCompasCases, seedCompasMainCases } from '../helpers/study-factories';
+import { consentedParticipant, newParticipantId, participantDoneWithMain, seedCompasStudy } from '../helpers/study-factories';
 
 type Interval = { mean: number | null; ci_low: number | null; ci_high: number | null; participants: number; pooled: number | null };
 type Group = { trials: number; participants: number; metrics: Record<string, Interval>; calibration: { confidence: number; trials: number; accuracy: number | null }[] };
@@ -88,9 +88,7 @@ const people: Record<string, { name: string; id: number }> = {};
 let trials: Trial[];
 
 beforeAll(async () => {
-  await seedCompasCases();
-  await seedCompasMainCases();
-  await seedCompasAiModel();
+  await seedCompasStudy();
   cookie = await adminCookie();
   people.a = await register('test_rel_a', 'num_responses=50&accuracy_rate=0.8');
   people.b = await register('test_rel_b', 'num_responses=50&accuracy_rate=0.5');

@@ -6,7 +6,7 @@
  * Kept free of zod: the participant's first page load carries these values, not the validator.
  */
 import { DATASET_IDS, isEnabledAdded } from './datasets';
-import type { StudyConfig } from './study';
+import type { Condition, StudyConfig } from './study';
 
 /** The study's datasets, one per definition (ml-assets/datasets/), in the order the selection screen lists them. */
 export const DATASET_TYPES: readonly string[] = DATASET_IDS;
@@ -32,6 +32,7 @@ export const PHASES = ['pre_experiment', 'main_experiment', 'post_survey'] as co
 
 /** When a condition shows the AI: after the participant's own first judgement (the spec's design), or with the case. */
 export const AI_TIMINGS = ['after_initial', 'with_case'] as const;
+export type AiTiming = (typeof AI_TIMINGS)[number];
 
 /**
  * What a main case showed of the AI: the explanation mixed with the participant's own model by
@@ -48,6 +49,13 @@ export const CONSENT_ITEMS = ['overview', 'voluntariness', 'privacy', 'publicati
  * below) before it recruits: `npm start` warns loudly while any of them is still in use.
  */
 export const PLACEHOLDER_CONTACT_EMAILS: readonly string[] = ['research@xai-decision-lab.org', 'engineering@xai-decision-lab.org'];
+
+/**
+ * The spec's design as a condition: the AI's prediction and its human-aligned explanation after
+ * the participant's own judgement. The shipped configuration's one condition; a session whose main
+ * experiment started before conditions existed ran it (its stored condition is null).
+ */
+export const SPEC_DESIGN: Condition = { name: 'human_aligned', shows: 'explanation', aiTiming: 'after_initial', share: 1 };
 
 export const studyConfig: StudyConfig = {
   studyVersion: '1.0.0',
@@ -72,7 +80,7 @@ export const studyConfig: StudyConfig = {
    * prediction and its human-aligned explanation after the participant's own judgement, with
    * `mainExperiment.alphaLevels` spread over each participant's cases.
    */
-  conditions: [{ name: 'human_aligned', shows: 'explanation', aiTiming: 'after_initial', share: 1 }],
+  conditions: [SPEC_DESIGN],
   postSurvey: { estimatedMinutes: 10, experimentRatingMax: 7 },
   totalMinutes: 75,
   compensation: { amount: 1200, currency: 'JPY' },

@@ -11,16 +11,11 @@ import type { Db } from '../db/client';
 import { sessions } from '../db/schema';
 import { AppError } from '../errors';
 import type { Audience } from '../schemas/post-survey';
-import { studyConfig, type Condition, type DatasetType } from '../schemas/study';
+import { answerPlan, RATING_ITEMS, shapeOf, type RatingItem } from '../schemas/condition-plan';
+import { SPEC_DESIGN, studyConfig, type Condition, type DatasetType } from '../schemas/study';
 import { seededShuffle, seedOf } from './case-sets';
 
 export const conditionNamed = (name: string): Condition | undefined => studyConfig.conditions.find((c) => c.name === name);
-
-/**
- * The spec's design (the shipped configuration's one condition), which a session whose main
- * experiment started before conditions existed ran: its stored condition is null.
- */
-export const SPEC_DESIGN: Condition = { name: 'human_aligned', shows: 'explanation', aiTiming: 'after_initial', share: 1 };
 
 /** The condition a session runs under (null: it started before conditions existed, under the spec's design). */
 export function conditionOf(session: { sessionId: string; condition: string | null }): Condition {
@@ -47,13 +42,11 @@ export const audienceOf = (condition: Condition): Audience => ({
   adjusted: (alphaLevelsOf(condition) ?? []).some((alpha) => alpha < 1),
 });
 
-/** What a participant's page needs of a condition to follow it. */
-export const conditionView = (condition: Condition) => ({
-  name: condition.name,
-  shows: condition.shows,
-  ai_timing: condition.shows === 'none' ? null : condition.aiTiming,
-  judgements: condition.shows === 'none' ? condition.judgements : condition.aiTiming === 'with_case' ? 1 : 2,
-});
+/** What a participant's page needs of a condition to follow it (`answerPlan` of its shape). */
+export const conditionView = (condition: Condition) => {
+  const { shows, aiTiming, judgements } = shapeOf(condition);
+  return { name: condition.name, shows, ai_timing: aiTiming, judgements };
+};
 
 /** The alphas an explanation condition spreads over a session's cases; null when the condition shows no explanation. */
 export const alphaLevelsOf = (condition: Condition): readonly number[] | null =>
@@ -83,21 +76,6 @@ export async function assignCondition(db: Db, session: { sessionId: string; data
   return conditionOf({ sessionId: session.sessionId, condition: stored?.condition ?? null });
 }
 
-/** The per-case questions (part 2 §3); all five follow an explanation, trust alone follows the AI's prediction alone. */
-export const RATING_ITEMS = ['comprehensibility', 'transparency', 'satisfaction', 'trust', 'alignment'] as const;
-export type RatingItem = (typeof RATING_ITEMS)[number];
-
-/** What a participant of the condition gives for each case besides the final judgement. */
-export function expectedAnswer(condition: Condition): { initial: boolean; ai: boolean; explanation: boolean; ratings: readonly RatingItem[] } {
-  if (condition.shows === 'none') return { initial: condition.judgements === 2, ai: false, explanation: false, ratings: [] };
-  return {
-    initial: condition.aiTiming === 'after_initial',
-    ai: true,
-    explanation: condition.shows === 'explanation',
-    ratings: condition.shows === 'explanation' ? RATING_ITEMS : ['trust'],
-  };
-}
-
 type AnswerParts = {
   initial_prediction?: number | null;
   initial_confidence?: number | null;
@@ -111,16 +89,16 @@ const given = (v: unknown) => v !== undefined && v !== null;
 
 /** Why a case's answer does not fit the condition, one line per part; empty when it fits. */
 export function answerMisfits(condition: Condition, body: AnswerParts): string[] {
-  const expected = expectedAnswer(condition);
+  const expected = answerPlan(shapeOf(condition));
   const problems: string[] = [];
   const initial = [body.initial_prediction, body.initial_confidence, body.initial_response_time_ms];
   if (expected.initial && !initial.every(given)) problems.push('the initial judgement (initial_prediction, initial_confidence, initial_response_time_ms) is required');
   if (!expected.initial && initial.some(given)) problems.push('there is no initial judgement in this condition');
-  if (expected.ai && !given(body.ai_prediction)) problems.push("the AI's prediction shown (ai_prediction) is required");
-  if (!expected.ai && given(body.ai_prediction)) problems.push('this condition shows no AI prediction');
+  if (expected.ai !== 'none' && !given(body.ai_prediction)) problems.push("the AI's prediction shown (ai_prediction) is required");
+  if (expected.ai === 'none' && given(body.ai_prediction)) problems.push('this condition shows no AI prediction');
   const bars = (body.ai_feature_importance?.length ?? 0) + (body.shown_feature_importance?.length ?? 0);
-  if (expected.explanation && bars === 0) problems.push('the explanation shown (ai_feature_importance, shown_feature_importance) is required');
-  if (!expected.explanation && bars > 0) problems.push('this condition shows no explanation');
+  if (expected.ai === 'explanation' && bars === 0) problems.push('the explanation shown (ai_feature_importance, shown_feature_importance) is required');
+  if (expected.ai !== 'explanation' && bars > 0) problems.push('this condition shows no explanation');
   for (const item of RATING_ITEMS) {
     const asked = expected.ratings.includes(item);
     if (asked && !given(body[item])) problems.push(`${item} is required`);

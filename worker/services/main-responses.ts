@@ -6,13 +6,14 @@
  */
 import { and, count, eq, getTableColumns, isNotNull, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import { batchBuilt, builtOnce } from '../db/built-once';
+import { sessionCondition } from '../db/queries/analytics';
 import type { Db } from '../db/client';
 import { caseSetItems, cases, mainExperimentResponses, sessions } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import { sharesLeanToward } from '../ml/explanation';
 import type { IntegratedResponseBody } from '../schemas/main-experiment';
 import { studyConfig, type Condition } from '../schemas/study';
-import { answerMisfits, conditionOf, conditionsFitting, SPEC_DESIGN } from './conditions';
+import { answerMisfits, conditionOf, conditionsFitting } from './conditions';
 import { requireConsent } from './pre-experiment';
 
 export async function countMainResponses(db: Db, sessionId: string): Promise<number> {
@@ -27,33 +28,33 @@ export async function countMainResponses(db: Db, sessionId: string): Promise<num
 /** The row's values from the body; the session, set and case columns come from the tables in the insert itself. */
 function answerColumns(body: IntegratedResponseBody, now: string) {
   return {
-    initialPrediction: body.initial_prediction ?? null,
-    initialConfidence: body.initial_confidence ?? null,
-    initialResponseTimeMs: body.initial_response_time_ms ?? null,
+    initialPrediction: body.initial_prediction,
+    initialConfidence: body.initial_confidence,
+    initialResponseTimeMs: body.initial_response_time_ms,
     initialReasoning: body.initial_reasoning ?? null,
     finalPrediction: body.final_prediction,
     finalConfidence: body.final_confidence,
     finalResponseTimeMs: body.final_response_time_ms,
     finalReasoning: body.final_reasoning ?? null,
-    aiPrediction: body.ai_prediction ?? null,
-    aiModelPrediction: body.ai_model_prediction ?? body.ai_prediction ?? null,
+    aiPrediction: body.ai_prediction,
+    aiModelPrediction: body.ai_model_prediction ?? body.ai_prediction,
     userModelPrediction: body.user_model_prediction ?? null,
-    aiFeatureImportance: body.ai_feature_importance ?? null,
-    userFeatureImportance: body.user_feature_importance ?? null,
+    aiFeatureImportance: body.ai_feature_importance,
+    userFeatureImportance: body.user_feature_importance,
     shownFeatureImportance: body.shown_feature_importance ?? null,
-    shownLeansWithAi: body.ai_prediction === null || body.ai_prediction === undefined ? null : sharesLeanToward(body.shown_feature_importance, body.ai_prediction),
+    shownLeansWithAi: body.ai_prediction === undefined || body.ai_prediction === null ? null : sharesLeanToward(body.shown_feature_importance, body.ai_prediction),
     aiBaselineShown: body.ai_baseline_shown ?? null,
     explanationKind: body.explanation_kind ?? null,
     aiModelIdentifier: body.ai_model_identifier ?? null,
     userModelIdentifier: body.user_model_identifier ?? null,
     aiProbability: body.ai_probability ?? null,
     userModelProbability: body.user_model_probability ?? null,
-    comprehensibility: body.comprehensibility ?? null,
-    transparency: body.transparency ?? null,
-    satisfaction: body.satisfaction ?? null,
-    trust: body.trust ?? null,
-    alignment: body.alignment ?? null,
-    explanationViewingTimeMs: body.explanation_viewing_time_ms ?? null,
+    comprehensibility: body.comprehensibility,
+    transparency: body.transparency,
+    satisfaction: body.satisfaction,
+    trust: body.trust,
+    alignment: body.alignment,
+    explanationViewingTimeMs: body.explanation_viewing_time_ms,
     totalTaskTimeMs: body.total_task_time_ms,
     createdAt: now,
     updatedAt: now,
@@ -92,7 +93,7 @@ const saveStatements = builtOnce((db) => {
     Object.keys(columns).map((key) => [key, key in fromTables ? fromTables[key as keyof typeof fromTables] : sql`${sql.placeholder(key)}`]),
   ) as Record<keyof typeof columns, SQL>;
   // Stored only when the answer fits the session's condition (a session from before conditions ran the first).
-  const fitsCondition = sql`coalesce(${sessions.condition}, ${SPEC_DESIGN.name}) in (select value from json_each(${sql.placeholder('fitting')}))`;
+  const fitsCondition = sql`${sessionCondition} in (select value from json_each(${sql.placeholder('fitting')}))`;
   const inSet = and(eq(caseSetItems.sessionId, sessions.sessionId), eq(caseSetItems.phase, 'main_experiment'), sql`${caseSetItems.caseId} = ${caseId}`);
   return {
     insert: db
@@ -122,7 +123,7 @@ const saveStatements = builtOnce((db) => {
         consentedAt: sql`${sessions.consentedAt}`.as('consentedAt'),
         completed: completedCount(session).as('completed'),
         inSet: sql`exists (select 1 from case_set_items i where i.session_id = ${session} and i.phase = 'main_experiment' and i.case_id = ${caseId})`.as('inSet'),
-        condition: sql`coalesce(${sessions.condition}, ${SPEC_DESIGN.name})`.as('condition'),
+        condition: sql`${sessionCondition}`.as('condition'),
         fits: sql`${fitsCondition}`.as('fits'),
       })
       .from(sessions)

@@ -13,7 +13,7 @@ import type { DatasetType } from '../schemas/study';
 import { CONSENT_ITEMS, studyConfig } from '../schemas/study';
 import { ensurePreCaseSet, seedOf, storedPreCaseSet } from './case-sets';
 import { recordConsent } from './consent';
-import { expectedAnswer, type RatingItem } from './conditions';
+import { answerPlan, shapeOf, type RatingItem } from '../schemas/condition-plan';
 import { explainCase, predictionOnly } from './explanation';
 import { alphaOfItem, ensureMainCaseSet } from './main-case-sets';
 import { storeIntegratedResponse } from './main-responses';
@@ -98,7 +98,7 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
   }
   await trainUserModel(db, models, session, { force: false, now: new Date(now) });
   const { set, condition } = await ensureMainCaseSet(db, session, now);
-  const expected = expectedAnswer(condition);
+  const expected = answerPlan(shapeOf(condition));
   if (input.alpha !== undefined && condition.shows === 'explanation') {
     await db
       .update(caseSetItems)
@@ -111,7 +111,7 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
   let stored = 0;
   for (const item of set.slice(0, input.numResponses)) {
     const alpha = input.alpha ?? alphaOfItem(condition, item.storedAlpha) ?? studyConfig.mainExperiment.fallbackAlpha;
-    const computed = expected.ai ? await explainCase(db, models, { sessionId: session.sessionId, caseRow: item.row, alpha }) : null;
+    const computed = expected.ai !== 'none' ? await explainCase(db, models, { sessionId: session.sessionId, caseRow: item.row, alpha }) : null;
     const shown = computed && condition.shows === 'ai_prediction' ? predictionOnly(computed) : computed;
     const truth = item.row.groundTruth as 0 | 1;
     const own = (random() < input.accuracyRate ? truth : 1 - truth) as 0 | 1;

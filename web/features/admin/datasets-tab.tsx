@@ -5,8 +5,10 @@ import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../components/ui/card';
 import { StatusBadge } from '../../components/ui/status-badge';
-import { api, refusalLines, unwrap } from '../../lib/api';
+import { RefusalNotice } from '../../components/ui/refusal-notice';
+import { api, unwrap } from '../../lib/api';
 import { localeOf, useDateTime } from '../../lib/date-time';
+import { base64Of, readJsonFile } from '../../lib/read-file';
 import { loadStudyDatasets } from '../../lib/study-datasets';
 import { isLanguage, LANGUAGES } from '../../../worker/schemas/study-config';
 import { DataTable, type ColumnDef } from './data-table';
@@ -18,14 +20,6 @@ type Preview = InferResponseType<typeof api.api.admin.datasets.preview.$post, 20
 type Added = InferResponseType<typeof api.api.admin.datasets.$post, 201>;
 type FeatureRow = Preview['columns'][number] & { id: number };
 type SourceRow = Preview['source_columns'][number] & { id: number };
-
-/** A file's bytes as base64, in slices so a large CSV never overflows the argument list. */
-async function base64Of(file: File): Promise<string> {
-  const bytes = new Uint8Array(await file.arrayBuffer());
-  let binary = '';
-  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
-  return btoa(binary);
-}
 
 /** After an administrator adds or enables a dataset: the lists again, and this page's own registry (its selectors list it at once). */
 function useDatasetsChanged() {
@@ -187,13 +181,7 @@ function AddDataset({ preview, upload }: { preview: Preview; upload: { definitio
           {add.isPending ? t(k('adding')) : t(k('add'))}
         </Button>
       )}
-      {add.error ? (
-        <div role="alert" className="notice notice-error">
-          {refusalLines(add.error).map((line) => (
-            <p key={line}>{line}</p>
-          ))}
-        </div>
-      ) : null}
+      {add.error ? <RefusalNotice error={add.error} lead={t(k('refused'))} /> : null}
     </div>
   );
 }
@@ -206,12 +194,7 @@ function CheckDataset() {
   const check = useMutation({
     mutationFn: async () => {
       if (!definitionFile || !csvFile) throw new Error(t(k('checkLead')));
-      let definition: Record<string, unknown>;
-      try {
-        definition = JSON.parse(await definitionFile.text()) as Record<string, unknown>;
-      } catch {
-        throw new Error(t(k('notJson'), { file: definitionFile.name }));
-      }
+      const definition = await readJsonFile(definitionFile, (file) => t(k('notJson'), { file }));
       const upload = { definition, csv_base64: await base64Of(csvFile) };
       return { upload, preview: await unwrap(await api.api.admin.datasets.preview.$post({ json: upload })) };
     },
@@ -230,16 +213,7 @@ function CheckDataset() {
           {check.isPending ? t(k('checking')) : t(k('check'))}
         </Button>
       </div>
-      {check.error ? (
-        <div role="alert" className="notice notice-error" data-testid="dataset-refused">
-          <p>{t(k('refused'))}</p>
-          <ul>
-            {refusalLines(check.error).flatMap((line) => line.split('\n')).map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      {check.error ? <RefusalNotice error={check.error} lead={t(k('refused'))} testId="dataset-refused" /> : null}
       {check.data ? <PreviewResult key={check.data.preview.csv.sha256 + check.data.preview.dataset} preview={check.data.preview} upload={check.data.upload} /> : null}
     </Card>
   );

@@ -13,14 +13,14 @@
  * runner (the hook), so the times of the record are computed here and tests can fake time.
  */
 import type { Judgement } from '../../components/ui/judgement-input';
-import type { CasePlan, SurveyItem } from './condition-plan';
+import type { RatingItem } from '../../../worker/schemas/condition-plan';
+import type { CasePlan } from './condition-plan';
 import type { ShownExplanation } from './explanation';
 
 export type TimedJudgement = Judgement & { response_time_ms: number };
 
-export { SURVEY_ITEMS, type SurveyItem } from './condition-plan';
 /** The answers to the per-case questions the condition asks. */
-export type SurveyResponse = Partial<Record<SurveyItem, number>>;
+export type SurveyResponse = Partial<Record<RatingItem, number>>;
 
 /** Everything a finished case recorded; what the condition does not show or ask is null. */
 export type CaseRecord = {
@@ -74,7 +74,7 @@ export function stepIndex(step: CaseStep, plan: CasePlan): number {
       return judging;
     case 'survey':
     case 'done':
-      return plan.survey.length > 0 ? at('survey') : plan.steps.length - 1;
+      return plan.ratings.length > 0 ? at('survey') : plan.steps.length - 1;
   }
 }
 
@@ -115,7 +115,7 @@ export function caseFlowReducer(state: CaseFlowState, event: CaseFlowEvent): Cas
       const final = { ...event.judgement, response_time_ms: elapsed(step.shownAt, event.at) };
       const viewed = step.explanation && step.explanationViewMs === null ? final.response_time_ms : step.explanationViewMs;
       const answered: Extract<CaseStep, { kind: 'survey' }> = { kind: 'survey', initial: step.initial, explanation: step.explanation, explanationViewMs: viewed, final };
-      return { ...state, step: plan.survey.length > 0 ? answered : finish(answered, {}, event.at) };
+      return { ...state, step: plan.ratings.length > 0 ? answered : finish(answered, {}, event.at) };
     }
     case 'survey_submitted':
       if (step.kind !== 'survey') return state;

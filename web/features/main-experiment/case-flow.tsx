@@ -181,7 +181,7 @@ export function CaseFlow({
               <ExplanationPanel datasetType={datasetType} explanation={step.explanation} features={item.features} />
             </details>
           ) : null}
-          <SurveyStep items={plan.survey} about={plan.ai === 'prediction' ? 'prediction' : 'explanation'} onSubmit={flow.submitSurvey} />
+          <SurveyStep items={plan.ratings} about={plan.ai === 'prediction' ? 'prediction' : 'explanation'} onSubmit={flow.submitSurvey} />
         </>
       );
       break;

@@ -5,38 +5,26 @@
  * the indicator lists. The spec's design is one of them: initial → explanation → final → survey.
  */
 import type { z } from 'zod';
+import { answerPlan, type AnswerPlan } from '../../../worker/schemas/condition-plan';
 import type { conditionViewSchema } from '../../../worker/schemas/main-experiment';
 
 export type ConditionView = z.infer<typeof conditionViewSchema>;
 
-export const SURVEY_ITEMS = ['comprehensibility', 'transparency', 'satisfaction', 'trust', 'alignment'] as const;
-export type SurveyItem = (typeof SURVEY_ITEMS)[number];
-
 /** `judgement`: the one judgement of a case that has no initial one. */
 export type StepName = 'initial' | 'explanation' | 'prediction' | 'final' | 'judgement' | 'survey';
 
-export type CasePlan = {
-  /** An initial judgement before anything of the AI (and, without AI, before judging again). */
-  initial: boolean;
-  ai: 'none' | 'prediction' | 'explanation';
+/** The condition's answer plan (the rule the Worker checks stored cases against), with the steps the pages run through. */
+export type CasePlan = AnswerPlan & {
   /** The AI has a step of its own, between the initial and the final judgement. */
   aiStep: boolean;
-  survey: readonly SurveyItem[];
   steps: readonly StepName[];
 };
 
 export function planOf(condition: ConditionView): CasePlan {
-  if (condition.shows === 'none') {
-    return condition.judgements === 2
-      ? { initial: true, ai: 'none', aiStep: false, survey: [], steps: ['initial', 'final'] }
-      : { initial: false, ai: 'none', aiStep: false, survey: [], steps: ['judgement'] };
-  }
-  const ai = condition.shows === 'explanation' ? 'explanation' : 'prediction';
-  // An explanation is asked about with all five questions; the AI's prediction alone with trust only.
-  const survey = ai === 'explanation' ? SURVEY_ITEMS : (['trust'] as const);
-  return condition.ai_timing === 'after_initial'
-    ? { initial: true, ai, aiStep: true, survey, steps: ['initial', ai, 'final', 'survey'] }
-    : { initial: false, ai, aiStep: false, survey, steps: ['judgement', 'survey'] };
+  const plan = answerPlan({ shows: condition.shows, aiTiming: condition.ai_timing, judgements: condition.judgements });
+  const aiStep = plan.initial && plan.ai !== 'none';
+  const judging: StepName[] = plan.initial ? ['initial', ...(aiStep ? [plan.ai as StepName] : []), 'final'] : ['judgement'];
+  return { ...plan, aiStep, steps: plan.ratings.length > 0 ? [...judging, 'survey'] : judging };
 }
 
 /** The tutorial and the understanding test prepare for reading the explanation chart: conditions that show one have them. */

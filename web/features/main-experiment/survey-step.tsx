@@ -3,15 +3,15 @@ import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { ScaleSegments } from '../../components/ui/scale-segments';
 import type { SurveyResponse } from './case-flow-machine';
-import type { SurveyItem } from './condition-plan';
+import type { RatingItem } from '../../../worker/schemas/condition-plan';
 
 /**
  * The 1–5 questions after each case (part 2 §3 "Survey response per case"), all required: the
  * five about the explanation, or, where the condition shows the AI's prediction alone, trust.
  */
-export function SurveyStep({ items, about, onSubmit }: { items: readonly SurveyItem[]; about: 'explanation' | 'prediction'; onSubmit: (survey: SurveyResponse) => void }) {
+export function SurveyStep({ items, about, onSubmit }: { items: readonly RatingItem[]; about: 'explanation' | 'prediction'; onSubmit: (survey: SurveyResponse) => void }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<Partial<Record<SurveyItem, string>>>({});
+  const [values, setValues] = useState<Partial<Record<RatingItem, string>>>({});
   const [sent, setSent] = useState(false);
   const levels = t('main.survey.levels', { returnObjects: true }) as string[];
   const answered = items.filter((item) => values[item] !== undefined).length;

@@ -5,20 +5,13 @@ import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import type { DatasetType } from '../../../worker/schemas/study-config';
 import { Card } from '../../components/ui/card';
-import { api, refusalLines, unwrap } from '../../lib/api';
+import { RefusalNotice } from '../../components/ui/refusal-notice';
+import { api, unwrap } from '../../lib/api';
+import { readJsonFile } from '../../lib/read-file';
 import { CandidateComparison } from './model-versions';
 
 type Uploaded = InferResponseType<(typeof api.api)['model-verification']['ai-model']['upload']['$post'], 201>;
 const k = (key: string) => `modelVerification.upload.${key}`;
-
-async function readJson(file: File | null, what: string): Promise<Record<string, unknown> | undefined> {
-  if (!file) return undefined;
-  try {
-    return JSON.parse(await file.text()) as Record<string, unknown>;
-  } catch {
-    throw new Error(`${what}: ${file.name} is not JSON`);
-  }
-}
 
 /**
  * The researcher's own model: a LightGBM `dump_model()` JSON with its `encoding.json`, or an
@@ -32,9 +25,9 @@ export function UploadModelCard({ dataset, notify }: { dataset: DatasetType; not
   const [result, setResult] = useState<Uploaded | null>(null);
   const upload = useMutation({
     mutationFn: async () => {
-      const model = await readJson(modelFile, t(k('model')));
-      if (!model) throw new Error(t(k('chooseModel')));
-      const encoding = await readJson(encodingFile, t(k('encoding')));
+      if (!modelFile) throw new Error(t(k('chooseModel')));
+      const model = await readJsonFile(modelFile, (name) => `${t(k('model'))}: ${name} is not JSON`);
+      const encoding = encodingFile ? await readJsonFile(encodingFile, (name) => `${t(k('encoding'))}: ${name} is not JSON`) : undefined;
       return unwrap(await api.api['model-verification']['ai-model'].upload.$post({ json: { dataset_type: dataset, model, ...(encoding ? { encoding } : {}) } }));
     },
     onMutate: () => setResult(null),
@@ -54,16 +47,7 @@ export function UploadModelCard({ dataset, notify }: { dataset: DatasetType; not
           {upload.isPending ? t(k('checking')) : t(k('check'))}
         </Button>
       </div>
-      {upload.error ? (
-        <div role="alert" className="notice notice-error" data-testid="upload-refused">
-          <p>{t(k('refused'))}</p>
-          <ul>
-            {refusalLines(upload.error).map((line) => (
-              <li key={line}>{line}</li>
-            ))}
-          </ul>
-        </div>
-      ) : null}
+      {upload.error ? <RefusalNotice error={upload.error} lead={t(k('refused'))} testId="upload-refused" /> : null}
       {result ? (
         <div data-testid="upload-result">
           <p>

@@ -203,12 +203,11 @@ const completedMain = isNotNull(main.completedAt);
  * figure counts the population asked for (by default without synthetic participants and bypassed
  * sessions); alpha groups are by the explanation shown, the AI-only fallbacks apart.
  */
-export async function dashboardStats(db: Db, now: Date, population: Population, firstCondition: string) {
+export async function dashboardStats(db: Db, now: Date, population: Population) {
   const { today, weekAgo } = recentBounds(now);
   const counted = (column: AnyColumn) => countedParticipant(db, column, population) ?? sql`1`;
   const sinceCount = (since: string) =>
     sql<number>`(select count(*) from ${pre} where ${pre.createdAt} >= ${since} and ${counted(pre.participantId)}) + (select count(*) from ${main} where ${main.completedAt} >= ${since} and ${counted(main.participantId)})`;
-  const condition = sessionCondition(firstCondition);
   const [users, responses, phases, balance, conditionBalance, byAlpha] = await db.batch([
     db.select({ n: count() }).from(participants).where(counted(participants.id)),
     db
@@ -234,13 +233,13 @@ export async function dashboardStats(db: Db, now: Date, population: Population, 
       .where(counted(sessions.participantId)),
     db.select({ datasetType: sessions.datasetType, n: count() }).from(sessions).where(counted(sessions.participantId)).groupBy(sessions.datasetType),
     db
-      .select({ condition, n: count() })
+      .select({ condition: sessionCondition, n: count() })
       .from(sessions)
       .where(and(isNotNull(sessions.mainStartedAt), counted(sessions.participantId)))
-      .groupBy(condition),
+      .groupBy(sessionCondition),
     db
       .select({
-        condition,
+        condition: sessionCondition,
         kind: shownKind,
         alpha: shownAlpha,
         cases: count(),
@@ -251,8 +250,8 @@ export async function dashboardStats(db: Db, now: Date, population: Population, 
       .from(main)
       .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
       .where(and(completedMain, counted(main.participantId)))
-      .groupBy(condition, shownKind, shownAlpha)
-      .orderBy(condition, shownKind, shownAlpha),
+      .groupBy(sessionCondition, shownKind, shownAlpha)
+      .orderBy(sessionCondition, shownKind, shownAlpha),
   ]);
   const r = responses[0]!;
   const p = phases[0]!;

@@ -5,6 +5,7 @@
  * participant (trials: per participant × alpha × confidence level), never the trials themselves.
  */
 import { and, count, eq, isNotNull, notInArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { SPEC_DESIGN } from '../../schemas/study';
 import type { Db } from '../client';
 import { mainExperimentResponses as main, participantSignals, participants, postSurveys, sessions, understandingTestAttempts } from '../schema';
 
@@ -54,15 +55,15 @@ export const shownKind = sql<'human_aligned' | 'ai_only' | 'prediction_only' | '
   else 'human_aligned' end)`;
 /** The alpha of the explanation shown: only for the alpha mix (an AI-only fallback's scheduled alpha was never shown). */
 export const shownAlpha = sql<number | null>`(case when ${main.aiPrediction} is null or ${main.explanationKind} in ('ai_only', 'prediction_only') then null else ${main.alignmentAlpha} end)`;
-/** The session's between-subject condition (one from before conditions ran the configuration's first). */
-export const sessionCondition = (first: string) => sql<string>`coalesce(${sessions.condition}, ${first})`;
+/** The session's between-subject condition (one from before conditions ran the spec's design). */
+export const sessionCondition = sql<string>`coalesce(${sessions.condition}, ${SPEC_DESIGN.name})`;
 
-export const trialSums = (db: Db, population: Population, firstCondition: string) =>
+export const trialSums = (db: Db, population: Population) =>
   db
     .select({
       participantId: main.participantId,
       datasetType: main.datasetType,
-      condition: sessionCondition(firstCondition),
+      condition: sessionCondition,
       kind: shownKind,
       alpha: shownAlpha,
       finalConfidence: main.finalConfidence,
@@ -90,7 +91,7 @@ export const trialSums = (db: Db, population: Population, firstCondition: string
     .from(main)
     .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
     .where(and(usableTrial, countedParticipant(db, main.participantId, population)))
-    .groupBy(main.participantId, main.datasetType, sessionCondition(firstCondition), shownKind, shownAlpha, main.finalConfidence);
+    .groupBy(main.participantId, main.datasetType, sessionCondition, shownKind, shownAlpha, main.finalConfidence);
 export type TrialSums = Awaited<ReturnType<typeof trialSums>>[number];
 
 /** Every participant with their dataset and progress, for the participant table and the flags. */

@@ -16,7 +16,6 @@ import {
   TEST_USER_PREFIX,
 } from '../../db/queries/admin';
 import type { AppEnv } from '../../env';
-import { SPEC_DESIGN } from '../../services/conditions';
 import { notFound } from '../../errors';
 import {
   activeQuerySchema,
@@ -229,7 +228,7 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
   })
   .get('/stats', validate('query', populationQuerySchema), async (c) => {
     const { include_synthetic } = c.req.valid('query');
-    const s = await dashboardStats(c.var.db, new Date(), { includeSynthetic: include_synthetic }, SPEC_DESIGN.name);
+    const s = await dashboardStats(c.var.db, new Date(), { includeSynthetic: include_synthetic });
     const f = s.funnel;
     const body: z.infer<typeof adminStatsSchema> = {
       include_synthetic,

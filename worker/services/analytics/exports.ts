@@ -4,6 +4,7 @@
  * `relianceReport`). Their columns carry each metric's formula, so the codebook defines them.
  */
 import { studyConfig } from '../../schemas/study';
+import { describeCondition } from '../conditions';
 import type { Column, ExportFilter, ExportTable } from '../exports/tables';
 import { QUALITY_FLAG_DEFINITIONS, QUALITY_FLAGS } from './quality-flags';
 import { CALIBRATION_FORMULA, LEAN_FORMULA, RELIANCE_METRICS, relianceReport, type GroupSummary, type ParticipantRelianceRow, type RelianceReport } from './reliance';
@@ -77,22 +78,28 @@ const groupColumns = (key: string, meaning: string, kindColumn: Column<GroupRow>
   ]),
 ];
 
-const conditionColumn: Column<GroupRow> = {
+/** The between-subject condition column, each condition described in the codebook (a session from before conditions ran the spec's design). */
+export const conditionColumn = <R>(
+  value: (r: R) => unknown,
+  meaning = 'Between-subject condition (study configuration conditions[].name), drawn when the main experiment started; empty before',
+): Column<R> => ({
   name: 'condition',
   type: 'category',
-  meaning: 'Between-subject condition of the trials (study configuration conditions[].name)',
+  meaning,
   get coding() {
-    return studyConfig.conditions.map((c) => c.name).join(', ');
+    return studyConfig.conditions.map((c) => `${c.name} = ${describeCondition(c)}`).join('; ');
   },
-  value: (r) => r.condition ?? null,
-};
+  value,
+});
+
+const CONDITION_OF_TRIALS = 'Between-subject condition of the trials (study configuration conditions[].name)';
 
 export const relianceByAlphaTable: ExportTable<GroupRow> = {
   name: 'reliance-by-alpha',
   description:
     'The reliance metrics per condition and explanation shown: within each condition, each alpha of the human-aligned explanations, the AI-only fallbacks apart, the prediction alone, or no AI (participants as the unit, 95% t-intervals). Synthetic participants and bypassed sessions are left out unless the export asked for them.',
   columns: groupColumns('alignment_alpha', 'Alpha of the explanation shown (empty for the other groups)', [
-    conditionColumn,
+    conditionColumn<GroupRow>((r) => r.condition ?? null, CONDITION_OF_TRIALS),
     {
       name: 'explanation_kind',
       type: 'category',
@@ -124,7 +131,7 @@ export const relianceByConditionTable = groupTable(
   'reliance-by-condition',
   'The reliance metrics per between-subject condition (participants as the unit, 95% t-intervals); each metric over the trials it is defined on (see its formula).',
   'condition',
-  'Between-subject condition of the trials (study configuration conditions[].name)',
+  CONDITION_OF_TRIALS,
   (r) => r.by_condition.map((g) => ({ ...g, group: g.condition })),
 );
 

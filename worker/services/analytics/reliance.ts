@@ -8,7 +8,6 @@
 import type { Db } from '../../db/client';
 import { analyticsParticipants, trialSums, type Population, type TrialSums } from '../../db/queries/analytics';
 import { studyConfig } from '../../schemas/study';
-import { SPEC_DESIGN } from '../conditions';
 import { qualityFlags, type ParticipantQuality } from './quality-flags';
 
 type SumKey = Exclude<keyof TrialSums, 'participantId' | 'datasetType' | 'condition' | 'kind' | 'alpha' | 'finalConfidence'>;
@@ -205,7 +204,7 @@ export function relianceReport(db: Db, options: RelianceOptions): Promise<Relian
 }
 
 async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<RelianceReport> {
-  const [rows, people, quality] = await Promise.all([trialSums(db, options, SPEC_DESIGN.name), analyticsParticipants(db), qualityFlags(db)]);
+  const [rows, people, quality] = await Promise.all([trialSums(db, options), analyticsParticipants(db), qualityFlags(db)]);
   const flagged = (id: number) => (quality.get(id)?.flags.length ?? 0) > 0;
   const counted = options.excludeFlagged ? rows.filter((r) => !flagged(r.participantId)) : rows;
   const byParticipant = new Map<number, TrialSums[]>();

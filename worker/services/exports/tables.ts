@@ -23,9 +23,8 @@ import {
 } from '../../db/schema';
 import { datasetFeatures } from '../../schemas/dataset-features';
 import { answeredQuestions, parseMultiselect, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
-import { CONSENT_ITEMS, datasetDefinitions, DATASET_TYPES, studyConfig } from '../../schemas/study';
-import { describeCondition, SPEC_DESIGN } from '../conditions';
-import { qualityFlagsColumn, relianceByAlphaTable, relianceByConditionTable, relianceByDatasetTable, relianceParticipantsTable } from '../analytics/exports';
+import { CONSENT_ITEMS, datasetDefinitions, DATASET_TYPES, SPEC_DESIGN } from '../../schemas/study';
+import { conditionColumn, qualityFlagsColumn, relianceByAlphaTable, relianceByConditionTable, relianceByDatasetTable, relianceParticipantsTable } from '../analytics/exports';
 import { qualityFlags } from '../analytics/quality-flags';
 
 export type ColumnType = 'integer' | 'number' | 'text' | 'boolean' | 'timestamp' | 'category' | 'json';
@@ -94,17 +93,6 @@ const datasetColumn = <R>(meaning: string, value: (r: R) => unknown): Column<R> 
   meaning,
   get coding() {
     return DATASET_TYPES.join(', ');
-  },
-  value,
-});
-
-/** The between-subject condition, drawn when the main experiment started (a session from before conditions ran the first). */
-const conditionColumn = <R>(value: (r: R) => unknown): Column<R> => ({
-  name: 'condition',
-  type: 'category',
-  meaning: 'Between-subject condition (study configuration conditions[].name), drawn when the main experiment started; empty before',
-  get coding() {
-    return studyConfig.conditions.map((c) => `${c.name} = ${describeCondition(c)}`).join('; ');
   },
   value,
 });

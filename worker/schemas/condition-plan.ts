@@ -1,0 +1,32 @@
+/**
+ * What a between-subject condition makes of each main-experiment case, the one rule the Worker
+ * checks stored answers against and the participant's pages follow: whether an initial judgement
+ * comes first, what is shown of the AI, and which per-case questions follow. Zod-free, so the SPA
+ * reads it too.
+ */
+import type { AiTiming, Condition } from './study';
+
+/** The per-case questions (part 2 §3): all five follow an explanation, trust alone follows the AI's prediction alone. */
+export const RATING_ITEMS = ['comprehensibility', 'transparency', 'satisfaction', 'trust', 'alignment'] as const;
+export type RatingItem = (typeof RATING_ITEMS)[number];
+
+/** A condition as far as its cases go (the start call sends it to the participant's pages in this form). */
+export type ConditionShape = { shows: Condition['shows']; aiTiming: AiTiming | null; judgements: 1 | 2 };
+
+export type AnswerPlan = {
+  /** An initial judgement before anything of the AI (and, without AI, before judging again). */
+  initial: boolean;
+  ai: 'none' | 'prediction' | 'explanation';
+  ratings: readonly RatingItem[];
+};
+
+/** The shape of a configured condition: the AI shown with the case leaves one judgement. */
+export const shapeOf = (condition: Condition): ConditionShape =>
+  condition.shows === 'none'
+    ? { shows: 'none', aiTiming: null, judgements: condition.judgements }
+    : { shows: condition.shows, aiTiming: condition.aiTiming, judgements: condition.aiTiming === 'with_case' ? 1 : 2 };
+
+export function answerPlan(shape: ConditionShape): AnswerPlan {
+  const ai = shape.shows === 'none' ? 'none' : shape.shows === 'explanation' ? 'explanation' : 'prediction';
+  return { initial: shape.judgements === 2, ai, ratings: ai === 'explanation' ? RATING_ITEMS : ai === 'prediction' ? ['trust'] : [] };
+}
