@@ -38,7 +38,7 @@ function BalanceChart({ chart, caption, data, groupKey, fill }: { chart: string;
           <BarChart data={data} layout="vertical" margin={{ left: 8, right: 16 }}>
             <CartesianGrid strokeDasharray="3 3" />
             <XAxis type="number" allowDecimals={false} />
-            <YAxis type="category" dataKey={groupKey} width={176} interval={0} />
+            <YAxis type="category" dataKey={groupKey} width={200} interval={0} />
             <Tooltip />
             <Bar dataKey="sessions" name={t('admin.dashboard.charts.sessions')} fill={fill} />
           </BarChart>
