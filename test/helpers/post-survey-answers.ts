@@ -2,7 +2,7 @@
  * A complete, valid post-survey built from the definition itself, so tests follow every edit of
  * the instrument: each question gets a value its rules accept, `value(question)` may override.
  */
-import { answeredQuestions, postSurvey, type AnsweredQuestion, type SectionId } from '../../worker/schemas/post-survey';
+import { answeredQuestions, postSurvey, postSurveyFor, type AnsweredQuestion, type Audience, type SectionId } from '../../worker/schemas/post-survey';
 
 export type Answers = Record<SectionId, Record<string, string | number | null>>;
 
@@ -21,8 +21,9 @@ export function defaultAnswer(q: AnsweredQuestion): string | number | null {
   }
 }
 
-export function completePostSurvey(value: (q: AnsweredQuestion) => string | number | null | undefined = () => undefined): Answers {
+/** `audience`: what the participant's condition showed (the survey asks only about that); all of it when left out. */
+export function completePostSurvey(value: (q: AnsweredQuestion) => string | number | null | undefined = () => undefined, audience?: Audience): Answers {
   return Object.fromEntries(
-    postSurvey.sections.map((s) => [s.id, Object.fromEntries(answeredQuestions(s).map((q) => [q.name, value(q) ?? defaultAnswer(q)]))]),
+    (audience ? postSurveyFor(audience) : postSurvey).sections.map((s) => [s.id, Object.fromEntries(answeredQuestions(s).map((q) => [q.name, value(q) ?? defaultAnswer(q)]))]),
   ) as Answers;
 }

@@ -200,6 +200,26 @@ export async function trainAndStartMain(client: ApiClient, ack: Acknowledged): P
   return body.case_set.map((c) => c.case_id);
 }
 
+/**
+ * What a page sends of the explanation it showed, as the browser's case record does: every field
+ * of the AI side as served, with the serve's id (the Worker stores the serve and checks these).
+ */
+export const servedClaims = (e: Json & { prediction: 0 | 1 }) => ({
+  alignment_alpha: e.alignment_alpha,
+  ai_prediction: e.prediction,
+  ai_model_prediction: e.prediction,
+  user_model_prediction: e.user_model_prediction,
+  ai_feature_importance: e.ai_feature_importance,
+  user_feature_importance: e.user_feature_importance,
+  shown_feature_importance: e.shown_feature_importance,
+  explanation_kind: e.explanation_kind,
+  ai_model_identifier: e.model_identifier,
+  user_model_identifier: e.user_model_identifier,
+  ai_probability: e.ai_probability,
+  user_model_probability: e.user_model_probability,
+  served_explanation_id: e.served_explanation_id,
+});
+
 /** The integrated response a participant sends for a case, from the explanation the Worker gave for it. */
 export function integratedAnswer(sessionId: string, caseId: string, e: Json & { prediction: 0 | 1 }, choices: { initial: number; trust: number }) {
   return {
@@ -211,16 +231,7 @@ export function integratedAnswer(sessionId: string, caseId: string, e: Json & { 
     final_prediction: e.prediction,
     final_confidence: 4,
     final_response_time_ms: 2000,
-    ai_prediction: e.prediction,
-    user_model_prediction: e.user_model_prediction,
-    ai_feature_importance: e.ai_feature_importance,
-    user_feature_importance: e.user_feature_importance,
-    shown_feature_importance: e.shown_feature_importance,
-    explanation_kind: e.explanation_kind,
-    ai_model_identifier: e.model_identifier,
-    user_model_identifier: e.user_model_identifier,
-    ai_probability: e.ai_probability,
-    user_model_probability: e.user_model_probability,
+    ...servedClaims(e),
     comprehensibility: 4,
     transparency: 3,
     satisfaction: 4,

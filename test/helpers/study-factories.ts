@@ -57,10 +57,10 @@ export async function seedCompasCases(options: { pre?: number; seed?: number } =
   return rows;
 }
 
-/** Trains a small COMPAS-like AI model, stores it in R2 and registers it as active. */
-export async function seedCompasAiModel() {
+/** Trains a small COMPAS-like AI model, stores it in R2 and registers it as active (another seed, another model). */
+export async function seedCompasAiModel(seed = 7) {
   const db = createDb(env.DB);
-  const random = seededRandom(7);
+  const random = seededRandom(seed);
   const encoding = { feature_names: COMPAS_FEATURES, category_codes: CATEGORY_CODES };
   const examples = Array.from({ length: 400 }, () => syntheticCompasCase(random));
   const rows = examples.map((e) => encodeRow(encoding, e.features));

@@ -26,6 +26,7 @@ const explanation = (overrides: Partial<ShownExplanation> = {}): ShownExplanatio
   userModelIdentifier: 'user',
   userModelPrediction: 1,
   userModelProbability: 0.7,
+  servedId: 7,
   ...overrides,
 });
 const features = { age: 23, priors_count: 6, sex: 'Male' };

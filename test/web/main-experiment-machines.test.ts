@@ -24,6 +24,7 @@ const explanation: ShownExplanation = {
   userModelIdentifier: 'user',
   userModelPrediction: 0,
   userModelProbability: 0.3,
+  servedId: 12,
 };
 
 const flow = (state: CaseFlowState, ...events: CaseFlowEvent[]) => events.reduce(caseFlowReducer, state);

@@ -150,7 +150,7 @@ describe('the main experiment follows the condition', () => {
     expect(await withAll.text()).toContain('comprehensibility is not asked in this condition');
     expect((await postJson('/api/experiments/main/integrated-response', answer(p.id, caseId, e, { initial: true, ratings: ['trust'] }))).status).toBe(201);
     const row = await env.DB.prepare('select explanation_kind, alignment_alpha, comprehensibility, trust, ai_prediction from main_experiment_responses where session_id = ?').bind(p.id).first();
-    expect(row).toEqual({ explanation_kind: null, alignment_alpha: null, comprehensibility: null, trust: 4, ai_prediction: e.prediction });
+    expect(row).toEqual({ explanation_kind: 'prediction_only', alignment_alpha: null, comprehensibility: null, trust: 4, ai_prediction: e.prediction });
   });
 
   it('no AI: the explanation call is refused, the case holds two judgements and no AI', async () => {

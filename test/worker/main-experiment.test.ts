@@ -14,6 +14,7 @@ import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-t
 import { studyConfig } from '../../worker/schemas/study';
 import { alphaSchedule } from '../../worker/services/alignment';
 import { api, postJson } from '../helpers/api';
+import { servedClaims } from '../helpers/simulated-participant';
 import { compileModel, encodeRow } from '../../worker/ml/model';
 import { normaliseContributions } from '../../worker/ml/explanation';
 import { treeShap } from '../../worker/ml/treeshap';
@@ -209,7 +210,7 @@ describe('POST /api/human-aligned-explanation', () => {
       expect(text).not.toContain('ground_truth');
       const body = explanationResponseSchema.parse(JSON.parse(text));
       expect(body).toMatchObject({ case_id: item.case_id, alignment_alpha: alpha, explanation_kind: 'human_aligned', human_aligned_used: true, user_model_available: true });
-      expect(body.prediction).toBe(body.ai_probability >= 0.5 ? 1 : 0);
+      expect(body.prediction).toBe(body.ai_probability! >= 0.5 ? 1 : 0);
       const want = await expectedAiShares(item.case_id);
       body.ai_feature_importance.forEach((c, i) => {
         expect(c.feature).toBe(want[i]!.feature);
@@ -224,15 +225,15 @@ describe('POST /api/human-aligned-explanation', () => {
       // The AI's starting point: its base log-odds plus every feature's raw contribution is its score.
       const logit = (p: number) => Math.log(p / (1 - p));
       const rawSum = body.ai_feature_importance.reduce((s, c) => s + c.raw_shap, 0);
-      expect(logit(body.ai_base_probability) + rawSum).toBeCloseTo(logit(body.ai_probability), 9);
+      expect(logit(body.ai_base_probability!) + rawSum).toBeCloseTo(logit(body.ai_probability!), 9);
       const userSum = body.user_feature_importance.reduce((s, c) => s + c.importance, 0);
       expect(body.user_model_prediction).toBe(userSum > 0 ? 1 : 0);
       expect(body.user_model_probability).toBeGreaterThan(0);
     }
   });
 
-  it("shows the AI's own explanation when the participant has no model", async () => {
-    const p = await participantReadyForMain();
+  it("shows the AI's own explanation when the participant's model could not be fitted (one answer to every case)", async () => {
+    const p = await participantReadyForMain(() => 0);
     const [item] = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
     const body = explanationResponseSchema.parse(await (await explain({ session_id: p.id, case_id: item!.case_id })).json());
     expect(body).toMatchObject({ explanation_kind: 'ai_only', user_model_available: false, human_aligned_used: false, user_feature_importance: [], user_model_prediction: null });
@@ -272,13 +273,12 @@ describe('POST /api/human-aligned-explanation', () => {
 });
 
 describe('POST /api/experiments/main/integrated-response', () => {
-  const shares = [{ feature: 'priors_count', importance: 0.7, abs_importance: 0.7, raw_shap: 0.4 }, { feature: 'age', importance: -0.3, abs_importance: 0.3, raw_shap: -0.2 }];
+  /** The participant's own part of a case: judgements, ratings and times, nothing about the AI. */
   const answer = (sessionId: string, caseId: string, overrides: Record<string, unknown> = {}) => ({
     session_id: sessionId,
     case_id: caseId,
     case_number: 999,
     ground_truth: 1,
-    alignment_alpha: 0.123,
     case_data: { priors_count: 99 },
     initial_prediction: 0,
     initial_confidence: 2,
@@ -287,17 +287,6 @@ describe('POST /api/experiments/main/integrated-response', () => {
     final_prediction: 1,
     final_confidence: 4,
     final_response_time_ms: 3000,
-    ai_prediction: 1,
-    ai_model_prediction: 1,
-    user_model_prediction: 0,
-    ai_feature_importance: shares,
-    user_feature_importance: shares,
-    shown_feature_importance: shares,
-    explanation_kind: 'human_aligned',
-    ai_model_identifier: 'ai_compas_test',
-    user_model_identifier: 'user_test',
-    ai_probability: 0.81,
-    user_model_probability: 0.3,
     comprehensibility: 4,
     transparency: 3,
     satisfaction: 5,
@@ -307,38 +296,45 @@ describe('POST /api/experiments/main/integrated-response', () => {
     total_task_time_ms: 20000,
     ...overrides,
   });
+  /** Asks for the case's explanation as the page does; returns it and what the page sends of it with the case. */
+  async function serve(sessionId: string, caseId: string) {
+    const res = await postJson('/api/human-aligned-explanation', { session_id: sessionId, case_id: caseId });
+    expect(res.status).toBe(200);
+    const e = explanationResponseSchema.parse(await res.json());
+    const claims = servedClaims(e);
+    return { e, claims };
+  }
+  /** A case as the page sends it after showing the case's explanation. */
+  const servedAnswer = async (sessionId: string, caseId: string, overrides: Record<string, unknown> = {}) =>
+    answer(sessionId, caseId, { ...(await serve(sessionId, caseId)).claims, ...overrides });
   const save = (body: unknown) => postJson('/api/experiments/main/integrated-response', body);
   const row = (sessionId: string, caseId: string) =>
     env.DB.prepare('select * from main_experiment_responses where session_id = ? and case_id = ?').bind(sessionId, caseId).first<Record<string, unknown>>();
+  const stored = async (sessionId: string) =>
+    (await env.DB.prepare('select count(*) as n from main_experiment_responses where session_id = ?').bind(sessionId).first<{ n: number }>())!.n;
 
-  it("records whether the bars shown, summed with their signs, lean toward the AI's label", async () => {
+  it("records whether the bars served, summed with their signs, lean toward the AI's label", async () => {
     const p = await participantReadyForMain();
     const set = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
-    const against = shares.map((c) => ({ ...c, importance: -c.importance, raw_shap: -c.raw_shap }));
-    const cases = [
-      { bars: shares, ai: 1, leans: 1 },
-      { bars: against, ai: 1, leans: 0 },
-      { bars: against, ai: 0, leans: 1 },
-      { bars: shares, ai: 0, leans: 0 },
-    ];
-    for (const [i, c] of cases.entries()) {
-      expect((await save(answer(p.id, set[i]!.case_id, { shown_feature_importance: c.bars, ai_prediction: c.ai, ai_model_prediction: c.ai }))).status).toBe(201);
-      expect((await row(p.id, set[i]!.case_id))!.shown_leans_with_ai, `case ${i}`).toBe(c.leans);
+    for (const item of set.slice(0, 6)) {
+      const { e, claims } = await serve(p.id, item.case_id);
+      // A client's own claim about the lean is not read: the field is the server's.
+      expect((await save(answer(p.id, item.case_id, { ...claims, shown_leans_with_ai: true }))).status).toBe(201);
+      const sum = e.shown_feature_importance.reduce((s, c) => s + c.importance, 0);
+      expect((await row(p.id, item.case_id))!.shown_leans_with_ai).toBe((e.prediction === 1 ? sum > 0 : sum < 0) ? 1 : 0);
     }
     // Whether the AI's baseline was shown is the client's record of its screen, kept as sent.
-    expect((await save(answer(p.id, set[5]!.case_id, { ai_baseline_shown: true }))).status).toBe(201);
-    expect((await row(p.id, set[5]!.case_id))!.ai_baseline_shown).toBe(1);
+    expect((await save(await servedAnswer(p.id, set[7]!.case_id, { ai_baseline_shown: true }))).status).toBe(201);
+    expect((await row(p.id, set[7]!.case_id))!.ai_baseline_shown).toBe(1);
     expect((await row(p.id, set[0]!.case_id))!.ai_baseline_shown).toBeNull();
-    // A client's own claim about the lean is not read: the field is the server's.
-    expect((await save(answer(p.id, set[4]!.case_id, { shown_feature_importance: against, ai_prediction: 1, shown_leans_with_ai: true }))).status).toBe(201);
-    expect((await row(p.id, set[4]!.case_id))!.shown_leans_with_ai).toBe(0);
   });
 
-  it("stores a case with the server's case number, ground truth, features and alpha, and the explanation as shown", async () => {
+  it("stores a case with the server's case number, ground truth, features and alpha, and the AI side as the Worker served it", async () => {
     const p = await participantReadyForMain();
     const set = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
     const item = set[6]!;
-    const res = await save(answer(p.id, item.case_id));
+    const { e, claims } = await serve(p.id, item.case_id);
+    const res = await save(answer(p.id, item.case_id, claims));
     expect(res.status).toBe(201);
     expect(integratedResponseResultSchema.parse(await res.json())).toMatchObject({ duplicate: false, completed_cases: 1, complete: false });
     // A resumed start names the cases already stored, so the browser skips exactly those.
@@ -355,28 +351,75 @@ describe('POST /api/experiments/main/integrated-response', () => {
       final_confidence: 4,
       initial_reasoning: 'young, few priors',
       explanation_kind: 'human_aligned',
-      ai_probability: 0.81,
+      ai_prediction: e.prediction,
+      ai_probability: e.ai_probability,
+      ai_model_identifier: e.model_identifier,
+      user_model_identifier: e.user_model_identifier,
+      served_explanation_id: e.served_explanation_id,
       trust: 2,
     });
-    expect(JSON.parse(String(stored.shown_feature_importance))).toEqual(shares);
+    expect(JSON.parse(String(stored.shown_feature_importance))).toEqual(e.shown_feature_importance);
     expect(stored.completed_at).toBeTruthy();
   });
 
-  it('stores what the body leaves out as null, never as the text "null"', async () => {
+  it("takes what the body leaves out of the AI side from the serve, and stores what it leaves out of its own as null", async () => {
     const p = await participantReadyForMain();
     const [item] = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
-    const left = { initial_reasoning: undefined, user_model_prediction: undefined, shown_feature_importance: undefined, explanation_kind: undefined, user_model_probability: undefined };
-    expect((await save(answer(p.id, item!.case_id, left))).status).toBe(201);
+    const { e } = await serve(p.id, item!.case_id);
+    // Nothing of the AI at all: the case's last serve is the record.
+    expect((await save(answer(p.id, item!.case_id, { initial_reasoning: undefined }))).status).toBe(201);
     const stored = (await row(p.id, item!.case_id))!;
-    for (const column of Object.keys(left)) expect(stored[column], column).toBeNull();
-    expect(JSON.parse(String(stored.ai_feature_importance))).toEqual(shares);
+    expect(stored.initial_reasoning).toBeNull();
+    expect(stored).toMatchObject({ ai_prediction: e.prediction, explanation_kind: e.explanation_kind, user_model_probability: e.user_model_probability, served_explanation_id: e.served_explanation_id });
+    expect(JSON.parse(String(stored.ai_feature_importance))).toEqual(e.ai_feature_importance);
+  });
+
+  it('refuses a forged prediction, model, kind, alpha or bars with a 400 naming each field, storing nothing', async () => {
+    const p = await participantReadyForMain();
+    const [item] = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
+    const { e, claims } = await serve(p.id, item!.case_id);
+    const reversed = e.shown_feature_importance.map((c) => ({ ...c, importance: -c.importance, raw_shap: -c.raw_shap }));
+    const forgeries: [string, Record<string, unknown>, string[]][] = [
+      ['the prediction', { ai_prediction: 1 - e.prediction, final_prediction: 1 - e.prediction }, ['ai_prediction']],
+      ['the model', { ai_model_identifier: 'made_up_model' }, ['ai_model_identifier']],
+      ['the kind', { explanation_kind: 'ai_only' }, ['explanation_kind']],
+      ['the alpha', { alignment_alpha: item!.alignment_alpha === 1 ? 0 : 1 }, ['alignment_alpha']],
+      ['the bars', { shown_feature_importance: reversed }, ['shown_feature_importance']],
+      ['everything at once', { ai_prediction: 1 - e.prediction, ai_model_prediction: 1 - e.prediction, ai_model_identifier: 'x', explanation_kind: 'prediction_only', ai_feature_importance: [] }, ['ai_prediction', 'ai_model_prediction', 'ai_model_identifier', 'explanation_kind', 'ai_feature_importance']],
+    ];
+    for (const [name, forged, fields] of forgeries) {
+      const res = await save(answer(p.id, item!.case_id, { ...claims, ...forged }));
+      expect(res.status, name).toBe(400);
+      const body = errorBodySchema.parse(await res.json());
+      expect(body.code, name).toBe('ai_record_mismatch');
+      expect((body.detail as { loc: string[] }[]).map((d) => d.loc[1]).sort(), name).toEqual([...fields].sort());
+    }
+    expect(await stored(p.id)).toBe(0);
+    // A serve of another case, or of another session, is not this case's record.
+    const other = await serve(p.id, (mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set)[1]!.case_id);
+    const wrongServe = await save(answer(p.id, item!.case_id, { served_explanation_id: other.e.served_explanation_id }));
+    expect(wrongServe.status).toBe(400);
+    expect(errorBodySchema.parse(await wrongServe.json()).code).toBe('served_explanation_unknown');
+    expect(await stored(p.id)).toBe(0);
+    // What was served is stored.
+    expect((await save(answer(p.id, item!.case_id, claims))).status).toBe(201);
+  });
+
+  it('refuses a case whose explanation was never served with 409, storing nothing', async () => {
+    const p = await participantReadyForMain();
+    const [item] = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
+    const res = await save(answer(p.id, item!.case_id, { ai_prediction: 1, ai_feature_importance: [{ feature: 'age', importance: 1, abs_importance: 1, raw_shap: 1 }] }));
+    expect(res.status).toBe(409);
+    expect(errorBodySchema.parse(await res.json()).code).toBe('ai_not_served');
+    expect(await stored(p.id)).toBe(0);
   });
 
   it('answers a retry as a duplicate that counts as success and never overwrites the stored row', async () => {
     const p = await participantReadyForMain();
     const [item] = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
-    expect((await save(answer(p.id, item!.case_id))).status).toBe(201);
-    const retry = await save(answer(p.id, item!.case_id, { final_prediction: 0, trust: 5 }));
+    const body = await servedAnswer(p.id, item!.case_id);
+    expect((await save(body)).status).toBe(201);
+    const retry = await save({ ...body, final_prediction: 0, trust: 5 });
     expect(retry.status).toBe(200);
     expect(integratedResponseResultSchema.parse(await retry.json())).toMatchObject({ success: true, duplicate: true, completed_cases: 1 });
     expect(await row(p.id, item!.case_id)).toMatchObject({ final_prediction: 1, trust: 2 });
@@ -386,11 +429,16 @@ describe('POST /api/experiments/main/integrated-response', () => {
     const p = await participantReadyForMain();
     const set = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
     let last;
-    for (const item of set) last = integratedResponseResultSchema.parse(await (await save(answer(p.id, item.case_id))).json());
+    let aiSaidOne = 0;
+    for (const item of set) {
+      const { claims } = await serve(p.id, item.case_id);
+      if (claims.ai_prediction === 1) aiSaidOne++;
+      last = integratedResponseResultSchema.parse(await (await save(answer(p.id, item.case_id, claims))).json());
+    }
     expect(last).toMatchObject({ completed_cases: 50, complete: true });
     const summary = mainSummaryResponseSchema.parse(await (await api(`/api/experiments/main/summary/${p.id}`)).json());
-    // Every stored answer changed 0 → 1 and ended with the AI's 1; trust was 2 throughout.
-    expect(summary).toMatchObject({ completed_cases: 50, complete: true, judgement_changes: 50, final_agrees_with_ai: 50 });
+    // Every stored answer changed 0 → 1, and agreed with the AI where the AI said 1.
+    expect(summary).toMatchObject({ completed_cases: 50, complete: true, judgement_changes: 50, final_agrees_with_ai: aiSaidOne });
     expect(summary.mean_ratings).toEqual({ comprehensibility: 4, transparency: 3, satisfaction: 5, trust: 2, alignment: 1 });
     const resume = (await (await postJson('/api/experiments/resume', { participant_name: p.id })).json()) as { action: string; isMainExperimentCompleted: boolean };
     expect(resume).toMatchObject({ action: 'start_post_survey', isMainExperimentCompleted: true });
@@ -406,11 +454,10 @@ describe('POST /api/experiments/main/integrated-response', () => {
   ])('refuses %s with 400 and detail, storing nothing', async (_name, overrides, status) => {
     const p = await participantReadyForMain();
     const [item] = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
-    const res = await save(answer(p.id, item!.case_id, overrides));
+    const res = await save(await servedAnswer(p.id, item!.case_id, overrides));
     expect(res.status).toBe(status);
     expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
-    const n = await env.DB.prepare('select count(*) as n from main_experiment_responses where session_id = ?').bind(p.id).first<{ n: number }>();
-    expect(n!.n).toBe(0);
+    expect(await stored(p.id)).toBe(0);
   });
 
   it('refuses an unconsented participant with 409', async () => {
@@ -427,7 +474,7 @@ describe('AI-only explanations', () => {
     const text = await res.text();
     expect(text).not.toContain('ground_truth');
     const body = aiExplanationResponseSchema.parse(JSON.parse(text));
-    expect(body.prediction).toBe(body.probability >= 0.5 ? 1 : 0);
+    expect(body.prediction).toBe(body.probability! >= 0.5 ? 1 : 0);
     // The model's recorded test accuracy travels with it, for the panel's note.
     expect(body.model_test_accuracy).toBe(0.7);
     expect(body.feature_importance.reduce((s, c) => s + c.abs_importance, 0)).toBeCloseTo(1, 9);

@@ -308,6 +308,10 @@ export const mainExperimentResponses = sqliteTable(
     ...timestamps,
     updatedAt: text('updated_at').notNull(),
     completedAt: text('completed_at'),
+    /** The serve (`served_explanations.id`) the AI side of this trial was stored from; null when the condition shows no AI, or for a trial stored before serves were recorded. */
+    servedExplanationId: integer('served_explanation_id'),
+    /** Why the AI's own bars were shown (the serve's `ai_only_reason`); null otherwise. */
+    aiOnlyReason: text('ai_only_reason'),
   },
   (t) => [
     uniqueIndex('main_responses_session_case_uq').on(t.sessionId, t.caseId),
@@ -323,6 +327,48 @@ export const mainExperimentResponses = sqliteTable(
     ),
     check('main_alpha_ck', sql`${t.alignmentAlpha} is null or ${t.alignmentAlpha} between 0 and 1`),
   ],
+);
+
+/**
+ * Every explanation or prediction the Worker served for a case of a session's main set: the
+ * record a trial's AI side is stored from (never the browser's copy). A serve is a pure function
+ * of the session's pinned AI model, its participant model, the case's alpha and the kind the
+ * condition shows, so serving the same again (a reload) counts on the row it first made; a
+ * different one (another model version, the AI-only fallback) is a row of its own.
+ */
+export const servedExplanations = sqliteTable(
+  'served_explanations',
+  {
+    id: integer('id').primaryKey({ autoIncrement: true }),
+    sessionId: text('session_id').notNull(),
+    caseId: text('case_id').notNull(),
+    /** `human_aligned`, `ai_only` (the AI's own bars) or `prediction_only` (no bars). */
+    kind: text('kind', { enum: EXPLANATION_KINDS }).notNull(),
+    /**
+     * Why the AI's own bars were served: `no_user_model`, `user_model_failed` (its fit failed, e.g. one
+     * answer to every case), `user_model_uninformative` (its bars are all zero), `requested` (the page
+     * asked for the AI-only explanation: its fallback, or `main/predict`); null otherwise.
+     */
+    aiOnlyReason: text('ai_only_reason'),
+    aiModelIdentifier: text('ai_model_identifier').notNull(),
+    userModelIdentifier: text('user_model_identifier'),
+    /** The alpha the bars mix with; null when no bars were served. */
+    alignmentAlpha: real('alignment_alpha'),
+    aiPrediction: integer('ai_prediction').notNull(),
+    aiProbability: real('ai_probability').notNull(),
+    aiBaseProbability: real('ai_base_probability').notNull(),
+    userModelPrediction: integer('user_model_prediction'),
+    userModelProbability: real('user_model_probability'),
+    aiFeatureImportance: text('ai_feature_importance', { mode: 'json' }).$type<unknown[]>().notNull(),
+    userFeatureImportance: text('user_feature_importance', { mode: 'json' }).$type<unknown[]>().notNull(),
+    shownFeatureImportance: text('shown_feature_importance', { mode: 'json' }).$type<unknown[]>().notNull(),
+    /** What identifies the serve among the session's serves of the case (kind, models, alpha). */
+    serveKey: text('serve_key').notNull(),
+    serveCount: integer('serve_count').notNull().default(1),
+    firstServedAt: text('first_served_at').notNull(),
+    lastServedAt: text('last_served_at').notNull(),
+  },
+  (t) => [uniqueIndex('served_explanations_serve_uq').on(t.sessionId, t.caseId, t.serveKey)],
 );
 
 /**

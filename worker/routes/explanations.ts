@@ -1,36 +1,49 @@
 import { Hono } from 'hono';
 import type { Db } from '../db/client';
 import type { AppEnv } from '../env';
-import { AppError, conflict, notFound } from '../errors';
+import { AppError, notFound } from '../errors';
 import type { z } from 'zod';
 import { caseIdParamSchema } from '../schemas/experiment';
-import { explanationBodySchema, mainPredictBodySchema, mainPredictQuerySchema, type aiExplanationResponseSchema } from '../schemas/main-experiment';
+import { aiExplanationQuerySchema, explanationBodySchema, mainPredictBodySchema, mainPredictQuerySchema, type aiExplanationResponseSchema, type ExplanationResponse } from '../schemas/main-experiment';
 import { studyConfig } from '../schemas/study';
 import { findCase } from '../services/case-sets';
-import { conditionOf } from '../services/conditions';
-import { aiExplanation, explainForSession, explanationInputs, predictionOnly } from '../services/explanation';
-import { alphaOfItem, mainSetItem } from '../services/main-case-sets';
+import { aiExplanation, explainForSession, explanationInputs, serveMainCase } from '../services/explanation';
+import { mainSetItem } from '../services/main-case-sets';
 import { requireSession } from '../services/sessions';
-import { requireNotScreenedOut } from '../services/understanding-test';
+import { requireWriteAllowed } from '../services/session-lifecycle';
 import { validate, validateOptionalJson } from '../validate';
 import { explanationLimit, idLookupLimit } from './sessions';
 
-/** The AI-only explanation of a case in the spec's fallback shape, by the session's AI model when there is a session. */
-async function aiOnly(db: Db, bucket: R2Bucket, caseRow: Parameters<typeof aiExplanation>[2], sessionId?: string): Promise<z.infer<typeof aiExplanationResponseSchema>> {
-  const ai = await aiExplanation(db, bucket, caseRow, sessionId);
-  return {
-    success: true,
-    case_id: caseRow.caseId,
-    dataset_type: caseRow.datasetType,
-    prediction: ai.prediction,
-    probability: ai.probability,
-    base_probability: ai.baseProbability,
-    model_identifier: ai.modelIdentifier,
-    model_test_accuracy: ai.testAccuracy,
-    feature_importance: ai.shares,
-    raw_shap_based: true,
-    requires_frontend_normalization: false,
-  };
+/** An explanation in the spec's AI-only fallback shape (the bars shown as `feature_importance`). */
+const inFallbackShape = (e: ExplanationResponse): z.infer<typeof aiExplanationResponseSchema> => ({
+  success: true,
+  case_id: e.case_id,
+  dataset_type: e.dataset_type,
+  prediction: e.prediction,
+  probability: e.ai_probability,
+  base_probability: e.ai_base_probability,
+  model_identifier: e.model_identifier,
+  model_test_accuracy: e.model_test_accuracy,
+  feature_importance: e.shown_feature_importance,
+  raw_shap_based: true,
+  requires_frontend_normalization: false,
+  served_explanation_id: e.served_explanation_id,
+});
+
+/**
+ * A participant's explanation inputs, checked: the session exists and may be served, the case
+ * exists and is of its dataset. 404 / 409 / 400 otherwise; nothing is changed by a refusal.
+ */
+async function participantCase(db: Db, sessionId: string, caseId: string) {
+  const inputs = await explanationInputs(db, sessionId, caseId);
+  const { session, caseRow } = inputs;
+  if (!session) throw notFound(`No experiment session for participant ${sessionId}`);
+  requireWriteAllowed(session, 'explanation');
+  if (!caseRow) throw notFound(`Case ${caseId} not found`);
+  if (caseRow.datasetType !== session.datasetType) {
+    throw new AppError(400, 'dataset_mismatch', [{ msg: `case ${caseId} is not a ${session.datasetType} case`, loc: ['case_id'] }]);
+  }
+  return { ...inputs, session, caseRow };
 }
 
 export const explanationRoutes = new Hono<AppEnv>()
@@ -39,38 +52,72 @@ export const explanationRoutes = new Hono<AppEnv>()
     const body = c.req.valid('json');
     const caseId = body.case_id ?? body.case_data?.case_id;
     if (!caseId) throw new AppError(400, 'validation_failed', [{ msg: 'case_id is required', loc: ['case_id'] }]);
-    const inputs = await explanationInputs(c.var.db, body.session_id, caseId);
-    const { session, caseRow } = inputs;
-    if (!session) throw notFound(`No experiment session for participant ${body.session_id}`);
-    requireNotScreenedOut(session);
-    if (!caseRow) throw notFound(`Case ${caseId} not found`);
-    if (caseRow.datasetType !== session.datasetType) {
-      throw new AppError(400, 'dataset_mismatch', [{ msg: `case ${caseId} is not a ${session.datasetType} case`, loc: ['case_id'] }]);
-    }
+    const inputs = await participantCase(c.var.db, body.session_id, caseId);
     c.set('ownCaseSet', inputs.setItem !== null);
-    if (!inputs.setItem) {
-      // Outside the main set (the tutorial's practice case, the registration tools): the alpha asked for.
+    const { session, caseRow, setItem } = inputs;
+    if (!setItem) {
+      // Outside the main set (the tutorial's practice case): the alpha asked for, and no trial to record.
       const alpha = body.alignment_alpha ?? studyConfig.mainExperiment.fallbackAlpha;
-      return c.json(await explainForSession(c.env.MODELS, { sessionId: session.sessionId, caseRow, alpha, aiRow: session.ai, userModel: inputs.userModel }));
+      const { explanation } = await explainForSession(c.env.MODELS, { sessionId: session.sessionId, caseRow, alpha, aiRow: session.ai, userModel: inputs.userModel });
+      return c.json(explanation);
     }
-    // A case of the session's main set is explained as its condition says, with the alpha fixed with the set.
-    const condition = conditionOf(session);
-    if (condition.shows === 'none') throw conflict('no_ai_in_condition', `Participant ${session.sessionId} is in condition ${condition.name}, which shows no AI`);
-    const alpha = alphaOfItem(condition, inputs.setItem.storedAlpha) ?? studyConfig.mainExperiment.fallbackAlpha;
-    const explanation = await explainForSession(c.env.MODELS, { sessionId: session.sessionId, caseRow, alpha, aiRow: session.ai, userModel: inputs.userModel });
-    return c.json(condition.shows === 'ai_prediction' ? predictionOnly(explanation) : explanation);
-  })  // The AI-only fallback: the same for everyone, so it says nothing about any participant.
-  .get('/experiments/explanations/:caseId', validate('param', caseIdParamSchema), async (c) => {
+    // A case of the session's main set: as its condition shows it, with the alpha fixed with the set, recorded.
+    return c.json(await serveMainCase(c.var.db, c.env.MODELS, { ...inputs, setItem }, { aiOnly: false, now: new Date().toISOString() }));
+  })
+  // The AI-only fallback. Without a session, the active model's explanation, the same for everyone
+  // (it says nothing about any participant). With one, the session's pinned model as its condition
+  // shows it, recorded for a case of its main set; that tells a known ID, so it is limited like one.
+  .get('/experiments/explanations/:caseId', explanationLimit, validate('param', caseIdParamSchema), validate('query', aiExplanationQuerySchema), async (c) => {
     const { caseId } = c.req.valid('param');
-    const caseRow = await findCase(c.var.db, caseId);
-    if (!caseRow) throw notFound(`Case ${caseId} not found`);
-    return c.json(await aiOnly(c.var.db, c.env.MODELS, caseRow));
+    const { session_id: sessionId } = c.req.valid('query');
+    if (!sessionId) {
+      c.set('ownCaseSet', true);
+      const caseRow = await findCase(c.var.db, caseId);
+      if (!caseRow) throw notFound(`Case ${caseId} not found`);
+      const ai = await aiExplanation(c.var.db, c.env.MODELS, caseRow);
+      return c.json(
+        inFallbackShape({
+          success: true,
+          session_id: '',
+          case_id: caseRow.caseId,
+          dataset_type: caseRow.datasetType,
+          prediction: ai.prediction,
+          ai_probability: ai.probability,
+          ai_base_probability: ai.baseProbability,
+          model_identifier: ai.modelIdentifier,
+          model_test_accuracy: ai.testAccuracy,
+          alignment_alpha: null,
+          ai_feature_importance: ai.shares,
+          user_feature_importance: [],
+          shown_feature_importance: ai.shares,
+          explanation_kind: 'ai_only',
+          human_aligned_used: false,
+          user_model_available: false,
+          user_model_identifier: null,
+          user_model_prediction: null,
+          user_model_probability: null,
+          served_explanation_id: null,
+        }),
+      );
+    }
+    const inputs = await participantCase(c.var.db, sessionId, caseId);
+    c.set('ownCaseSet', inputs.setItem !== null);
+    const { session, caseRow, setItem } = inputs;
+    if (!setItem) {
+      const { explanation } = await explainForSession(c.env.MODELS, { sessionId, caseRow, alpha: 1, aiRow: session.ai, userModel: null, aiOnly: true });
+      return c.json(inFallbackShape(explanation));
+    }
+    return c.json(inFallbackShape(await serveMainCase(c.var.db, c.env.MODELS, { ...inputs, setItem }, { aiOnly: true, now: new Date().toISOString() })));
   })
   // The case is the one at `case_index` of the session's stored set; a client's case_data is ignored.
+  // Answered as the session's condition shows the case (the AI's own bars, or its prediction alone), from its pinned model, and recorded.
   .post('/experiments/main/predict', idLookupLimit, validate('query', mainPredictQuerySchema), validateOptionalJson(mainPredictBodySchema), async (c) => {
     const { session_id, case_index } = c.req.valid('query');
-    const session = await requireSession(c.var.db, session_id);
-    const item = await mainSetItem(c.var.db, session.sessionId, { position: case_index });
-    if (!item) throw notFound(`No case ${case_index} in the main-experiment set of ${session.sessionId}; start the main experiment first`);
-    return c.json(await aiOnly(c.var.db, c.env.MODELS, item.row, session.sessionId));
+    const item = await mainSetItem(c.var.db, session_id, { position: case_index });
+    if (!item) {
+      await requireSession(c.var.db, session_id);
+      throw notFound(`No case ${case_index} in the main-experiment set of ${session_id}; start the main experiment first`);
+    }
+    const inputs = await participantCase(c.var.db, session_id, item.row.caseId);
+    return c.json(inFallbackShape(await serveMainCase(c.var.db, c.env.MODELS, { ...inputs, setItem: inputs.setItem! }, { aiOnly: true, now: new Date().toISOString() })));
   });

@@ -15,7 +15,9 @@ import {
   type understandingAttemptResultSchema,
 } from '../schemas/main-experiment';
 import { sessionParamSchema } from '../schemas/experiment';
-import { requireNotScreenedOut, storeUnderstandingAttempt } from '../services/understanding-test';
+import { storeUnderstandingAttempt } from '../services/understanding-test';
+import { requireWriteAllowed } from '../services/session-lifecycle';
+import { ensureUserModel } from '../services/user-model';
 import { answerWriteLimit, attemptWriteLimit, idLookupLimit } from './sessions';
 import { studyConfig } from '../schemas/study';
 import { alphaSchedule } from '../services/alignment';
@@ -43,8 +45,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     }
 
     const session = await requireSession(c.var.db, sessionId);
-    if (!session.consentedAt) throw conflict('consent_required', 'Consent must be recorded before the main experiment starts');
-    requireNotScreenedOut(session);
+    requireWriteAllowed(session, 'main_start');
     // Only the pre-experiment count is needed here; the stored main cases are read below.
     const preCount = bypass ? 0 : await countPreResponses(c.var.db, session.sessionId);
     if (!bypass && preCount < studyConfig.preExperiment.numCases) {
@@ -52,9 +53,12 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     }
     let outcome;
     try {
-      outcome = await ensureMainCaseSet(c.var.db, session, new Date().toISOString(), bypass);
       // The AI the participant will see is fixed now: a retrain later does not change it for them.
       await pinActiveAiModel(c.var.db, session.sessionId, session.datasetType);
+      // Nor is a main set handed out before the participant's own model is fitted on the whole
+      // pre-experiment (the page's own call to train may never have come: a closed tab, another device).
+      if (!bypass) await ensureUserModel(c.var.db, c.env.MODELS, session, new Date());
+      outcome = await ensureMainCaseSet(c.var.db, session, new Date().toISOString(), bypass);
     } catch (err) {
       if (err instanceof MainPoolError) throw new AppError(503, 'main_pool_unavailable', 'The main-experiment cases are not set up for this dataset');
       throw err;

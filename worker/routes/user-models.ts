@@ -5,7 +5,8 @@ import { userModelOf } from '../db/queries/model-verification';
 import type { AppEnv } from '../env';
 import { badRequest, notFound } from '../errors';
 import { forceRetrainQuerySchema, userIdParamSchema, userModelTrainBodySchema, type userModelTrainResultSchema } from '../schemas/experiment';
-import { requireSession, requireStudyOpen } from '../services/sessions';
+import { requireSession } from '../services/sessions';
+import { requireWriteAllowed } from '../services/session-lifecycle';
 import { trainUserModel, type UserModelOutcome } from '../services/user-model';
 import { userModelDebug } from '../services/model-verification';
 import { validate } from '../validate';
@@ -26,7 +27,8 @@ export const userModelRoutes = new Hono<AppEnv>()
   .post('/user-model/train', participantWriteLimit, validate('json', userModelTrainBodySchema), async (c) => {
     const body = c.req.valid('json');
     const session = await requireSession(c.var.db, body.session_id);
-    requireStudyOpen(session);
+    // Refitted only before the main experiment explains with it; the start fits it when missing.
+    requireWriteAllowed(session, 'user_model');
     if (body.dataset_type && body.dataset_type !== session.datasetType) {
       throw badRequest('dataset_mismatch', `This session uses ${session.datasetType}, not ${body.dataset_type}`);
     }

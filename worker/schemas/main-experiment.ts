@@ -109,12 +109,13 @@ export const explanationResponseSchema = z.object({
   dataset_type: datasetTypeSchema,
   /** The AI model's prediction (probability ≥ 0.5) and probability. */
   prediction: z.union([z.literal(0), z.literal(1)]),
-  ai_probability: z.number(),
+  /** Null where the condition shows the prediction alone (the page is sent nothing it does not show). */
+  ai_probability: z.number().nullable(),
   /**
    * The AI's starting point: the probability its trees give before any feature is looked at (the
    * sigmoid of TreeSHAP's base value); the bars move it to `ai_probability`.
    */
-  ai_base_probability: z.number(),
+  ai_base_probability: z.number().nullable(),
   model_identifier: z.string(),
   /** The AI model's accuracy on its held-out test cases, for the panel's note; null when not recorded. */
   model_test_accuracy: z.number().nullable(),
@@ -131,6 +132,11 @@ export const explanationResponseSchema = z.object({
   /** The spec's rule (user shares summing above 0); the model's own probability beside it. */
   user_model_prediction: z.union([z.literal(0), z.literal(1)]).nullable(),
   user_model_probability: z.number().nullable(),
+  /**
+   * The Worker's record of this serve (a case of the session's main set; null for a practice
+   * case): the trial names it, and its AI side is stored from the record.
+   */
+  served_explanation_id: z.number().int().nullable(),
 });
 export type ExplanationResponse = z.infer<typeof explanationResponseSchema>;
 
@@ -186,6 +192,8 @@ export const integratedResponseBodySchema = z.object({
   total_task_time_ms: durationMs,
   /** The AI's base rate and probability were shown with its bars (the study configuration's showAiBaseline). */
   ai_baseline_shown: z.boolean().optional(),
+  /** The serve the page showed (the explanation's `served_explanation_id`); left out, the case's last serve. */
+  served_explanation_id: z.number().int().positive().nullish(),
 });
 export type IntegratedResponseBody = z.infer<typeof integratedResponseBodySchema>;
 
@@ -205,16 +213,22 @@ export const aiExplanationResponseSchema = z.object({
   case_id: z.string(),
   dataset_type: datasetTypeSchema,
   prediction: prediction,
-  probability: z.number(),
+  /** Null where the session's condition shows the prediction alone. */
+  probability: z.number().nullable(),
   /** The AI's starting point before any feature (see the explanation's ai_base_probability). */
-  base_probability: z.number(),
+  base_probability: z.number().nullable(),
   model_identifier: z.string(),
   model_test_accuracy: z.number().nullable(),
   feature_importance: z.array(featureContributionSchema),
   /** The shares come from exact TreeSHAP values and are already normalised: nothing is left for the client to do. */
   raw_shap_based: z.literal(true),
   requires_frontend_normalization: z.literal(false),
+  /** With a session: the Worker's record of this serve for a case of its main set (null otherwise). */
+  served_explanation_id: z.number().int().nullable(),
 });
+
+/** The AI-only explanation's optional session: given, the case is explained as that session's (its pinned model and condition) and recorded. */
+export const aiExplanationQuerySchema = z.object({ session_id: sessionIdSchema.optional() });
 
 /** `POST /api/experiments/main/predict?session_id&case_index`: the AI's prediction for a case of the session's set. */
 export const mainPredictQuerySchema = z.object({

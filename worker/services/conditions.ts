@@ -2,12 +2,14 @@
  * Between-subject conditions (the study configuration's `conditions`): which one a session runs
  * under, and drawing it when the main experiment starts. The draw is balanced within the
  * session's dataset by each condition's share, counting every session that has one (finished or
- * not, as dataset assignment counts), and is made and stored by one SQL statement, so concurrent
+ * not, as dataset assignment counts) among the participants the research figures count (synthetic,
+ * `test_` and bypass sessions take no slot: `setAsideParticipants`), and is made and stored by one SQL statement, so concurrent
  * starts cannot all take the same least-used condition. Ties go in an order seeded by the session,
  * and a stored condition never changes: a resumed or repeated start keeps it.
  */
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
+import { setAsideParticipants } from '../db/queries/analytics';
 import { sessions } from '../db/schema';
 import { AppError } from '../errors';
 import type { Audience } from '../schemas/post-survey';
@@ -66,6 +68,7 @@ export async function assignCondition(db: Db, session: { sessionId: string; data
       LEFT JOIN (
         SELECT condition, count(*) AS n FROM sessions
         WHERE dataset_type = ${session.datasetType} AND condition IS NOT NULL
+          AND participant_id NOT IN (${setAsideParticipants(db)})
         GROUP BY condition
       ) AS taken ON taken.condition = json_extract(o.value, '$.name')
       ORDER BY coalesce(taken.n, 0) * 1.0 / json_extract(o.value, '$.share') ASC, json_extract(o.value, '$.rank') ASC
@@ -106,7 +109,3 @@ export function answerMisfits(condition: Condition, body: AnswerParts): string[]
   }
   return problems;
 }
-
-/** The names of the conditions a case's answer fits (the spec's design among them, for sessions from before conditions). */
-export const conditionsFitting = (body: AnswerParts) =>
-  [...studyConfig.conditions, ...(conditionNamed(SPEC_DESIGN.name) ? [] : [SPEC_DESIGN])].filter((c) => answerMisfits(c, body).length === 0).map((c) => c.name);

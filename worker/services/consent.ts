@@ -1,17 +1,19 @@
 /** Recording consent: all seven items, the study version, the time and the client address. */
-import { and, eq, sql } from 'drizzle-orm';
+import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
 import { consentRecords, sessions } from '../db/schema';
 import { AppError } from '../errors';
 import { CONSENT_ITEMS } from '../schemas/study';
 import { studyConfig } from '../schemas/study';
+import { requireWriteAllowed } from './session-lifecycle';
 
 export async function recordConsent(
   db: Db,
   session: SessionRow,
   input: { items: Record<string, boolean>; userId?: number; ipAddress: string | null; userAgent: string | null; now: string },
 ) {
+  requireWriteAllowed(session, 'consent');
   if (input.userId !== undefined && input.userId !== session.userId) {
     throw new AppError(400, 'user_mismatch', [{ msg: 'user_id does not belong to this session', loc: ['user_id'] }]);
   }
@@ -41,11 +43,12 @@ export async function recordConsent(
     db
       .update(sessions)
       .set({
-        consentedAt: sql`coalesce(${sessions.consentedAt}, ${input.now})`,
+        consentedAt: input.now,
         currentPhase: sql`case when ${sessions.currentPhase} = 'consent' then 'pre_experiment' else ${sessions.currentPhase} end`,
         updatedAt: input.now,
       })
-      .where(eq(sessions.sessionId, session.sessionId)),
+      // A resend for a consented session changes nothing, not even its updated_at.
+      .where(and(eq(sessions.sessionId, session.sessionId), isNull(sessions.consentedAt))),
   ]);
   const record = (await db
     .select()

@@ -7,14 +7,17 @@
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { aiModels, caseSetItems, cases, sessions, userModels } from '../db/schema';
-import { AppError } from '../errors';
+import { AppError, conflict } from '../errors';
 import { mixContributions, normaliseContributions, userExplanationCounts, userModelPredictionFromShares } from '../ml/explanation';
 import { encodeRow, type CompiledModel } from '../ml/model';
 import { predictProbability, sigmoid } from '../ml/predict';
 import { treeShap } from '../ml/treeshap';
 import type { ExplanationResponse } from '../schemas/main-experiment';
 import { r2Keys } from '../storage/r2';
-import type { DatasetType } from '../schemas/study';
+import { studyConfig, type DatasetType } from '../schemas/study';
+import { conditionOf } from './conditions';
+import { alphaOfItem } from './main-case-sets';
+import { recordServe } from './served-explanations';
 import { aiRowColumns, loadActiveAiModel, loadAiRow, loadSessionAiModel, loadUserModel } from './model-store';
 
 type CaseRow = { caseId: string; datasetType: DatasetType; features: Record<string, string | number | null> };
@@ -48,6 +51,9 @@ export async function aiExplanation(db: Db, bucket: R2Bucket, caseRow: CaseRow, 
 type UserModelRow = { identifier: string; status: 'trained' | 'training_failed' };
 type AiModelRow = Parameters<typeof loadAiRow>[1];
 
+/** Why the AI's own bars were served instead of the alpha mix. */
+export type AiOnlyReason = 'no_user_model' | 'user_model_failed' | 'user_model_uninformative' | 'requested';
+
 /**
  * What a participant's explanation of one case reads from D1, in one batch (one round trip): the
  * session with the AI model fixed for it, the case, its alpha in the session's main set, and the
@@ -64,7 +70,17 @@ export async function explanationInputs(db: Db, sessionId: string, caseId: strin
       .set({ aiModelIdentifier: activeOfDataset })
       .where(and(eq(sessions.sessionId, sessionId), isNull(sessions.aiModelIdentifier), willSucceed)),
     db
-      .select({ sessionId: sessions.sessionId, datasetType: sessions.datasetType, screenedOutAt: sessions.screenedOutAt, condition: sessions.condition, ai: aiRowColumns })
+      .select({
+        sessionId: sessions.sessionId,
+        datasetType: sessions.datasetType,
+        consentedAt: sessions.consentedAt,
+        mainStartedAt: sessions.mainStartedAt,
+        mainCompletedAt: sessions.mainCompletedAt,
+        postSurveyCompletedAt: sessions.postSurveyCompletedAt,
+        screenedOutAt: sessions.screenedOutAt,
+        condition: sessions.condition,
+        ai: aiRowColumns,
+      })
       .from(sessions)
       .leftJoin(aiModels, eq(aiModels.modelIdentifier, sessions.aiModelIdentifier))
       .where(eq(sessions.sessionId, sessionId)),
@@ -84,20 +100,34 @@ export async function explanationInputs(db: Db, sessionId: string, caseId: strin
   };
 }
 
-/** Explains a case for a session whose AI model row and user-model row are already read. */
+/**
+ * Explains a case for a session whose AI model row and user-model row are already read: the alpha
+ * mix where the participant's model says something, else the AI's own bars (with why). `aiOnly`:
+ * the AI's own explanation was asked for (the page's fallback), so the user model is not read.
+ */
 export async function explainForSession(
   bucket: R2Bucket,
-  input: { sessionId: string; caseRow: CaseRow; alpha: number; aiRow: AiModelRow; userModel: UserModelRow | null },
-): Promise<ExplanationResponse> {
+  input: { sessionId: string; caseRow: CaseRow; alpha: number; aiRow: AiModelRow; userModel: UserModelRow | null; aiOnly?: boolean },
+): Promise<{ explanation: ExplanationResponse; aiOnlyReason: AiOnlyReason | null }> {
   const { sessionId, caseRow, alpha, userModel: userRow } = input;
   const ai = await loadAiRow(bucket, input.aiRow);
   if (!ai) throw new AppError(503, 'ai_model_unavailable', `No active AI model for ${caseRow.datasetType}`);
-  const userModel = userRow?.status === 'trained' ? await loadUserModel(bucket, r2Keys.userModel(caseRow.datasetType, sessionId), userRow.identifier) : null;
+  const userModel =
+    !input.aiOnly && userRow?.status === 'trained' ? await loadUserModel(bucket, r2Keys.userModel(caseRow.datasetType, sessionId), userRow.identifier) : null;
 
   const aiPart = explainWith(ai.model, caseRow.features);
   const userPart = userModel ? explainWith(userModel, caseRow.features) : null;
   const usable = userPart !== null && userExplanationCounts(userPart.shares);
-  return {
+  const aiOnlyReason: AiOnlyReason | null = usable
+    ? null
+    : input.aiOnly
+      ? 'requested'
+      : userPart
+        ? 'user_model_uninformative'
+        : userRow?.status === 'training_failed'
+          ? 'user_model_failed'
+          : 'no_user_model';
+  const explanation: ExplanationResponse = {
     success: true,
     session_id: sessionId,
     case_id: caseRow.caseId,
@@ -117,25 +147,67 @@ export async function explainForSession(
     user_model_identifier: userPart ? (userRow?.identifier ?? null) : null,
     user_model_prediction: userPart ? userModelPredictionFromShares(userPart.shares) : null,
     user_model_probability: userPart?.probability ?? null,
+    served_explanation_id: null,
   };
+  return { explanation, aiOnlyReason };
 }
 
 /**
- * What a condition that shows the AI's prediction alone gets: the prediction and the models'
- * outputs, no bars (nothing is sent that the participant is not shown).
+ * What a condition that shows the AI's prediction alone gets: the prediction, its model and that
+ * model's accuracy note, nothing else (no bars, no probabilities, nothing of the participant's
+ * model): nothing is sent that the participant is not shown.
  */
 export const predictionOnly = (explanation: ExplanationResponse): ExplanationResponse => ({
   ...explanation,
+  ai_probability: null,
+  ai_base_probability: null,
   alignment_alpha: null,
   ai_feature_importance: [],
   user_feature_importance: [],
   shown_feature_importance: [],
   explanation_kind: 'prediction_only',
   human_aligned_used: false,
+  user_model_available: false,
+  user_model_identifier: null,
+  user_model_prediction: null,
+  user_model_probability: null,
 });
 
-/** Explains one of a session's cases, reading what it needs in one batch (admin registration). */
-export async function explainCase(db: Db, bucket: R2Bucket, input: { sessionId: string; caseRow: CaseRow; alpha: number }): Promise<ExplanationResponse> {
-  const { session, userModel } = await explanationInputs(db, input.sessionId, input.caseRow.caseId);
-  return explainForSession(bucket, { ...input, aiRow: session?.ai, userModel });
+type ExplanationInputs = Awaited<ReturnType<typeof explanationInputs>>;
+
+/**
+ * Serves a case of the session's main set as its condition shows it (refused where it shows no AI),
+ * from the session's pinned AI model and its own model, with the alpha fixed with the set, and
+ * records the serve: the trial's AI side is later stored from this record, never from the page's
+ * copy. `aiOnly`: the AI's own explanation was asked for (the page's fallback, `main/predict`).
+ */
+export async function serveMainCase(
+  db: Db,
+  bucket: R2Bucket,
+  inputs: ExplanationInputs & { session: NonNullable<ExplanationInputs['session']>; caseRow: CaseRow; setItem: { storedAlpha: number | null } },
+  options: { aiOnly: boolean; now: string },
+): Promise<ExplanationResponse> {
+  const { session, caseRow } = inputs;
+  const condition = conditionOf(session);
+  if (condition.shows === 'none') throw conflict('no_ai_in_condition', `Participant ${session.sessionId} is in condition ${condition.name}, which shows no AI`);
+  const alpha = alphaOfItem(condition, inputs.setItem.storedAlpha);
+  const prediction = condition.shows === 'ai_prediction';
+  const served = await explainForSession(bucket, {
+    sessionId: session.sessionId,
+    caseRow,
+    alpha: alpha ?? studyConfig.mainExperiment.fallbackAlpha,
+    aiRow: session.ai,
+    // The prediction alone never reads the participant's model.
+    userModel: prediction ? null : inputs.userModel,
+    aiOnly: options.aiOnly,
+  });
+  const shown = prediction ? predictionOnly(served.explanation) : served.explanation;
+  const id = await recordServe(db, {
+    shown,
+    aiProbability: served.explanation.ai_probability!,
+    aiBaseProbability: served.explanation.ai_base_probability!,
+    aiOnlyReason: shown.explanation_kind === 'ai_only' ? served.aiOnlyReason : null,
+    now: options.now,
+  });
+  return { ...shown, served_explanation_id: id };
 }

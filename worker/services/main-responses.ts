@@ -6,15 +6,15 @@
  */
 import { and, count, eq, getTableColumns, isNotNull, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import { batchBuilt, builtOnce } from '../db/built-once';
-import { sessionCondition } from '../db/queries/analytics';
 import type { Db } from '../db/client';
 import { caseSetItems, cases, mainExperimentResponses, sessions } from '../db/schema';
-import { AppError, notFound } from '../errors';
+import { AppError, conflict, notFound } from '../errors';
 import { sharesLeanToward } from '../ml/explanation';
 import type { IntegratedResponseBody } from '../schemas/main-experiment';
 import { studyConfig, type Condition } from '../schemas/study';
-import { answerMisfits, conditionOf, conditionsFitting } from './conditions';
-import { requireConsent } from './pre-experiment';
+import { answerMisfits, conditionOf } from './conditions';
+import { claimsDiffering, claimsRefused, servedFor, type ServedExplanation } from './served-explanations';
+import { lifecycleColumns, requireWriteAllowed, sessionAccepts, type LifecycleRow } from './session-lifecycle';
 
 export async function countMainResponses(db: Db, sessionId: string): Promise<number> {
   const row = await db
@@ -25,8 +25,12 @@ export async function countMainResponses(db: Db, sessionId: string): Promise<num
   return row?.n ?? 0;
 }
 
-/** The row's values from the body; the session, set and case columns come from the tables in the insert itself. */
-function answerColumns(body: IntegratedResponseBody, now: string) {
+/**
+ * The row's values: the participant's judgements, ratings and times from the body, and the AI
+ * side from the Worker's record of what it served (null where the condition shows no AI); the
+ * session, set and case columns come from the tables in the insert itself.
+ */
+function answerColumns(body: IntegratedResponseBody, served: ServedExplanation | null, now: string) {
   return {
     initialPrediction: body.initial_prediction,
     initialConfidence: body.initial_confidence,
@@ -36,19 +40,21 @@ function answerColumns(body: IntegratedResponseBody, now: string) {
     finalConfidence: body.final_confidence,
     finalResponseTimeMs: body.final_response_time_ms,
     finalReasoning: body.final_reasoning ?? null,
-    aiPrediction: body.ai_prediction,
-    aiModelPrediction: body.ai_model_prediction ?? body.ai_prediction,
-    userModelPrediction: body.user_model_prediction ?? null,
-    aiFeatureImportance: body.ai_feature_importance,
-    userFeatureImportance: body.user_feature_importance,
-    shownFeatureImportance: body.shown_feature_importance ?? null,
-    shownLeansWithAi: body.ai_prediction === undefined || body.ai_prediction === null ? null : sharesLeanToward(body.shown_feature_importance, body.ai_prediction),
+    aiPrediction: served?.aiPrediction ?? null,
+    aiModelPrediction: served?.aiPrediction ?? null,
+    userModelPrediction: served?.userModelPrediction ?? null,
+    aiFeatureImportance: served?.aiFeatureImportance ?? [],
+    userFeatureImportance: served?.userFeatureImportance ?? [],
+    shownFeatureImportance: served?.shownFeatureImportance ?? null,
+    shownLeansWithAi: served ? sharesLeanToward(served.shownFeatureImportance as { importance: number }[], served.aiPrediction as 0 | 1) : null,
     aiBaselineShown: body.ai_baseline_shown ?? null,
-    explanationKind: body.explanation_kind ?? null,
-    aiModelIdentifier: body.ai_model_identifier ?? null,
-    userModelIdentifier: body.user_model_identifier ?? null,
-    aiProbability: body.ai_probability ?? null,
-    userModelProbability: body.user_model_probability ?? null,
+    explanationKind: served?.kind ?? null,
+    aiModelIdentifier: served?.aiModelIdentifier ?? null,
+    userModelIdentifier: served?.userModelIdentifier ?? null,
+    aiProbability: served?.aiProbability ?? null,
+    userModelProbability: served?.userModelProbability ?? null,
+    servedExplanationId: served?.id ?? null,
+    aiOnlyReason: served?.aiOnlyReason ?? null,
     comprehensibility: body.comprehensibility,
     transparency: body.transparency,
     satisfaction: body.satisfaction,
@@ -92,8 +98,6 @@ const saveStatements = builtOnce((db) => {
   const selection = Object.fromEntries(
     Object.keys(columns).map((key) => [key, key in fromTables ? fromTables[key as keyof typeof fromTables] : sql`${sql.placeholder(key)}`]),
   ) as Record<keyof typeof columns, SQL>;
-  // Stored only when the answer fits the session's condition (a session from before conditions ran the first).
-  const fitsCondition = sql`${sessionCondition} in (select value from json_each(${sql.placeholder('fitting')}))`;
   const inSet = and(eq(caseSetItems.sessionId, sessions.sessionId), eq(caseSetItems.phase, 'main_experiment'), sql`${caseSetItems.caseId} = ${caseId}`);
   return {
     insert: db
@@ -104,7 +108,7 @@ const saveStatements = builtOnce((db) => {
           .from(sessions)
           .innerJoin(caseSetItems, inSet)
           .innerJoin(cases, eq(cases.caseId, caseSetItems.caseId))
-          .where(and(sql`${sessions.sessionId} = ${session}`, isNotNull(sessions.consentedAt), fitsCondition))
+          .where(and(sql`${sessions.sessionId} = ${session}`, sessionAccepts('main_answer')))
           .getSQL(),
       )
       .onConflictDoNothing()
@@ -112,34 +116,36 @@ const saveStatements = builtOnce((db) => {
     // The 50th case completes the phase.
     complete: db
       .update(sessions)
-      .set({ mainCompletedAt: sql`${now}`, currentPhase: 'post_survey', updatedAt: sql`${now}` })
+      // Phases only move forward: a session already past the main experiment keeps its phase.
+      .set({
+        mainCompletedAt: sql`${now}`,
+        currentPhase: sql`case when ${sessions.currentPhase} = 'completed' then 'completed' else 'post_survey' end`,
+        updatedAt: sql`${now}`,
+      })
       .where(
         sql`${sessions.sessionId} = ${session} and ${sessions.mainCompletedAt} is null
             and ${completedCount(session)} >= ${studyConfig.mainExperiment.numCases}`,
       ),
     // What the reply needs; no row for an unknown session.
     status: db
-      .select({
-        consentedAt: sql`${sessions.consentedAt}`.as('consentedAt'),
-        completed: completedCount(session).as('completed'),
-        inSet: sql`exists (select 1 from case_set_items i where i.session_id = ${session} and i.phase = 'main_experiment' and i.case_id = ${caseId})`.as('inSet'),
-        condition: sql`${sessionCondition}`.as('condition'),
-        fits: sql`${fitsCondition}`.as('fits'),
-      })
+      .select({ ...lifecycleColumns('sessions'), completed: completedCount(session).as('completed') })
       .from(sessions)
       .where(sql`${sessions.sessionId} = ${session}`),
   };
 });
 
 /** The status row by the aliases above (a batch through D1 itself returns plain column names). */
-type SaveStatus = { consentedAt: string | null; completed: number; inSet: number; condition: string; fits: number };
+type SaveStatus = LifecycleRow & { completed: number };
 
 /**
- * Stores one whole case in one D1 batch (one round trip, one transaction): the insert reads the
- * session, its stored set and the case itself, so it stores nothing unless the session has
- * consented and the case is in its main set; the 50th case completes the phase; the last
- * statement reads back what the reply needs. 404 unknown session, 409 before consent, 400 when
- * the case is not in the set.
+ * Stores one whole case. One read (the session, whether the case is in its main set, the serve
+ * the trial names or the case's last one), then one D1 batch (one transaction): the insert reads
+ * the session, its stored set and the case itself, and stores nothing unless the session takes
+ * main-experiment answers (session-lifecycle) and the case is in its main set; the 50th case
+ * completes the phase; the last statement reads back what the reply needs. The AI side is the
+ * serve's, and a body that says otherwise is refused. 404 unknown session, 409 when the session
+ * takes no answer or nothing of the AI was served for the case, 400 when the case is not in the
+ * set, a field differs from the serve, or the answer does not fit the condition.
  */
 export async function storeIntegratedResponse(
   db: Db,
@@ -149,37 +155,64 @@ export async function storeIntegratedResponse(
   /** Added to the 1-based position: 200 for admin-registered cases, numbered 201–250 (part 2 §3). */
   caseNumberBase = 0,
 ) {
-  const given = answerColumns(body, now);
+  const [[session], [inSet], [lastServed]] = await db.batch([
+    db.select({ sessionId: sessions.sessionId, condition: sessions.condition, ...lifecycleColumns('sessions') }).from(sessions).where(eq(sessions.sessionId, sessionId)),
+    db
+      .select({ position: caseSetItems.position })
+      .from(caseSetItems)
+      .where(and(eq(caseSetItems.sessionId, sessionId), eq(caseSetItems.phase, 'main_experiment'), eq(caseSetItems.caseId, body.case_id))),
+    servedFor(db, sessionId, body.case_id, body.served_explanation_id),
+  ]);
+  if (!session) throw notFound(`No experiment session for participant ${sessionId}`);
+  requireWriteAllowed(session, 'main_answer');
+  if (!inSet) throw new AppError(400, 'case_not_in_set', [{ msg: `case ${body.case_id} is not in this session's main-experiment set`, loc: ['case_id'] }]);
+  const condition = conditionOf(session);
+  const served = condition.shows === 'none' ? null : (lastServed ?? null);
+  if (condition.shows !== 'none' && !served) {
+    if (body.served_explanation_id) {
+      throw new AppError(400, 'served_explanation_unknown', [
+        { msg: `serve ${body.served_explanation_id} is not one of case ${body.case_id} for this session`, loc: ['body', 'served_explanation_id'] },
+      ]);
+    }
+    throw conflict('ai_not_served', `Nothing of the AI was served for case ${body.case_id} of ${sessionId}: its explanation is asked for before its answer is stored`);
+  }
+  if (served) {
+    const differing = claimsDiffering(body, served);
+    if (differing.length > 0) throw claimsRefused(served, differing);
+  }
+  // The judgements and ratings must fit the condition; what it showed of the AI is the serve's.
+  const answer = served
+    ? { ...body, ai_prediction: served.aiPrediction, ai_feature_importance: served.aiFeatureImportance, shown_feature_importance: served.shownFeatureImportance }
+    : body;
+  if (answerMisfits(condition, answer).length > 0) throw misfit(condition, answer);
+
+  const given = answerColumns(body, served, now);
   // Each value as its column stores it (JSON columns as text); a missing one is SQL null.
-  const answer = Object.fromEntries(
+  const values = Object.fromEntries(
     (Object.keys(given) as AnswerKey[]).map((key) => {
       const value = given[key];
       return [key, value === null || value === undefined ? null : columns[key].mapToDriverValue(value)];
     }),
   );
-  const fitting = conditionsFitting(body);
-  if (fitting.length === 0) {
-    // Fits no condition at all (rare: a client bug): say what the session's own condition asks for.
-    const session = await db.select({ sessionId: sessions.sessionId, condition: sessions.condition }).from(sessions).where(eq(sessions.sessionId, sessionId)).get();
-    if (!session) throw notFound(`No experiment session for participant ${sessionId}`);
-    throw misfit(conditionOf(session), body);
-  }
   const statements = saveStatements(db);
-  const explains = studyConfig.conditions.some((c) => fitting.includes(c.name) && c.shows === 'explanation') ? 1 : 0;
-  const values = { ...answer, session: sessionId, caseId: body.case_id, now, caseNumberBase, fitting: JSON.stringify(fitting), explains };
-  const [inserted, , statusRow] = await batchBuilt(db, [statements.insert, statements.complete, statements.status], values);
+  const explains = condition.shows === 'explanation' ? 1 : 0;
+  const [inserted, , statusRow] = await batchBuilt(db, [statements.insert, statements.complete, statements.status], {
+    ...values,
+    session: sessionId,
+    caseId: body.case_id,
+    now,
+    caseNumberBase,
+    explains,
+  });
   const status = statusRow!.results[0] as SaveStatus | undefined;
   if (!status) throw notFound(`No experiment session for participant ${sessionId}`);
-  requireConsent(status);
-  if (!status.inSet) {
-    throw new AppError(400, 'case_not_in_set', [{ msg: `case ${body.case_id} is not in this session's main-experiment set`, loc: ['case_id'] }]);
-  }
-  if (!status.fits) throw misfit(conditionOf({ sessionId, condition: status.condition }), body);
+  // Closed between the read and the write: the insert's own test refused it.
+  if (inserted!.results.length === 0) requireWriteAllowed(status, 'main_answer');
   return { duplicate: inserted!.results.length === 0, completed: status.completed, complete: status.completed >= studyConfig.mainExperiment.numCases };
 }
 
 /** 400 naming each part of the answer the session's condition does not ask for, or misses. */
-const misfit = (condition: Condition, body: IntegratedResponseBody) =>
+const misfit = (condition: Condition, body: Parameters<typeof answerMisfits>[1]) =>
   new AppError(
     400,
     'answer_does_not_fit_condition',

@@ -11,7 +11,7 @@ import { AppError, conflict } from '../errors';
 import { answeredQuestions, checkSection, issueMessage, postSurveyFor, scorePostSurvey, type Audience } from '../schemas/post-survey';
 import { checkedPostSurvey, type PostSurveyBody } from '../schemas/post-survey-schemas';
 import { audienceOf, conditionOf } from './conditions';
-import { requireConsent } from './pre-experiment';
+import { requireWriteAllowed } from './session-lifecycle';
 import { newVerificationCode } from '../study-codes';
 
 /** Every broken rule of a submission as `{msg, loc}` items (English texts: the SPA shows its own), for the survey the participant's condition asks. */
@@ -27,8 +27,7 @@ export function postSurveyIssues(body: PostSurveyBody, audience: Audience) {
 }
 
 export async function storePostSurvey(db: Db, session: SessionRow, body: PostSurveyBody, now: string) {
-  requireConsent(session);
-  if (!session.mainCompletedAt) throw conflict('main_experiment_incomplete', 'The post-survey opens once the main experiment is complete');
+  requireWriteAllowed(session, 'post_survey');
   const issues = postSurveyIssues(body, audienceOf(conditionOf(session)));
   if (issues.length > 0) throw new AppError(400, 'validation_failed', issues);
 

@@ -8,19 +8,15 @@
  * same conditions the reply reports (session consented, every case in its set), so a refused call
  * changes nothing.
  */
-import { count, eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
+import { and, count, eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { batchBuilt, builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
-import type { SessionRow } from '../db/queries/sessions';
-import { caseSetItems, preExperimentResponses, sessions } from '../db/schema';
-import { AppError, conflict, notFound } from '../errors';
+import { cases, caseSetItems, preExperimentResponses, sessions } from '../db/schema';
+import { AppError, notFound } from '../errors';
 import type { PreAnswer } from '../schemas/experiment';
-import { studyConfig } from '../schemas/study';
+import { studyConfig, type DatasetType } from '../schemas/study';
 import { ensurePreCaseSet } from './case-sets';
-
-export function requireConsent(session: Pick<SessionRow, 'consentedAt'>): void {
-  if (!session.consentedAt) throw conflict('consent_required', 'Consent must be recorded before answers are accepted');
-}
+import { lifecycleColumns, requireWriteAllowed, sessionAccepts, writeAllowed, type LifecycleRow } from './session-lifecycle';
 
 export async function countPreResponses(db: Db, sessionId: string): Promise<number> {
   const row = await db.select({ n: count() }).from(preExperimentResponses).where(eq(preExperimentResponses.sessionId, sessionId)).get();
@@ -61,12 +57,13 @@ const saveStatements = builtOnce((db) => {
     from sessions s ${joinAnswers}
     join case_set_items i on i.session_id = s.session_id and i.phase = 'pre_experiment' and i.case_id = ${answer.caseId}
     join cases c on c.case_id = i.case_id
-    where s.session_id = ${session} and s.consented_at is not null ${andWhere}`;
+    where s.session_id = ${session} and ${sessionAccepts('pre_answer', 's')} ${andWhere}`;
   // What the reply needs; no row for an unknown session.
-  const status = (outsideSet: SQL) =>
+  const status = (outsideSet: SQL, alreadyStored: SQL) =>
     db
       .select({
-        consentedAt: sql`${sessions.consentedAt}`.as('consentedAt'),
+        ...lifecycleColumns('sessions'),
+        alreadyStored: alreadyStored.as('alreadyStored'),
         total: sql`(select count(*) from pre_experiment_responses r where r.session_id = ${session})`.as('total'),
         setSize: sql`(select count(*) from ${caseSetItems} i where i.session_id = ${session} and i.phase = 'pre_experiment')`.as('setSize'),
         outsideSet: outsideSet.as('outsideSet'),
@@ -76,7 +73,10 @@ const saveStatements = builtOnce((db) => {
   return {
     // One answer: the joins store it only when its case is in the session's set.
     insertOne: insert(answerRows(oneAnswer, sql``, sql``)),
-    statusOne: status(sql`case when ${inSet(oneAnswer.caseId)} then null else json_array(${oneAnswer.caseId}) end`),
+    statusOne: status(
+      sql`case when ${inSet(oneAnswer.caseId)} then null else json_array(${oneAnswer.caseId}) end`,
+      sql`(select count(*) from pre_experiment_responses r where r.session_id = ${session} and r.case_id = ${oneAnswer.caseId})`,
+    ),
     // Several: none is stored unless every case is in the set; the first of two answers to one case wins.
     insertMany: insert(
       answerRows(
@@ -87,11 +87,17 @@ const saveStatements = builtOnce((db) => {
     ),
     statusMany: status(
       sql`(select json_group_array(json_extract(b.value, '$.caseId')) from json_each(${answers}) b where not ${inSet(sql`json_extract(b.value, '$.caseId')`)})`,
+      sql`(select count(distinct r.case_id) from pre_experiment_responses r join json_each(${answers}) b on r.case_id = json_extract(b.value, '$.caseId') where r.session_id = ${session})`,
     ),
     // The 200th answer completes the phase.
     complete: db
       .update(sessions)
-      .set({ preCompletedAt: sql`${now}`, currentPhase: 'main_experiment', updatedAt: sql`${now}` })
+      // Phases only move forward: a session already past the pre-experiment keeps its phase.
+      .set({
+        preCompletedAt: sql`${now}`,
+        currentPhase: sql`case when ${sessions.currentPhase} in ('consent', 'pre_experiment') then 'main_experiment' else ${sessions.currentPhase} end`,
+        updatedAt: sql`${now}`,
+      })
       .where(
         sql`${sessions.sessionId} = ${session} and ${sessions.preCompletedAt} is null
             and (select count(*) from pre_experiment_responses r where r.session_id = ${session}) >= ${studyConfig.preExperiment.numCases}`,
@@ -100,7 +106,7 @@ const saveStatements = builtOnce((db) => {
 });
 
 /** The status row by the aliases above (a batch through D1 itself returns plain column names). */
-type SaveStatus = { consentedAt: string | null; total: number; setSize: number; outsideSet: string | null };
+type SaveStatus = LifecycleRow & { alreadyStored: number; total: number; setSize: number; outsideSet: string | null };
 
 /** One D1 batch: the insert, the phase completion and the reply's read. */
 async function saveBatch(db: Db, sessionId: string, answers: readonly PreAnswer[], now: string) {
@@ -115,21 +121,49 @@ async function saveBatch(db: Db, sessionId: string, answers: readonly PreAnswer[
 
 /**
  * Stores answers not yet stored; returns how many were new and the session's total after.
- * 404 for an unknown session, 409 before consent, 400 when a case is not in the session's set.
+ * 404 for an unknown session, 409 when the session does not take pre-experiment answers (before
+ * consent, after the main experiment started, once completed or screened out; a resend of answers
+ * already stored is still a duplicate until the session is closed), 400 when a case is not in the
+ * session's set. A refused call stores nothing: not even the set, which is drawn only for answers
+ * that all belong to it.
  */
 export async function storePreAnswers(db: Db, sessionId: string, answers: readonly PreAnswer[], now: string) {
   let { stored, status } = await saveBatch(db, sessionId, answers, now);
   if (!status) throw notFound(`No experiment session for participant ${sessionId}`);
-  requireConsent(status);
   if (status.setSize === 0) {
-    // The set is normally drawn when the client first asks for it; draw it now if it was not.
+    // The set is normally drawn when the client first asks for it; draw it now if it was not,
+    // once the answers are known to be the session's to give and their cases the set's own.
+    requireWriteAllowed(status, 'pre_answer');
     const session = await db.select({ datasetType: sessions.datasetType }).from(sessions).where(eq(sessions.sessionId, sessionId)).get();
+    const outside = await casesOutsidePool(db, session!.datasetType, answers.map((a) => a.case_id));
+    if (outside.length > 0) throw notInSet(outside[0]!);
     await ensurePreCaseSet(db, sessionId, session!.datasetType, now);
     ({ stored, status } = await saveBatch(db, sessionId, answers, now));
   }
   const outside = JSON.parse(status!.outsideSet ?? '[]') as string[];
-  if (outside.length > 0) {
-    throw new AppError(400, 'case_not_in_set', [{ msg: `case ${outside[0]} is not in this session's pre-experiment set`, loc: ['case_id'] }]);
+  if (stored === 0 && !writeAllowed(status!, 'pre_answer')) {
+    // Closed to new answers; answers already stored are a resend, until the session is closed.
+    const resend = status!.alreadyStored === new Set(answers.map((a) => a.case_id)).size;
+    requireWriteAllowed(status!, resend ? 'pre_answer_resend' : 'pre_answer');
   }
+  if (outside.length > 0) throw notInSet(outside[0]!);
   return { stored, duplicates: answers.length - stored, total: status!.total };
+}
+
+const notInSet = (caseId: string) => new AppError(400, 'case_not_in_set', [{ msg: `case ${caseId} is not in this session's pre-experiment set`, loc: ['case_id'] }]);
+
+/** The given case IDs that are not in the dataset's pre-experiment pool (the set is the whole pool, reordered). */
+async function casesOutsidePool(db: Db, datasetType: DatasetType, caseIds: readonly string[]) {
+  const found = await db
+    .select({ caseId: cases.caseId })
+    .from(cases)
+    .where(
+      and(
+        eq(cases.datasetType, datasetType),
+        eq(cases.pool, 'pre_experiment'),
+        sql`${cases.caseId} in (select value from json_each(${JSON.stringify(caseIds)}))`,
+      ),
+    );
+  const inPool = new Set(found.map((r) => r.caseId));
+  return caseIds.filter((id) => !inPool.has(id));
 }

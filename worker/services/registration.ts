@@ -14,8 +14,8 @@ import { CONSENT_ITEMS, studyConfig } from '../schemas/study';
 import { ensurePreCaseSet, seedOf, storedPreCaseSet } from './case-sets';
 import { recordConsent } from './consent';
 import { answerPlan, shapeOf, type RatingItem } from '../schemas/condition-plan';
-import { explainCase, predictionOnly } from './explanation';
-import { alphaOfItem, ensureMainCaseSet } from './main-case-sets';
+import { explanationInputs, serveMainCase } from './explanation';
+import { ensureMainCaseSet } from './main-case-sets';
 import { storeIntegratedResponse } from './main-responses';
 import { countPreResponses, storePreAnswers } from './pre-experiment';
 import { trainUserModel } from './user-model';
@@ -110,9 +110,8 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
   const details = [];
   let stored = 0;
   for (const item of set.slice(0, input.numResponses)) {
-    const alpha = input.alpha ?? alphaOfItem(condition, item.storedAlpha) ?? studyConfig.mainExperiment.fallbackAlpha;
-    const computed = expected.ai !== 'none' ? await explainCase(db, models, { sessionId: session.sessionId, caseRow: item.row, alpha }) : null;
-    const shown = computed && condition.shows === 'ai_prediction' ? predictionOnly(computed) : computed;
+    // Served and recorded as a participant's page would have it served; the case is stored from that record.
+    const shown = expected.ai !== 'none' ? await serveRegisteredCase(db, models, session.sessionId, item.row.caseId, now) : null;
     const truth = item.row.groundTruth as 0 | 1;
     const own = (random() < input.accuracyRate ? truth : 1 - truth) as 0 | 1;
     const final = shown && own !== shown.prediction && random() < 0.5 ? shown.prediction : own;
@@ -140,6 +139,7 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
             user_model_identifier: shown.user_model_identifier,
             ai_probability: shown.ai_probability,
             user_model_probability: shown.user_model_probability,
+            served_explanation_id: shown.served_explanation_id,
             explanation_viewing_time_ms: Math.round(4000 + random() * 12000),
           }
         : {}),
@@ -164,4 +164,11 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
   // The participant's own first judgement: the initial one, or the only one where there is no other.
   const correct = details.filter((d, i) => (d.initial_prediction ?? d.final_prediction) === set[i]!.row.groundTruth).length;
   return { session, condition, stored, details, realisedAccuracy: details.length > 0 ? correct / details.length : 0 };
+}
+
+/** Serves one case of a registered participant's main set through the participants' own path. */
+async function serveRegisteredCase(db: Db, models: R2Bucket, sessionId: string, caseId: string, now: string) {
+  const inputs = await explanationInputs(db, sessionId, caseId);
+  if (!inputs.session || !inputs.caseRow || !inputs.setItem) throw new Error(`case ${caseId} is not in the main set of ${sessionId}`);
+  return serveMainCase(db, models, { ...inputs, session: inputs.session, caseRow: inputs.caseRow, setItem: inputs.setItem }, { aiOnly: false, now });
 }

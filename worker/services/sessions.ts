@@ -11,15 +11,6 @@ export async function requireSession(db: Db, sessionId: string): Promise<Session
   return session;
 }
 
-/**
- * A finished participation is closed: once the post-survey is stored, nothing more may be written
- * for the session (a further test attempt, a retrained model…), so what was recorded is what the
- * participant did during the study. Withdrawal stays open: it is a right, not a write.
- */
-export function requireStudyOpen(session: Pick<SessionRow, 'postSurveyCompletedAt'>): void {
-  if (session.postSurveyCompletedAt) throw conflict('study_completed', 'This participation is complete; nothing more can be recorded for it');
-}
-
 export async function openSession(
   db: Db,
   input: {

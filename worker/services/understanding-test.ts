@@ -7,19 +7,16 @@ import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
 import { sessions, understandingTestAttempts } from '../db/schema';
-import { conflict } from '../errors';
 import { studyConfig } from '../schemas/study';
 import { scoreUnderstanding, understandingQuestion } from '../schemas/understanding-test';
 import type { z } from 'zod';
 import type { understandingAttemptBodySchema } from '../schemas/main-experiment';
-import { requireConsent } from './pre-experiment';
-import { requireStudyOpen } from './sessions';
+import { requireWriteAllowed } from './session-lifecycle';
 
 type AttemptBody = z.infer<typeof understandingAttemptBodySchema>;
 
 export async function storeUnderstandingAttempt(db: Db, session: SessionRow, body: AttemptBody, now: string) {
-  requireConsent(session);
-  requireStudyOpen(session);
+  requireWriteAllowed(session, 'understanding_attempt');
   const score = scoreUnderstanding(body.answers);
   const inserted = await db
     .insert(understandingTestAttempts)
@@ -69,9 +66,4 @@ async function screenOutIfDue(db: Db, session: SessionRow, now: string): Promise
     .set({ screenedOutAt: sql`coalesce(${sessions.screenedOutAt}, ${now})`, updatedAt: now })
     .where(eq(sessions.sessionId, session.sessionId));
   return true;
-}
-
-/** The main experiment's new cases and explanations are closed to a screened-out participant. */
-export function requireNotScreenedOut(session: Pick<SessionRow, 'screenedOutAt'>): void {
-  if (session.screenedOutAt) throw conflict('screened_out', 'This participant was screened out of the study after the understanding test');
 }

@@ -6,7 +6,7 @@
  * Confidence is used as a sample weight, normalised so the scale's midpoint weighs 1
  * (1 → 0.33, 5 → 1.67): a judgement the participant was sure of says more about their pattern.
  */
-import { asc, eq } from 'drizzle-orm';
+import { asc, count, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
 import { preExperimentResponses, userModels, userModelVersions } from '../db/schema';
@@ -124,6 +124,9 @@ export async function trainUserModel(
     const encoding = ai.model.header;
     const rows = answers.map((a) => encodeRow(encoding, a.caseData as Record<string, string | number | null>));
     const labels = answers.map((a) => a.prediction);
+    // A participant who gave one answer to every case has no pattern to fit: recorded as a failed
+    // fit (the researcher sees it and its reason), so the main experiment explains with the AI's own bars.
+    if (new Set(labels).size < 2) throw new Error(`every one of the ${labels.length} pre-experiment answers is ${labels[0]}: a model of the participant's judgements needs both answers`);
     const started = performance.now();
     const model = trainGbdt(
       {
@@ -163,4 +166,20 @@ export async function trainUserModel(
     await replaceCurrentModel(db, bucket, existing, row, options.now);
     return { status: 'training_failed', modelIdentifier: null, trainingSamples: answers.length, message: 'User model training failed; the experiment continues' };
   }
+}
+
+/**
+ * Makes sure the participant's own model was fitted on every stored pre-experiment answer before
+ * the main experiment explains with it: the main start calls it, since the page's own call to
+ * train may never have come (the tab closed after the 200th answer, a reload at that moment,
+ * another device). It fits in the request (well under a second). A fit that failed on the same
+ * answers is not tried again: it would fail the same way, and its failure stays on record.
+ */
+export async function ensureUserModel(db: Db, bucket: R2Bucket, session: SessionRow, now: Date): Promise<void> {
+  const [[existing], [stored]] = await db.batch([
+    db.select({ status: userModels.status, trainingSamples: userModels.trainingSamples }).from(userModels).where(eq(userModels.sessionId, session.sessionId)),
+    db.select({ n: count() }).from(preExperimentResponses).where(eq(preExperimentResponses.sessionId, session.sessionId)),
+  ]);
+  if (existing && existing.trainingSamples >= (stored?.n ?? 0)) return;
+  await trainUserModel(db, bucket, session, { force: false, now });
 }

@@ -35,7 +35,7 @@ export function AiPrediction({
       <p className="muted accuracy-note" data-testid="accuracy-note">
         {t('main.panel.accuracy', { value: (accuracy !== null ? accuracy * 100 : (studyConfig.modelAccuracy.fallbackPercent[datasetType] ?? studyConfig.modelAccuracy.otherFallbackPercent)).toFixed(1) })}
       </p>
-      {showsAiBaseline(explanation, baselineEnabled) ? (
+      {showsAiBaseline(explanation, baselineEnabled) && explanation.aiBaseProbability !== null && explanation.aiProbability !== null ? (
         <p className="ai-baseline" data-testid="ai-baseline">
           {t('main.panel.baseline', {
             base: (explanation.aiBaseProbability * 100).toFixed(0),

@@ -14,9 +14,10 @@ export type ShownExplanation = {
   /** `prediction_only`: the participant's condition shows the AI's prediction without bars. */
   kind: 'human_aligned' | 'ai_only' | 'prediction_only';
   prediction: 0 | 1;
-  aiProbability: number;
+  /** Null where only the prediction is shown (the server sends no more). */
+  aiProbability: number | null;
   /** The AI's starting point before any feature is looked at (its base rate). */
-  aiBaseProbability: number;
+  aiBaseProbability: number | null;
   modelIdentifier: string;
   /** Test accuracy recorded with the AI model; null when unknown (the panel falls back to the study's figure). */
   testAccuracy: number | null;
@@ -30,6 +31,8 @@ export type ShownExplanation = {
   userModelIdentifier: string | null;
   userModelPrediction: 0 | 1 | null;
   userModelProbability: number | null;
+  /** The server's record of this serve, which the stored case names (null for a practice case). */
+  servedId: number | null;
 };
 
 type HumanAligned = InferResponseType<(typeof api.api)['human-aligned-explanation']['$post'], 200>;
@@ -50,6 +53,7 @@ const fromHumanAligned = (r: HumanAligned): ShownExplanation => ({
   userModelIdentifier: r.user_model_identifier,
   userModelPrediction: r.user_model_prediction,
   userModelProbability: r.user_model_probability,
+  servedId: r.served_explanation_id,
 });
 
 const fromAiOnly = (r: AiOnly, alpha: number | null): ShownExplanation => ({
@@ -67,6 +71,7 @@ const fromAiOnly = (r: AiOnly, alpha: number | null): ShownExplanation => ({
   userModelIdentifier: null,
   userModelPrediction: null,
   userModelProbability: null,
+  servedId: r.served_explanation_id,
 });
 
 /**
@@ -82,7 +87,20 @@ export class ExplanationUnavailable extends Error {
 }
 
 /** The AI's prediction without its bars, for a condition that shows no more (the AI-only fallback has bars). */
-const withoutBars = (e: ShownExplanation): ShownExplanation => ({ ...e, kind: 'prediction_only', alpha: null, ai: [], user: [], shown: [] });
+const withoutBars = (e: ShownExplanation): ShownExplanation => ({
+  ...e,
+  kind: 'prediction_only',
+  alpha: null,
+  ai: [],
+  user: [],
+  shown: [],
+  aiProbability: null,
+  aiBaseProbability: null,
+  userModelAvailable: false,
+  userModelIdentifier: null,
+  userModelPrediction: null,
+  userModelProbability: null,
+});
 
 /**
  * The explanation of a case for this participant; `alpha` counts only for a practice case (the
@@ -104,7 +122,9 @@ export async function fetchExplanation(input: { sessionId: string; caseId: strin
   } catch (first) {
     logger.fallback('explanation', `human-aligned explanation failed; using the AI-only one: ${String(first)}`);
     try {
-      return noted(fromAiOnly(await unwrap(await api.api.experiments.explanations[':caseId'].$get({ param: { caseId: input.caseId } })), input.alpha));
+      // The session's own AI-only explanation (its pinned model, recorded by the server as served).
+      const r = await unwrap(await api.api.experiments.explanations[':caseId'].$get({ param: { caseId: input.caseId }, query: { session_id: input.sessionId } }));
+      return noted(fromAiOnly(r, input.alpha));
     } catch (second) {
       const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
       throw new ExplanationUnavailable(`${reason(first)} / ${reason(second)}`);

@@ -48,6 +48,7 @@ export function integratedResponse(sessionId: string, item: MainCase, record: Ca
           user_model_identifier: e.userModelIdentifier,
           ai_probability: e.aiProbability,
           user_model_probability: e.userModelProbability,
+          ...(e.servedId === null ? {} : { served_explanation_id: e.servedId }),
           explanation_viewing_time_ms: record.explanationViewMs,
           ai_baseline_shown: showsAiBaseline(e),
         }

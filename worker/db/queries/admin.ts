@@ -13,6 +13,7 @@ import {
   participants,
   postSurveys,
   preExperimentResponses as pre,
+  servedExplanations,
   sessions,
   studyConfigurations,
   understandingTestAttempts,
@@ -345,6 +346,7 @@ export async function deleteParticipantCascade(db: Db, participantId: number) {
   const code = db.select({ code: participants.participantCode }).from(participants).where(eq(participants.id, participantId));
   const results = await db.batch([
     db.delete(caseSetItems).where(inArray(caseSetItems.sessionId, ids)).returning({ k: caseSetItems.sessionId }),
+    db.delete(servedExplanations).where(inArray(servedExplanations.sessionId, ids)).returning({ k: servedExplanations.id }),
     db
       .delete(datasetAssignments)
       .where(sql`${datasetAssignments.sessionId} in ${ids} or ${datasetAssignments.sessionId} in ${code}`)
@@ -359,9 +361,10 @@ export async function deleteParticipantCascade(db: Db, participantId: number) {
     db.delete(sessions).where(eq(sessions.participantId, participantId)).returning({ k: sessions.id }),
     db.delete(participants).where(eq(participants.id, participantId)).returning({ k: participants.participantCode }),
   ]);
-  const [caseSets, assignments, preRows, mainRows, attempts, surveys, models, modelVersions, consents, sessionRows, people] = results.map((r) => r.length);
+  const [caseSets, served, assignments, preRows, mainRows, attempts, surveys, models, modelVersions, consents, sessionRows, people] = results.map((r) => r.length);
   const counts = {
     case_set_items: caseSets!,
+    served_explanations: served!,
     dataset_assignments: assignments!,
     pre_experiment_responses: preRows!,
     main_experiment_responses: mainRows!,
@@ -373,7 +376,7 @@ export async function deleteParticipantCascade(db: Db, participantId: number) {
     sessions: sessionRows!,
     participants: people!,
   };
-  return { username: results[10][0]?.k ?? null, counts };
+  return { username: results[11][0]?.k ?? null, counts };
 }
 
 /**
@@ -383,6 +386,7 @@ export async function deleteParticipantCascade(db: Db, participantId: number) {
 export async function deleteAllParticipantData(db: Db) {
   const results = await db.batch([
     db.delete(caseSetItems),
+    db.delete(servedExplanations),
     db.delete(datasetAssignments),
     db.delete(pre),
     db.delete(main),

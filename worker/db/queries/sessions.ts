@@ -3,6 +3,7 @@ import type { DatasetType, Language } from '../../schemas/study';
 import type { Db } from '../client';
 import { datasetAssignments, mainExperimentResponses, participants, postSurveys, preExperimentResponses, sessions, studyConfigurations, userModels } from '../schema';
 import type { StudyConfigRecord } from '../../services/study-configuration';
+import { sessionAccepts } from '../../services/session-lifecycle';
 
 /** A session with its participant's numeric id and code. */
 export async function findSession(db: Db, sessionId: string) {
@@ -18,6 +19,7 @@ export async function findSession(db: Db, sessionId: string) {
         language: sessions.language,
         consentedAt: sessions.consentedAt,
         preCompletedAt: sessions.preCompletedAt,
+        mainStartedAt: sessions.mainStartedAt,
         mainCompletedAt: sessions.mainCompletedAt,
         postSurveyCompletedAt: sessions.postSurveyCompletedAt,
         createdAt: sessions.createdAt,
@@ -145,5 +147,9 @@ export async function sessionProgress(db: Db, sessionId: string) {
 }
 
 /** Counts one more return of the participant to the study. */
+/** Counts a return to the study; a completed or screened-out session has none to count (session-lifecycle). */
 export const countResume = (db: Db, sessionId: string) =>
-  db.update(sessions).set({ resumeCount: sql`${sessions.resumeCount} + 1` }).where(eq(sessions.sessionId, sessionId));
+  db
+    .update(sessions)
+    .set({ resumeCount: sql`${sessions.resumeCount} + 1` })
+    .where(and(eq(sessions.sessionId, sessionId), sessionAccepts('resume_count')));
