@@ -277,7 +277,27 @@ export const mainExperimentTable: ExportTable<MainRow> = {
     { name: 'ai_correct', type: 'boolean', meaning: 'ai_prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => correctness(r.r.aiPrediction, r.r.groundTruth) },
     { name: 'ai_model_identifier', type: 'text', meaning: 'Version of the AI model that explained the case', value: (r) => r.r.aiModelIdentifier },
     { name: 'alignment_alpha', type: 'number', meaning: "Weight of the AI's own contributions in the bars shown (1 − alpha is the weight of the participant's model)", units: '0–1', value: (r) => r.r.alignmentAlpha },
-    { name: 'explanation_kind', type: 'category', meaning: 'Which explanation was shown', coding: "human_aligned = alpha mix of AI and participant's model; ai_only = the AI's own (no usable participant model)", value: (r) => r.r.explanationKind },
+    {
+      name: 'explanation_kind',
+      type: 'category',
+      meaning: 'What the Worker served of the AI for the case (its record of the serve, not the browser\'s word)',
+      coding: "human_aligned = alpha mix of AI and participant's model; ai_only = the AI's own bars (see ai_only_reason); prediction_only = the AI's prediction without bars; empty = no AI shown",
+      value: (r) => r.r.explanationKind,
+    },
+    {
+      name: 'ai_only_reason',
+      type: 'category',
+      meaning: "Why the AI's own bars were served instead of the alpha mix",
+      coding:
+        "no_user_model = the participant had no model; user_model_failed = their model could not be fitted (e.g. one answer to every pre-experiment case); user_model_uninformative = their model's bars were all zero; requested = the page asked for the AI-only explanation (its fallback after a failed call); empty otherwise",
+      value: (r) => r.r.aiOnlyReason,
+    },
+    {
+      name: 'served_explanation_id',
+      type: 'integer',
+      meaning: 'The Worker\'s record of the serve this case was stored from (every AI field of the row is copied from it); empty without AI, or for a case stored before serves were recorded',
+      value: (r) => r.r.servedExplanationId,
+    },
     {
       name: 'shown_leans_with_ai',
       type: 'boolean',
