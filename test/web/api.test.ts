@@ -1,5 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
-import { ApiError, createRetryingFetch, errorFromResponse, NetworkError, resolveApiUrl } from '../../web/lib/api';
+import { ApiError, createRetryingFetch, errorFromResponse, NetworkError, onRateLimited, resolveApiUrl } from '../../web/lib/api';
 import { userErrorText } from '../../web/lib/http-errors';
 
 const offline = (..._args: Parameters<typeof fetch>): Promise<Response> => Promise.reject(new TypeError('Failed to fetch'));
@@ -22,6 +22,33 @@ describe('createRetryingFetch', () => {
     const retrying = createRetryingFetch({ fetch: fetchMock, sleep: () => Promise.resolve() });
     expect((await retrying('https://lab.test/x')).status).toBe(200);
     expect(fetchMock).toHaveBeenCalledTimes(2);
+  });
+
+  it("waits out a 429 for the server's Retry-After and sends again, telling the page while it waits", async () => {
+    const limited = () => new Response('{"detail":"Too many requests.","code":"rate_limited"}', { status: 429, headers: { 'Retry-After': '7' } });
+    const fetchMock = vi.fn<typeof fetch>().mockResolvedValueOnce(limited()).mockResolvedValueOnce(limited()).mockResolvedValueOnce(new Response('{}', { status: 201 }));
+    const sleep = vi.fn((_ms: number) => Promise.resolve());
+    const told: (number | null)[] = [];
+    const stop = onRateLimited((until) => told.push(until));
+    try {
+      const res = await createRetryingFetch({ fetch: fetchMock, sleep })('https://lab.test/api/consent/submit', { method: 'POST', body: '{"a":1}' });
+      expect(res.status).toBe(201);
+      expect(fetchMock).toHaveBeenCalledTimes(3);
+      expect(fetchMock.mock.calls.map(([, init]) => init?.body)).toEqual(['{"a":1}', '{"a":1}', '{"a":1}']);
+      expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([7000, 7000]);
+      expect(told.map((t) => (t === null ? null : 'waiting'))).toEqual(['waiting', null, 'waiting', null]);
+    } finally {
+      stop();
+    }
+  });
+
+  it('gives a 429 back to the caller after five waits', async () => {
+    const fetchMock = vi.fn<typeof fetch>().mockImplementation(async () => new Response('', { status: 429 }));
+    const sleep = vi.fn((_ms: number) => Promise.resolve());
+    expect((await createRetryingFetch({ fetch: fetchMock, sleep })('https://lab.test/x')).status).toBe(429);
+    expect(fetchMock).toHaveBeenCalledTimes(6);
+    // No Retry-After: 5 s each.
+    expect(sleep.mock.calls.map(([ms]) => ms)).toEqual([5000, 5000, 5000, 5000, 5000]);
   });
 
   it('never retries an HTTP error', async () => {

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { CriticalErrorBanner } from '../components/ui/critical-error-banner';
 import { LanguageToggle } from '../components/ui/language-toggle';
+import { RateLimitNotice } from '../components/ui/rate-limit-notice';
 
 /** The spec scrolls to the top on every route change. */
 function ScrollToTop() {
@@ -42,6 +43,7 @@ export function Layout() {
       </header>
       <main id="main" className="app-main">
         <CriticalErrorBanner />
+        <RateLimitNotice />
         <Outlet />
       </main>
       <footer className="app-footer">{t('app.footer')}</footer>

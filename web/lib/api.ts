@@ -1,6 +1,7 @@
 /**
  * The SPA's one way to reach the Worker: a typed `hc<AppType>` client whose fetch retries network
- * failures only (up to 3 retries after 1, 2 and 4 s; part 1 §9) and never an HTTP error.
+ * failures (up to 3 retries after 1, 2 and 4 s; part 1 §9) and a 429 (after the server's
+ * Retry-After, a few times, while the page says so in its language), and no other HTTP error.
  */
 import { hc, type ClientResponse } from 'hono/client';
 import type { AppType } from '../../worker/app';
@@ -45,6 +46,26 @@ export const refusalLines = (err: Error): string[] =>
 const sleepReal = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /**
+ * A 429 is the server asking to come back later (many participants behind one address, a lab):
+ * waited out and sent again, up to this many times, each wait the server's Retry-After (1–60 s).
+ */
+const RATE_LIMITED_RETRIES = 5;
+const retryAfterMs = (res: Response) => {
+  const seconds = Number(res.headers.get('Retry-After'));
+  return Math.min(60, Math.max(1, Number.isFinite(seconds) && seconds > 0 ? seconds : 5)) * 1000;
+};
+
+/** Who is told that a call waits for the server to take it again (`null`: no call waits any more). */
+const rateLimitListeners = new Set<(until: number | null) => void>();
+/** Calls `listener` with the time a rate-limited call will be sent again, and with null when none waits; returns the unsubscribe. */
+export function onRateLimited(listener: (until: number | null) => void): () => void {
+  rateLimitListeners.add(listener);
+  return () => rateLimitListeners.delete(listener);
+}
+let waitingCalls = 0;
+const tellRateLimited = (until: number | null) => rateLimitListeners.forEach((listener) => listener(until));
+
+/**
  * fetch with the spec's retry policy. An aborted request is the caller's decision and is not
  * retried.
  */
@@ -53,7 +74,7 @@ export function createRetryingFetch(
 ): typeof fetch {
   const backoff = options.backoffMs ?? studyConfig.apiRetry.backoffMs;
   const sleep = options.sleep ?? sleepReal;
-  return async (input, init) => {
+  const send = async (input: Parameters<typeof fetch>[0], init: Parameters<typeof fetch>[1]) => {
     for (let attempt = 0; ; attempt++) {
       try {
         return await (options.fetch ?? globalThis.fetch)(input, init);
@@ -64,6 +85,22 @@ export function createRetryingFetch(
         await sleep(delay);
       }
     }
+  };
+  return async (input, init) => {
+    let res = await send(input, init);
+    for (let retry = 0; res.status === 429 && retry < RATE_LIMITED_RETRIES; retry++) {
+      const wait = retryAfterMs(res);
+      waitingCalls++;
+      tellRateLimited(Date.now() + wait);
+      try {
+        await sleep(wait);
+        res = await send(input, init);
+      } finally {
+        waitingCalls--;
+        if (waitingCalls === 0) tellRateLimited(null);
+      }
+    }
+    return res;
   };
 }
 
