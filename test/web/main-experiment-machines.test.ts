@@ -103,9 +103,10 @@ describe('case flow', () => {
   it('no AI: judging twice, or once, and nothing else', () => {
     const twice = planOf({ name: 'alone', shows: 'none', ai_timing: null, judgements: 2 });
     expect(twice.steps).toEqual(['initial', 'final']);
-    const done = flow(initialCaseFlow(0, twice), { type: 'initial_submitted', judgement, at: 2000 }, { type: 'final_submitted', judgement: { prediction: 0, confidence: 2 }, at: 5000 });
+    // Clicked at 2000, the final judgement appears after the 300 ms pause: its time runs from 2300.
+    const done = flow(initialCaseFlow(0, twice), { type: 'initial_submitted', judgement, at: 2000, shownAt: 2300 }, { type: 'final_submitted', judgement: { prediction: 0, confidence: 2 }, at: 5000 });
     if (done.step.kind !== 'done') throw new Error('not done');
-    expect(done.step.record).toMatchObject({ initial: { response_time_ms: 2000 }, explanation: null, explanationViewMs: null, final: { response_time_ms: 3000 }, survey: {} });
+    expect(done.step.record).toMatchObject({ initial: { response_time_ms: 2000 }, explanation: null, explanationViewMs: null, final: { response_time_ms: 2700 }, survey: {} });
     const body = integratedResponse('AB23CD45', item, done.step.record);
     expect(body).not.toHaveProperty('ai_prediction');
     expect(body).not.toHaveProperty('trust');

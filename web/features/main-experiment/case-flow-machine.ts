@@ -44,7 +44,8 @@ export type CaseStep =
 export type CaseFlowState = { plan: CasePlan; startedAt: number; step: CaseStep };
 
 export type CaseFlowEvent =
-  | { type: 'initial_submitted'; judgement: Judgement; at: number }
+  /** `at`: the click that decided it; `shownAt`: when the next step appeared (after the sending pause), where its own time starts. */
+  | { type: 'initial_submitted'; judgement: Judgement; at: number; shownAt?: number }
   | { type: 'explanation_loaded'; explanation: ShownExplanation; at: number }
   | { type: 'explanation_failed'; detail: string }
   | { type: 'explanation_retried' }
@@ -90,7 +91,8 @@ export function caseFlowReducer(state: CaseFlowState, event: CaseFlowEvent): Cas
     case 'initial_submitted': {
       if (step.kind !== 'initial') return state;
       const initial = { ...event.judgement, response_time_ms: elapsed(state.startedAt, event.at) };
-      if (plan.ai === 'none') return { ...state, step: { kind: 'final', initial, explanation: null, explanationViewMs: null, shownAt: event.at } };
+      // Without the AI the final judgement is the next screen: its time runs from when it appears, as every step's does.
+      if (plan.ai === 'none') return { ...state, step: { kind: 'final', initial, explanation: null, explanationViewMs: null, shownAt: event.shownAt ?? event.at } };
       return { ...state, step: { kind: 'explaining', initial } };
     }
     case 'explanation_loaded':

@@ -43,7 +43,8 @@ export function useCaseFlow(opts: { sessionId: string; caseId: string; alpha: nu
   return {
     state,
     // Judgements are timed at the click that decided them, not after the "sending" pause.
-    submitInitial: (judgement: Judgement, decidedAt: number) => dispatch({ type: 'initial_submitted', judgement, at: decidedAt }),
+    // Dispatched after the pause, when the next step appears: its own time starts now.
+    submitInitial: (judgement: Judgement, decidedAt: number) => dispatch({ type: 'initial_submitted', judgement, at: decidedAt, shownAt: performance.now() }),
     confirmExplanation: () => dispatch({ type: 'explanation_confirmed', at: performance.now() }),
     submitFinal: (judgement: Judgement, decidedAt: number) => dispatch({ type: 'final_submitted', judgement, at: decidedAt }),
     submitSurvey: (survey: SurveyResponse) => dispatch({ type: 'survey_submitted', survey, at: performance.now() }),
