@@ -11,5 +11,7 @@ export type AppEnv = {
     audit?: AuditMark;
     /** Set by a route when the call served a session's own case set (the refusal limiter lets it pass uncounted). */
     ownCaseSet?: boolean;
+    /** Set by a route that answers 200 for an unknown participant ID (a lookup that found nothing): the refusal limiter counts it as a refusal. */
+    idMiss?: boolean;
   };
 };

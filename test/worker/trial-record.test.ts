@@ -13,7 +13,7 @@ import { aiExplanationResponseSchema, explanationResponseSchema, mainStartRespon
 import { conditionSchema, studyConfig, type Condition } from '../../worker/schemas/study';
 import { api, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
-import { allConsentItems, consentedParticipant, seedCompasAiModel, seedCompasStudy } from '../helpers/study-factories';
+import { allConsentItems, consentedParticipant, newParticipantId, seedCompasAiModel, seedCompasStudy } from '../helpers/study-factories';
 
 const CONDITIONS: Condition[] = [
   { name: 'no_ai', shows: 'none', judgements: 2, share: 1 },
@@ -302,3 +302,57 @@ async function newcomer() {
   await answerPre(p.id);
   return mainStartResponseSchema.parse(await (await postJson('/api/experiments/main/start', { session_id: p.id })).json()).condition.name;
 }
+
+describe('a lab enters together', () => {
+  it('60 newcomers behind one address go from entry to the completion summary with no 429, while ID guesses from there still meet the limit', async () => {
+    const lab = `203.0.113.9-${crypto.randomUUID()}`;
+    const headers = { 'CF-Connecting-IP': lab };
+    const statuses = new Map<number, number>();
+    const call = async (path: string, init: { method?: string; body?: unknown } = {}) => {
+      const res = await api(path, {
+        method: init.method ?? (init.body === undefined ? 'GET' : 'POST'),
+        headers: { ...headers, 'Content-Type': 'application/json' },
+        body: init.body === undefined ? undefined : JSON.stringify(init.body),
+      });
+      statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
+      if (res.status >= 400) throw new Error(`${path}: ${res.status} ${await res.text()}`);
+      return (await res.json()) as Record<string, unknown>;
+    };
+    const newcomer = async () => {
+      const id = newParticipantId();
+      // Entry: the dataset, the session and its look-up, then consent.
+      await call('/api/experiments/dataset-assignment/explicit', { body: { session_id: id, dataset_type: 'compas', created_by: 'system' } });
+      const session = await call('/api/experiments/sessions', { body: { participant_name: id, dataset_type: 'compas', new_participant: true } });
+      await call(`/api/experiments/sessions/${id}`);
+      await call('/api/consent/submit', { body: { session_id: id, user_id: session.user_id, consent_items: allConsentItems() } });
+      // The pre-experiment, the participant's model, the main start.
+      const pre = caseSetResponseSchema.parse(await call(`/api/experiments/case-sets/fixed?participant_id=${id}&num_cases=200&experiment_type=pre_experiment`));
+      await call('/api/experiments/pre-experiment/responses/batch', {
+        body: { session_id: id, responses: pre.case_set.map((c, k) => ({ case_id: c.case_id, prediction: Number(c.features.priors_count) > 3 || k % 7 === 0 ? 1 : 0, confidence: 3, response_time_ms: 900 })) },
+      });
+      await call('/api/user-model/train', { body: { session_id: id, dataset_type: 'compas' } });
+      const start = mainStartResponseSchema.parse(await call('/api/experiments/main/start', { body: { session_id: id } }));
+      const shows = start.condition.shows;
+      // The practice case where explanations are shown, then all 50 cases.
+      if (shows === 'explanation') await call('/api/human-aligned-explanation', { body: { session_id: id, case_id: 'tutorial_compas', alignment_alpha: 0.5 } });
+      for (const item of start.case_set) {
+        const e = shows === 'none' ? null : explanationResponseSchema.parse(await call('/api/human-aligned-explanation', { body: { session_id: id, case_id: item.case_id } }));
+        const ratings = shows === 'explanation' ? ALL_RATINGS : shows === 'ai_prediction' ? { trust: 3 } : {};
+        await call('/api/experiments/main/integrated-response', { body: judged(id, item.case_id, { ...ratings, ...(e ? { served_explanation_id: e.served_explanation_id } : {}) }) });
+      }
+      const summary = await call(`/api/experiments/main/summary/${id}`);
+      expect(summary.complete).toBe(true);
+    };
+    await Promise.all(Array.from({ length: 60 }, () => newcomer()));
+    expect(statuses.get(429) ?? 0).toBe(0);
+    expect([...statuses.keys()].every((s) => s < 300)).toBe(true);
+
+    // Guessing IDs from the same address still meets the lookup limit (120 a minute).
+    const guesses: number[] = [];
+    while (guesses.length < 241 && guesses.at(-1) !== 429) {
+      guesses.push((await api(`/api/experiments/sessions/${newParticipantId()}`, { headers })).status);
+    }
+    expect(guesses.at(-1)).toBe(429);
+    expect(guesses.filter((s) => s === 404).length).toBeGreaterThanOrEqual(1);
+  }, 300_000);
+});

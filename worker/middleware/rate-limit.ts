@@ -78,7 +78,7 @@ export const limitRefusalsPerClient = (binding: LimiterBinding, successes: 'free
     }
     await next();
     if (c.res.status >= 500) return;
-    if (c.res.status < 400 && (successes === 'free' || c.get('ownCaseSet'))) return;
+    if (c.res.status < 400 && !c.get('idMiss') && (successes === 'free' || c.get('ownCaseSet'))) return;
     const { success } = await c.env[binding].limit({ key: client });
     if (success) return;
     const retryAfter = secondsToWindowEnd();

@@ -90,6 +90,8 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       if (alpha === null) throw conflict('no_explanation_in_condition', `Participant ${sessionId} is in a condition that shows no explanation`);
       return answer(alpha, 'stored');
     }
+    // Nothing stored: the same answer for any ID, known or not, counted as a lookup that found nothing.
+    c.set('idMiss', true);
     const scheduled = alphaSchedule(sessionId, total)?.[caseIndex];
     return scheduled === undefined ? answer(studyConfig.mainExperiment.fallbackAlpha, 'fallback') : answer(scheduled, 'schedule');
   })

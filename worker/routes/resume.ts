@@ -13,6 +13,7 @@ export const resumeRoutes = new Hono<AppEnv>()
   .post('/check-existing', idLookupLimit, validate('json', participantNameBodySchema), async (c) => {
     const session = await findSession(c.var.db, c.req.valid('json').participant_name);
     let body: z.infer<typeof checkExistingResponseSchema> = NOTHING_FOUND;
+    if (!session) c.set('idMiss', true);
     if (session) {
       const resume = await buildResumeData(c.var.db, session);
       body = {

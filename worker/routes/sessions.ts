@@ -32,8 +32,15 @@ const sessionResult = (session: SessionRow, created: boolean): z.infer<typeof se
   created,
 });
 
-/** ID lookups are throttled per client (120 a minute, wrangler.toml) so participant IDs cannot be enumerated. */
-export const idLookupLimit = limitPerClient('ID_LOOKUP_LIMITER');
+/**
+ * ID lookups are throttled per client (120 a minute, wrangler.toml) so participant IDs cannot be
+ * enumerated. What is counted is what reveals that an ID does not exist: a lookup that finds
+ * nothing (a refusal, or a 200 the route marks `idMiss`). A lookup that finds the caller's session
+ * is their own flow (a lab's sixty participants behind one address make hundreds of them a
+ * minute) and costs nothing; over the limit, the address is turned away before any work until the
+ * window ends, so a guesser learns nothing more (the page waits out the 429 and sends again).
+ */
+export const idLookupLimit = limitRefusalsPerClient('ID_LOOKUP_LIMITER');
 
 /**
  * Saving answers also tells an unknown ID from a known one, so its refusals are throttled, in
@@ -54,11 +61,18 @@ export const explanationLimit = limitRefusalsPerClient('ID_LOOKUP_LIMITER', 'own
 export const attemptWriteLimit = limitPerClient('ANSWER_WRITE_LIMITER');
 
 /**
- * Unauthenticated calls that create participant rows (sessions, assignments, consent, the
- * participant's model) or tell a known ID from an unknown one: a participant makes a handful of
- * them, so 120 a minute per address still lets a whole lab behind one address start together.
+ * Unauthenticated calls that create participant rows (sessions, dataset assignments) or cost real
+ * work per call (fitting the participant's model, withdrawal): every call counts, 300 a minute per
+ * address (wrangler.toml), so a class of 150 newcomers behind one address (two creating calls
+ * each) starts in the same minute while one machine cannot fill the database.
  */
 export const participantWriteLimit = limitPerClient('PARTICIPANT_WRITE_LIMITER');
+
+/**
+ * Consent names an existing session: only a refusal (an unknown ID) says something about IDs, so
+ * only refusals count, in the lookup bucket; a resend for a consented session changes nothing.
+ */
+export const consentWriteLimit = limitRefusalsPerClient('ID_LOOKUP_LIMITER');
 
 export const sessionRoutes = new Hono<AppEnv>()
   .post('/sessions', participantWriteLimit, validate('json', createSessionBodySchema), async (c) => {
