@@ -11,7 +11,8 @@ import { errorBodySchema } from '../../worker/schemas/api';
 import { caseSetResponseSchema } from '../../worker/schemas/experiment';
 import { aiExplanationResponseSchema, explanationResponseSchema, mainStartResponseSchema } from '../../worker/schemas/main-experiment';
 import { conditionSchema, studyConfig, type Condition } from '../../worker/schemas/study';
-import { api, postJson } from '../helpers/api';
+import { adminCookie, api, postJson } from '../helpers/api';
+import { userModelListSchema } from '../../worker/schemas/model-verification';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { allConsentItems, consentedParticipant, newParticipantId, seedCompasAiModel, seedCompasStudy } from '../helpers/study-factories';
 
@@ -181,6 +182,12 @@ describe('no main experiment without the participant model', () => {
     expect(e.explanation_kind).toBe('ai_only');
     expect((await save(judged(p.id, p.set[0]!.case_id, ALL_RATINGS))).status).toBe(201);
     expect(await one('select explanation_kind, ai_only_reason from main_experiment_responses where session_id = ?', p.id)).toEqual({ explanation_kind: 'ai_only', ai_only_reason: 'user_model_failed' });
+    // The researcher sees it on the model-verification page, with why.
+    const cookie = await adminCookie();
+    const list = userModelListSchema.parse(
+      await (await api('/api/model-verification/user-models/list?dataset_type=compas&include_unlearned=true&limit=1000', { headers: { Cookie: cookie } })).json(),
+    );
+    expect(list.user_models.find((u) => u.username === p.id)).toMatchObject({ training_status: 'training_failed', failure_reason: expect.stringContaining('every one of the 200') });
   });
 });
 

@@ -38,7 +38,8 @@ export const aiModelStatusSchema = z.object({
   }),
 });
 
-export const trainingStatusSchema = z.enum(['trained', 'trainable', 'insufficient_data']);
+/** `training_failed`: the last fit on every stored answer failed (its reason in `failure_reason`); the main experiment shows this participant the AI's own bars. */
+export const trainingStatusSchema = z.enum(['trained', 'trainable', 'insufficient_data', 'training_failed']);
 export const userModelListSchema = z.object({
   dataset_type: datasetTypeSchema,
   user_models: z.array(
@@ -61,6 +62,8 @@ export const userModelListSchema = z.object({
           })
           .nullable(),
       }),
+      /** Why the last fit failed; null unless training_status is training_failed. */
+      failure_reason: z.string().nullable(),
     }),
   ),
 });

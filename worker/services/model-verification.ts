@@ -59,6 +59,8 @@ type ModelRow = typeof userModels.$inferSelect;
 
 export function trainingStatus(model: ModelRow | null, answers: number) {
   if (model?.status === 'trained') return 'trained' as const;
+  // A failed fit on every stored answer would fail again the same way (one answer to every case, say).
+  if (model?.status === 'training_failed' && model.trainingSamples >= answers) return 'training_failed' as const;
   return answers >= studyConfig.userModelMinResponses ? ('trainable' as const) : ('insufficient_data' as const);
 }
 
@@ -84,6 +86,7 @@ export async function userModelList(db: Db, dataset: DatasetType, input: { inclu
               }
             : null,
       },
+      failure_reason: r.model?.status === 'training_failed' ? r.model.failureReason : null,
     }))
     .filter((u) => input.includeUnlearned || u.training_status === 'trained');
 }
@@ -164,7 +167,13 @@ export async function userModelDebug(db: Db, session: SessionRow, model: ModelRo
       data_count: answers.length,
       can_train: answers.length >= min,
       message:
-        status === 'trained' ? 'User model trained' : status === 'trainable' ? 'Enough answers to train a user model' : `At least ${min} pre-experiment answers are needed; ${answers.length} stored`,
+        status === 'trained'
+          ? 'User model trained'
+          : status === 'trainable'
+            ? 'Enough answers to train a user model'
+            : status === 'training_failed'
+              ? `Training on all ${answers.length} answers failed: ${model?.failureReason ?? 'no reason recorded'}`
+              : `At least ${min} pre-experiment answers are needed; ${answers.length} stored`,
     },
     data_analysis: {
       total_responses: answers.length,

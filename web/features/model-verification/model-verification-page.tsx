@@ -214,7 +214,11 @@ function UserModelsTab({ dataset, notify }: { dataset: DatasetType; notify: (m: 
                   {u.username} <span className="mv-muted">#{u.user_id}</span>
                 </td>
                 <td>
-                  <StatusBadge state={u.training_status === 'trained' ? 'healthy' : u.training_status === 'trainable' ? 'warning' : 'unknown'} label={t(k(`users.status.${u.training_status}`))} />
+                  <StatusBadge
+                    state={u.training_status === 'trained' ? 'healthy' : u.training_status === 'trainable' ? 'warning' : u.training_status === 'training_failed' ? 'error' : 'unknown'}
+                    label={t(k(`users.status.${u.training_status}`))}
+                  />
+                  {u.failure_reason ? <span className="mv-muted mv-failure">{u.failure_reason}</span> : null}
                 </td>
                 <td>{u.pre_experiment_responses}</td>
                 <td>{u.file_size === null ? '—' : `${(u.file_size / 1024).toFixed(1)} KB`}</td>
