@@ -34,6 +34,43 @@ beforeAll(async () => {
   }
 }, 240_000);
 
+/**
+ * The page's own clock for every judgement: when each answer bar appeared and when each submit
+ * was pressed (`performance.now()` in the page, as the app times steps), so a stored time can be
+ * checked against the moment its step was on screen.
+ */
+async function clockSteps(page: Page, submitLabel: string) {
+  await page.addInitScript((label) => {
+    const w = window as unknown as { __bars: number[]; __submits: number[] };
+    w.__bars = [];
+    w.__submits = [];
+    new MutationObserver((records) => {
+      for (const r of records) {
+        for (const n of Array.from(r.addedNodes)) if (n instanceof Element && (n.matches('.answer-bar') || n.querySelector('.answer-bar'))) w.__bars.push(performance.now());
+      }
+    }).observe(document, { childList: true, subtree: true });
+    document.addEventListener(
+      'pointerup',
+      (e) => {
+        const button = e.target instanceof Element ? e.target.closest('.answer-bar button') : null;
+        if (button?.textContent?.trim() === label) w.__submits.push(performance.now());
+      },
+      true,
+    );
+  }, submitLabel);
+}
+
+/** From its answer bar's appearance to its submit, on the page's clock: the `n`-th judgement from the end. */
+async function stepTime(page: Page, fromEnd: number) {
+  const { bars, submits } = await page.evaluate(() => {
+    const w = window as unknown as { __bars: number[]; __submits: number[] };
+    return { bars: w.__bars, submits: w.__submits };
+  });
+  const submit = submits.at(-1 - fromEnd)!;
+  const shown = Math.max(...bars.filter((t) => t < submit));
+  return submit - shown;
+}
+
 /** The AI's panel on screen, and whether it has bars. */
 async function aiShown(page: Page, withBars: boolean) {
   await page.locator('.explanation-panel').getByTestId('ai-prediction').waitFor();
@@ -60,6 +97,7 @@ describe('each condition of the design, on a phone', () => {
     const shot = async (step: string) => {
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-${name}-${step}-${language}-390.png`, fullPage: true });
     };
+    await clockSteps(page, t.judgement.submit);
     await adoptParticipant(page, p, language);
 
     // The intro lists the condition's steps; only explanation conditions prepare with the tutorial and test.
@@ -101,9 +139,17 @@ describe('each condition of the design, on a phone', () => {
     // Stored with what the condition showed and asked, and nothing else.
     await expect.poll(() => d1Rows(`select count(*) as n from main_experiment_responses where session_id = '${p.id}'`)[0], { timeout: 30_000 }).toEqual({ n: 1 });
     const [row] = d1Rows<Record<string, number | string | null>>(
-      `select initial_prediction, final_prediction, ai_prediction, explanation_kind, alignment_alpha, comprehensibility, trust from main_experiment_responses where session_id = '${p.id}'`,
+      `select initial_prediction, final_prediction, ai_prediction, explanation_kind, alignment_alpha, comprehensibility, trust, initial_response_time_ms, final_response_time_ms from main_experiment_responses where session_id = '${p.id}'`,
     );
     expect(row!.final_prediction).toBe(0);
+    // Each step's time runs from when it is shown to its click, in every condition (the 300 ms
+    // pause after the initial judgement is not the final one's time).
+    const finalOnScreen = await stepTime(page, 0);
+    expect(Math.abs(Number(row!.final_response_time_ms) - finalOnScreen), `final ${row!.final_response_time_ms} ms, on screen ${finalOnScreen} ms`).toBeLessThan(120);
+    if (plan.initial) {
+      const initialOnScreen = await stepTime(page, 1);
+      expect(Math.abs(Number(row!.initial_response_time_ms) - initialOnScreen), `initial ${row!.initial_response_time_ms} ms, on screen ${initialOnScreen} ms`).toBeLessThan(250);
+    }
     expect(row!.initial_prediction).toBe(plan.initial ? 1 : null);
     expect(row!.ai_prediction === null).toBe(plan.ai === 'none');
     expect(row!.explanation_kind).toBe(plan.ai === 'none' ? null : plan.ai === 'prediction' ? 'prediction_only' : row!.explanation_kind);

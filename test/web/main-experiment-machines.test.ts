@@ -53,6 +53,23 @@ describe('case flow', () => {
     expect(done.step.record.explanation).toBe(explanation);
   });
 
+  it('times a step from when its screen is on the page (step_shown), not from when it was decided to show it', () => {
+    const done = flow(
+      initialCaseFlow(1000, spec),
+      { type: 'initial_submitted', judgement: { prediction: 0, confidence: 2 }, at: 4000 },
+      { type: 'explanation_loaded', explanation, at: 4500 },
+      // The chart took 130 ms to render.
+      { type: 'step_shown', at: 4630 },
+      { type: 'explanation_confirmed', at: 9630 },
+      { type: 'step_shown', at: 9650 },
+      { type: 'final_submitted', judgement: { prediction: 1, confidence: 4 }, at: 12650 },
+    );
+    expect(done.step).toMatchObject({ kind: 'survey', explanationViewMs: 5000, final: { response_time_ms: 3000 } });
+    // Shown on a step that has no own time, it changes nothing.
+    const start = initialCaseFlow(0, spec);
+    expect(flow(start, { type: 'step_shown', at: 10 })).toBe(start);
+  });
+
   it('ignores events out of order, and a failed explanation can be retried', () => {
     const start = initialCaseFlow(0, spec);
     expect(flow(start, { type: 'explanation_confirmed', at: 5 })).toBe(start);

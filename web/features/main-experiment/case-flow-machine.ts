@@ -47,6 +47,8 @@ export type CaseFlowEvent =
   /** `at`: the click that decided it; `shownAt`: when the next step appeared (after the sending pause), where its own time starts. */
   | { type: 'initial_submitted'; judgement: Judgement; at: number; shownAt?: number }
   | { type: 'explanation_loaded'; explanation: ShownExplanation; at: number }
+  /** The step's screen is on the page (its DOM committed): its own time starts here, not when it was decided to show it. */
+  | { type: 'step_shown'; at: number }
   | { type: 'explanation_failed'; detail: string }
   | { type: 'explanation_retried' }
   | { type: 'explanation_confirmed'; at: number }
@@ -100,6 +102,10 @@ export function caseFlowReducer(state: CaseFlowState, event: CaseFlowEvent): Cas
       // Shown with the case, the AI is read while judging: its viewing time is the judgement's.
       if (!plan.aiStep) return { ...state, step: { kind: 'final', initial: step.initial, explanation: event.explanation, explanationViewMs: null, shownAt: event.at } };
       return { ...state, step: { kind: 'explanation', initial: step.initial, explanation: event.explanation, shownAt: event.at } };
+    case 'step_shown':
+      // The explanation or a judgement after it can take a render (the chart) to appear.
+      if (step.kind !== 'explanation' && step.kind !== 'final') return state;
+      return { ...state, step: { ...step, shownAt: event.at } };
     case 'explanation_failed':
       if (step.kind !== 'explaining') return state;
       return { ...state, step: { kind: 'failed', initial: step.initial, detail: event.detail } };

@@ -4,7 +4,7 @@
  * shown with the case), and reports the finished record once. Used for the real
  * cases and the practice case alike (remount with a new `key` for the next case).
  */
-import { useEffect, useReducer, useRef } from 'react';
+import { useEffect, useLayoutEffect, useReducer, useRef } from 'react';
 import type { Judgement } from '../../components/ui/judgement-input';
 import { logger } from '../../lib/error-log';
 import { caseFlowReducer, initialCaseFlow, type CaseRecord, type SurveyResponse } from './case-flow-machine';
@@ -32,6 +32,12 @@ export function useCaseFlow(opts: { sessionId: string; caseId: string; alpha: nu
       cancelled = true;
     };
   }, [explaining, sessionId, caseId, alpha, predictionOnly]);
+
+  // Every step's time runs from when its screen is committed to the page, in every condition.
+  const kind = state.step.kind;
+  useLayoutEffect(() => {
+    if (kind === 'explanation' || kind === 'final') dispatch({ type: 'step_shown', at: performance.now() });
+  }, [kind]);
 
   const reported = useRef(false);
   useEffect(() => {

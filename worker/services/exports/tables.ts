@@ -318,7 +318,7 @@ export const mainExperimentTable: ExportTable<MainRow> = {
     outcomeColumn('final_prediction', 'Prediction after seeing the AI', (r) => r.r.finalPrediction),
     { name: 'final_confidence', type: 'integer', meaning: 'Confidence after seeing the AI', coding: CONFIDENCE, value: (r) => r.r.finalConfidence },
     { name: 'final_correct', type: 'boolean', meaning: 'final_prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => correctness(r.r.finalPrediction, r.r.groundTruth) },
-    { name: 'final_response_time_ms', type: 'integer', meaning: 'From the final-judgement step being shown (after the explanation was confirmed) to the click that submitted the final judgement (decision time; the 300 ms "sending" pause after the click is not included)', units: 'milliseconds', value: (r) => r.r.finalResponseTimeMs },
+    { name: 'final_response_time_ms', type: 'integer', meaning: 'From the final-judgement step being on the page (committed to the screen: after the explanation was confirmed, after the initial judgement\'s 300 ms pause without AI, or once the AI shown with the case has rendered) to the click that submitted the final judgement (decision time; the 300 ms "sending" pause after the click is not included); the same in every condition', units: 'milliseconds', value: (r) => r.r.finalResponseTimeMs },
     { name: 'final_reasoning', type: 'text', meaning: 'Optional reason given with the final judgement', value: (r) => r.r.finalReasoning },
     {
       name: 'judgment_changed',
@@ -339,7 +339,7 @@ export const mainExperimentTable: ExportTable<MainRow> = {
     rating('satisfaction', 'Rating: satisfied with the explanation'),
     rating('trust', 'Rating: trust in the AI for this case'),
     rating('alignment', 'Rating: the explanation matched how the participant reasons'),
-    { name: 'explanation_viewing_time_ms', type: 'integer', meaning: 'From the explanation being shown to the click that confirmed it', units: 'milliseconds', value: (r) => r.r.explanationViewingTimeMs },
+    { name: 'explanation_viewing_time_ms', type: 'integer', meaning: 'From the explanation being on the page (its chart rendered) to the click that confirmed it', units: 'milliseconds', value: (r) => r.r.explanationViewingTimeMs },
     { name: 'total_task_time_ms', type: 'integer', meaning: 'The whole case: from the case being shown to the click that submitted the ratings (the sending pauses and the explanation\'s loading included)', units: 'milliseconds', value: (r) => r.r.totalTaskTimeMs },
     { name: 'created_at', type: 'timestamp', meaning: 'When the server first stored a step of this case', coding: UTC, value: (r) => r.r.createdAt },
     { name: 'completed_at', type: 'timestamp', meaning: 'When the server stored the completed case', coding: UTC, value: (r) => r.r.completedAt },
