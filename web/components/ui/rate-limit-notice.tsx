@@ -10,7 +10,14 @@ export function RateLimitNotice() {
   const { t } = useTranslation();
   const [until, setUntil] = useState<number | null>(null);
   const [now, setNow] = useState(() => Date.now());
-  useEffect(() => onRateLimited(setUntil), []);
+  useEffect(
+    () =>
+      onRateLimited((next) => {
+        setUntil(next);
+        setNow(Date.now());
+      }),
+    [],
+  );
   useEffect(() => {
     if (until === null) return;
     const timer = setInterval(() => setNow(Date.now()), 1000);
@@ -18,7 +25,7 @@ export function RateLimitNotice() {
   }, [until]);
   if (until === null) return null;
   return (
-    <p role="status" className="notice notice-warning" data-testid="rate-limit-notice">
+    <p role="status" className="notice notice-warning rate-limit-notice" data-testid="rate-limit-notice">
       {t('app.rateLimited', { seconds: Math.max(1, Math.ceil((until - now) / 1000)) })}
     </p>
   );
