@@ -6,6 +6,8 @@
  * condition's slots go to the participants the figures count.
  */
 import { env } from 'cloudflare:workers';
+import { strFromU8, unzipSync } from 'fflate';
+import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
 import { caseSetResponseSchema } from '../../worker/schemas/experiment';
@@ -115,6 +117,12 @@ describe('the AI side of a trial is the serve the Worker recorded', () => {
     const served = await env.DB.prepare('select * from served_explanations where session_id = ?').bind(p.id).all<Record<string, unknown>>();
     expect(served.results).toHaveLength(1);
     expect(served.results[0]).toMatchObject({ id: first.served_explanation_id, case_id: item.case_id, kind: 'human_aligned', serve_count: 2, alignment_alpha: item.alignment_alpha, ai_prediction: first.prediction });
+    // The researcher gets the record in the all-data export, next to the cases stored from it.
+    const zip = await api('/api/enhanced-export/all-data?format=csv', { headers: { Cookie: await adminCookie() } });
+    expect(zip.status).toBe(200);
+    const files = unzipSync(new Uint8Array(await zip.arrayBuffer()));
+    const rows = Papa.parse<Record<string, string>>(strFromU8(files['served-explanations.csv']!), { header: true, skipEmptyLines: true }).data;
+    expect(rows.find((r) => r.session_id === p.id)).toMatchObject({ id: String(first.served_explanation_id), user_name: p.id, case_id: item.case_id, kind: 'human_aligned', serve_count: '2' });
   });
 });
 

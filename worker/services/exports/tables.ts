@@ -16,6 +16,7 @@ import {
   participants,
   postSurveys,
   preExperimentResponses as pre,
+  servedExplanations,
   sessions,
   understandingTestAttempts,
   userModels,
@@ -613,6 +614,51 @@ export const understandingTestTable: ExportTable<AttemptRow> = {
 };
 
 // ---------------------------------------------------------------------------------------------
+const servedPage = (db: Db, filter: ExportFilter, after: number) =>
+  db
+    .select({ r: servedExplanations, username: participants.participantCode })
+    .from(servedExplanations)
+    .innerJoin(sessions, eq(sessions.sessionId, servedExplanations.sessionId))
+    .innerJoin(participants, eq(participants.id, sessions.participantId))
+    .where(and(gt(servedExplanations.id, after), byUser(filter)))
+    .orderBy(asc(servedExplanations.id))
+    .limit(EXPORT_PAGE_ROWS);
+type ServedRow = Awaited<ReturnType<typeof servedPage>>[number];
+
+export const servedExplanationsTable: ExportTable<ServedRow> = {
+  name: 'served-explanations',
+  description:
+    "One row per distinct explanation or prediction the Worker served for a case of a participant's main set: the record each main-experiment row's AI side is copied from (its served_explanation_id), including serves no stored case names (a fallback, a reload after another model), with how often and when each was served.",
+  columns: [
+    { name: 'id', type: 'integer', meaning: 'Serve id (main-experiment served_explanation_id)', value: (r) => r.r.id },
+    { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
+    { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.r.sessionId },
+    { name: 'case_id', type: 'text', meaning: 'Case served (see case-data)', value: (r) => r.r.caseId },
+    {
+      name: 'kind',
+      type: 'category',
+      meaning: 'What was served',
+      coding: "human_aligned = alpha mix of AI and participant's model; ai_only = the AI's own bars; prediction_only = the prediction without bars",
+      value: (r) => r.r.kind,
+    },
+    { name: 'ai_only_reason', type: 'category', meaning: "Why the AI's own bars were served (as in main-experiment)", value: (r) => r.r.aiOnlyReason },
+    { name: 'ai_model_identifier', type: 'text', meaning: 'AI model version (the one pinned to the session)', value: (r) => r.r.aiModelIdentifier },
+    { name: 'user_model_identifier', type: 'text', meaning: "Participant model version (empty when none was used)", value: (r) => r.r.userModelIdentifier },
+    { name: 'alignment_alpha', type: 'number', meaning: 'Alpha the bars mix with (empty without bars)', units: '0–1', value: (r) => r.r.alignmentAlpha },
+    { name: 'ai_prediction', type: 'integer', meaning: "The AI's prediction", coding: '0 or 1 (see ground_truth in main-experiment)', value: (r) => r.r.aiPrediction },
+    { name: 'ai_probability', type: 'number', meaning: "AI model's probability of the positive class (computed whether or not it was shown)", units: 'probability 0–1', value: (r) => r.r.aiProbability },
+    { name: 'ai_base_probability', type: 'number', meaning: "The AI's starting point before any feature (sigmoid of TreeSHAP's base value)", units: 'probability 0–1', value: (r) => r.r.aiBaseProbability },
+    { name: 'user_model_prediction', type: 'integer', meaning: "Participant model's prediction by the spec's rule (shares summing above 0)", value: (r) => r.r.userModelPrediction },
+    { name: 'user_model_probability', type: 'number', meaning: "Participant model's probability of the positive class", units: 'probability 0–1', value: (r) => r.r.userModelProbability },
+    { name: 'shown_feature_importance', type: 'json', meaning: 'The bars served, in order', coding: 'JSON [{"feature", "importance", "abs_importance", "raw_shap"}]', value: (r) => r.r.shownFeatureImportance },
+    { name: 'serve_count', type: 'integer', meaning: 'How many times this same serve was given (reloads, retries)', value: (r) => r.r.serveCount },
+    { name: 'first_served_at', type: 'timestamp', meaning: 'First served', coding: UTC, value: (r) => r.r.firstServedAt },
+    { name: 'last_served_at', type: 'timestamp', meaning: 'Last served', coding: UTC, value: (r) => r.r.lastServedAt },
+  ],
+  pages: (db, filter) => keysetPages((after) => servedPage(db, filter, after), (r) => r.r.id),
+};
+
+// ---------------------------------------------------------------------------------------------
 const modelPage = (db: Db, filter: ExportFilter, after: number) =>
   db
     .select({ r: userModels, username: participants.participantCode, supersededAt: sql<string | null>`null` })
@@ -723,6 +769,7 @@ export const ALL_DATA_TABLES = [
   featureImportanceTable,
   caseDataTable,
   understandingTestTable,
+  servedExplanationsTable,
   userModelsTable,
   postSurveyTable,
   aiModelsTable,
