@@ -1,12 +1,12 @@
 /** Recording consent: all seven items, the study version, the time and the client address. */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import type { SessionRow } from '../db/queries/sessions';
+import { findSession, type SessionRow } from '../db/queries/sessions';
 import { consentRecords, sessions } from '../db/schema';
 import { AppError } from '../errors';
 import { CONSENT_ITEMS } from '../schemas/study';
 import { studyConfig } from '../schemas/study';
-import { requireWriteAllowed } from './session-lifecycle';
+import { requireWriteAllowed, sessionAccepts } from './session-lifecycle';
 
 export async function recordConsent(
   db: Db,
@@ -27,17 +27,14 @@ export async function recordConsent(
   }
   const items = Object.fromEntries(CONSENT_ITEMS.map((k) => [k, true]));
   const [inserted] = await db.batch([
+    // Columns in the table's order; stored only while the session takes consent (session-lifecycle), tested here.
     db
       .insert(consentRecords)
-      .values({
-        participantId: session.userId,
-        sessionId: session.sessionId,
-        studyVersion: studyConfig.consentVersion,
-        consentItems: items,
-        ipAddress: input.ipAddress,
-        userAgent: input.userAgent,
-        consentedAt: input.now,
-      })
+      .select(
+        sql`select null, ${session.userId}, ${session.sessionId}, ${studyConfig.consentVersion}, ${JSON.stringify(items)},
+                   ${input.ipAddress}, ${input.userAgent}, ${input.now}
+            from sessions where sessions.session_id = ${session.sessionId} and ${sessionAccepts('consent')}`,
+      )
       .onConflictDoNothing()
       .returning({ id: consentRecords.id }),
     db
@@ -48,12 +45,18 @@ export async function recordConsent(
         updatedAt: input.now,
       })
       // A resend for a consented session changes nothing, not even its updated_at.
-      .where(and(eq(sessions.sessionId, session.sessionId), isNull(sessions.consentedAt))),
+      .where(and(eq(sessions.sessionId, session.sessionId), isNull(sessions.consentedAt), sessionAccepts('consent'))),
   ]);
-  const record = (await db
+  const record = await db
     .select()
     .from(consentRecords)
     .where(and(eq(consentRecords.sessionId, session.sessionId), eq(consentRecords.studyVersion, studyConfig.consentVersion)))
-    .get())!;
+    .get();
+  if (!record) {
+    // Neither stored now nor before: the session closed between the check above and the batch.
+    const current = await findSession(db, session.sessionId);
+    if (current) requireWriteAllowed(current, 'consent');
+    throw new AppError(409, 'consent_not_recorded', 'Consent could not be recorded for this session');
+  }
   return { record, duplicate: inserted.length === 0 };
 }

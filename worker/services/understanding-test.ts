@@ -5,35 +5,31 @@
  */
 import { and, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import type { SessionRow } from '../db/queries/sessions';
+import { findSession, type SessionRow } from '../db/queries/sessions';
 import { sessions, understandingTestAttempts } from '../db/schema';
 import { studyConfig } from '../schemas/study';
 import { scoreUnderstanding, understandingQuestion } from '../schemas/understanding-test';
 import type { z } from 'zod';
 import type { understandingAttemptBodySchema } from '../schemas/main-experiment';
-import { requireWriteAllowed } from './session-lifecycle';
+import { requireWriteAllowed, sessionAccepts } from './session-lifecycle';
 
 type AttemptBody = z.infer<typeof understandingAttemptBodySchema>;
 
 export async function storeUnderstandingAttempt(db: Db, session: SessionRow, body: AttemptBody, now: string) {
   requireWriteAllowed(session, 'understanding_attempt');
   const score = scoreUnderstanding(body.answers);
+  const answers = JSON.stringify(body.answers.map((a) => ({ ...a, correct: understandingQuestion(a.question_id)?.correct === a.answer })));
+  // Columns in the table's order. Stored only while the session takes attempts, tested in this
+  // statement (session-lifecycle); numbered inside it too: D1 runs one statement at a time, so
+  // attempts sent at once each get their own number (a count read before the insert let them share one).
   const inserted = await db
     .insert(understandingTestAttempts)
-    .values({
-      participantId: session.userId,
-      sessionId: session.sessionId,
-      datasetType: session.datasetType,
-      attemptId: body.attempt_id,
-      // Counted inside the insert itself: D1 runs one statement at a time, so attempts sent at
-      // once each get their own number (a count read before the insert let them share one).
-      attemptNumber: sql<number>`(select count(*) + 1 from ${understandingTestAttempts} where ${understandingTestAttempts.sessionId} = ${session.sessionId})`,
-      answers: body.answers.map((a) => ({ ...a, correct: understandingQuestion(a.question_id)?.correct === a.answer })),
-      correctCount: score.correct,
-      totalQuestions: score.total,
-      passed: score.passed,
-      createdAt: now,
-    })
+    .select(
+      sql`select null, ${session.userId}, ${session.sessionId}, ${session.datasetType}, ${body.attempt_id},
+                 (select count(*) + 1 from understanding_test_attempts a where a.session_id = ${session.sessionId}),
+                 ${answers}, ${score.correct}, ${score.total}, ${score.passed ? 1 : 0}, ${now}
+          from sessions where sessions.session_id = ${session.sessionId} and ${sessionAccepts('understanding_attempt')}`,
+    )
     .onConflictDoNothing()
     .returning({ attemptNumber: understandingTestAttempts.attemptNumber });
   const stored =
@@ -43,6 +39,11 @@ export async function storeUnderstandingAttempt(db: Db, session: SessionRow, bod
       .from(understandingTestAttempts)
       .where(and(eq(understandingTestAttempts.sessionId, session.sessionId), eq(understandingTestAttempts.attemptId, body.attempt_id)))
       .get());
+  if (!stored) {
+    // Neither stored now nor before: the session closed between the check above and the insert.
+    const current = await findSession(db, session.sessionId);
+    if (current) requireWriteAllowed(current, 'understanding_attempt');
+  }
   const screenedOut = await screenOutIfDue(db, session, now);
   return { duplicate: inserted.length === 0, attemptNumber: stored?.attemptNumber ?? 0, screenedOut, ...score };
 }
