@@ -14,8 +14,13 @@ import { requireWriteAllowed } from '../services/session-lifecycle';
 import { validate, validateOptionalJson } from '../validate';
 import { explanationLimit, idLookupLimit } from './sessions';
 
+type FallbackParts = Pick<
+  ExplanationResponse,
+  'case_id' | 'dataset_type' | 'prediction' | 'ai_probability' | 'ai_base_probability' | 'model_identifier' | 'model_test_accuracy' | 'shown_feature_importance' | 'served_explanation_id'
+>;
+
 /** An explanation in the spec's AI-only fallback shape (the bars shown as `feature_importance`). */
-const inFallbackShape = (e: ExplanationResponse): z.infer<typeof aiExplanationResponseSchema> => ({
+const inFallbackShape = (e: FallbackParts): z.infer<typeof aiExplanationResponseSchema> => ({
   success: true,
   case_id: e.case_id,
   dataset_type: e.dataset_type,
@@ -77,8 +82,6 @@ export const explanationRoutes = new Hono<AppEnv>()
       const ai = await aiExplanation(c.var.db, c.env.MODELS, caseRow);
       return c.json(
         inFallbackShape({
-          success: true,
-          session_id: '',
           case_id: caseRow.caseId,
           dataset_type: caseRow.datasetType,
           prediction: ai.prediction,
@@ -86,16 +89,7 @@ export const explanationRoutes = new Hono<AppEnv>()
           ai_base_probability: ai.baseProbability,
           model_identifier: ai.modelIdentifier,
           model_test_accuracy: ai.testAccuracy,
-          alignment_alpha: null,
-          ai_feature_importance: ai.shares,
-          user_feature_importance: [],
           shown_feature_importance: ai.shares,
-          explanation_kind: 'ai_only',
-          human_aligned_used: false,
-          user_model_available: false,
-          user_model_identifier: null,
-          user_model_prediction: null,
-          user_model_probability: null,
           served_explanation_id: null,
         }),
       );

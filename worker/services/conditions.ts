@@ -2,9 +2,9 @@
  * Between-subject conditions (the study configuration's `conditions`): which one a session runs
  * under, and drawing it when the main experiment starts. The draw is balanced within the
  * session's dataset by each condition's share, counting every session that has one (finished or
- * not, as dataset assignment counts) among the participants the research figures count (synthetic,
- * `test_` and bypass sessions take no slot: `setAsideParticipants`), and is made and stored by one SQL statement, so concurrent
- * starts cannot all take the same least-used condition. Ties go in an order seeded by the session,
+ * not, as dataset assignment counts) among the participants the research figures count
+ * (synthetic, `test_` and bypass sessions take no slot: `setAsideParticipants`), and is made and
+ * stored by one SQL statement, so concurrent starts cannot all take the same least-used condition. Ties go in an order seeded by the session,
  * and a stored condition never changes: a resumed or repeated start keeps it.
  */
 import { eq, sql } from 'drizzle-orm';

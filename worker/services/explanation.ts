@@ -18,7 +18,7 @@ import { studyConfig, type DatasetType } from '../schemas/study';
 import { conditionOf } from './conditions';
 import { alphaOfItem } from './main-case-sets';
 import { recordServe } from './served-explanations';
-import { aiRowColumns, loadActiveAiModel, loadAiRow, loadSessionAiModel, loadUserModel } from './model-store';
+import { aiRowColumns, loadActiveAiModel, loadAiRow, loadUserModel } from './model-store';
 
 type CaseRow = { caseId: string; datasetType: DatasetType; features: Record<string, string | number | null> };
 
@@ -33,9 +33,9 @@ function explainWith(model: CompiledModel, features: CaseRow['features']) {
   };
 }
 
-/** The active AI model's own explanation of a case: its prediction and normalised TreeSHAP shares. */
-export async function aiExplanation(db: Db, bucket: R2Bucket, caseRow: CaseRow, sessionId?: string) {
-  const ai = sessionId ? await loadSessionAiModel(db, bucket, sessionId, caseRow.datasetType) : await loadActiveAiModel(db, bucket, caseRow.datasetType);
+/** The active AI model's own explanation of a case, for no session in particular: its prediction and normalised TreeSHAP shares. */
+export async function aiExplanation(db: Db, bucket: R2Bucket, caseRow: CaseRow) {
+  const ai = await loadActiveAiModel(db, bucket, caseRow.datasetType);
   if (!ai) throw new AppError(503, 'ai_model_unavailable', `No active AI model for ${caseRow.datasetType}`);
   const part = explainWith(ai.model, caseRow.features);
   return {

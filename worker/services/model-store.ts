@@ -135,21 +135,6 @@ export async function loadActiveAiModel(db: Db, bucket: R2Bucket, dataset: Datas
   return loadAiRow(bucket, row);
 }
 
-/**
- * The AI model a session explains with: the version fixed when its main experiment started
- * (retired versions stay loadable), else the active one, which is then fixed for the session.
- */
-export async function loadSessionAiModel(db: Db, bucket: R2Bucket, sessionId: string, dataset: DatasetType) {
-  await pinActiveAiModel(db, sessionId, dataset);
-  const row = await db
-    .select(aiRowColumns)
-    .from(aiModels)
-    .innerJoin(sessions, eq(sessions.aiModelIdentifier, aiModels.modelIdentifier))
-    .where(eq(sessions.sessionId, sessionId))
-    .get();
-  return row ? loadAiRow(bucket, row) : loadActiveAiModel(db, bucket, dataset);
-}
-
 /** Fixes the dataset's active AI model for a session that has none yet (main start, first explanation). */
 export async function pinActiveAiModel(db: Db, sessionId: string, dataset: DatasetType) {
   const active = db

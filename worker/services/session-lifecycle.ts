@@ -2,50 +2,43 @@
  * A session's lifecycle: which participant write each phase allows, in one place every route asks.
  * Phases only move forward (consent → pre-experiment → main experiment → post-survey → completed,
  * or screened out), and a completed or screened-out session accepts no write at all (withdrawal is
- * a right, not a write, and stays open). Each rule is given twice from one table: as a check of a
+ * a right, not a write, and stays open). Each rule is derived twice from one table: as a check of a
  * session row already read (for the refusal's 409 and its words) and as a SQL condition on the
  * `sessions` row, so a write can test it in the same statement that writes (a check read before a
  * write could be stale by the time the write runs).
  */
 import { sql, type SQL } from 'drizzle-orm';
 import type { SessionRow } from '../db/queries/sessions';
-import { conflict, type AppError } from '../errors';
+import { conflict } from '../errors';
 
 /** What the rules read of a session. */
 export type LifecycleRow = Pick<SessionRow, 'consentedAt' | 'mainStartedAt' | 'mainCompletedAt' | 'postSurveyCompletedAt' | 'screenedOutAt'>;
 
-/** One condition a write may need: its SQL over a `sessions` row (by alias), its check of a read row, and the refusal. */
-type Requirement = { sql: (alias: string) => SQL; holds: (s: LifecycleRow) => boolean; refusal: () => AppError };
+/** Each timestamp the rules read, by its column. */
+const COLUMNS = {
+  consentedAt: 'consented_at',
+  mainStartedAt: 'main_started_at',
+  mainCompletedAt: 'main_completed_at',
+  postSurveyCompletedAt: 'post_survey_completed_at',
+  screenedOutAt: 'screened_out_at',
+} as const satisfies Record<keyof LifecycleRow, string>;
 
-const column = (alias: string, name: string) => sql.raw(`${alias}.${name}`);
+/**
+ * One condition a write may need: that a timestamp of the session is `set` or not, and the 409
+ * when it is not so. The check of a read row and the SQL are both derived from it.
+ */
+type Requirement = { field: keyof LifecycleRow; set: boolean; code: string; detail: string };
 
 const REQUIREMENTS = {
-  notCompleted: {
-    sql: (a) => sql`${column(a, 'post_survey_completed_at')} is null`,
-    holds: (s) => !s.postSurveyCompletedAt,
-    refusal: () => conflict('study_completed', 'This participation is complete; nothing more can be recorded for it'),
-  },
-  notScreenedOut: {
-    sql: (a) => sql`${column(a, 'screened_out_at')} is null`,
-    holds: (s) => !s.screenedOutAt,
-    refusal: () => conflict('screened_out', 'This participant was screened out of the study after the understanding test'),
-  },
-  consented: {
-    sql: (a) => sql`${column(a, 'consented_at')} is not null`,
-    holds: (s) => Boolean(s.consentedAt),
-    refusal: () => conflict('consent_required', 'Consent must be recorded before answers are accepted'),
-  },
-  beforeMain: {
-    sql: (a) => sql`${column(a, 'main_started_at')} is null`,
-    holds: (s) => !s.mainStartedAt,
-    refusal: () => conflict('phase_closed', 'The main experiment has started; the pre-experiment and the participant model are closed'),
-  },
-  mainCompleted: {
-    sql: (a) => sql`${column(a, 'main_completed_at')} is not null`,
-    holds: (s) => Boolean(s.mainCompletedAt),
-    refusal: () => conflict('main_experiment_incomplete', 'The post-survey opens once the main experiment is complete'),
-  },
-} satisfies Record<string, Requirement>;
+  notCompleted: { field: 'postSurveyCompletedAt', set: false, code: 'study_completed', detail: 'This participation is complete; nothing more can be recorded for it' },
+  notScreenedOut: { field: 'screenedOutAt', set: false, code: 'screened_out', detail: 'This participant was screened out of the study after the understanding test' },
+  consented: { field: 'consentedAt', set: true, code: 'consent_required', detail: 'Consent must be recorded before answers are accepted' },
+  beforeMain: { field: 'mainStartedAt', set: false, code: 'phase_closed', detail: 'The main experiment has started; the pre-experiment and the participant model are closed' },
+  mainCompleted: { field: 'mainCompletedAt', set: true, code: 'main_experiment_incomplete', detail: 'The post-survey opens once the main experiment is complete' },
+} as const satisfies Record<string, Requirement>;
+
+const holds = (r: Requirement, s: LifecycleRow) => Boolean(s[r.field]) === r.set;
+const column = (alias: string, field: keyof LifecycleRow) => sql.raw(`${alias}.${COLUMNS[field]}`);
 
 type RequirementName = keyof typeof REQUIREMENTS;
 
@@ -77,27 +70,26 @@ export type SessionWrite = keyof typeof WRITES;
 
 /** Throws the 409 of the first requirement of `write` the session does not meet. */
 export function requireWriteAllowed(session: LifecycleRow, write: SessionWrite): void {
-  for (const name of WRITES[write]) {
-    const requirement: Requirement = REQUIREMENTS[name];
-    if (!requirement.holds(session)) throw requirement.refusal();
-  }
+  const unmet = WRITES[write].map((name): Requirement => REQUIREMENTS[name]).find((r) => !holds(r, session));
+  if (unmet) throw conflict(unmet.code, unmet.detail);
 }
 
 /** Whether the session accepts `write` now. */
-export const writeAllowed = (session: LifecycleRow, write: SessionWrite) => WRITES[write].every((name) => (REQUIREMENTS[name] as Requirement).holds(session));
+export const writeAllowed = (session: LifecycleRow, write: SessionWrite) => WRITES[write].every((name) => holds(REQUIREMENTS[name], session));
 
 /** The same rule as a SQL condition on the `sessions` row named `alias`, for a write to test in its own statement. */
 export const sessionAccepts = (write: SessionWrite, alias = 'sessions'): SQL =>
   sql.join(
-    WRITES[write].map((name) => sql`(${(REQUIREMENTS[name] as Requirement).sql(alias)})`),
+    WRITES[write].map((name) => {
+      const r: Requirement = REQUIREMENTS[name];
+      return sql`(${column(alias, r.field)} ${sql.raw(r.set ? 'is not null' : 'is null')})`;
+    }),
     sql` and `,
   );
 
 /** The columns the rules read, to select beside a write's own reply (aliases match `LifecycleRow`). */
-export const lifecycleColumns = (alias: string) => ({
-  consentedAt: sql<string | null>`${column(alias, 'consented_at')}`.as('consentedAt'),
-  mainStartedAt: sql<string | null>`${column(alias, 'main_started_at')}`.as('mainStartedAt'),
-  mainCompletedAt: sql<string | null>`${column(alias, 'main_completed_at')}`.as('mainCompletedAt'),
-  postSurveyCompletedAt: sql<string | null>`${column(alias, 'post_survey_completed_at')}`.as('postSurveyCompletedAt'),
-  screenedOutAt: sql<string | null>`${column(alias, 'screened_out_at')}`.as('screenedOutAt'),
-});
+export const lifecycleColumns = (alias: string) =>
+  Object.fromEntries((Object.keys(COLUMNS) as (keyof LifecycleRow)[]).map((field) => [field, sql<string | null>`${column(alias, field)}`.as(field)])) as Record<
+    keyof LifecycleRow,
+    SQL.Aliased<string | null>
+  >;

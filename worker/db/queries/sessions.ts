@@ -146,7 +146,6 @@ export async function sessionProgress(db: Db, sessionId: string) {
   };
 }
 
-/** Counts one more return of the participant to the study. */
 /** Counts a return to the study; a completed or screened-out session has none to count (session-lifecycle). */
 export const countResume = (db: Db, sessionId: string) =>
   db
