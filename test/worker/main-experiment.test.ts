@@ -323,10 +323,14 @@ describe('POST /api/experiments/main/integrated-response', () => {
       const sum = e.shown_feature_importance.reduce((s, c) => s + c.importance, 0);
       expect((await row(p.id, item.case_id))!.shown_leans_with_ai).toBe((e.prediction === 1 ? sum > 0 : sum < 0) ? 1 : 0);
     }
-    // Whether the AI's baseline was shown is the client's record of its screen, kept as sent.
-    expect((await save(await servedAnswer(p.id, set[7]!.case_id, { ai_baseline_shown: true }))).status).toBe(201);
-    expect((await row(p.id, set[7]!.case_id))!.ai_baseline_shown).toBe(1);
-    expect((await row(p.id, set[0]!.case_id))!.ai_baseline_shown).toBeNull();
+    // Whether the AI's baseline was shown is the server's too, by the page's own rule, from the serve
+    // and the study configuration (shipped without it); a page claiming otherwise is refused.
+    expect(studyConfig.mainExperiment.showAiBaseline).toBe(false);
+    const claimed = await save(await servedAnswer(p.id, set[7]!.case_id, { ai_baseline_shown: true }));
+    expect(claimed.status).toBe(400);
+    expect(JSON.stringify(errorBodySchema.parse(await claimed.json()).detail)).toContain('ai_baseline_shown');
+    expect((await save(await servedAnswer(p.id, set[7]!.case_id, { ai_baseline_shown: false }))).status).toBe(201);
+    for (const item of [set[0]!, set[7]!]) expect((await row(p.id, item.case_id))!.ai_baseline_shown).toBe(0);
   });
 
   it("stores a case with the server's case number, ground truth, features and alpha, and the AI side as the Worker served it", async () => {

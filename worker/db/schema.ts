@@ -303,7 +303,7 @@ export const mainExperimentResponses = sqliteTable(
      * point, so an explanation can lean against its own prediction.
      */
     shownLeansWithAi: integer('shown_leans_with_ai', { mode: 'boolean' }),
-    /** The AI's base rate and probability were shown with its bars (study configuration showAiBaseline); null when not recorded. */
+    /** The AI's base rate and probability were shown with its bars (study configuration showAiBaseline), derived from the serve; null without AI. */
     aiBaselineShown: integer('ai_baseline_shown', { mode: 'boolean' }),
     ...timestamps,
     updatedAt: text('updated_at').notNull(),

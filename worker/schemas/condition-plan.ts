@@ -5,6 +5,7 @@
  * reads it too.
  */
 import type { AiTiming, Condition } from './study';
+import type { EXPLANATION_KINDS } from './study-config';
 
 /** The per-case questions (part 2 §3): all five follow an explanation, trust alone follows the AI's prediction alone. */
 export const RATING_ITEMS = ['comprehensibility', 'transparency', 'satisfaction', 'trust', 'alignment'] as const;
@@ -30,3 +31,12 @@ export function answerPlan(shape: ConditionShape): AnswerPlan {
   const ai = shape.shows === 'none' ? 'none' : shape.shows === 'explanation' ? 'explanation' : 'prediction';
   return { initial: shape.judgements === 2, ai, ratings: ai === 'explanation' ? RATING_ITEMS : ai === 'prediction' ? ['trust'] : [] };
 }
+
+/**
+ * Whether the panel shows the AI's starting point (base rate) and its probability with the bars:
+ * only where the bars are the AI's own (alpha 1, or the AI-only explanation) and the study asks
+ * for it (`mainExperiment.showAiBaseline`). The page draws by it and the Worker records it from
+ * the serve by it.
+ */
+export const showsAiBaseline = (e: { kind: (typeof EXPLANATION_KINDS)[number]; alpha: number | null }, enabled: boolean) =>
+  enabled && (e.kind === 'ai_only' || e.alpha === 1);

@@ -13,7 +13,7 @@ import { sharesLeanToward } from '../ml/explanation';
 import type { IntegratedResponseBody } from '../schemas/main-experiment';
 import { studyConfig, type Condition } from '../schemas/study';
 import { answerMisfits, conditionOf } from './conditions';
-import { claimsDiffering, claimsRefused, servedFor, type ServedExplanation } from './served-explanations';
+import { baselineShown, claimsDiffering, claimsRefused, servedFor, type ServedExplanation } from './served-explanations';
 import { lifecycleColumns, requireWriteAllowed, sessionAccepts, type LifecycleRow } from './session-lifecycle';
 
 export async function countMainResponses(db: Db, sessionId: string): Promise<number> {
@@ -47,7 +47,7 @@ function answerColumns(body: IntegratedResponseBody, served: ServedExplanation |
     userFeatureImportance: served?.userFeatureImportance ?? [],
     shownFeatureImportance: served?.shownFeatureImportance ?? null,
     shownLeansWithAi: served ? sharesLeanToward(served.shownFeatureImportance as { importance: number }[], served.aiPrediction as 0 | 1) : null,
-    aiBaselineShown: body.ai_baseline_shown ?? null,
+    aiBaselineShown: served ? baselineShown(served) : null,
     explanationKind: served?.kind ?? null,
     aiModelIdentifier: served?.aiModelIdentifier ?? null,
     userModelIdentifier: served?.userModelIdentifier ?? null,

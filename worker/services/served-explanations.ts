@@ -11,6 +11,8 @@ import { servedExplanations } from '../db/schema';
 import { AppError } from '../errors';
 import type { ExplanationResponse, IntegratedResponseBody } from '../schemas/main-experiment';
 import type { AiOnlyReason } from './explanation';
+import { showsAiBaseline } from '../schemas/condition-plan';
+import { studyConfig } from '../schemas/study';
 
 export type ServedExplanation = typeof servedExplanations.$inferSelect;
 
@@ -77,6 +79,9 @@ export const servedFor = (db: Db, sessionId: string, caseId: string, servedId: n
 const barsText = (bars: readonly unknown[]) =>
   JSON.stringify((bars as { feature: string; importance: number; abs_importance: number; raw_shap: number }[]).map((b) => [b.feature, b.importance, b.abs_importance, b.raw_shap]));
 
+/** Whether the page showed the AI's base rate and probability with this serve's bars (the page's own rule). */
+export const baselineShown = (s: ServedExplanation) => showsAiBaseline({ kind: s.kind, alpha: s.alignmentAlpha }, studyConfig.mainExperiment.showAiBaseline);
+
 /** Each field of a trial that speaks about the AI side, and the serve's value it must equal. */
 const CLAIMS: { [K in keyof IntegratedResponseBody]?: (s: ServedExplanation) => unknown } = {
   ai_prediction: (s) => s.aiPrediction,
@@ -92,6 +97,7 @@ const CLAIMS: { [K in keyof IntegratedResponseBody]?: (s: ServedExplanation) => 
   ai_feature_importance: (s) => s.aiFeatureImportance,
   user_feature_importance: (s) => s.userFeatureImportance,
   shown_feature_importance: (s) => s.shownFeatureImportance,
+  ai_baseline_shown: baselineShown,
 };
 
 /** The names of the trial's fields that say something other than the serve did (a left-out field says nothing). */

@@ -7,6 +7,7 @@ import type { InferResponseType } from 'hono/client';
 import { api, unwrap } from '../../lib/api';
 import { studyConfig } from '../../../worker/schemas/study-config';
 import { logger } from '../../lib/error-log';
+import { showsAiBaseline as baselineRule } from '../../../worker/schemas/condition-plan';
 
 export type Contribution = { feature: string; importance: number; abs_importance: number; raw_shap: number };
 
@@ -79,8 +80,7 @@ const fromAiOnly = (r: AiOnly, alpha: number | null): ShownExplanation => ({
  * are the AI's own (alpha 1, or the AI-only fallback), and only when the study configuration asks
  * for it. The stored case records the same answer.
  */
-export const showsAiBaseline = (e: Pick<ShownExplanation, 'kind' | 'alpha'>, enabled: boolean = studyConfig.mainExperiment.showAiBaseline) =>
-  enabled && (e.kind === 'ai_only' || e.alpha === 1);
+export const showsAiBaseline = (e: Pick<ShownExplanation, 'kind' | 'alpha'>, enabled: boolean = studyConfig.mainExperiment.showAiBaseline) => baselineRule(e, enabled);
 
 export class ExplanationUnavailable extends Error {
   override readonly name = 'ExplanationUnavailable';

@@ -309,8 +309,8 @@ export const mainExperimentTable: ExportTable<MainRow> = {
     {
       name: 'ai_baseline_shown',
       type: 'boolean',
-      meaning: "Whether the AI's starting point (base rate) and its probability for the case were shown with its bars (study configuration mainExperiment.showAiBaseline; only with the AI's own bars)",
-      coding: 'true or false; empty when not recorded',
+      meaning: "Whether the AI's starting point (base rate) and its probability for the case were shown with its bars (study configuration mainExperiment.showAiBaseline; only with the AI's own bars), derived by the server from the serve",
+      coding: 'true or false; empty without AI (or for a case stored before serves were recorded, when the browser reported it)',
       value: (r) => r.r.aiBaselineShown,
     },
     outcomeColumn('user_model_prediction', "Prediction of the participant's own model", (r) => r.r.userModelPrediction),
