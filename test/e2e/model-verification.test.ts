@@ -6,6 +6,7 @@ import mvEn from '../../web/features/model-verification/i18n/en.json';
 import mvJa from '../../web/features/model-verification/i18n/ja.json';
 import { pageOverflow, signInAsAdmin, useBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './global-setup';
+import { CONSENT_ITEMS } from '../../worker/schemas/study-config';
 
 const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
@@ -91,6 +92,41 @@ describe('/model-verification', () => {
     await page.locator('[data-chart="ai-vs-users"] .recharts-bar-rectangle').first().waitFor();
     await page.getByRole('tab', { name: mvJa.tabs.details }).click();
     await page.locator('[data-chart="importance"] .recharts-bar-rectangle').first().waitFor();
+    await page.context().close();
+  });
+
+  it.each([
+    [390, 844],
+    [1280, 800],
+  ])('lists a participant whose model could not be fitted (one answer to every case) as failed, with why, at %i×%i in both languages', async (width, height) => {
+    const page = await session.newPage({ width, height });
+    await signIn(page);
+    // A participant through the API as the pages do it, answering 1 to all 200 cases.
+    const id = await page.evaluate(async (items) => {
+      const post = (url: string, body: unknown) => fetch(url, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify(body) }).then((r) => r.json());
+      const code = Array.from(crypto.getRandomValues(new Uint8Array(8)), (b) => 'ABCDEFGHJKMNPQRSTUVWXYZ23456789'[b % 31]).join('');
+      const session = (await post('/api/experiments/sessions', { participant_name: code, dataset_type: 'compas', new_participant: true })) as { user_id: number };
+      await post('/api/consent/submit', { session_id: code, user_id: session.user_id, consent_items: Object.fromEntries(items.map((k) => [k, true])) });
+      const set = (await (await fetch(`/api/experiments/case-sets/fixed?participant_id=${code}&num_cases=200&experiment_type=pre_experiment`)).json()) as { case_set: { case_id: string }[] };
+      await post('/api/experiments/pre-experiment/responses/batch', { session_id: code, responses: set.case_set.map((c) => ({ case_id: c.case_id, prediction: 1, confidence: 3, response_time_ms: 900 })) });
+      await post('/api/user-model/train', { session_id: code, dataset_type: 'compas' });
+      return code;
+    }, [...CONSENT_ITEMS]);
+    await page.getByTestId('dataset-select').selectOption('compas');
+    for (const lang of ['ja', 'en'] as const) {
+      const texts = lang === 'ja' ? mvJa : mvEn;
+      if (lang === 'en') await page.getByRole('button', { name: 'English' }).click();
+      await page.getByRole('tab', { name: texts.tabs.users }).click();
+      const row = page.locator(`tr[data-user="${id}"]`);
+      await row.waitFor();
+      expect(await row.locator('.badge').innerText()).toBe(texts.users.status.training_failed);
+      expect(await row.locator('.mv-failure').innerText()).toContain('every one of the 200');
+      expect(await pageOverflow(page), `${lang} ${width}`).toBeLessThanOrEqual(0);
+      if (SCREENSHOTS) {
+        await row.scrollIntoViewIfNeeded();
+        await page.screenshot({ path: `${SCREENSHOTS}/mv-failed-model-${lang}-${width}.png` });
+      }
+    }
     await page.context().close();
   });
 
