@@ -175,7 +175,8 @@ describe('each condition of the design, on a phone', () => {
       for (const c of DESIGN) expect(await balance.textContent()).toContain(c.name);
       await page.getByRole('tab', { name: texts.dashboard.tabs.reliance }).click();
       const byCondition = page.locator('[data-chart="reliance-by-condition"]');
-      await byCondition.locator('.recharts-bar-rectangle').first().waitFor();
+      // The chart drawn (its bars may all be 0: each participant judged one case, against the AI or not).
+      await byCondition.locator('.recharts-surface').first().waitFor();
       // Every condition named in full in the chart's table, however many labels the axis has room for.
       await byCondition.getByText(texts.dashboard.reliance.asTable).click();
       const rows = await byCondition.locator('tbody th').allInnerTexts();

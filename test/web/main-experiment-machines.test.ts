@@ -53,21 +53,16 @@ describe('case flow', () => {
     expect(done.step.record.explanation).toBe(explanation);
   });
 
-  it('times a step from when its screen is on the page (step_shown), not from when it was decided to show it', () => {
+  it('times a step from when its screen is on the page (the runner’s shownAt), not from when it was decided to show it', () => {
     const done = flow(
       initialCaseFlow(1000, spec),
       { type: 'initial_submitted', judgement: { prediction: 0, confidence: 2 }, at: 4000 },
       { type: 'explanation_loaded', explanation, at: 4500 },
       // The chart took 130 ms to render.
-      { type: 'step_shown', at: 4630 },
-      { type: 'explanation_confirmed', at: 9630 },
-      { type: 'step_shown', at: 9650 },
-      { type: 'final_submitted', judgement: { prediction: 1, confidence: 4 }, at: 12650 },
+      { type: 'explanation_confirmed', at: 9630, shownAt: 4630 },
+      { type: 'final_submitted', judgement: { prediction: 1, confidence: 4 }, at: 12650, shownAt: 9650 },
     );
     expect(done.step).toMatchObject({ kind: 'survey', explanationViewMs: 5000, final: { response_time_ms: 3000 } });
-    // Shown on a step that has no own time, it changes nothing.
-    const start = initialCaseFlow(0, spec);
-    expect(flow(start, { type: 'step_shown', at: 10 })).toBe(start);
   });
 
   it('ignores events out of order, and a failed explanation can be retried', () => {
@@ -121,7 +116,7 @@ describe('case flow', () => {
     const twice = planOf({ name: 'alone', shows: 'none', ai_timing: null, judgements: 2 });
     expect(twice.steps).toEqual(['initial', 'final']);
     // Clicked at 2000, the final judgement appears after the 300 ms pause: its time runs from 2300.
-    const done = flow(initialCaseFlow(0, twice), { type: 'initial_submitted', judgement, at: 2000, shownAt: 2300 }, { type: 'final_submitted', judgement: { prediction: 0, confidence: 2 }, at: 5000 });
+    const done = flow(initialCaseFlow(0, twice), { type: 'initial_submitted', judgement, at: 2000 }, { type: 'final_submitted', judgement: { prediction: 0, confidence: 2 }, at: 5000, shownAt: 2300 });
     if (done.step.kind !== 'done') throw new Error('not done');
     expect(done.step.record).toMatchObject({ initial: { response_time_ms: 2000 }, explanation: null, explanationViewMs: null, final: { response_time_ms: 2700 }, survey: {} });
     const body = integratedResponse('AB23CD45', item, done.step.record);

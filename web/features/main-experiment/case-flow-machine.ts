@@ -44,15 +44,16 @@ export type CaseStep =
 export type CaseFlowState = { plan: CasePlan; startedAt: number; step: CaseStep };
 
 export type CaseFlowEvent =
-  /** `at`: the click that decided it; `shownAt`: when the next step appeared (after the sending pause), where its own time starts. */
-  | { type: 'initial_submitted'; judgement: Judgement; at: number; shownAt?: number }
+  | { type: 'initial_submitted'; judgement: Judgement; at: number }
   | { type: 'explanation_loaded'; explanation: ShownExplanation; at: number }
-  /** The step's screen is on the page (its DOM committed): its own time starts here, not when it was decided to show it. */
-  | { type: 'step_shown'; at: number }
   | { type: 'explanation_failed'; detail: string }
   | { type: 'explanation_retried' }
-  | { type: 'explanation_confirmed'; at: number }
-  | { type: 'final_submitted'; judgement: Judgement; at: number }
+  /**
+   * `shownAt`: when the step's screen was committed to the page, read by the runner; its time runs
+   * from there (a pause or a chart's render can lie between deciding to show a step and showing it).
+   */
+  | { type: 'explanation_confirmed'; at: number; shownAt?: number }
+  | { type: 'final_submitted'; judgement: Judgement; at: number; shownAt?: number }
   | { type: 'survey_submitted'; survey: SurveyResponse; at: number };
 
 /** A case opens on its initial judgement; without one, on the AI (fetched first) or on the one judgement. */
@@ -94,7 +95,7 @@ export function caseFlowReducer(state: CaseFlowState, event: CaseFlowEvent): Cas
       if (step.kind !== 'initial') return state;
       const initial = { ...event.judgement, response_time_ms: elapsed(state.startedAt, event.at) };
       // Without the AI the final judgement is the next screen: its time runs from when it appears, as every step's does.
-      if (plan.ai === 'none') return { ...state, step: { kind: 'final', initial, explanation: null, explanationViewMs: null, shownAt: event.shownAt ?? event.at } };
+      if (plan.ai === 'none') return { ...state, step: { kind: 'final', initial, explanation: null, explanationViewMs: null, shownAt: event.at } };
       return { ...state, step: { kind: 'explaining', initial } };
     }
     case 'explanation_loaded':
@@ -102,10 +103,6 @@ export function caseFlowReducer(state: CaseFlowState, event: CaseFlowEvent): Cas
       // Shown with the case, the AI is read while judging: its viewing time is the judgement's.
       if (!plan.aiStep) return { ...state, step: { kind: 'final', initial: step.initial, explanation: event.explanation, explanationViewMs: null, shownAt: event.at } };
       return { ...state, step: { kind: 'explanation', initial: step.initial, explanation: event.explanation, shownAt: event.at } };
-    case 'step_shown':
-      // The explanation or a judgement after it can take a render (the chart) to appear.
-      if (step.kind !== 'explanation' && step.kind !== 'final') return state;
-      return { ...state, step: { ...step, shownAt: event.at } };
     case 'explanation_failed':
       if (step.kind !== 'explaining') return state;
       return { ...state, step: { kind: 'failed', initial: step.initial, detail: event.detail } };
@@ -116,11 +113,11 @@ export function caseFlowReducer(state: CaseFlowState, event: CaseFlowEvent): Cas
       if (step.kind !== 'explanation') return state;
       return {
         ...state,
-        step: { kind: 'final', initial: step.initial, explanation: step.explanation, explanationViewMs: elapsed(step.shownAt, event.at), shownAt: event.at },
+        step: { kind: 'final', initial: step.initial, explanation: step.explanation, explanationViewMs: elapsed(event.shownAt ?? step.shownAt, event.at), shownAt: event.at },
       };
     case 'final_submitted': {
       if (step.kind !== 'final') return state;
-      const final = { ...event.judgement, response_time_ms: elapsed(step.shownAt, event.at) };
+      const final = { ...event.judgement, response_time_ms: elapsed(event.shownAt ?? step.shownAt, event.at) };
       const viewed = step.explanation && step.explanationViewMs === null ? final.response_time_ms : step.explanationViewMs;
       const answered: Extract<CaseStep, { kind: 'survey' }> = { kind: 'survey', initial: step.initial, explanation: step.explanation, explanationViewMs: viewed, final };
       return { ...state, step: plan.ratings.length > 0 ? answered : finish(answered, {}, event.at) };

@@ -33,10 +33,12 @@ export function useCaseFlow(opts: { sessionId: string; caseId: string; alpha: nu
     };
   }, [explaining, sessionId, caseId, alpha, predictionOnly]);
 
-  // Every step's time runs from when its screen is committed to the page, in every condition.
+  // Every step's time runs from when its screen is committed to the page, in every condition:
+  // read here, in a ref, so taking it costs no second render of the step (its chart).
   const kind = state.step.kind;
+  const shownAt = useRef(0);
   useLayoutEffect(() => {
-    if (kind === 'explanation' || kind === 'final') dispatch({ type: 'step_shown', at: performance.now() });
+    shownAt.current = performance.now();
   }, [kind]);
 
   const reported = useRef(false);
@@ -49,10 +51,9 @@ export function useCaseFlow(opts: { sessionId: string; caseId: string; alpha: nu
   return {
     state,
     // Judgements are timed at the click that decided them, not after the "sending" pause.
-    // Dispatched after the pause, when the next step appears: its own time starts now.
-    submitInitial: (judgement: Judgement, decidedAt: number) => dispatch({ type: 'initial_submitted', judgement, at: decidedAt, shownAt: performance.now() }),
-    confirmExplanation: () => dispatch({ type: 'explanation_confirmed', at: performance.now() }),
-    submitFinal: (judgement: Judgement, decidedAt: number) => dispatch({ type: 'final_submitted', judgement, at: decidedAt }),
+    submitInitial: (judgement: Judgement, decidedAt: number) => dispatch({ type: 'initial_submitted', judgement, at: decidedAt }),
+    confirmExplanation: () => dispatch({ type: 'explanation_confirmed', at: performance.now(), shownAt: shownAt.current }),
+    submitFinal: (judgement: Judgement, decidedAt: number) => dispatch({ type: 'final_submitted', judgement, at: decidedAt, shownAt: shownAt.current }),
     submitSurvey: (survey: SurveyResponse) => dispatch({ type: 'survey_submitted', survey, at: performance.now() }),
     retryExplanation: () => dispatch({ type: 'explanation_retried' }),
   };
