@@ -2,9 +2,19 @@ import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import react from '@vitejs/plugin-react';
+import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
 
 const root = import.meta.dirname;
+
+/** The analysis scripts as text, as wrangler.toml's `[[rules]] type = "Text"` bundles them for the Worker. */
+const textModules: Plugin = {
+  name: 'xdl-text-modules',
+  enforce: 'pre',
+  transform(code, id) {
+    return /\.(py|R)$/.test(id) ? { code: `export default ${JSON.stringify(code)};`, map: null } : undefined;
+  },
+};
 
 export default defineConfig(async () => {
   const migrations = await readD1Migrations(path.join(root, 'migrations'));
@@ -28,6 +38,7 @@ export default defineConfig(async () => {
         {
           // Runs inside workerd with the real D1 and R2 bindings from wrangler.toml.
           plugins: [
+            textModules,
             cloudflareTest({
               wrangler: { configPath: './wrangler.toml' },
               miniflare: {

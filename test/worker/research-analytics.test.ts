@@ -3,7 +3,7 @@ import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import adminEn from '../../web/features/admin/i18n/en.json';
 import adminJa from '../../web/features/admin/i18n/ja.json';
-import { LEAN_FORMULA, RELIANCE_METRICS } from '../../worker/services/analytics/reliance';
+import { LEAN_FORMULA, MEASURES } from '../../worker/services/analytics/measures';
 import { adminStatsSchema, experimentStatisticsSchema, usersResponseSchema } from '../../worker/schemas/admin';
 import type { AnsweredQuestion } from '../../worker/schemas/post-survey';
 import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-test';
@@ -11,19 +11,20 @@ import { adminCookie, api, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { consentedParticipant, newParticipantId, participantDoneWithMain, seedCompasStudy } from '../helpers/study-factories';
 
-type Interval = { mean: number | null; ci_low: number | null; ci_high: number | null; participants: number; pooled: number | null };
+type Interval = { mean: number | null; ci_low: number | null; ci_high: number | null; participants: number; trials: number; pooled: number | null };
 type Group = { trials: number; participants: number; metrics: Record<string, Interval>; calibration: { confidence: number; trials: number; accuracy: number | null }[] };
 type Report = {
-  definitions: { metrics: { id: string; formula: string }[] };
+  definitions: { metrics: { id: string; formula: string; source: string; range: [number, number] }[] };
   participants_included: number;
   participants_excluded: number;
-  overall: Group;
+  overall: Group | null;
+  trials: number;
   by_alpha: (Group & { alignment_alpha: number })[];
   by_dataset: (Group & { dataset_type: string })[];
   participants: { user_id: number; user_name: string; trials: number; included: boolean; quality_flags: string[]; metrics: Record<string, number | null> }[];
 };
 /** A trial with the alpha of the explanation shown (null for an AI-only fallback). */
-type Trial = { participant_id: number; alignment_alpha: number | null; kind: string; i: number; a: number; f: number; y: number; ci: number; cf: number };
+type Trial = { participant_id: number; alignment_alpha: number | null; kind: string; i: number | null; a: number | null; f: number; y: number; ci: number | null; cf: number };
 
 let cookie: string;
 const asAdmin = (path: string, init: RequestInit = {}) => api(path, { ...init, headers: { Cookie: cookie } });
@@ -64,25 +65,48 @@ const share = (ts: Trial[], den: (t: Trial) => boolean, num: (t: Trial) => boole
   return d.length ? d.filter(num).length / d.length : null;
 };
 const signed = (p: number, c: number) => (p === 1 ? c : -c);
+/** Trials with the AI shown after an initial judgement that differed from it. */
+const differs = (t: Trial) => t.i !== null && t.a !== null && t.i !== t.a;
 const byHand: Record<string, (ts: Trial[]) => number | null> = {
-  agreement: (ts) => share(ts, () => true, (t) => t.f === t.a),
-  switch_to_ai: (ts) => share(ts, (t) => t.i !== t.a, (t) => t.f === t.a),
-  switch_away: (ts) => share(ts, (t) => t.i === t.a, (t) => t.f !== t.a),
-  over_reliance: (ts) => share(ts, (t) => t.a !== t.y, (t) => t.f === t.a),
-  under_reliance: (ts) => share(ts, (t) => t.a === t.y && t.i !== t.y, (t) => t.f === t.i),
-  initial_accuracy: (ts) => share(ts, () => true, (t) => t.i === t.y),
-  final_accuracy: (ts) => share(ts, () => true, (t) => t.f === t.y),
-  accuracy_gain: (ts) => (ts.length ? (ts.filter((t) => t.f === t.y).length - ts.filter((t) => t.i === t.y).length) / ts.length : null),
+  agreement: (ts) => share(ts, (t) => t.a !== null, (t) => t.f === t.a),
+  switch: (ts) => share(ts, differs, (t) => t.f === t.a),
+  rair: (ts) => share(ts, (t) => differs(t) && t.i !== t.y, (t) => t.f === t.a),
+  rsr: (ts) => share(ts, (t) => differs(t) && t.i === t.y, (t) => t.f === t.i),
+  // Symmetric: both among trials where the initial judgement and the AI disagree.
+  over_reliance: (ts) => share(ts, (t) => differs(t) && t.a !== t.y, (t) => t.f === t.a),
+  under_reliance: (ts) => share(ts, (t) => differs(t) && t.a === t.y, (t) => t.f === t.i),
   weight_of_advice: (ts) => {
-    const defined = ts.filter((t) => signed(t.a, 5) !== signed(t.i, t.ci));
+    const defined = ts.filter(differs);
     if (!defined.length) return null;
-    const woa = defined.map((t) => Math.min(1, Math.max(0, (signed(t.f, t.cf) - signed(t.i, t.ci)) / (signed(t.a, 5) - signed(t.i, t.ci)))));
+    const woa = defined.map((t) => Math.min(1, Math.max(0, (signed(t.f, t.cf) - signed(t.i!, t.ci!)) / (signed(t.a!, 5) - signed(t.i!, t.ci!)))));
     return woa.reduce((x, y) => x + y, 0) / woa.length;
   },
-  confidence_change: (ts) => (ts.length ? ts.reduce((x, t) => x + t.cf - t.ci, 0) / ts.length : null),
+  initial_accuracy: (ts) => share(ts, (t) => t.i !== null, (t) => t.i === t.y),
+  final_accuracy: (ts) => share(ts, () => true, (t) => t.f === t.y),
+  accuracy_gain: (ts) => {
+    const w = ts.filter((t) => t.i !== null);
+    return w.length ? (w.filter((t) => t.f === t.y).length - w.filter((t) => t.i === t.y).length) / w.length : null;
+  },
+  confidence_change: (ts) => {
+    const w = ts.filter((t) => t.i !== null);
+    return w.length ? w.reduce((x, t) => x + t.cf - t.ci!, 0) / w.length : null;
+  },
 };
-/** Student's t, 97.5th percentile, from a printed table. */
-const T_TABLE: Record<number, number> = { 1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306 };
+
+/** The trials each measure is defined on (its n). */
+const definedOn: Record<string, (t: Trial) => boolean> = {
+  agreement: (t) => t.a !== null,
+  switch: differs,
+  rair: (t) => differs(t) && t.i !== t.y,
+  rsr: (t) => differs(t) && t.i === t.y,
+  over_reliance: (t) => differs(t) && t.i === t.y,
+  under_reliance: (t) => differs(t) && t.i !== t.y,
+  weight_of_advice: differs,
+  initial_accuracy: (t) => t.i !== null,
+  final_accuracy: () => true,
+  accuracy_gain: (t) => t.i !== null,
+  confidence_change: (t) => t.i !== null,
+};
 
 const people: Record<string, { name: string; id: number }> = {};
 let trials: Trial[];
@@ -120,14 +144,19 @@ describe('reliance metrics', () => {
       }
     }
     const agreeing = r.participants.find((p) => p.user_id === people.agreeing!.id)!;
-    expect(agreeing.metrics.switch_to_ai).toBeNull();
-    expect(agreeing.metrics.switch_away).not.toBeNull();
+    // Never disagreed with the AI at first: switching, RAIR, RSR, over- and under-reliance and WoA are undefined, not 0.
+    for (const id of ['switch', 'rair', 'rsr', 'over_reliance', 'under_reliance', 'weight_of_advice']) expect(agreeing.metrics[id], id).toBeNull();
+    expect(agreeing.metrics.agreement).not.toBeNull();
     expect(r.participants.some((p) => p.user_id === people.noMain!.id)).toBe(false);
-    expect(r.overall.participants).toBe(5);
-    expect(r.overall.trials).toBe(trials.length);
+    expect(r.overall!.participants).toBe(5);
+    expect(r.overall!.trials).toBe(trials.length);
+    // Every measure names its source.
+    for (const m of r.definitions.metrics) expect(m.source.length, m.id).toBeGreaterThan(5);
+    expect(r.definitions.metrics.find((m) => m.id === 'switch')!.source).toContain('Yin');
+    expect(r.definitions.metrics.find((m) => m.id === 'rair')!.source).toContain('Schemmer');
   });
 
-  it('per alpha: the mean of the participants’ own values with a 95% t-interval, and the pooled value', async () => {
+  it('per alpha: the mean of the participants’ own values with a bootstrap interval inside the measure’s range, its n, and the pooled value', async () => {
     const r = await report();
     // The registration tools fit each participant's model first, so their cases show the alpha mix.
     expect(trials.every((t) => t.kind === 'human_aligned')).toBe(true);
@@ -146,6 +175,7 @@ describe('reliance metrics', () => {
         if (pooled === null) expect(m.pooled).toBeNull();
         else expect(m.pooled).toBeCloseTo(pooled, 12);
         expect(m.participants).toBe(values.length);
+        expect(m.trials, `${g.alignment_alpha} ${id} n`).toBe(at.filter(definedOn[id]!).length);
         if (values.length === 0) continue;
         const mean = values.reduce((x, y) => x + y, 0) / values.length;
         expect(m.mean, `${g.alignment_alpha} ${id}`).toBeCloseTo(mean, 12);
@@ -153,17 +183,18 @@ describe('reliance metrics', () => {
           expect(m.ci_low).toBeNull();
           continue;
         }
-        const sd = Math.sqrt(values.reduce((x, v) => x + (v - mean) ** 2, 0) / (values.length - 1));
-        const half = (T_TABLE[values.length - 1]! * sd) / Math.sqrt(values.length);
-        expect(m.ci_low!, `${g.alignment_alpha} ${id}`).toBeCloseTo(mean - half, 3);
-        expect(m.ci_high!).toBeCloseTo(mean + half, 3);
+        // A percentile bootstrap of the mean: within the values' own span, so within the measure's range.
+        const [lo, hi] = r.definitions.metrics.find((d) => d.id === id)!.range;
+        expect(m.ci_low!, `${g.alignment_alpha} ${id}`).toBeGreaterThanOrEqual(Math.max(lo, Math.min(...values)) - 1e-12);
+        expect(m.ci_high!, `${g.alignment_alpha} ${id}`).toBeLessThanOrEqual(Math.min(hi, Math.max(...values)) + 1e-12);
+        expect(m.ci_low!).toBeLessThanOrEqual(m.ci_high!);
       }
     }
   });
 
   it('calibration: final accuracy at each confidence level', async () => {
     const r = await report();
-    for (const level of r.overall.calibration) {
+    for (const level of r.overall!.calibration) {
       const at = trials.filter((t) => t.cf === level.confidence);
       expect(level.trials).toBe(at.length);
       if (at.length) expect(level.accuracy).toBeCloseTo(at.filter((t) => t.f === t.y).length / at.length, 12);
@@ -261,9 +292,9 @@ describe('data-quality flags', () => {
     expect(speeder.included).toBe(false);
     expect(speeder.quality_flags).toEqual(['speeder']);
     expect(clean.participants_excluded).toBe(1);
-    expect(clean.overall.participants).toBe(all.overall.participants - 1);
+    expect(clean.overall!.participants).toBe(all.overall!.participants - 1);
     const speederTrials = trials.length;
-    expect(clean.overall.trials).toBe(speederTrials);
+    expect(clean.overall!.trials).toBe(speederTrials);
     expect(await rows('select id from participants where id = ?', people.speeder!.id)).toHaveLength(1);
     // The participants export carries the flags.
     const zip = await asAdmin('/api/enhanced-export/all-data?format=csv');
@@ -348,7 +379,7 @@ describe('what the figures count', () => {
 
     const byDefault = await report(false, false);
     expect(byDefault.participants.map((p) => p.user_id)).toEqual([person.id]);
-    expect(byDefault.overall.trials).toBe(20);
+    expect(byDefault.overall!.trials).toBe(20);
     const everyone = await report(false, true);
     expect(everyone.participants.map((p) => p.user_id)).toEqual(expect.arrayContaining([person.id, tutorial.id, people.a!.id]));
 
@@ -387,7 +418,7 @@ describe('what the figures count', () => {
 
 describe('the formulas the reliance tab shows', () => {
   it('are the definitions themselves in English, and translated for every metric in Japanese', () => {
-    const formulas = { ...RELIANCE_METRICS.map((m) => ({ [m.id]: `${m.formula} (${m.units})` })).reduce((a, b) => ({ ...a, ...b }), {}), bars_lean_with_ai: LEAN_FORMULA };
+    const formulas = { ...MEASURES.map((m) => ({ [m.id]: `${m.formula} (${m.units})` })).reduce((a, b) => ({ ...a, ...b }), {}), bars_lean_with_ai: LEAN_FORMULA };
     expect(adminEn.dashboard.reliance.formulas).toEqual(formulas);
     expect(Object.keys(adminJa.dashboard.reliance.formulas).sort()).toEqual(Object.keys(formulas).sort());
   });

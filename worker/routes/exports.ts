@@ -8,7 +8,7 @@ import { exportAllData, exportConsent, exportTable, type ExportResult } from '..
 import { validate } from '../validate';
 
 const exportParamSchema = z.object({
-  name: z.enum(['pre-experiment', 'main-experiment', 'case-data', 'feature-importance', 'post-survey', 'reliance-participants', 'reliance-by-alpha', 'reliance-by-condition', 'reliance-by-dataset', 'all-data']),
+  name: z.enum(['pre-experiment', 'main-experiment', 'case-data', 'feature-importance', 'post-survey', 'reliance-participants', 'reliance-by-alpha', 'reliance-by-condition', 'reliance-by-dataset', 'reliance-condition-differences', 'reliance-alpha-models', 'trials', 'all-data']),
 });
 const exportQuerySchema = z.object({
   /** `excel`: CSV with a UTF-8 byte-order mark, so Excel reads Japanese and other text correctly when the file is opened. */

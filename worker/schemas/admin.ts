@@ -4,7 +4,7 @@ import { QUALITY_FLAGS } from './quality-flags';
 import { datasetTypeSchema, studyConfig } from './study';
 
 /** What a completed case showed, as the figures group them (the AI's explanation kinds, and no AI). */
-export const SHOWN_KINDS = ['human_aligned', 'ai_only', 'prediction_only', 'no_ai'] as const;
+export const SHOWN_KINDS = ['human_aligned', 'ai_explanation', 'ai_only', 'prediction_only', 'no_ai'] as const;
 
 export const adminLoginBodySchema = z.object({
   password: z.string().min(1, 'password is required').max(512),
@@ -177,6 +177,8 @@ export const adminStatsSchema = z.object({
       explanation_kind: z.enum(SHOWN_KINDS),
       alignment_alpha: z.number().nullable(),
       cases: z.number().int(),
+      /** Cases with an initial judgement: the denominator of the change rate and the initial accuracy. */
+      cases_with_initial: z.number().int(),
       judgment_change_rate: z.number().nullable(),
       initial_accuracy: z.number().nullable(),
       final_accuracy: z.number().nullable(),
@@ -187,10 +189,14 @@ export const adminStatsSchema = z.object({
 const phaseStatisticsSchema = z.object({
   total_responses: z.number().int(),
   unique_users: z.number().int(),
+  /** judgment_changes ÷ judgment_change_trials: final ≠ initial among trials with the AI shown after an initial judgement. */
   judgment_change_rate: z.number().nullable(),
+  judgment_change_trials: z.number().int(),
+  judgment_changes: z.number().int(),
   /**
-   * Completed cases per alpha of the explanation shown, keyed by the alpha as written in the
-   * configuration; AI-only fallbacks under `ai_only`.
+   * Completed cases per alpha of the human-aligned explanation shown, keyed by the alpha as written
+   * in the configuration; the other kinds under their own names (`ai_explanation` the AI's own by
+   * design, `ai_only` the fallback, `prediction_only`, `no_ai`).
    */
   alignment_distribution: z.record(z.string(), z.number().int()),
 });
@@ -198,6 +204,8 @@ export const experimentStatisticsSchema = z.object({
   include_synthetic: z.boolean(),
   pre_experiment: phaseStatisticsSchema,
   main_experiment: phaseStatisticsSchema,
+  /** The main experiment's figures per between-subject condition (the conditions are never pooled there). */
+  main_by_condition: z.array(phaseStatisticsSchema.extend({ condition: z.string() })),
   last_updated: z.string(),
 });
 

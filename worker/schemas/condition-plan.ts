@@ -34,9 +34,13 @@ export function answerPlan(shape: ConditionShape): AnswerPlan {
 
 /**
  * Whether the panel shows the AI's starting point (base rate) and its probability with the bars:
- * only where the bars are the AI's own (alpha 1, or the AI-only explanation) and the study asks
+ * only where the bars are the AI's own (alpha 1, the AI's explanation by design or its fallback) and the study asks
  * for it (`mainExperiment.showAiBaseline`). The page draws by it and the Worker records it from
  * the serve by it.
  */
 export const showsAiBaseline = (e: { kind: (typeof EXPLANATION_KINDS)[number]; alpha: number | null }, enabled: boolean) =>
-  enabled && (e.kind === 'ai_only' || e.alpha === 1);
+  enabled && (e.kind === 'ai_only' || e.kind === 'ai_explanation' || e.alpha === 1);
+
+/** Whether a condition shows the AI's own explanation by design: an explanation condition whose every alpha is 1 (`defaultAlphas`: the study's alphaLevels, for a condition without its own). */
+export const showsAiExplanation = (condition: Condition, defaultAlphas: readonly number[]): boolean =>
+  condition.shows === 'explanation' && (condition.alphaLevels ?? defaultAlphas).every((alpha) => alpha === 1);

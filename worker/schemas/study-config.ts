@@ -35,10 +35,12 @@ export const AI_TIMINGS = ['after_initial', 'with_case'] as const;
 export type AiTiming = (typeof AI_TIMINGS)[number];
 
 /**
- * What a main case showed of the AI: the explanation mixed with the participant's own model by
- * alpha, the AI's own (the fallback when the participant's model is missing), or its prediction alone.
+ * What a main case showed of the AI, and why: the explanation mixed with the participant's own
+ * model by alpha (`human_aligned`), the AI's own because the condition shows it by design
+ * (`ai_explanation`: a condition whose alphaLevels are [1]), the AI's own as the fallback when the
+ * participant's model is missing (`ai_only`), or its prediction alone.
  */
-export const EXPLANATION_KINDS = ['human_aligned', 'ai_only', 'prediction_only'] as const;
+export const EXPLANATION_KINDS = ['human_aligned', 'ai_explanation', 'ai_only', 'prediction_only'] as const;
 export type Phase = (typeof PHASES)[number];
 
 /** The seven consent items of part 1 §2, all required. */

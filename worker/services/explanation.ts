@@ -15,6 +15,7 @@ import { treeShap } from '../ml/treeshap';
 import type { ExplanationResponse } from '../schemas/main-experiment';
 import { r2Keys } from '../storage/r2';
 import { studyConfig, type DatasetType } from '../schemas/study';
+import { showsAiExplanation } from '../schemas/condition-plan';
 import { conditionOf } from './conditions';
 import { alphaOfItem } from './main-case-sets';
 import { recordServe } from './served-explanations';
@@ -173,6 +174,19 @@ export const predictionOnly = (explanation: ExplanationResponse): ExplanationRes
   user_model_probability: null,
 });
 
+/**
+ * What a condition that shows the AI's own explanation by design gets: the AI's bars, coded as
+ * such whether or not the participant's model was usable (the participant's model stays on the
+ * record for analysis; it shaped nothing shown).
+ */
+const asAiExplanation = (explanation: ExplanationResponse): ExplanationResponse => ({
+  ...explanation,
+  alignment_alpha: 1,
+  shown_feature_importance: explanation.ai_feature_importance,
+  explanation_kind: 'ai_explanation',
+  human_aligned_used: false,
+});
+
 type ExplanationInputs = Awaited<ReturnType<typeof explanationInputs>>;
 
 /**
@@ -201,7 +215,7 @@ export async function serveMainCase(
     userModel: prediction ? null : inputs.userModel,
     aiOnly: options.aiOnly,
   });
-  const shown = prediction ? predictionOnly(served.explanation) : served.explanation;
+  const shown = prediction ? predictionOnly(served.explanation) : showsAiExplanation(condition, studyConfig.mainExperiment.alphaLevels) ? asAiExplanation(served.explanation) : served.explanation;
   const id = await recordServe(db, {
     shown,
     aiProbability: served.explanation.ai_probability!,

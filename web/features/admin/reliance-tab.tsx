@@ -7,28 +7,28 @@ import { Bar, BarChart, CartesianGrid, ErrorBar, ResponsiveContainer, Tooltip, X
 import { StatusBadge } from '../../components/ui/status-badge';
 import { api, unwrap } from '../../lib/api';
 import { saveResponse } from './downloads';
-import { severalConditions, shownGroupName } from './dashboard-charts';
+import { GroupTick, ROW_PX, severalConditions, shownGroupName, useCategoryAxisWidth } from './dashboard-charts';
 
 type Report = InferResponseType<typeof api.api.admin.analytics.reliance.$get, 200>;
-type Group = Report['overall'];
+type Group = Report['by_condition'][number];
 type ParticipantRow = Report['participants'][number];
 type Notify = (b: { kind: 'error' | 'success'; text: string }) => void;
 
 const k = (key: string) => `admin.dashboard.reliance.${key}`;
-/** Each metric's possible range, so the bars of every group share one honest scale (intervals beyond it are clipped). */
-const DOMAINS: Record<string, [number, number]> = { accuracy_gain: [-1, 1], confidence_change: [-4, 4] };
-const domainOf = (metric: string): [number, number] => DOMAINS[metric] ?? [0, 1];
 const fmt = (v: number | null | undefined) => (v === null || v === undefined ? '—' : Math.abs(v) < 10 ? v.toFixed(3) : v.toFixed(1));
 
-/** One metric per group as bars of the participants' mean, with the 95% interval as error bars. */
-function GroupChart({ groups, metric, label, testId }: { groups: { name: string; group: Group }[]; metric: string; label: string; testId: string }) {
+/**
+ * One measure per group as bars of the participants' mean with its 95% bootstrap interval, the
+ * groups down the side, each named in full with its n (participants / trials), on the measure's
+ * own range; the same numbers as a table beneath.
+ */
+function GroupChart({ groups, metric, label, testId, range }: { groups: { name: string; group: Group }[]; metric: string; label: string; testId: string; range: [number, number] }) {
   const { t } = useTranslation();
   const data = groups.map(({ name, group }) => {
     const m = group.metrics[metric];
     const mean = m?.mean ?? null;
     return {
-      // Every group states its n: participants with a value for the metric.
-      name: `${name} (n=${m?.participants ?? 0})`,
+      name: `${name} (n=${m?.participants ?? 0}/${m?.trials ?? 0})`,
       group: name,
       mean,
       low: m?.ci_low ?? null,
@@ -36,27 +36,33 @@ function GroupChart({ groups, metric, label, testId }: { groups: { name: string;
       // Distances below and above the mean, as recharts draws them.
       ci: mean !== null && m?.ci_low != null && m.ci_high != null ? [mean - m.ci_low, m.ci_high - mean] : [0, 0],
       participants: m?.participants ?? 0,
+      trials: m?.trials ?? 0,
     };
   });
+  const axisWidth = useCategoryAxisWidth(data.map((d) => d.name));
   return (
-    <figure className="card chart-card" data-chart={testId}>
+    <figure className="card chart-card" data-chart={testId} data-groups={data.length}>
       <figcaption>{label}</figcaption>
       {data.every((d) => d.mean === null) ? (
         <p>{t('admin.dashboard.charts.none')}</p>
       ) : (
-        <ResponsiveContainer width="100%" height={240}>
-          <BarChart data={data} margin={{ left: 0, right: 8 }}>
+        <ResponsiveContainer width="100%" height={ROW_PX * data.length + 50}>
+          <BarChart data={data} layout="vertical" margin={{ left: 4, right: 12 }}>
             <CartesianGrid strokeDasharray="3 3" />
-            <XAxis dataKey="name" />
-            <YAxis width={48} domain={domainOf(metric)} allowDataOverflow />
-            <Tooltip formatter={(v, _n, item) => [`${fmt(Number(v))} (n = ${(item.payload as { participants: number }).participants})`, t(k(`metrics.${metric}`))]} />
+            <XAxis type="number" domain={range} allowDataOverflow />
+            <YAxis type="category" dataKey="name" width={axisWidth} interval={0} tick={<GroupTick width={axisWidth} />} />
+            <Tooltip
+              formatter={(v, _n, item) => {
+                const d = item.payload as { low: number | null; high: number | null; participants: number; trials: number };
+                return [`${fmt(Number(v))} [${fmt(d.low)}, ${fmt(d.high)}] (${t(k('nParticipantsTrials'), { participants: d.participants, trials: d.trials })})`, t(k(`metrics.${metric}`))];
+              }}
+            />
             <Bar dataKey="mean" name={t(k(`metrics.${metric}`))} fill="#2f6fd6" isAnimationActive={false}>
-              <ErrorBar dataKey="ci" width={6} strokeWidth={1.5} stroke="#1b2b44" />
+              <ErrorBar dataKey="ci" direction="x" width={6} strokeWidth={1.5} stroke="#1b2b44" />
             </Bar>
           </BarChart>
         </ResponsiveContainer>
       )}
-      {/* The same numbers as a table: every group named in full, however many the axis has room for. */}
       <details className="chart-table">
         <summary>{t(k('asTable'))}</summary>
         <div className="table-scroll">
@@ -66,7 +72,7 @@ function GroupChart({ groups, metric, label, testId }: { groups: { name: string;
                 <th scope="col">{t(k('group'))}</th>
                 <th scope="col">{t(k(`metrics.${metric}`))}</th>
                 <th scope="col">{t(k('interval'))}</th>
-                <th scope="col">n</th>
+                <th scope="col">{t(k('nColumn'))}</th>
               </tr>
             </thead>
             <tbody>
@@ -75,13 +81,102 @@ function GroupChart({ groups, metric, label, testId }: { groups: { name: string;
                   <th scope="row">{d.group}</th>
                   <td>{fmt(d.mean)}</td>
                   <td>{d.low === null || d.high === null ? '—' : `${fmt(d.low)} – ${fmt(d.high)}`}</td>
-                  <td>{d.participants}</td>
+                  <td>
+                    {d.participants} / {d.trials}
+                  </td>
                 </tr>
               ))}
             </tbody>
           </table>
         </div>
       </details>
+    </figure>
+  );
+}
+
+/** Every pair of conditions' difference on the chosen measure, with its interval. */
+function DifferencesTable({ report, metric }: { report: Report; metric: string }) {
+  const { t } = useTranslation();
+  const rows = report.condition_differences.filter((d) => d.metric === metric);
+  if (rows.length === 0) return null;
+  return (
+    <figure className="card" data-testid="reliance-differences">
+      <figcaption>{t(k('differences'))}</figcaption>
+      <div className="table-scroll">
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">{t(k('conditionPair'))}</th>
+              <th scope="col">{t(k('difference'))}</th>
+              <th scope="col">{t(k('interval'))}</th>
+              <th scope="col">n</th>
+            </tr>
+          </thead>
+          <tbody>
+            {rows.map((d) => (
+              <tr key={`${d.condition_a}:${d.condition_b}`}>
+                <th scope="row">
+                  {d.condition_b} − {d.condition_a}
+                </th>
+                <td>{fmt(d.difference)}</td>
+                <td>{d.ci_low === null || d.ci_high === null ? '—' : `${fmt(d.ci_low)} – ${fmt(d.ci_high)}`}</td>
+                <td>
+                  {d.participants_b} / {d.participants_a}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </figure>
+  );
+}
+
+/** The alpha effect per condition: each model's slope, odds ratio and p, or why none was fitted. */
+function AlphaModelsTable({ report }: { report: Report }) {
+  const { t } = useTranslation();
+  if (report.alpha_models.length === 0) return null;
+  return (
+    <figure className="card" data-testid="reliance-alpha-models">
+      <figcaption>{t(k('alphaModels'))}</figcaption>
+      <div className="table-scroll">
+        <table className="table">
+          <thead>
+            <tr>
+              <th scope="col">{t(k('conditionPair'))}</th>
+              <th scope="col">{t(k('outcome'))}</th>
+              <th scope="col">{t(k('slope'))}</th>
+              <th scope="col">{t(k('oddsRatio'))}</th>
+              <th scope="col">{t(k('pValue'))}</th>
+              <th scope="col">{t(k('nColumn'))}</th>
+            </tr>
+          </thead>
+          <tbody>
+            {report.alpha_models.map((m) => (
+              <tr key={`${m.condition}:${m.outcome}`}>
+                <th scope="row">{m.condition}</th>
+                <td>{t(k(`outcomes.${m.outcome}`))}</td>
+                {'refused' in m ? (
+                  <td colSpan={3}>{t(k('refused'), { reason: t(k(`refusals.${m.refused}`)) })}</td>
+                ) : (
+                  <>
+                    <td>
+                      {fmt(m.slope)} ({fmt(m.slope_se)})
+                    </td>
+                    <td>
+                      {fmt(m.odds_ratio)} [{fmt(Math.exp(m.slope_ci_low))}, {fmt(Math.exp(m.slope_ci_high))}]
+                    </td>
+                    <td>{m.slope_p < 0.001 ? '< 0.001' : m.slope_p.toFixed(3)}</td>
+                  </>
+                )}
+                <td>
+                  {m.participants} / {m.trials}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
     </figure>
   );
 }
@@ -119,7 +214,9 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
     return list;
   }, [r, sort]);
 
-  const download = async (name: 'reliance-participants' | 'reliance-by-alpha' | 'reliance-by-condition' | 'reliance-by-dataset') => {
+  const download = async (
+    name: 'reliance-participants' | 'reliance-by-alpha' | 'reliance-by-condition' | 'reliance-by-dataset' | 'reliance-condition-differences' | 'reliance-alpha-models',
+  ) => {
     try {
       const res = await api.api['enhanced-export'][':name'].$get({ param: { name }, query: { format: 'csv', ...population } });
       await saveResponse(res, name, 'csv');
@@ -137,6 +234,8 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
   }
   if (!r) return <p>{t('common.loading')}</p>;
   const definition = metrics.find((m) => m.id === metric);
+  const range: [number, number] = definition ? [definition.range[0], definition.range[1]] : [0, 1];
+  const fallbackTrials = r.by_condition.reduce((a, g) => a + g.fallback_trials, 0);
   const columns = [
     { id: 'user_name', label: t('admin.dashboard.columns.username') },
     { id: 'trials', label: t(k('trials')) },
@@ -149,7 +248,10 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
           {t(k('excludeFlagged'))}
         </Checkbox>
         <p className="muted" data-testid="reliance-counts">
-          {t(k('counts'), { included: r.participants_included, excluded: r.participants_excluded, trials: r.overall.trials })}
+          {t(k('counts'), { included: r.participants_included, excluded: r.participants_excluded, trials: r.trials })}
+        </p>
+        <p className="muted" data-testid="reliance-method">
+          {t(k('method'))} {t(k('reproduce'))}
         </p>
         <label>
           {t(k('metric'))}{' '}
@@ -162,9 +264,12 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
           </select>
         </label>
         {definition ? (
-          <p className="muted reliance-formula">
-            {t(k(`formulas.${definition.id}`), { defaultValue: `${definition.formula} (${definition.units})` })}
-          </p>
+          <>
+            <p className="muted reliance-formula">{t(k(`formulas.${definition.id}`), { defaultValue: `${definition.formula} (${definition.units})` })}</p>
+            <p className="muted reliance-source" data-testid="reliance-source">
+              {t(k('source'), { source: definition.source })}
+            </p>
+          </>
         ) : null}
         <div className="button-row button-row-tight">
           <Button className="button button-small" onPress={() => void download('reliance-participants')}>
@@ -179,6 +284,12 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
           <Button className="button button-small" onPress={() => void download('reliance-by-dataset')}>
             {t(k('exportDataset'))}
           </Button>
+          <Button className="button button-small" onPress={() => void download('reliance-condition-differences')}>
+            {t(k('exportDifferences'))}
+          </Button>
+          <Button className="button button-small" onPress={() => void download('reliance-alpha-models')}>
+            {t(k('exportModels'))}
+          </Button>
         </div>
       </div>
       <div className="chart-grid">
@@ -186,13 +297,27 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
           testId="reliance-by-alpha"
           label={t(k('byAlpha'))}
           metric={metric}
+          range={range}
           groups={r.by_alpha.map((g) => ({ name: shownGroupName(t, g, severalConditions(r.by_alpha)), group: g }))}
         />
         {r.by_condition.length > 1 ? (
-          <GroupChart testId="reliance-by-condition" label={t(k('byCondition'))} metric={metric} groups={r.by_condition.map((g) => ({ name: g.condition, group: g }))} />
+          <GroupChart testId="reliance-by-condition" label={t(k('byCondition'))} metric={metric} range={range} groups={r.by_condition.map((g) => ({ name: g.condition, group: g }))} />
         ) : null}
-        <GroupChart testId="reliance-by-dataset" label={t(k('byDataset'))} metric={metric} groups={r.by_dataset.map((g) => ({ name: g.dataset_type, group: g }))} />
+        <GroupChart
+          testId="reliance-by-dataset"
+          label={t(k('byDataset'))}
+          metric={metric}
+          range={range}
+          groups={r.by_dataset.map((g) => ({ name: r.by_condition.length > 1 ? `${g.condition} · ${g.dataset_type}` : g.dataset_type, group: g }))}
+        />
       </div>
+      {fallbackTrials > 0 ? (
+        <p className="muted" data-testid="reliance-fallback">
+          {t(k('fallback'), { count: fallbackTrials })}
+        </p>
+      ) : null}
+      <DifferencesTable report={r} metric={metric} />
+      <AlphaModelsTable report={r} />
       <figure className="card lean-card" data-testid="reliance-lean">
         <figcaption>{t(k('lean'))}</figcaption>
         <p className="muted">{t(k('formulas.bars_lean_with_ai'), { defaultValue: r.definitions.bars_lean_with_ai })}</p>

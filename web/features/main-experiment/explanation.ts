@@ -13,7 +13,7 @@ export type Contribution = { feature: string; importance: number; abs_importance
 
 export type ShownExplanation = {
   /** `prediction_only`: the participant's condition shows the AI's prediction without bars. */
-  kind: 'human_aligned' | 'ai_only' | 'prediction_only';
+  kind: 'human_aligned' | 'ai_explanation' | 'ai_only' | 'prediction_only';
   prediction: 0 | 1;
   /** Null where only the prediction is shown (the server sends no more). */
   aiProbability: number | null;

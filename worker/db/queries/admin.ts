@@ -241,18 +241,20 @@ export async function dashboardStats(db: Db, now: Date, population: Population) 
     db
       .select({
         condition: sessionCondition,
-        kind: shownKind,
-        alpha: shownAlpha,
+        kind: shownKind(),
+        alpha: shownAlpha(),
         cases: count(),
-        changed: sql<number>`sum(${main.finalPrediction} != ${main.initialPrediction})`,
+        // Change and the initial accuracy are defined on trials with both judgements.
+        decidedTwice: sql<number>`coalesce(sum(${main.initialPrediction} is not null), 0)`,
+        changed: sql<number>`coalesce(sum(${main.finalPrediction} != ${main.initialPrediction}), 0)`,
         finalCorrect: sql<number>`sum(${main.finalPrediction} = ${main.groundTruth})`,
-        initialCorrect: sql<number>`sum(${main.initialPrediction} = ${main.groundTruth})`,
+        initialCorrect: sql<number>`coalesce(sum(${main.initialPrediction} = ${main.groundTruth}), 0)`,
       })
       .from(main)
       .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
       .where(and(completedMain, counted(main.participantId)))
-      .groupBy(sessionCondition, shownKind, shownAlpha)
-      .orderBy(sessionCondition, shownKind, shownAlpha),
+      .groupBy(sessionCondition, shownKind(), shownAlpha())
+      .orderBy(sessionCondition, shownKind(), shownAlpha()),
   ]);
   const r = responses[0]!;
   const p = phases[0]!;
@@ -272,29 +274,40 @@ export async function dashboardStats(db: Db, now: Date, population: Population) 
 }
 
 /**
- * Part 2 §3 "Statistics": per phase, responses, distinct participants, change rate and the
- * completed cases per alpha shown (AI-only fallbacks apart), for the population asked for.
+ * Part 2 §3 "Statistics": per phase, responses and distinct participants; for the main experiment,
+ * per condition and what was shown, the completed cases, those with the AI shown after an initial
+ * judgement (where a change is defined) and the changes among them.
  */
 export async function experimentStatistics(db: Db, population: Population) {
   const counted = (column: AnyColumn) => countedParticipant(db, column, population);
-  const [preStats, mainStats, alphas] = await db.batch([
+  const [preStats, mainStats, groups, usersByCondition] = await db.batch([
     db.select({ total: count(), users: sql<number>`count(distinct ${pre.participantId})` }).from(pre).where(counted(pre.participantId)),
     db
-      .select({
-        total: count(),
-        users: sql<number>`count(distinct ${main.participantId})`,
-        changed: sql<number>`coalesce(sum(${main.finalPrediction} != ${main.initialPrediction}), 0)`,
-      })
+      .select({ total: count(), users: sql<number>`count(distinct ${main.participantId})` })
       .from(main)
       .where(and(completedMain, counted(main.participantId))),
     db
-      .select({ kind: shownKind, alpha: shownAlpha, n: count() })
+      .select({
+        condition: sessionCondition,
+        kind: shownKind(),
+        alpha: shownAlpha(),
+        n: count(),
+        aiAfterInitial: sql<number>`coalesce(sum(${main.aiPrediction} is not null and ${main.initialPrediction} is not null), 0)`,
+        changed: sql<number>`coalesce(sum(${main.aiPrediction} is not null and ${main.finalPrediction} != ${main.initialPrediction}), 0)`,
+      })
       .from(main)
+      .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
       .where(and(completedMain, counted(main.participantId)))
-      .groupBy(shownKind, shownAlpha)
-      .orderBy(shownKind, shownAlpha),
+      .groupBy(sessionCondition, shownKind(), shownAlpha())
+      .orderBy(sessionCondition, shownKind(), shownAlpha()),
+    db
+      .select({ condition: sessionCondition, users: sql<number>`count(distinct ${main.participantId})` })
+      .from(main)
+      .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
+      .where(and(completedMain, counted(main.participantId)))
+      .groupBy(sessionCondition),
   ]);
-  return { pre: preStats[0]!, main: mainStats[0]!, alphas };
+  return { pre: preStats[0]!, main: mainStats[0]!, groups, usersByCondition };
 }
 
 /**

@@ -4,8 +4,9 @@
  * the per-participant signals the data-quality flags read. Each query returns at most one row per
  * participant (trials: per participant × alpha × confidence level), never the trials themselves.
  */
-import { and, count, eq, isNotNull, notInArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
-import { SPEC_DESIGN } from '../../schemas/study';
+import { and, asc, count, eq, gt, isNotNull, notInArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { SPEC_DESIGN, studyConfig } from '../../schemas/study';
+import { showsAiExplanation } from '../../schemas/condition-plan';
 import type { Db } from '../client';
 import { mainExperimentResponses as main, participantSignals, participants, postSurveys, sessions, understandingTestAttempts } from '../schema';
 
@@ -44,54 +45,74 @@ export type Population = { includeSynthetic: boolean };
 export const countedParticipant = (db: Db, column: AnyColumn, population: Population): SQL | undefined =>
   population.includeSynthetic ? undefined : notInArray(column, setAsideParticipants(db));
 
-/**
- * What a trial showed: `ai_only` when the participant had no usable model, so the AI's own
- * explanation was shown whatever alpha the schedule had for the case; `prediction_only` the AI's
- * prediction without bars; `no_ai` nothing of the AI (their conditions); `human_aligned` otherwise.
- */
-export const shownKind = sql<'human_aligned' | 'ai_only' | 'prediction_only' | 'no_ai'>`(case
-  when ${main.aiPrediction} is null then 'no_ai'
-  when ${main.explanationKind} in ('ai_only', 'prediction_only') then ${main.explanationKind}
-  else 'human_aligned' end)`;
-/** The alpha of the explanation shown: only for the alpha mix (an AI-only fallback's scheduled alpha was never shown). */
-export const shownAlpha = sql<number | null>`(case when ${main.aiPrediction} is null or ${main.explanationKind} in ('ai_only', 'prediction_only') then null else ${main.alignmentAlpha} end)`;
+/** Conditions that show the AI's own explanation by design (alphaLevels [1]), as SQL string literals. */
+const aiExplanationConditions = () => {
+  const names = studyConfig.conditions.filter((c) => showsAiExplanation(c, studyConfig.mainExperiment.alphaLevels)).map((c) => c.name);
+  return names.length === 0 ? sql`(null)` : sql`(${sql.join(names.map((n) => sql`${n}`), sql`, `)})`;
+};
+
 /** The session's between-subject condition (one from before conditions ran the spec's design). */
 export const sessionCondition = sql<string>`coalesce(${sessions.condition}, ${SPEC_DESIGN.name})`;
 
-export const trialSums = (db: Db, population: Population) =>
-  db
+/**
+ * What a trial showed, and why (queries that use it join the trial's session): `no_ai` nothing of
+ * the AI; `prediction_only` the AI's prediction without bars; `ai_explanation` the AI's own bars
+ * because the condition shows them by design (also for rows stored before that kind existed, and
+ * where the participant's model was missing: the bars shown are the same); `ai_only` the AI's own
+ * bars as the fallback for a missing or uninformative participant model, whatever alpha the
+ * schedule had; `human_aligned` the alpha mix.
+ */
+export const shownKind = () => sql<'human_aligned' | 'ai_explanation' | 'ai_only' | 'prediction_only' | 'no_ai'>`(case
+  when ${main.aiPrediction} is null then 'no_ai'
+  when ${main.explanationKind} = 'prediction_only' then 'prediction_only'
+  when ${main.explanationKind} = 'ai_explanation' or ${sessionCondition} in ${aiExplanationConditions()} then 'ai_explanation'
+  when ${main.explanationKind} = 'ai_only' then 'ai_only'
+  else 'human_aligned' end)`;
+/** The alpha of the explanation shown: only for the alpha mix (a fallback's scheduled alpha was never shown). */
+export const shownAlpha = () => sql<number | null>`(case when ${shownKind()} = 'human_aligned' then ${main.alignmentAlpha} end)`;
+
+/** A trial with the AI shown after an initial judgement: where switching, RAIR and RSR are defined. */
+const twoJudgements = sql`(${withAi} and ${withInitial})`;
+const initialIsAi = sql`${main.initialPrediction} = ${main.aiPrediction}`;
+const finalIsAi = sql`${main.finalPrediction} = ${main.aiPrediction}`;
+const aiRight = sql`${main.aiPrediction} = ${main.groundTruth}`;
+
+/** Sums over one participant's trials of one condition, dataset, kind, alpha and final confidence: every measure is a ratio of these. */
+export const trialSums = (db: Db, population: Population) => {
+  const kind = shownKind();
+  const alpha = shownAlpha();
+  return db
     .select({
       participantId: main.participantId,
       datasetType: main.datasetType,
       condition: sessionCondition,
-      kind: shownKind,
-      alpha: shownAlpha,
+      kind,
+      alpha,
       finalConfidence: main.finalConfidence,
       trials: count(),
       aiTrials: n(withAi),
+      agreeFinal: n(sql`${withAi} and ${finalIsAi}`),
       initialTrials: n(withInitial),
-      agreeFinal: n(sql`${main.finalPrediction} = ${main.aiPrediction}`),
-      initialDisagrees: n(sql`${main.initialPrediction} != ${main.aiPrediction}`),
-      switchedToAi: n(sql`${main.initialPrediction} != ${main.aiPrediction} and ${main.finalPrediction} = ${main.aiPrediction}`),
-      initialAgrees: n(sql`${main.initialPrediction} = ${main.aiPrediction}`),
-      switchedAway: n(sql`${main.initialPrediction} = ${main.aiPrediction} and ${main.finalPrediction} != ${main.aiPrediction}`),
-      aiWrong: n(sql`${main.aiPrediction} != ${main.groundTruth}`),
-      followedWrongAi: n(sql`${main.aiPrediction} != ${main.groundTruth} and ${main.finalPrediction} = ${main.aiPrediction}`),
-      aiRightInitialWrong: n(sql`${main.aiPrediction} = ${main.groundTruth} and ${main.initialPrediction} != ${main.groundTruth}`),
-      keptWrong: n(sql`${main.aiPrediction} = ${main.groundTruth} and ${main.initialPrediction} != ${main.groundTruth} and ${main.finalPrediction} = ${main.initialPrediction}`),
-      initialCorrect: n(sql`${main.initialPrediction} = ${main.groundTruth}`),
+      initialDisagrees: n(sql`${twoJudgements} and not ${initialIsAi}`),
+      switchedToAi: n(sql`${twoJudgements} and not ${initialIsAi} and ${finalIsAi}`),
+      initialWrongAiRight: n(sql`${twoJudgements} and not ${initialIsAi} and ${aiRight}`),
+      switchedToRightAi: n(sql`${twoJudgements} and not ${initialIsAi} and ${aiRight} and ${finalIsAi}`),
+      initialRightAiWrong: n(sql`${twoJudgements} and not ${initialIsAi} and not ${aiRight}`),
+      keptRightInitial: n(sql`${twoJudgements} and not ${initialIsAi} and not ${aiRight} and not ${finalIsAi}`),
+      initialCorrect: n(sql`${withInitial} and ${main.initialPrediction} = ${main.groundTruth}`),
       finalCorrectWithInitial: n(sql`${withInitial} and ${main.finalPrediction} = ${main.groundTruth}`),
       finalCorrect: n(sql`${main.finalPrediction} = ${main.groundTruth}`),
       confidenceChange: sql<number>`coalesce(sum(case when ${withInitial} then ${main.finalConfidence} - ${main.initialConfidence} end), 0)`,
       leanKnown: n(sql`${main.shownLeansWithAi} is not null`),
       leansWithAi: n(sql`${main.shownLeansWithAi} = 1`),
-      woaTrials: n(sql`${withAi} and ${withInitial} and ${ja} != ${ji}`),
-      woaSum: sql<number>`coalesce(sum(case when ${withAi} and ${withInitial} and ${ja} != ${ji} then max(0.0, min(1.0, (${jf} - ${ji}) * 1.0 / (${ja} - ${ji}))) end), 0)`,
+      woaTrials: n(sql`${twoJudgements} and not ${initialIsAi}`),
+      woaSum: sql<number>`coalesce(sum(case when ${twoJudgements} and not ${initialIsAi} then max(0.0, min(1.0, (${jf} - ${ji}) * 1.0 / (${ja} - ${ji}))) end), 0)`,
     })
     .from(main)
     .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
     .where(and(usableTrial, countedParticipant(db, main.participantId, population)))
-    .groupBy(main.participantId, main.datasetType, sessionCondition, shownKind, shownAlpha, main.finalConfidence);
+    .groupBy(main.participantId, main.datasetType, sessionCondition, kind, alpha, main.finalConfidence);
+};
 export type TrialSums = Awaited<ReturnType<typeof trialSums>>[number];
 
 /** Every participant with their dataset and progress, for the participant table and the flags. */
@@ -100,7 +121,9 @@ export const analyticsParticipants = (db: Db) =>
     .select({
       id: participants.id,
       username: participants.participantCode,
+      origin: participants.origin,
       datasetType: sessions.datasetType,
+      condition: sessions.condition,
       resumeCount: sessions.resumeCount,
     })
     .from(participants)
@@ -159,3 +182,43 @@ export const straightliners = (db: Db, section: GridSection, items: readonly str
 
 /** The BFI-10 answers of every post-survey, item by item. */
 export const bigFiveAnswers = (db: Db) => db.select({ participantId: postSurveys.participantId, answers: postSurveys.bigfive }).from(postSurveys);
+
+/**
+ * One page of the long-format trial table: every completed main-experiment trial with what it
+ * showed (by `shownKind`) and the per-trial outcomes the measures count, in response-id order.
+ * `set_aside`: the participant is left out of the research figures by default (synthetic, or a bypassed start).
+ */
+export const trialRows = (db: Db, after: number, limit: number, userName?: string) =>
+  db
+    .select({
+      id: main.id,
+      userId: main.participantId,
+      username: participants.participantCode,
+      origin: participants.origin,
+      setAside: sql<number>`(${main.participantId} in ${setAsideParticipants(db)})`,
+      condition: sessionCondition,
+      datasetType: main.datasetType,
+      caseId: main.caseId,
+      caseNumber: main.caseNumber,
+      kind: shownKind(),
+      alpha: shownAlpha(),
+      aiOnlyReason: main.aiOnlyReason,
+      groundTruth: main.groundTruth,
+      initialPrediction: main.initialPrediction,
+      initialConfidence: main.initialConfidence,
+      aiPrediction: main.aiPrediction,
+      finalPrediction: main.finalPrediction,
+      finalConfidence: main.finalConfidence,
+      woa: sql<number | null>`(case when ${twoJudgements} and not ${initialIsAi} then max(0.0, min(1.0, (${jf} - ${ji}) * 1.0 / (${ja} - ${ji}))) end)`,
+      leansWithAi: main.shownLeansWithAi,
+      initialResponseTimeMs: main.initialResponseTimeMs,
+      finalResponseTimeMs: main.finalResponseTimeMs,
+      completedAt: main.completedAt,
+    })
+    .from(main)
+    .innerJoin(participants, eq(participants.id, main.participantId))
+    .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
+    .where(and(gt(main.id, after), usableTrial, userName ? eq(participants.participantCode, userName) : undefined))
+    .orderBy(asc(main.id))
+    .limit(limit);
+export type TrialRow = Awaited<ReturnType<typeof trialRows>>[number];

@@ -255,8 +255,9 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
         explanation_kind: a.kind,
         alignment_alpha: a.alpha,
         cases: a.cases,
-        judgment_change_rate: rate(a.changed, a.cases),
-        initial_accuracy: rate(a.initialCorrect, a.cases),
+        cases_with_initial: a.decidedTwice,
+        judgment_change_rate: rate(a.changed, a.decidedTwice),
+        initial_accuracy: rate(a.initialCorrect, a.decidedTwice),
         final_accuracy: rate(a.finalCorrect, a.cases),
       })),
     };

@@ -1,17 +1,37 @@
 /**
- * The reliance metrics and quality flags as export tables: the per-participant table and the
- * per-alpha and per-dataset tables the dashboard shows, with the same numbers (both read
- * `relianceReport`). Their columns carry each metric's formula, so the codebook defines them.
+ * The research measures as export tables: the long-format trial table they are computed from, the
+ * per-participant table, the group tables the dashboard shows (by condition and alpha, by
+ * condition, by condition and dataset), the differences between conditions and the alpha models,
+ * with the same numbers (all read `relianceReport`). Their columns carry each measure's formula
+ * and source, so the codebook defines them.
  */
 import { studyConfig } from '../../schemas/study';
 import { describeCondition } from '../conditions';
+import { trialRows, type TrialRow } from '../../db/queries/analytics';
 import type { Column, ExportFilter, ExportTable } from '../exports/tables';
+import { SUMMARY_METHOD } from './measures';
 import { QUALITY_FLAG_DEFINITIONS, QUALITY_FLAGS } from './quality-flags';
-import { CALIBRATION_FORMULA, LEAN_FORMULA, RELIANCE_METRICS, relianceReport, type GroupSummary, type ParticipantRelianceRow, type RelianceReport } from './reliance';
+import { CALIBRATION_FORMULA, LEAN_FORMULA, MEASURES } from './measures';
+import type { ClusteredLogit } from './inference';
+import { relianceReport, type AlphaModel, type ConditionDifference, type GroupSummary, type ParticipantRelianceRow, type RelianceReport } from './reliance';
 
 const relianceOptionsOf = (filter: ExportFilter) => ({ excludeFlagged: filter.excludeFlagged ?? false, includeSynthetic: filter.includeSynthetic ?? false });
 
 const FLAGS_CODING = `semicolon-separated, empty when none: ${QUALITY_FLAGS.map((f) => `${f} = ${QUALITY_FLAG_DEFINITIONS[f]}`).join('; ')}`;
+
+/** The between-subject condition column, each condition described in the codebook (a session from before conditions ran the spec's design). */
+export const conditionColumn = <R>(
+  value: (r: R) => unknown,
+  meaning = 'Between-subject condition (study configuration conditions[].name), drawn when the main experiment started; empty before',
+): Column<R> => ({
+  name: 'condition',
+  type: 'category',
+  meaning,
+  get coding() {
+    return studyConfig.conditions.map((c) => `${c.name} = ${describeCondition(c)}`).join('; ');
+  },
+  value,
+});
 
 export const qualityFlagsColumn = <R>(flags: (row: R) => string[] | undefined): Column<R> => ({
   name: 'quality_flags',
@@ -21,8 +41,11 @@ export const qualityFlagsColumn = <R>(flags: (row: R) => string[] | undefined): 
   value: (r) => (flags(r) ?? []).join(';'),
 });
 
-const metricColumns = <R>(value: (row: R, id: string) => number | null): Column<R>[] =>
-  RELIANCE_METRICS.map((m) => ({ name: m.id, type: 'number', meaning: `${m.label}: ${m.formula}`, units: m.units, value: (r: R) => value(r, m.id) }));
+const metricColumns = <R>(value: (row: R, id: string) => number | null, trials: (row: R, id: string) => number): Column<R>[] =>
+  MEASURES.flatMap((m): Column<R>[] => [
+    { name: m.id, type: 'number', meaning: `${m.label}: ${m.formula}. Source: ${m.source}`, units: m.units, value: (r: R) => value(r, m.id) },
+    { name: `${m.id}_trials`, type: 'integer', meaning: `Trials ${m.id} is defined on for the participant (empty value above when 0)`, value: (r: R) => trials(r, m.id) },
+  ]);
 
 export const relianceParticipantsTable: ExportTable<ParticipantRelianceRow> = {
   name: 'reliance-participants',
@@ -30,10 +53,15 @@ export const relianceParticipantsTable: ExportTable<ParticipantRelianceRow> = {
   columns: [
     { name: 'user_id', type: 'integer', meaning: "Participant's numeric id", value: (r) => r.user_id },
     { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.user_name },
+    { name: 'origin', type: 'category', meaning: 'Who created the participant', coding: 'participant = a person; admin_synthetic = the registration tools', value: (r) => r.origin },
+    conditionColumn<ParticipantRelianceRow>((r) => r.condition),
     { name: 'dataset_type', type: 'category', meaning: 'Dataset', value: (r) => r.dataset_type },
     { name: 'trials', type: 'integer', meaning: 'Completed main-experiment trials with every judgement', value: (r) => r.trials },
     { name: 'included', type: 'boolean', meaning: 'Counted in the group figures of this export (false: flagged and excluded on request)', coding: 'true or false', value: (r) => r.included },
-    ...metricColumns<ParticipantRelianceRow>((r, id) => r.metrics[id] ?? null),
+    ...metricColumns<ParticipantRelianceRow>(
+      (r, id) => r.metrics[id] ?? null,
+      (r, id) => r.metric_trials[id] ?? 0,
+    ),
     ...[1, 2, 3, 4, 5].map(
       (c): Column<ParticipantRelianceRow> => ({
         name: `final_accuracy_at_confidence_${c}`,
@@ -58,11 +86,12 @@ export const relianceParticipantsTable: ExportTable<ParticipantRelianceRow> = {
 };
 
 type GroupRow = GroupSummary & { group: string; kind?: string; condition?: string };
-const groupColumns = (key: string, meaning: string, kindColumn: Column<GroupRow>[] = []): Column<GroupRow>[] => [
-  ...kindColumn,
+const groupColumns = (key: string, meaning: string, leading: Column<GroupRow>[] = []): Column<GroupRow>[] => [
+  ...leading,
   { name: key, type: 'text', meaning, value: (r) => r.group },
   { name: 'participants', type: 'integer', meaning: 'Participants with trials in the group', value: (r) => r.participants },
   { name: 'trials', type: 'integer', meaning: 'Trials in the group', value: (r) => r.trials },
+  { name: 'fallback_trials', type: 'integer', meaning: "Trials of the group that showed the AI's own bars as the fallback for a missing participant model (counted in the group)", value: (r) => r.fallback_trials },
   {
     name: 'bars_lean_with_ai',
     type: 'number',
@@ -70,42 +99,32 @@ const groupColumns = (key: string, meaning: string, kindColumn: Column<GroupRow>
     units: 'share 0–1',
     value: (r) => r.bars_lean_with_ai.rate,
   },
-  ...RELIANCE_METRICS.flatMap((m): Column<GroupRow>[] => [
-    { name: `${m.id}_mean`, type: 'number', meaning: `${m.label}: mean over participants of their own value (${m.formula})`, units: m.units, value: (r) => r.metrics[m.id]?.mean ?? null },
-    { name: `${m.id}_ci_low`, type: 'number', meaning: `${m.label}: lower end of the 95% t-interval of that mean (participants as the unit)`, units: m.units, value: (r) => r.metrics[m.id]?.ci_low ?? null },
-    { name: `${m.id}_ci_high`, type: 'number', meaning: `${m.label}: upper end of the 95% t-interval`, units: m.units, value: (r) => r.metrics[m.id]?.ci_high ?? null },
-    { name: `${m.id}_pooled`, type: 'number', meaning: `${m.label} over all the group's trials pooled`, units: m.units, value: (r) => r.metrics[m.id]?.pooled ?? null },
+  ...MEASURES.flatMap((m): Column<GroupRow>[] => [
+    { name: `${m.id}_mean`, type: 'number', meaning: `${m.label}: mean over participants of their own value (${m.formula}). Source: ${m.source}`, units: m.units, value: (r) => r.metrics[m.id]?.mean ?? null },
+    { name: `${m.id}_ci_low`, type: 'number', meaning: `${m.label}: lower end of the 95% participant-level percentile-bootstrap interval of that mean`, units: m.units, value: (r) => r.metrics[m.id]?.ci_low ?? null },
+    { name: `${m.id}_ci_high`, type: 'number', meaning: `${m.label}: upper end of the 95% bootstrap interval`, units: m.units, value: (r) => r.metrics[m.id]?.ci_high ?? null },
+    { name: `${m.id}_participants`, type: 'integer', meaning: `${m.label}: participants with a value (the mean's n)`, value: (r) => r.metrics[m.id]?.participants ?? 0 },
+    { name: `${m.id}_trials`, type: 'integer', meaning: `${m.label}: trials it is defined on, over those participants`, value: (r) => r.metrics[m.id]?.trials ?? 0 },
+    { name: `${m.id}_pooled`, type: 'number', meaning: `${m.label} over all those trials pooled (descriptive; the mean is the figure)`, units: m.units, value: (r) => r.metrics[m.id]?.pooled ?? null },
   ]),
 ];
 
-/** The between-subject condition column, each condition described in the codebook (a session from before conditions ran the spec's design). */
-export const conditionColumn = <R>(
-  value: (r: R) => unknown,
-  meaning = 'Between-subject condition (study configuration conditions[].name), drawn when the main experiment started; empty before',
-): Column<R> => ({
-  name: 'condition',
-  type: 'category',
-  meaning,
-  get coding() {
-    return studyConfig.conditions.map((c) => `${c.name} = ${describeCondition(c)}`).join('; ');
-  },
-  value,
-});
-
 const CONDITION_OF_TRIALS = 'Between-subject condition of the trials (study configuration conditions[].name)';
+
+/** What a group of trials showed, and why (the trial table's and the group tables' coding). */
+export const SHOWN_KIND_CODING =
+  "human_aligned = the alpha mix of the AI's and the participant's model (alpha 1 = the AI's own shares, within the alpha design); ai_explanation = the AI's own explanation because the condition shows it by design (alphaLevels [1]); ai_only = the AI's own explanation as the fallback for a missing or uninformative participant model, whatever alpha was scheduled (see ai_only_reason); prediction_only = the AI's prediction without bars; no_ai = nothing of the AI";
 
 export const relianceByAlphaTable: ExportTable<GroupRow> = {
   name: 'reliance-by-alpha',
-  description:
-    'The reliance metrics per condition and explanation shown: within each condition, each alpha of the human-aligned explanations, the AI-only fallbacks apart, the prediction alone, or no AI (participants as the unit, 95% t-intervals). Synthetic participants and bypassed sessions are left out unless the export asked for them.',
+  description: `The reliance measures per condition and what was shown: within each condition, each alpha of the human-aligned explanations, the AI's explanation by design, the AI-only fallbacks apart, the prediction alone, or no AI. ${SUMMARY_METHOD} Synthetic participants and bypassed sessions are left out unless the export asked for them.`,
   columns: groupColumns('alignment_alpha', 'Alpha of the explanation shown (empty for the other groups)', [
     conditionColumn<GroupRow>((r) => r.condition ?? null, CONDITION_OF_TRIALS),
     {
       name: 'explanation_kind',
       type: 'category',
-      meaning: 'What the group of trials showed',
-      coding:
-        "human_aligned = the alpha mix (alpha 1 = the AI's own shares); ai_only = the AI's own explanation shown because the participant had no usable model, whatever alpha was scheduled; prediction_only = the AI's prediction without bars; no_ai = nothing of the AI",
+      meaning: 'What the group of trials showed, and why',
+      coding: SHOWN_KIND_CODING,
       value: (r) => r.kind,
     },
   ]),
@@ -117,10 +136,10 @@ export const relianceByAlphaTable: ExportTable<GroupRow> = {
 };
 
 /** The reliance metrics per group of one report's (condition, dataset). */
-const groupTable = (name: string, description: string, key: string, meaning: string, groups: (r: RelianceReport) => GroupRow[]): ExportTable<GroupRow> => ({
+const groupTable = (name: string, description: string, key: string, meaning: string, groups: (r: RelianceReport) => GroupRow[], leading: Column<GroupRow>[] = []): ExportTable<GroupRow> => ({
   name,
   description,
-  columns: groupColumns(key, meaning),
+  columns: groupColumns(key, meaning, leading),
   async *pages(db, filter) {
     if (filter.userName) return;
     yield groups(await relianceReport(db, relianceOptionsOf(filter)));
@@ -129,7 +148,7 @@ const groupTable = (name: string, description: string, key: string, meaning: str
 
 export const relianceByConditionTable = groupTable(
   'reliance-by-condition',
-  'The reliance metrics per between-subject condition (participants as the unit, 95% t-intervals); each metric over the trials it is defined on (see its formula).',
+  `The reliance measures per between-subject condition, AI-only fallback trials included and counted in fallback_trials. ${SUMMARY_METHOD}`,
   'condition',
   CONDITION_OF_TRIALS,
   (r) => r.by_condition.map((g) => ({ ...g, group: g.condition })),
@@ -137,8 +156,118 @@ export const relianceByConditionTable = groupTable(
 
 export const relianceByDatasetTable = groupTable(
   'reliance-by-dataset',
-  'The reliance metrics per dataset (participants as the unit, 95% t-intervals).',
+  `The reliance measures per condition and dataset (conditions are never pooled). ${SUMMARY_METHOD}`,
   'dataset_type',
   'Dataset of the trials',
   (r) => r.by_dataset.map((g) => ({ ...g, group: g.dataset_type })),
+  [conditionColumn<GroupRow>((r) => r.condition ?? null, CONDITION_OF_TRIALS)],
 );
+
+export const conditionDifferencesTable: ExportTable<ConditionDifference> = {
+  name: 'reliance-condition-differences',
+  description: `Every measure's difference between each pair of between-subject conditions: condition_b's participant mean minus condition_a's, with a 95% percentile-bootstrap interval (each condition's participants resampled on their own). ${SUMMARY_METHOD}`,
+  columns: [
+    { name: 'metric', type: 'category', meaning: 'The measure (a column of reliance-participants)', coding: MEASURES.map((m) => m.id).join(', '), value: (r) => r.metric },
+    { name: 'condition_a', type: 'category', meaning: 'The condition subtracted', value: (r) => r.condition_a },
+    { name: 'condition_b', type: 'category', meaning: 'The condition subtracted from', value: (r) => r.condition_b },
+    { name: 'participants_a', type: 'integer', meaning: "Participants of condition_a with a value", value: (r) => r.participants_a },
+    { name: 'participants_b', type: 'integer', meaning: "Participants of condition_b with a value", value: (r) => r.participants_b },
+    { name: 'difference', type: 'number', meaning: 'mean(condition_b) − mean(condition_a), each the mean of participants\' own values', value: (r) => r.difference },
+    { name: 'ci_low', type: 'number', meaning: 'Lower end of the 95% bootstrap interval of the difference', value: (r) => r.ci_low },
+    { name: 'ci_high', type: 'number', meaning: 'Upper end of the 95% bootstrap interval', value: (r) => r.ci_high },
+  ],
+  async *pages(db, filter) {
+    if (filter.userName) return;
+    yield (await relianceReport(db, relianceOptionsOf(filter))).condition_differences;
+  },
+};
+
+type AlphaModelRow = AlphaModel & Partial<ClusteredLogit> & { refused?: string };
+const modelNumber = (name: keyof ClusteredLogit, meaning: string): Column<AlphaModelRow> => ({ name, type: 'number', meaning, value: (r) => r[name] ?? null });
+export const alphaModelsTable: ExportTable<AlphaModelRow> = {
+  name: 'reliance-alpha-models',
+  description:
+    "The alpha effect within participants, per condition that spread several alphas: a logistic regression of agreement with the AI (over trials showing the human-aligned explanation) and of switching to the AI (over those with initial ≠ AI) on alpha, with participant-clustered standard errors, as statsmodels' Logit(y, [1, alpha]).fit(cov_type='cluster', cov_kwds={'groups': participant}) computes them (z-tests). analysis/models.R fits the mixed model with random intercepts for participant and case.",
+  columns: [
+    { name: 'condition', type: 'category', meaning: 'Condition of the trials', value: (r) => r.condition },
+    { name: 'outcome', type: 'category', meaning: 'What is regressed on alpha', coding: 'agreement = final = AI (trials showing the AI); switch = final = AI among trials with initial ≠ AI', value: (r) => r.outcome },
+    { name: 'trials', type: 'integer', meaning: 'Trials in the fit', value: (r) => r.trials },
+    { name: 'participants', type: 'integer', meaning: 'Participants (clusters) in the fit', value: (r) => r.participants },
+    { name: 'refused', type: 'category', meaning: 'Why no model was fitted (empty when it was)', coding: 'too_few_participants, no_variation_in_outcome, no_variation_in_covariate, not_converged', value: (r) => r.refused ?? null },
+    modelNumber('intercept', 'Log-odds of the outcome at alpha 0'),
+    modelNumber('intercept_se', 'Cluster-robust standard error of the intercept'),
+    modelNumber('slope', 'Change in log-odds from alpha 0 to alpha 1'),
+    modelNumber('slope_se', 'Cluster-robust standard error of the slope'),
+    modelNumber('slope_z', 'slope ÷ slope_se'),
+    modelNumber('slope_p', 'Two-sided p-value of slope_z (standard normal)'),
+    modelNumber('slope_ci_low', 'Lower end of the slope\'s 95% Wald interval'),
+    modelNumber('slope_ci_high', 'Upper end of the slope\'s 95% Wald interval'),
+    modelNumber('odds_ratio', 'exp(slope): odds ratio from alpha 0 to alpha 1'),
+  ],
+  async *pages(db, filter) {
+    if (filter.userName) return;
+    yield (await relianceReport(db, relianceOptionsOf(filter))).alpha_models;
+  },
+};
+
+const BINARY = '1 = yes, 0 = no, empty = not defined for the trial';
+const flag = (v: boolean | null) => (v === null ? null : v ? 1 : 0);
+const bothKnown = (a: number | null, b: number | null) => a !== null && b !== null;
+
+/** One row per completed main-experiment trial, long format: what a mixed model or a pandas group-by reads as it is. */
+export const trialsTable: ExportTable<TrialRow> = {
+  name: 'trials',
+  description:
+    'One row per completed main-experiment trial (long format): participant, condition, what was shown and why, the three judgements, correctness and the per-trial outcomes the measures count (1/0, empty where a measure is not defined). Every participant is listed; set_aside marks those the research figures leave out by default. analysis/reproduce.py recomputes every dashboard figure from this table.',
+  columns: [
+    { name: 'trial_id', type: 'integer', meaning: 'Response id (main-experiment.id)', value: (r) => r.id },
+    { name: 'user_id', type: 'integer', meaning: "Participant's numeric id", value: (r) => r.userId },
+    { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
+    { name: 'origin', type: 'category', meaning: 'Who created the participant', coding: 'participant = a person; admin_synthetic = the registration tools', value: (r) => r.origin },
+    { name: 'set_aside', type: 'integer', meaning: 'Left out of the research figures unless synthetic participants are asked for (synthetic, test_ ID, or a bypassed main start)', coding: '1 = yes, 0 = no', value: (r) => (r.setAside ? 1 : 0) },
+    conditionColumn<TrialRow>((r) => r.condition, CONDITION_OF_TRIALS),
+    { name: 'dataset_type', type: 'category', meaning: 'Dataset of the case', value: (r) => r.datasetType },
+    { name: 'case_id', type: 'text', meaning: 'Case judged (see case-data)', value: (r) => r.caseId },
+    { name: 'case_number', type: 'integer', meaning: 'Number of the case in its set', value: (r) => r.caseNumber },
+    { name: 'shown_kind', type: 'category', meaning: 'What the trial showed of the AI, and why', coding: SHOWN_KIND_CODING, value: (r) => r.kind },
+    { name: 'alpha', type: 'number', meaning: 'Alpha of the human-aligned explanation shown (empty for every other kind)', units: '0–1', value: (r) => r.alpha },
+    { name: 'ai_only_reason', type: 'category', meaning: "Why the AI's own bars were served as a fallback (see main-experiment)", value: (r) => r.aiOnlyReason },
+    { name: 'ground_truth', type: 'integer', meaning: 'True outcome', coding: '1 = positive class, 0 = negative', value: (r) => r.groundTruth },
+    { name: 'initial', type: 'integer', meaning: 'Judgement before the AI (empty: the condition has none)', coding: '1 = positive class, 0 = negative', value: (r) => r.initialPrediction },
+    { name: 'initial_confidence', type: 'integer', meaning: 'Confidence of the initial judgement', coding: '1 … 5', value: (r) => r.initialConfidence },
+    { name: 'ai', type: 'integer', meaning: "The AI's prediction shown (empty: no AI)", coding: '1 = positive class, 0 = negative', value: (r) => r.aiPrediction },
+    { name: 'final', type: 'integer', meaning: 'Final judgement', coding: '1 = positive class, 0 = negative', value: (r) => r.finalPrediction },
+    { name: 'final_confidence', type: 'integer', meaning: 'Confidence of the final judgement', coding: '1 … 5', value: (r) => r.finalConfidence },
+    { name: 'initial_correct', type: 'integer', meaning: 'initial = ground_truth', coding: BINARY, value: (r) => (r.initialPrediction === null ? null : flag(r.initialPrediction === r.groundTruth)) },
+    { name: 'ai_correct', type: 'integer', meaning: 'ai = ground_truth', coding: BINARY, value: (r) => (r.aiPrediction === null ? null : flag(r.aiPrediction === r.groundTruth)) },
+    { name: 'final_correct', type: 'integer', meaning: 'final = ground_truth', coding: BINARY, value: (r) => flag(r.finalPrediction === r.groundTruth) },
+    { name: 'agree', type: 'integer', meaning: 'final = ai (the agreement fraction counts these; empty without AI)', coding: BINARY, value: (r) => (r.aiPrediction === null ? null : flag(r.finalPrediction === r.aiPrediction)) },
+    {
+      name: 'switch',
+      type: 'integer',
+      meaning: 'final = ai on a trial with initial ≠ ai (the switch fraction counts these; empty unless the AI was shown after an initial judgement that differed)',
+      coding: BINARY,
+      value: (r) => (bothKnown(r.aiPrediction, r.initialPrediction) && r.aiPrediction !== r.initialPrediction ? flag(r.finalPrediction === r.aiPrediction) : null),
+    },
+    {
+      name: 'weight_of_advice',
+      type: 'number',
+      meaning: MEASURES.find((m) => m.id === 'weight_of_advice')!.formula.replace('mean over trials with initial ≠ AI (the AI shown after an initial judgement) of ', 'On a trial with initial ≠ AI: '),
+      units: '0–1',
+      value: (r) => r.woa,
+    },
+    { name: 'bars_lean_with_ai', type: 'integer', meaning: "The bars shown lean toward the AI's prediction (empty without bars)", coding: BINARY, value: (r) => (r.leansWithAi === null ? null : flag(r.leansWithAi)) },
+    { name: 'initial_response_time_ms', type: 'integer', meaning: 'Decision time of the initial judgement', units: 'milliseconds', value: (r) => r.initialResponseTimeMs },
+    { name: 'final_response_time_ms', type: 'integer', meaning: 'Decision time of the final judgement', units: 'milliseconds', value: (r) => r.finalResponseTimeMs },
+    { name: 'completed_at', type: 'timestamp', meaning: 'When the trial was stored complete', coding: 'ISO 8601, UTC', value: (r) => r.completedAt },
+  ],
+  async *pages(db, filter) {
+    let after = 0;
+    for (;;) {
+      const rows = await trialRows(db, after, 2000, filter.userName);
+      if (rows.length > 0) yield rows;
+      if (rows.length < 2000) return;
+      after = rows[rows.length - 1]!.id;
+    }
+  },
+};

@@ -1,115 +1,21 @@
 /**
- * Reliance on the AI, from the stored trials (SQL sums per participant × alpha × confidence):
- * each metric is defined once below, with its formula, and computed per participant, per alpha
- * level and per dataset. Group figures are means of the participants' own values with a 95%
- * t-interval (trials are clustered in people, so participants are the unit), beside the value
- * pooled over all the group's trials. Recomputed on every request: nothing to invalidate.
+ * Reliance on the AI, from the stored trials (SQL sums per participant and group, see
+ * `trialSums`): every measure of `measures.ts` per participant, then across participants with a
+ * participant-level bootstrap interval, per condition and what was shown (alpha), per condition,
+ * per condition and dataset; differences between conditions; and the alpha effect within
+ * participants as a participant-clustered logistic regression. Between-subject conditions are
+ * never pooled: `overall` exists only where the data hold one condition. Recomputed on every
+ * request: nothing to invalidate.
  */
 import type { Db } from '../../db/client';
 import { analyticsParticipants, trialSums, type Population, type TrialSums } from '../../db/queries/analytics';
 import { studyConfig } from '../../schemas/study';
+import { bootstrapDifference, bootstrapMean, clusteredLogit, type ClusteredLogit, type LogitCell, type LogitRefusal } from './inference';
+import { addSums, emptySums, MEASURES, type Sums } from './measures';
 import { qualityFlags, type ParticipantQuality } from './quality-flags';
 
-type SumKey = Exclude<keyof TrialSums, 'participantId' | 'datasetType' | 'condition' | 'kind' | 'alpha' | 'finalConfidence'>;
-type Sums = Record<SumKey, number>;
-const SUM_KEYS: SumKey[] = [
-  'trials',
-  'aiTrials',
-  'initialTrials',
-  'finalCorrectWithInitial',
-  'agreeFinal',
-  'initialDisagrees',
-  'switchedToAi',
-  'initialAgrees',
-  'switchedAway',
-  'aiWrong',
-  'followedWrongAi',
-  'aiRightInitialWrong',
-  'keptWrong',
-  'initialCorrect',
-  'finalCorrect',
-  'confidenceChange',
-  'woaTrials',
-  'woaSum',
-  'leanKnown',
-  'leansWithAi',
-];
-
-export type RelianceMetric = {
-  id: string;
-  label: string;
-  formula: string;
-  units: string;
-  value: (s: Sums) => number | null;
-};
-const ratio = (num: SumKey, den: SumKey) => (s: Sums) => (s[den] > 0 ? s[num] / s[den] : null);
-
-/** The reliance metrics, each written once (the codebook, the dashboard and the exports read these). */
-export const RELIANCE_METRICS: RelianceMetric[] = [
-  { id: 'agreement', label: 'Agreement with the AI', formula: "trials with final = AI ÷ trials showing the AI's prediction", units: 'share 0–1', value: ratio('agreeFinal', 'aiTrials') },
-  { id: 'switch_to_ai', label: 'Switch to AI', formula: 'trials with initial ≠ AI and final = AI ÷ trials with initial ≠ AI', units: 'share 0–1', value: ratio('switchedToAi', 'initialDisagrees') },
-  { id: 'switch_away', label: 'Switch away from AI', formula: 'trials with initial = AI and final ≠ AI ÷ trials with initial = AI', units: 'share 0–1', value: ratio('switchedAway', 'initialAgrees') },
-  { id: 'over_reliance', label: 'Over-reliance', formula: 'trials where the AI was wrong and final = AI ÷ trials where the AI was wrong', units: 'share 0–1', value: ratio('followedWrongAi', 'aiWrong') },
-  {
-    id: 'under_reliance',
-    label: 'Under-reliance',
-    formula: 'trials where the AI was right, the initial judgement wrong and final = initial ÷ trials where the AI was right and the initial judgement wrong',
-    units: 'share 0–1',
-    value: ratio('keptWrong', 'aiRightInitialWrong'),
-  },
-  { id: 'initial_accuracy', label: 'Initial accuracy', formula: 'trials with initial = ground truth ÷ trials with an initial judgement', units: 'share 0–1', value: ratio('initialCorrect', 'initialTrials') },
-  { id: 'final_accuracy', label: 'Final accuracy', formula: 'trials with final = ground truth ÷ trials', units: 'share 0–1', value: ratio('finalCorrect', 'trials') },
-  {
-    id: 'accuracy_gain',
-    label: 'Accuracy gain',
-    formula: 'final_accuracy − initial_accuracy, over trials with an initial judgement',
-    units: 'difference of shares (−1…1)',
-    value: (s) => (s.initialTrials > 0 ? (s.finalCorrectWithInitial - s.initialCorrect) / s.initialTrials : null),
-  },
-  {
-    id: 'weight_of_advice',
-    label: 'Weight of advice',
-    formula:
-      'mean over trials with j_AI ≠ j_initial of clamp((j_final − j_initial) ÷ (j_AI − j_initial), 0, 1), where j = +confidence for a positive prediction and −confidence for a negative one (±1…±5) and j_AI = ±5 (the AI’s class at full confidence); undefined without such trials',
-    units: '0 = kept own judgement … 1 = adopted the advice',
-    value: ratio('woaSum', 'woaTrials'),
-  },
-  { id: 'confidence_change', label: 'Confidence change', formula: 'mean of final_confidence − initial_confidence over trials with an initial judgement', units: 'confidence points (−4…4)', value: ratio('confidenceChange', 'initialTrials') },
-];
-
-/** Calibration: accuracy of the final judgements at each confidence level. */
-export const CALIBRATION_FORMULA = 'trials with final = ground truth ÷ trials, among trials with final_confidence = c (c = 1…5)';
-
-const emptySums = (): Sums => Object.fromEntries(SUM_KEYS.map((k) => [k, 0])) as Sums;
-const add = (into: Sums, row: Sums) => {
-  for (const k of SUM_KEYS) into[k] += Number(row[k]);
-};
-
-/** Student's t, 97.5th percentile, for 1…30 degrees of freedom (to 6 digits). */
-const T975 = [
-  12.706205, 4.302653, 3.182446, 2.776445, 2.570582, 2.446912, 2.364624, 2.306004, 2.262157, 2.228139, 2.200985, 2.178813, 2.160369, 2.144787, 2.13145,
-  2.119905, 2.109816, 2.100922, 2.093024, 2.085963, 2.079614, 2.073873, 2.068658, 2.063899, 2.059539, 2.055529, 2.051831, 2.048407, 2.04523, 2.042272,
-];
-
-/** Two-sided 95% quantile of Student's t: the table up to 30 degrees of freedom, a 3-term Cornish–Fisher expansion beyond (error below 1e-5). */
-export function t975(df: number): number {
-  if (df <= T975.length) return T975[df - 1]!;
-  const z = 1.959963985;
-  return z + (z ** 3 + z) / (4 * df) + (5 * z ** 5 + 16 * z ** 3 + 3 * z) / (96 * df ** 2) + (3 * z ** 7 + 19 * z ** 5 + 17 * z ** 3 - 15 * z) / (384 * df ** 3);
-}
-
-export type Interval = { mean: number | null; ci_low: number | null; ci_high: number | null; participants: number; pooled: number | null };
-
-/** Mean of participants' values with a 95% t-interval (none below two participants). */
-export function interval(values: number[], pooled: number | null): Interval {
-  const n = values.length;
-  if (n === 0) return { mean: null, ci_low: null, ci_high: null, participants: 0, pooled };
-  const mean = values.reduce((a, b) => a + b, 0) / n;
-  if (n < 2) return { mean, ci_low: null, ci_high: null, participants: 1, pooled };
-  const sd = Math.sqrt(values.reduce((a, v) => a + (v - mean) ** 2, 0) / (n - 1));
-  const half = (t975(n - 1) * sd) / Math.sqrt(n);
-  return { mean, ci_low: mean - half, ci_high: mean + half, participants: n, pooled };
-}
+/** A group's figure for one measure: the participants' mean and its interval, how many participants and trials it rests on, and the value pooled over those trials. */
+export type Interval = { mean: number | null; ci_low: number | null; ci_high: number | null; participants: number; trials: number; pooled: number | null };
 
 type Calibration = { confidence: number; trials: number; accuracy: number | null }[];
 const CONFIDENCE_LEVELS = Array.from({ length: studyConfig.confidence.max - studyConfig.confidence.min + 1 }, (_, i) => studyConfig.confidence.min + i);
@@ -123,30 +29,47 @@ function calibrationOf(rows: TrialSums[]): Calibration {
   });
 }
 
-/** The share of trials whose bars shown, summed with their signs, leaned toward the AI's own prediction. */
-export const LEAN_FORMULA = "trials whose shown bars' signed shares sum toward the AI's predicted label (above 0 for the positive class, below 0 for the negative) ÷ trials with bars";
 export type LeanRate = { trials: number; rate: number | null };
 
-export type GroupSummary = { trials: number; participants: number; metrics: Record<string, Interval>; calibration: Calibration; bars_lean_with_ai: LeanRate };
+export type GroupSummary = {
+  trials: number;
+  participants: number;
+  /** Trials that showed the AI's own bars as the fallback for a missing participant model (counted in the group, reported apart). */
+  fallback_trials: number;
+  metrics: Record<string, Interval>;
+  calibration: Calibration;
+  bars_lean_with_ai: LeanRate;
+};
+
+/** Each participant's sums over some rows, in participant-id order (the bootstrap's order). */
+function perParticipant(rows: TrialSums[]): Map<number, Sums> {
+  const by = new Map<number, Sums>();
+  for (const row of [...rows].sort((a, b) => a.participantId - b.participantId)) {
+    const sums = by.get(row.participantId) ?? emptySums();
+    addSums(sums, row);
+    by.set(row.participantId, sums);
+  }
+  return by;
+}
+
+/** Participants' values of one measure (those it is defined for), in participant-id order. */
+const valuesOf = (people: Map<number, Sums>, measure: (typeof MEASURES)[number]) =>
+  [...people.values()].map(measure.value).filter((v): v is number => v !== null);
 
 /** A group's figures: each participant's value over the group's trials, then their mean and interval. */
 function summarise(rows: TrialSums[]): GroupSummary {
-  const perParticipant = new Map<number, Sums>();
+  const people = perParticipant(rows);
   const pooled = emptySums();
-  for (const row of rows) {
-    const sums = perParticipant.get(row.participantId) ?? emptySums();
-    add(sums, row);
-    add(pooled, row);
-    perParticipant.set(row.participantId, sums);
-  }
+  for (const sums of people.values()) addSums(pooled, sums);
   const metrics: Record<string, Interval> = {};
-  for (const m of RELIANCE_METRICS) {
-    const values = [...perParticipant.values()].map(m.value).filter((v): v is number => v !== null);
-    metrics[m.id] = interval(values, m.value(pooled));
+  for (const m of MEASURES) {
+    const values = valuesOf(people, m);
+    metrics[m.id] = { ...bootstrapMean(values), participants: values.length, trials: pooled[m.definedOn], pooled: m.value(pooled) };
   }
   return {
     trials: pooled.trials,
-    participants: perParticipant.size,
+    participants: people.size,
+    fallback_trials: rows.filter((r) => r.kind === 'ai_only').reduce((a, r) => a + r.trials, 0),
     metrics,
     calibration: calibrationOf(rows),
     bars_lean_with_ai: { trials: pooled.leanKnown, rate: pooled.leanKnown > 0 ? pooled.leansWithAi / pooled.leanKnown : null },
@@ -156,23 +79,42 @@ function summarise(rows: TrialSums[]): GroupSummary {
 export type ParticipantRelianceRow = {
   user_id: number;
   user_name: string;
+  origin: string;
   dataset_type: string | null;
+  condition: string | null;
   trials: number;
   included: boolean;
   quality_flags: string[];
   metrics: Record<string, number | null>;
+  /** The trials each measure is defined on, for this participant. */
+  metric_trials: Record<string, number>;
   calibration: Calibration;
   quality: ParticipantQuality;
 };
 
 /**
  * A group of trials by condition and what they showed: within each condition, one per alpha of the
- * human-aligned explanations (alpha 1 shows the AI's own shares), the AI-only fallbacks apart
+ * human-aligned explanations, the AI's own explanation by design, the AI-only fallbacks apart
  * whatever alpha they were scheduled, the AI's prediction alone, or no AI.
  */
-export type ShownGroup = { condition: string; explanation_kind: 'human_aligned' | 'ai_only' | 'prediction_only' | 'no_ai'; alignment_alpha: number | null };
+export type ShownGroup = { condition: string; explanation_kind: TrialSums['kind']; alignment_alpha: number | null };
 const groupKey = (g: { condition: string; kind: string; alpha: number | null }) => `${g.condition}:${g.kind}:${g.alpha ?? ''}`;
-const KIND_ORDER = ['human_aligned', 'ai_only', 'prediction_only', 'no_ai'];
+const KIND_ORDER = ['human_aligned', 'ai_explanation', 'ai_only', 'prediction_only', 'no_ai'];
+
+/** One measure's difference between two conditions: condition_b's participant mean minus condition_a's. */
+export type ConditionDifference = {
+  metric: string;
+  condition_a: string;
+  condition_b: string;
+  participants_a: number;
+  participants_b: number;
+  difference: number | null;
+  ci_low: number | null;
+  ci_high: number | null;
+};
+
+/** The alpha effect in one condition: agreement (or switching) regressed on alpha, participant-clustered. */
+export type AlphaModel = { condition: string; outcome: 'agreement' | 'switch' } & (ClusteredLogit | LogitRefusal);
 
 export type RelianceOptions = Population & { excludeFlagged: boolean };
 
@@ -182,14 +124,19 @@ export type RelianceReport = {
   include_synthetic: boolean;
   participants_included: number;
   participants_excluded: number;
-  overall: GroupSummary;
+  /** Trials counted in the group figures. */
+  trials: number;
+  /** Every counted trial as one group: only where they hold a single condition (null otherwise: conditions are never pooled). */
+  overall: GroupSummary | null;
   by_alpha: (GroupSummary & ShownGroup)[];
   by_condition: (GroupSummary & { condition: string })[];
-  by_dataset: (GroupSummary & { dataset_type: string })[];
+  by_dataset: (GroupSummary & { condition: string; dataset_type: string })[];
+  condition_differences: ConditionDifference[];
+  alpha_models: AlphaModel[];
   participants: ParticipantRelianceRow[];
 };
 
-/** Once per request and options: the three reliance tables of an export share one report. */
+/** Once per request and options: the reliance tables of an export share one report. */
 const perRequest = new WeakMap<Db, Map<string, Promise<RelianceReport>>>();
 export function relianceReport(db: Db, options: RelianceOptions): Promise<RelianceReport> {
   const reports = perRequest.get(db) ?? new Map<string, Promise<RelianceReport>>();
@@ -203,6 +150,46 @@ export function relianceReport(db: Db, options: RelianceOptions): Promise<Relian
   return pending;
 }
 
+/** Agreement and switching regressed on alpha over a condition's human-aligned trials, where it spread more than one alpha. */
+function alphaModels(rows: TrialSums[], conditions: string[]): AlphaModel[] {
+  const models: AlphaModel[] = [];
+  for (const condition of conditions) {
+    const own = rows.filter((r) => r.condition === condition && r.kind === 'human_aligned' && r.alpha !== null);
+    if (new Set(own.map((r) => r.alpha)).size < 2) continue;
+    for (const outcome of ['agreement', 'switch'] as const) {
+      const cells = new Map<string, LogitCell>();
+      for (const r of own) {
+        const key = `${r.participantId}:${r.alpha}`;
+        const cell = cells.get(key) ?? { cluster: r.participantId, x: r.alpha!, trials: 0, successes: 0 };
+        cell.trials += outcome === 'agreement' ? r.aiTrials : r.initialDisagrees;
+        cell.successes += outcome === 'agreement' ? r.agreeFinal : r.switchedToAi;
+        cells.set(key, cell);
+      }
+      const ordered = [...cells.values()].sort((a, b) => a.cluster - b.cluster || a.x - b.x);
+      models.push({ condition, outcome, ...clusteredLogit(ordered) });
+    }
+  }
+  return models;
+}
+
+/** Every measure's difference between each pair of conditions (in the configuration's order), where both have participants with a value. */
+function conditionDifferences(rows: TrialSums[], conditions: string[]): ConditionDifference[] {
+  const people = new Map(conditions.map((c) => [c, perParticipant(rows.filter((r) => r.condition === c))]));
+  const out: ConditionDifference[] = [];
+  for (const m of MEASURES) {
+    for (let i = 0; i < conditions.length; i++) {
+      for (let j = i + 1; j < conditions.length; j++) {
+        const a = valuesOf(people.get(conditions[i]!)!, m);
+        const b = valuesOf(people.get(conditions[j]!)!, m);
+        if (a.length === 0 || b.length === 0) continue;
+        const d = bootstrapDifference(a, b);
+        out.push({ metric: m.id, condition_a: conditions[i]!, condition_b: conditions[j]!, participants_a: a.length, participants_b: b.length, difference: d.mean, ci_low: d.ci_low, ci_high: d.ci_high });
+      }
+    }
+  }
+  return out;
+}
+
 async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<RelianceReport> {
   const [rows, people, quality] = await Promise.all([trialSums(db, options), analyticsParticipants(db), qualityFlags(db)]);
   const flagged = (id: number) => (quality.get(id)?.flags.length ?? 0) > 0;
@@ -214,35 +201,37 @@ async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<
     else byParticipant.set(row.participantId, [row]);
   }
 
-  // By condition in the configuration's order; within one, human-aligned groups by alpha, then the AI-only fallbacks, the prediction alone and no AI.
+  // By condition in the configuration's order; within one, human-aligned groups by alpha, then the AI's explanation, the AI-only fallbacks, the prediction alone and no AI.
   const conditionRank = (name: string) => {
     const i = studyConfig.conditions.findIndex((c) => c.name === name);
     return i < 0 ? studyConfig.conditions.length : i;
   };
+  const byConditionOrder = (a: string, b: string) => conditionRank(a) - conditionRank(b) || a.localeCompare(b);
   const groups = [...new Map(counted.map((r) => [groupKey(r), { condition: r.condition, kind: r.kind, alpha: r.alpha }])).values()].sort(
-    (a, b) =>
-      conditionRank(a.condition) - conditionRank(b.condition) ||
-      a.condition.localeCompare(b.condition) ||
-      KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) ||
-      (a.alpha ?? -1) - (b.alpha ?? -1),
+    (a, b) => byConditionOrder(a.condition, b.condition) || KIND_ORDER.indexOf(a.kind) - KIND_ORDER.indexOf(b.kind) || (a.alpha ?? -1) - (b.alpha ?? -1),
   );
-  const conditions = [...new Set(groups.map((g) => g.condition))];
-  const datasets = [...new Set(counted.map((r) => r.datasetType))].sort();
+  const conditions = [...new Set(counted.map((r) => r.condition))].sort(byConditionOrder);
+  const cells = [...new Map(counted.map((r) => [`${r.condition}:${r.datasetType}`, { condition: r.condition, dataset: r.datasetType }])).values()].sort(
+    (a, b) => byConditionOrder(a.condition, b.condition) || a.dataset.localeCompare(b.dataset),
+  );
   const participants = people
     .filter((p) => byParticipant.has(p.id))
     .map((p): ParticipantRelianceRow => {
       const own = byParticipant.get(p.id)!;
       const sums = emptySums();
-      for (const row of own) add(sums, row);
+      for (const row of own) addSums(sums, row);
       const q = quality.get(p.id)!;
       return {
         user_id: p.id,
         user_name: p.username,
+        origin: p.origin,
         dataset_type: p.datasetType,
+        condition: own[0]!.condition,
         trials: sums.trials,
         included: !(options.excludeFlagged && q.flags.length > 0),
         quality_flags: q.flags,
-        metrics: Object.fromEntries(RELIANCE_METRICS.map((m) => [m.id, m.value(sums)])),
+        metrics: Object.fromEntries(MEASURES.map((m) => [m.id, m.value(sums)])),
+        metric_trials: Object.fromEntries(MEASURES.map((m) => [m.id, sums[m.definedOn]])),
         calibration: calibrationOf(own),
         quality: q,
       };
@@ -254,7 +243,8 @@ async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<
     include_synthetic: options.includeSynthetic,
     participants_included: included,
     participants_excluded: participants.length - included,
-    overall: summarise(counted),
+    trials: counted.reduce((a, r) => a + r.trials, 0),
+    overall: conditions.length <= 1 ? summarise(counted) : null,
     by_alpha: groups.map((g) => ({
       condition: g.condition,
       explanation_kind: g.kind,
@@ -262,7 +252,13 @@ async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<
       ...summarise(counted.filter((r) => groupKey(r) === groupKey(g))),
     })),
     by_condition: conditions.map((condition) => ({ condition, ...summarise(counted.filter((r) => r.condition === condition)) })),
-    by_dataset: datasets.map((dataset) => ({ dataset_type: dataset, ...summarise(counted.filter((r) => r.datasetType === dataset)) })),
+    by_dataset: cells.map(({ condition, dataset }) => ({
+      condition,
+      dataset_type: dataset,
+      ...summarise(counted.filter((r) => r.condition === condition && r.datasetType === dataset)),
+    })),
+    condition_differences: conditionDifferences(counted, conditions),
+    alpha_models: alphaModels(counted, conditions),
     participants,
   };
 }

@@ -1,7 +1,8 @@
 /**
  * Runs one export: writes it to the EXPORTS bucket (the copy the study keeps) and returns the key
- * and file name the route streams back. `all-data` is a zip of every table, the codebook and the
- * study configuration, so one file is enough to analyse and to cite the study's set-up.
+ * and file name the route streams back. `all-data` is a zip of every table, the codebook, the
+ * study configuration and the analysis scripts that recompute the dashboard's figures from them,
+ * so one file is enough to analyse, to reproduce and to cite the study's set-up.
  */
 import type { Db } from '../../db/client';
 import { recordedStudyConfigs } from '../../db/queries/admin';
@@ -9,6 +10,8 @@ import { currentStudyConfig } from '../study-configuration';
 import { exportCopies } from '../../db/schema';
 import { r2Keys } from '../../storage/r2';
 import { ALL_DATA_TABLES, consentTable, EXPORT_TABLES, type ExportFilter, type ExportName, type ExportTable } from './tables';
+import modelsR from './analysis/models.R';
+import reproducePy from './analysis/reproduce.py';
 import { R2ExportSink, tableText, TEXT_EXTENSIONS, writeTextExport, writeZipExport, type TextFormat } from './writer';
 
 export const CONTENT_TYPES = {
@@ -84,6 +87,13 @@ export function exportAllData(db: Db, bucket: R2Bucket, format: TextFormat, filt
       } },
       { name: 'study-configurations.json', text: async function* () {
         yield JSON.stringify(await recordedStudyConfigs(db), null, 2);
+      } },
+      // Recomputes every dashboard figure from the CSVs above (README "Reproducing the figures").
+      { name: 'analysis/reproduce.py', text: async function* () {
+        yield reproducePy;
+      } },
+      { name: 'analysis/models.R', text: async function* () {
+        yield modelsR;
       } },
     ]),
   );

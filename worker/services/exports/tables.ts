@@ -25,8 +25,20 @@ import {
 import { datasetFeatures } from '../../schemas/dataset-features';
 import { answeredQuestions, parseMultiselect, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
 import { CONSENT_ITEMS, datasetDefinitions, DATASET_TYPES, SPEC_DESIGN } from '../../schemas/study';
-import { conditionColumn, qualityFlagsColumn, relianceByAlphaTable, relianceByConditionTable, relianceByDatasetTable, relianceParticipantsTable } from '../analytics/exports';
+import {
+  alphaModelsTable,
+  conditionColumn,
+  conditionDifferencesTable,
+  qualityFlagsColumn,
+  relianceByAlphaTable,
+  relianceByConditionTable,
+  relianceByDatasetTable,
+  relianceParticipantsTable,
+  SHOWN_KIND_CODING,
+  trialsTable,
+} from '../analytics/exports';
 import { qualityFlags } from '../analytics/quality-flags';
+import { shownKind } from '../../db/queries/analytics';
 
 export type ColumnType = 'integer' | 'number' | 'text' | 'boolean' | 'timestamp' | 'category' | 'json';
 export type Column<R> = {
@@ -238,6 +250,7 @@ const mainPage = (db: Db, filter: ExportFilter, after: number) =>
       studyConfigVersion: sessions.studyConfigVersion,
       mainStartBypass: sessions.mainStartBypass,
       condition: sessions.condition,
+      shown: shownKind(),
     })
     .from(main)
     .innerJoin(participants, eq(participants.id, main.participantId))
@@ -281,9 +294,9 @@ export const mainExperimentTable: ExportTable<MainRow> = {
     {
       name: 'explanation_kind',
       type: 'category',
-      meaning: 'What the Worker served of the AI for the case (its record of the serve, not the browser\'s word)',
-      coding: "human_aligned = alpha mix of AI and participant's model; ai_only = the AI's own bars (see ai_only_reason); prediction_only = the AI's prediction without bars; empty = no AI shown",
-      value: (r) => r.r.explanationKind,
+      meaning: "What the Worker served of the AI for the case, and why (its record of the serve, not the browser's word; a case of a condition that shows the AI's own explanation by design is ai_explanation, also when stored before that kind existed)",
+      coding: `${SHOWN_KIND_CODING.replace('; no_ai = nothing of the AI', '')}; empty = no AI shown`,
+      value: (r) => (r.shown === 'no_ai' ? null : r.shown),
     },
     {
       name: 'ai_only_reason',
@@ -758,6 +771,9 @@ export const EXPORT_TABLES = {
   'reliance-by-alpha': relianceByAlphaTable,
   'reliance-by-condition': relianceByConditionTable,
   'reliance-by-dataset': relianceByDatasetTable,
+  'reliance-condition-differences': conditionDifferencesTable,
+  'reliance-alpha-models': alphaModelsTable,
+  trials: trialsTable,
 } as const;
 export type ExportName = keyof typeof EXPORT_TABLES;
 
@@ -766,6 +782,7 @@ export const ALL_DATA_TABLES = [
   consentTable,
   preExperimentTable,
   mainExperimentTable,
+  trialsTable,
   featureImportanceTable,
   caseDataTable,
   understandingTestTable,
@@ -778,4 +795,6 @@ export const ALL_DATA_TABLES = [
   relianceByAlphaTable,
   relianceByConditionTable,
   relianceByDatasetTable,
+  conditionDifferencesTable,
+  alphaModelsTable,
 ] as ExportTable<unknown>[];

@@ -1,0 +1,186 @@
+/**
+ * The research measures, each defined once with its formula, its source in the reliance
+ * literature and the trials it is defined on. The dashboard, the API, the exports, the codebook
+ * and `analysis/reproduce.py` all read these definitions; each measure is a ratio of sums over a
+ * participant's trials (see `trialSums`), computed per participant first.
+ *
+ * Notation: initial = the participant's judgement before the AI, AI = the AI's prediction, final =
+ * the judgement after it, truth = the ground truth. Every judgement is binary, so on a trial where
+ * initial ≠ AI exactly one of them is right.
+ */
+
+/** The per-participant sums every measure is a ratio of (one row per participant and group). */
+export const SUM_KEYS = [
+  'trials',
+  'aiTrials',
+  'agreeFinal',
+  'initialTrials',
+  'initialDisagrees',
+  'switchedToAi',
+  'initialWrongAiRight',
+  'switchedToRightAi',
+  'initialRightAiWrong',
+  'keptRightInitial',
+  'initialCorrect',
+  'finalCorrectWithInitial',
+  'finalCorrect',
+  'confidenceChange',
+  'woaTrials',
+  'woaSum',
+  'leanKnown',
+  'leansWithAi',
+] as const;
+export type SumKey = (typeof SUM_KEYS)[number];
+export type Sums = Record<SumKey, number>;
+
+export type Measure = {
+  id: string;
+  label: string;
+  formula: string;
+  /** Where the measure comes from (or the convention it follows). */
+  source: string;
+  units: string;
+  /** The measure's possible range: every interval stays inside it. */
+  range: [number, number];
+  /** The sum counting the trials the measure is defined on (its n). */
+  definedOn: SumKey;
+  value: (s: Sums) => number | null;
+};
+
+const ratio = (num: SumKey, den: SumKey) => (s: Sums) => (s[den] > 0 ? s[num] / s[den] : null);
+const complement = (num: SumKey, den: SumKey) => (s: Sums) => (s[den] > 0 ? (s[den] - s[num]) / s[den] : null);
+
+const YIN = 'Yin, Wortman Vaughan & Wallach (2019), Understanding the Effect of Accuracy on Trust in Machine Learning Models, CHI 2019';
+const SCHEMMER =
+  'Schemmer, Kuehl, Benz, Bartos & Satzger (2023), Appropriate Reliance on AI Advice: Conceptualization and the Effect of Explanations, IUI 2023';
+const SHARE = 'share 0–1';
+
+/** The measures in the order the dashboard and the exports list them. */
+export const MEASURES: Measure[] = [
+  {
+    id: 'agreement',
+    label: 'Agreement fraction',
+    formula: "trials with final = AI ÷ trials showing the AI's prediction",
+    source: YIN,
+    units: SHARE,
+    range: [0, 1],
+    definedOn: 'aiTrials',
+    value: ratio('agreeFinal', 'aiTrials'),
+  },
+  {
+    id: 'switch',
+    label: 'Switch fraction',
+    formula: 'trials with initial ≠ AI and final = AI ÷ trials with initial ≠ AI (the AI shown after an initial judgement)',
+    source: YIN,
+    units: SHARE,
+    range: [0, 1],
+    definedOn: 'initialDisagrees',
+    value: ratio('switchedToAi', 'initialDisagrees'),
+  },
+  {
+    id: 'rair',
+    label: 'Relative AI reliance (RAIR)',
+    formula: 'trials with initial wrong, AI right and final = AI ÷ trials with initial wrong and AI right',
+    source: SCHEMMER,
+    units: SHARE,
+    range: [0, 1],
+    definedOn: 'initialWrongAiRight',
+    value: ratio('switchedToRightAi', 'initialWrongAiRight'),
+  },
+  {
+    id: 'rsr',
+    label: 'Relative self-reliance (RSR)',
+    formula: 'trials with initial right, AI wrong and final = initial ÷ trials with initial right and AI wrong',
+    source: SCHEMMER,
+    units: SHARE,
+    range: [0, 1],
+    definedOn: 'initialRightAiWrong',
+    value: ratio('keptRightInitial', 'initialRightAiWrong'),
+  },
+  {
+    id: 'over_reliance',
+    label: 'Over-reliance',
+    formula: 'trials with initial right, AI wrong and final = AI ÷ trials with initial right and AI wrong (= 1 − RSR)',
+    source: `${SCHEMMER} (negative AI reliance; the same condition as under-reliance, mirrored)`,
+    units: SHARE,
+    range: [0, 1],
+    definedOn: 'initialRightAiWrong',
+    value: complement('keptRightInitial', 'initialRightAiWrong'),
+  },
+  {
+    id: 'under_reliance',
+    label: 'Under-reliance',
+    formula: 'trials with initial wrong, AI right and final = initial ÷ trials with initial wrong and AI right (= 1 − RAIR)',
+    source: `${SCHEMMER} (negative self-reliance; the same condition as over-reliance, mirrored)`,
+    units: SHARE,
+    range: [0, 1],
+    definedOn: 'initialWrongAiRight',
+    value: complement('switchedToRightAi', 'initialWrongAiRight'),
+  },
+  {
+    id: 'weight_of_advice',
+    label: 'Weight of advice',
+    formula:
+      'mean over trials with initial ≠ AI (the AI shown after an initial judgement) of clamp((j_final − j_initial) ÷ (j_AI − j_initial), 0, 1), where j = +confidence for a positive judgement and −confidence for a negative one (±1…±5) and j_AI = ±5 (the AI’s class at full confidence)',
+    source: 'Harvey & Fischer (1997), Taking Advice, OBHDP 70(2); Yaniv (2004), Receiving Other People’s Advice, OBHDP 93(1); truncated to 0…1 as is customary',
+    units: '0 = kept own judgement … 1 = adopted the advice',
+    range: [0, 1],
+    definedOn: 'woaTrials',
+    value: ratio('woaSum', 'woaTrials'),
+  },
+  {
+    id: 'initial_accuracy',
+    label: 'Accuracy before the AI',
+    formula: 'trials with initial = truth ÷ trials with an initial judgement',
+    source: 'accuracy of the initial judgement (Yin et al. 2019; Schemmer et al. 2023)',
+    units: SHARE,
+    range: [0, 1],
+    definedOn: 'initialTrials',
+    value: ratio('initialCorrect', 'initialTrials'),
+  },
+  {
+    id: 'final_accuracy',
+    label: 'Accuracy after the AI',
+    formula: 'trials with final = truth ÷ trials',
+    source: 'accuracy of the final judgement (Yin et al. 2019; Schemmer et al. 2023)',
+    units: SHARE,
+    range: [0, 1],
+    definedOn: 'trials',
+    value: ratio('finalCorrect', 'trials'),
+  },
+  {
+    id: 'accuracy_gain',
+    label: 'Accuracy gain',
+    formula: '(trials with final = truth − trials with initial = truth) ÷ trials with an initial judgement',
+    source: 'difference of the two accuracies on the same trials',
+    units: 'difference of shares (−1…1)',
+    range: [-1, 1],
+    definedOn: 'initialTrials',
+    value: (s) => (s.initialTrials > 0 ? (s.finalCorrectWithInitial - s.initialCorrect) / s.initialTrials : null),
+  },
+  {
+    id: 'confidence_change',
+    label: 'Confidence change',
+    formula: 'mean of final_confidence − initial_confidence over trials with an initial judgement',
+    source: 'descriptive',
+    units: 'confidence points (−4…4)',
+    range: [-4, 4],
+    definedOn: 'initialTrials',
+    value: ratio('confidenceChange', 'initialTrials'),
+  },
+];
+
+/** Calibration: accuracy of the final judgements at each confidence level. */
+export const CALIBRATION_FORMULA = 'trials with final = truth ÷ trials, among trials with final_confidence = c (c = 1…5)';
+
+/** The share of trials whose bars shown, summed with their signs, leaned toward the AI's own prediction. */
+export const LEAN_FORMULA = "trials whose shown bars' signed shares sum toward the AI's predicted label (above 0 for the positive class, below 0 for the negative) ÷ trials with bars";
+
+/** How group figures are summarised: the unit, the interval and the alpha model (the dashboard, README and codebook say it in these words). */
+export const SUMMARY_METHOD =
+  'Each measure is computed per participant over the trials it is defined on; a group figure is the mean of its participants’ values with a 95% percentile-bootstrap interval (participants resampled with replacement, 2,000 resamples, seeded mulberry32 stream; see analysis/reproduce.py), so it stays inside the measure’s range. Differences between conditions are differences of participant means with the same bootstrap, each condition resampled on its own. The alpha effect within participants is a logistic regression of the outcome on alpha over the human-aligned trials of a condition, with standard errors clustered by participant (statsmodels Logit(...).fit(cov_type="cluster")).';
+
+export const emptySums = (): Sums => Object.fromEntries(SUM_KEYS.map((k) => [k, 0])) as Sums;
+export const addSums = (into: Sums, row: Sums) => {
+  for (const k of SUM_KEYS) into[k] += Number(row[k]);
+};

@@ -1,0 +1,366 @@
+#!/usr/bin/env python3
+"""Recompute every research figure of the XAI Decision Lab dashboard from an all-data export.
+
+Run it from the unpacked zip (it reads trials.csv, participants.csv and study-config.json beside
+its own folder), or give the folder or the zip itself:
+
+    python3 analysis/reproduce.py                    # the export this script came in
+    python3 analysis/reproduce.py all-data_....zip   # or a folder
+    python3 analysis/reproduce.py --json             # the figures as JSON, shaped like the API
+
+Options: --include-synthetic counts synthetic participants and bypassed sessions (left out by
+default, as on the dashboard); --exclude-flagged leaves participants with a data-quality flag out
+of the group figures. Needs pandas and statsmodels (Debian: python3-pandas python3-statsmodels).
+
+Every measure is defined in the codebook (codebook.csv) with its formula and source; this script
+computes each one per participant first, then the mean over participants with a 95% percentile
+bootstrap interval drawn from the same seeded mulberry32 stream as the platform, so the intervals
+match the dashboard's to the last digit. The alpha effect is statsmodels' logistic regression with
+participant-clustered standard errors.
+"""
+import argparse
+import io
+import json
+import math
+import os
+import sys
+import zipfile
+
+import numpy as np
+import pandas as pd
+
+BOOTSTRAP_RESAMPLES = 2000
+BOOTSTRAP_SEED = 20190504
+KIND_ORDER = ["human_aligned", "ai_explanation", "ai_only", "prediction_only", "no_ai"]
+
+# The per-participant sums every measure is a ratio of (see the codebook's formulas).
+SUMS = [
+    "trials", "aiTrials", "agreeFinal", "initialTrials", "initialDisagrees", "switchedToAi",
+    "initialWrongAiRight", "switchedToRightAi", "initialRightAiWrong", "keptRightInitial",
+    "initialCorrect", "finalCorrectWithInitial", "finalCorrect", "confidenceChange",
+    "woaTrials", "woaSum", "leanKnown", "leansWithAi",
+]
+
+
+def ratio(num, den):
+    return lambda s: s[num] / s[den] if s[den] > 0 else None
+
+
+def complement(num, den):
+    return lambda s: (s[den] - s[num]) / s[den] if s[den] > 0 else None
+
+
+# id, the sum counting the trials it is defined on, value
+MEASURES = [
+    ("agreement", "aiTrials", ratio("agreeFinal", "aiTrials")),
+    ("switch", "initialDisagrees", ratio("switchedToAi", "initialDisagrees")),
+    ("rair", "initialWrongAiRight", ratio("switchedToRightAi", "initialWrongAiRight")),
+    ("rsr", "initialRightAiWrong", ratio("keptRightInitial", "initialRightAiWrong")),
+    ("over_reliance", "initialRightAiWrong", complement("keptRightInitial", "initialRightAiWrong")),
+    ("under_reliance", "initialWrongAiRight", complement("switchedToRightAi", "initialWrongAiRight")),
+    ("weight_of_advice", "woaTrials", ratio("woaSum", "woaTrials")),
+    ("initial_accuracy", "initialTrials", ratio("initialCorrect", "initialTrials")),
+    ("final_accuracy", "trials", ratio("finalCorrect", "trials")),
+    ("accuracy_gain", "initialTrials",
+     lambda s: (s["finalCorrectWithInitial"] - s["initialCorrect"]) / s["initialTrials"] if s["initialTrials"] > 0 else None),
+    ("confidence_change", "initialTrials", ratio("confidenceChange", "initialTrials")),
+]
+
+
+# ---------------------------------------------------------------------------------------------
+# The bootstrap: mulberry32 is counter-based (its state after k steps is seed + k * 0x6D2B79F5),
+# so the whole stream is drawn at once with 32-bit integer arithmetic, bit for bit the platform's.
+
+def uniforms(count):
+    k = np.arange(1, count + 1, dtype=np.uint64)
+    a = (np.uint64(BOOTSTRAP_SEED) + k * np.uint64(0x6D2B79F5)) & np.uint64(0xFFFFFFFF)
+    mask = np.uint64(0xFFFFFFFF)
+
+    def imul(x, y):
+        return (x * y) & mask
+
+    t = imul(a ^ (a >> np.uint64(15)), a | np.uint64(1))
+    t = t ^ ((t + imul(t ^ (t >> np.uint64(7)), t | np.uint64(61))) & mask)
+    return ((t ^ (t >> np.uint64(14))) & mask).astype(np.float64) / 4294967296.0
+
+
+def quantile_sorted(x, p):
+    h = (len(x) - 1) * p
+    lo = math.floor(h)
+    hi = min(lo + 1, len(x) - 1)
+    return float(x[lo] + (h - lo) * (x[hi] - x[lo]))
+
+
+def bootstrap_mean(values):
+    n = len(values)
+    if n == 0:
+        return None, None, None
+    v = np.array(values, dtype=np.float64)
+    mean = sum_in_order(values) / n
+    if n < 2:
+        return mean, None, None
+    idx = np.floor(uniforms(BOOTSTRAP_RESAMPLES * n) * n).astype(np.int64).reshape(BOOTSTRAP_RESAMPLES, n)
+    means = np.sort(v[idx].sum(axis=1) / n)
+    return mean, quantile_sorted(means, 0.025), quantile_sorted(means, 0.975)
+
+
+def bootstrap_difference(a, b):
+    if not a or not b:
+        return None, None, None
+    difference = sum_in_order(b) / len(b) - sum_in_order(a) / len(a)
+    if len(a) < 2 or len(b) < 2:
+        return difference, None, None
+    na, nb = len(a), len(b)
+    u = uniforms(BOOTSTRAP_RESAMPLES * (na + nb)).reshape(BOOTSTRAP_RESAMPLES, na + nb)
+    ia = np.floor(u[:, :na] * na).astype(np.int64)
+    ib = np.floor(u[:, na:] * nb).astype(np.int64)
+    diffs = np.sort(np.array(b)[ib].sum(axis=1) / nb - np.array(a)[ia].sum(axis=1) / na)
+    return difference, quantile_sorted(diffs, 0.025), quantile_sorted(diffs, 0.975)
+
+
+def sum_in_order(values):
+    s = 0.0
+    for v in values:
+        s += v
+    return s
+
+
+# ---------------------------------------------------------------------------------------------
+
+def read_export(path):
+    """The export's tables: from a zip, or from a folder (the one holding this script's folder by default)."""
+    def reader(name):
+        if zipfile.is_zipfile(path):
+            with zipfile.ZipFile(path) as z:
+                return io.BytesIO(z.read(name))
+        return open(os.path.join(path, name), "rb")
+
+    with reader("trials.csv") as f:
+        trials = pd.read_csv(f, dtype={"user_name": str, "case_id": str, "condition": str, "dataset_type": str, "shown_kind": str})
+    with reader("participants.csv") as f:
+        participants = pd.read_csv(f, dtype={"user_name": str, "quality_flags": str})
+    with reader("study-config.json") as f:
+        config = json.load(f)
+    return trials, participants, config
+
+
+def with_sums(t):
+    """The trial table with one 0/1 (or value) column per sum."""
+    has_ai = t["ai"].notna()
+    has_initial = t["initial"].notna() & t["initial_confidence"].notna()
+    two = has_ai & has_initial
+    differ = two & (t["initial"] != t["ai"])
+    ai_right = t["ai"] == t["ground_truth"]
+    final_ai = t["final"] == t["ai"]
+    s = pd.DataFrame(index=t.index)
+    s["trials"] = 1
+    s["aiTrials"] = has_ai
+    s["agreeFinal"] = has_ai & final_ai
+    s["initialTrials"] = has_initial
+    s["initialDisagrees"] = differ
+    s["switchedToAi"] = differ & final_ai
+    s["initialWrongAiRight"] = differ & ai_right
+    s["switchedToRightAi"] = differ & ai_right & final_ai
+    s["initialRightAiWrong"] = differ & ~ai_right
+    s["keptRightInitial"] = differ & ~ai_right & ~final_ai
+    s["initialCorrect"] = has_initial & (t["initial"] == t["ground_truth"])
+    s["finalCorrectWithInitial"] = has_initial & (t["final"] == t["ground_truth"])
+    s["finalCorrect"] = t["final"] == t["ground_truth"]
+    s["confidenceChange"] = np.where(has_initial, t["final_confidence"] - t["initial_confidence"].fillna(0), 0)
+    s["woaTrials"] = differ
+    s["woaSum"] = np.where(differ, t["weight_of_advice"].fillna(0.0), 0.0)
+    s["leanKnown"] = t["bars_lean_with_ai"].notna()
+    s["leansWithAi"] = t["bars_lean_with_ai"] == 1
+    for c in SUMS:
+        s[c] = s[c].astype(np.float64)
+    return pd.concat([t, s], axis=1)
+
+
+def people_of(rows):
+    """Each participant's sums, in participant-id order."""
+    g = rows.groupby("user_id", sort=True)[SUMS].sum()
+    return [dict(zip(SUMS, r)) for r in g.itertuples(index=False, name=None)]
+
+
+def values_of(people, value):
+    return [v for v in (value(p) for p in people) if v is not None]
+
+
+def summarise(rows):
+    people = people_of(rows)
+    pooled = {k: sum(p[k] for p in people) for k in SUMS}
+    metrics = {}
+    for mid, defined_on, value in MEASURES:
+        values = values_of(people, value)
+        mean, low, high = bootstrap_mean(values)
+        metrics[mid] = {"mean": mean, "ci_low": low, "ci_high": high, "participants": len(values), "trials": pooled[defined_on], "pooled": value(pooled)}
+    calibration = []
+    for c in range(1, 6):
+        at = rows[rows["final_confidence"] == c]
+        n = len(at)
+        calibration.append({"confidence": c, "trials": n, "accuracy": float(at["finalCorrect"].sum()) / n if n else None})
+    return {
+        "trials": pooled["trials"],
+        "participants": len(people),
+        "fallback_trials": int((rows["shown_kind"] == "ai_only").sum()),
+        "metrics": metrics,
+        "calibration": calibration,
+        "bars_lean_with_ai": {"trials": pooled["leanKnown"], "rate": pooled["leansWithAi"] / pooled["leanKnown"] if pooled["leanKnown"] > 0 else None},
+    }
+
+
+def clustered_logit(rows, outcome):
+    """statsmodels' Logit of the outcome on alpha, standard errors clustered by participant."""
+    import statsmodels.api as sm
+
+    d = rows[["user_id", "alpha", outcome]].dropna()
+    base = {"trials": int(len(d)), "participants": int(d["user_id"].nunique())}
+    if base["participants"] < 2:
+        return {"refused": "too_few_participants", **base}
+    if d[outcome].nunique() < 2:
+        return {"refused": "no_variation_in_outcome", **base}
+    if d["alpha"].nunique() < 2:
+        return {"refused": "no_variation_in_covariate", **base}
+    try:
+        X = sm.add_constant(d["alpha"].astype(float), has_constant="add")
+        r = sm.Logit(d[outcome].astype(float), X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": d["user_id"].astype(int)})
+    except Exception:  # perfect separation and the like
+        return {"refused": "not_converged", **base}
+    low, high = r.conf_int().loc["alpha"]
+    return {
+        **base,
+        "intercept": float(r.params["const"]), "slope": float(r.params["alpha"]),
+        "intercept_se": float(r.bse["const"]), "slope_se": float(r.bse["alpha"]),
+        "slope_z": float(r.tvalues["alpha"]), "slope_p": float(r.pvalues["alpha"]),
+        "slope_ci_low": float(low), "slope_ci_high": float(high), "odds_ratio": float(math.exp(r.params["alpha"])),
+    }
+
+
+def js_number(x):
+    """A number as the platform writes it in keys (1 not 1.0)."""
+    return str(int(x)) if float(x).is_integer() else repr(float(x))
+
+
+def statistics(t):
+    """/api/experiments/statistics' main-experiment figures, overall and per condition."""
+    def figures(rows):
+        with_both = rows[rows["ai"].notna() & rows["initial"].notna()]
+        changes = int((with_both["final"] != with_both["initial"]).sum())
+        distribution = {}
+        for (kind, alpha), g in rows.groupby([rows["shown_kind"], rows["alpha"].fillna(-1)]):
+            key = kind if kind != "human_aligned" else ("none" if alpha == -1 else js_number(alpha))
+            distribution[key] = distribution.get(key, 0) + len(g)
+        return {
+            "total_responses": int(len(rows)), "unique_users": int(rows["user_id"].nunique()),
+            "judgment_change_rate": changes / len(with_both) if len(with_both) else None,
+            "judgment_change_trials": int(len(with_both)), "judgment_changes": changes,
+            "alignment_distribution": distribution,
+        }
+
+    return {
+        "main_experiment": figures(t),
+        "main_by_condition": [{"condition": c, **figures(g)} for c, g in t.groupby("condition", sort=True)],
+    }
+
+
+def reproduce(path, include_synthetic=False, exclude_flagged=False):
+    trials, participants, config = read_export(path)
+    t = trials if include_synthetic else trials[trials["set_aside"] == 0]
+    t = with_sums(t.copy())
+    flags = participants.set_index("user_id")["quality_flags"].fillna("")
+    flagged = set(flags[flags != ""].index) if exclude_flagged else set()
+    counted = t[~t["user_id"].isin(flagged)]
+
+    order = [c["name"] for c in config["study"]["conditions"]]
+    rank = lambda name: order.index(name) if name in order else len(order)
+    conditions = sorted(counted["condition"].unique(), key=lambda c: (rank(c), c))
+    by_alpha = []
+    groups = counted.groupby(["condition", "shown_kind", counted["alpha"].fillna(-1)], sort=False)
+    for (condition, kind, alpha), rows in sorted(groups, key=lambda g: (rank(g[0][0]), g[0][0], KIND_ORDER.index(g[0][1]), g[0][2])):
+        by_alpha.append({"condition": condition, "explanation_kind": kind, "alignment_alpha": None if alpha == -1 else float(alpha), **summarise(rows)})
+    by_condition = [{"condition": c, **summarise(counted[counted["condition"] == c])} for c in conditions]
+    by_dataset = [
+        {"condition": c, "dataset_type": d, **summarise(rows)}
+        for (c, d), rows in sorted(counted.groupby(["condition", "dataset_type"]), key=lambda g: (rank(g[0][0]), g[0][0], g[0][1]))
+    ]
+    differences = []
+    people = {c: people_of(counted[counted["condition"] == c]) for c in conditions}
+    for mid, _, value in MEASURES:
+        for i in range(len(conditions)):
+            for j in range(i + 1, len(conditions)):
+                a, b = values_of(people[conditions[i]], value), values_of(people[conditions[j]], value)
+                if not a or not b:
+                    continue
+                d, low, high = bootstrap_difference(a, b)
+                differences.append({"metric": mid, "condition_a": conditions[i], "condition_b": conditions[j], "participants_a": len(a),
+                                    "participants_b": len(b), "difference": d, "ci_low": low, "ci_high": high})
+    models = []
+    for c in conditions:
+        own = counted[(counted["condition"] == c) & (counted["shown_kind"] == "human_aligned") & counted["alpha"].notna()]
+        if own["alpha"].nunique() < 2:
+            continue
+        models.append({"condition": c, "outcome": "agreement", **clustered_logit(own, "agree")})
+        models.append({"condition": c, "outcome": "switch", **clustered_logit(own, "switch")})
+    return {
+        "include_synthetic": include_synthetic,
+        "exclude_flagged": exclude_flagged,
+        "trials": int(len(counted)),
+        "overall": summarise(counted) if len(conditions) <= 1 else None,
+        "by_alpha": by_alpha,
+        "by_condition": by_condition,
+        "by_dataset": by_dataset,
+        "condition_differences": differences,
+        "alpha_models": models,
+        "statistics": statistics(t),
+    }
+
+
+def fmt(x):
+    return "—" if x is None else f"{x:.3f}"
+
+
+def print_report(r):
+    print(f"Trials counted: {r['trials']}  (synthetic included: {r['include_synthetic']}, flagged excluded: {r['exclude_flagged']})")
+    for title, key, name in [("By condition and what was shown", "by_alpha", lambda g: f"{g['condition']} · {g['explanation_kind']}" + ("" if g["alignment_alpha"] is None else f" α={js_number(g['alignment_alpha'])}")),
+                             ("By condition", "by_condition", lambda g: g["condition"]),
+                             ("By condition and dataset", "by_dataset", lambda g: f"{g['condition']} · {g['dataset_type']}")]:
+        print(f"\n== {title} (participant mean [95% bootstrap interval], participants / trials) ==")
+        for g in r[key]:
+            print(f"\n{name(g)}: {g['participants']} participants, {int(g['trials'])} trials, {g['fallback_trials']} AI-only fallback trials")
+            for mid, _, _ in MEASURES:
+                m = g["metrics"][mid]
+                print(f"  {mid:<18} {fmt(m['mean'])} [{fmt(m['ci_low'])}, {fmt(m['ci_high'])}]  n = {m['participants']} / {int(m['trials'])}")
+    if r["condition_differences"]:
+        print("\n== Differences between conditions (b − a, participant means, 95% bootstrap interval) ==")
+        for d in r["condition_differences"]:
+            print(f"  {d['metric']:<18} {d['condition_b']} − {d['condition_a']}: {fmt(d['difference'])} [{fmt(d['ci_low'])}, {fmt(d['ci_high'])}]  n = {d['participants_b']} / {d['participants_a']}")
+    if r["alpha_models"]:
+        print("\n== Alpha effect: logit(outcome) ~ alpha, participant-clustered SEs ==")
+        for m in r["alpha_models"]:
+            if "refused" in m:
+                print(f"  {m['condition']} · {m['outcome']}: not fitted ({m['refused']})")
+            else:
+                print(f"  {m['condition']} · {m['outcome']}: slope {m['slope']:.4f} (SE {m['slope_se']:.4f}, z {m['slope_z']:.3f}, p {m['slope_p']:.4g}), "
+                      f"OR {m['odds_ratio']:.3f}; {m['participants']} participants, {m['trials']} trials")
+    s = r["statistics"]["main_experiment"]
+    print(f"\nJudgement change rate: {fmt(s['judgment_change_rate'])} ({s['judgment_changes']} of {s['judgment_change_trials']} trials with the AI after an initial judgement)")
+
+
+def main():
+    here = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+    p = argparse.ArgumentParser(description=__doc__.split("\n")[0])
+    p.add_argument("export", nargs="?", default=here, help="the all-data zip or its unpacked folder (default: the one this script is in)")
+    p.add_argument("--include-synthetic", action="store_true")
+    p.add_argument("--exclude-flagged", action="store_true")
+    p.add_argument("--json", action="store_true", help="print the figures as JSON")
+    a = p.parse_args()
+    r = reproduce(a.export, a.include_synthetic, a.exclude_flagged)
+    if a.json:
+        json.dump(r, sys.stdout, default=float)
+        print()
+    else:
+        print_report(r)
+
+
+if __name__ == "__main__":
+    main()
