@@ -8,6 +8,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { writeDatasetRegistry } from '../ml-assets/lib/definitions';
 import { ensureChromium } from './lib/chromium';
+import { ensurePythonStats } from './lib/python-stats';
 import { offlineEnv, runTool } from './lib/wrangler';
 
 type Counts = { passed: number; failed: number; skipped: number };
@@ -91,6 +92,8 @@ const runners: [string, () => Promise<Counts>][] = [
     'conditions',
     () => {
       ensureChromium();
+      // Its reproduction test runs the export's analysis/reproduce.py.
+      ensurePythonStats();
       return vitestProject('conditions');
     },
   ],

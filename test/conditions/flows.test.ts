@@ -153,17 +153,20 @@ describe('each condition of the design, on a phone', () => {
     expect(row!.initial_prediction).toBe(plan.initial ? 1 : null);
     expect(row!.ai_prediction === null).toBe(plan.ai === 'none');
     expect(row!.explanation_kind).toBe(plan.ai === 'none' ? null : plan.ai === 'prediction' ? 'prediction_only' : row!.explanation_kind);
-    if (plan.ai === 'explanation') expect(['human_aligned', 'ai_only']).toContain(row!.explanation_kind);
+    // The AI's own explanation by design is coded as such, whatever the participant's model.
+    if (plan.ai === 'explanation') expect(name === 'ai_explanation' ? ['ai_explanation'] : ['human_aligned', 'ai_only']).toContain(row!.explanation_kind);
     expect(row!.comprehensibility).toBe(plan.ai === 'explanation' ? 4 : null);
     expect(row!.trust).toBe(plan.ai === 'none' ? null : 4);
     if (name === 'ai_explanation') expect(row!.alignment_alpha).toBe(1);
     await page.context().close();
   });
 
-  it('shows the researcher the condition balance and the reliance figures by condition (1280×800 en, 390×844 ja)', async () => {
+  it('shows the researcher the condition balance and the reliance figures by condition, every group named on its chart (390 and 1280, ja and en)', async () => {
     for (const [lang, width, height] of [
       ['en', 1280, 800],
       ['ja', 390, 844],
+      ['ja', 1280, 800],
+      ['en', 390, 844],
     ] as const) {
       const texts = lang === 'ja' ? adminJa : adminEn;
       const page = await session.newPage({ width, height });
@@ -181,10 +184,31 @@ describe('each condition of the design, on a phone', () => {
       await byCondition.getByText(texts.dashboard.reliance.asTable).click();
       const rows = await byCondition.locator('tbody th').allInnerTexts();
       expect(rows.sort()).toEqual(DESIGN.map((c) => c.name).sort());
-      // The groups by alpha say which condition they belong to.
-      expect(await page.locator('[data-chart="reliance-by-alpha"]').textContent()).toContain('ai_explanation · 1');
-      expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+      // The groups by alpha say which condition they belong to and what they showed.
+      expect(await page.locator('[data-chart="reliance-by-alpha"]').textContent()).toContain(`ai_explanation · ${texts.dashboard.charts.aiExplanation}`);
+      // Every group is named on its chart, each name inside the chart's card: none dropped for want of room.
+      for (const chart of ['reliance-by-alpha', 'reliance-by-condition', 'reliance-by-dataset']) {
+        const figure = page.locator(`[data-chart="${chart}"]`);
+        const groups = Number(await figure.getAttribute('data-groups'));
+        expect(groups, chart).toBeGreaterThan(0);
+        const ticks = figure.locator('.group-tick');
+        expect(await ticks.count(), chart).toBe(groups);
+        const box = (await figure.boundingBox())!;
+        for (const tick of await ticks.all()) {
+          const t = (await tick.boundingBox())!;
+          expect(t.x, `${chart} ${await tick.textContent()}`).toBeGreaterThanOrEqual(box.x - 1);
+          expect(t.x + t.width, `${chart} ${await tick.textContent()}`).toBeLessThanOrEqual(box.x + box.width + 1);
+          expect(t.width).toBeGreaterThan(0);
+        }
+      }
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-reliance-${lang}-${width}.png`, fullPage: true });
+      const wide = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('body *'))
+          .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.table-scroll, .tab-scroll'))
+          .slice(0, 5)
+          .map((e) => `${e.tagName}.${e.className} ${Math.round(e.getBoundingClientRect().right)}`),
+      );
+      expect(await pageOverflow(page), `${lang} ${width}: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
       await page.context().close();
     }
   });

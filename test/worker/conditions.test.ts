@@ -231,7 +231,8 @@ describe('the main experiment follows the condition', () => {
       expect.arrayContaining([
         expect.objectContaining({ condition: 'no_ai', explanation_kind: 'no_ai', alignment_alpha: null }),
         expect.objectContaining({ condition: 'prediction_only', explanation_kind: 'prediction_only', alignment_alpha: null }),
-        expect.objectContaining({ condition: 'ai_explanation', alignment_alpha: 1 }),
+        // The AI's own explanation by design is coded as such, not as alpha 1 of the human-aligned mix.
+        expect.objectContaining({ condition: 'ai_explanation', explanation_kind: 'ai_explanation', alignment_alpha: null }),
       ]),
     );
     const stats = (await (await api('/api/admin/stats?include_synthetic=true', { headers: { Cookie: cookie } })).json()) as { condition_balance: { condition: string; sessions: number }[] };

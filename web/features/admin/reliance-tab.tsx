@@ -271,7 +271,7 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
             </p>
           </>
         ) : null}
-        <div className="button-row button-row-tight">
+        <div className="button-row">
           <Button className="button button-small" onPress={() => void download('reliance-participants')}>
             {t(k('exportParticipants'))}
           </Button>
