@@ -184,6 +184,9 @@ describe('POST /api/model-verification/ai-model/retrain', () => {
     const listed = await ok(await asAdmin('/api/model-verification/ai-model/versions?dataset_type=compas'), aiModelVersionsSchema);
     expect(listed.versions[0]).toMatchObject({ model_identifier: result.model_identifier, status: 'candidate', origin: 'admin_retrain', test_accuracy: result.candidate_metrics.test_accuracy });
     expect(listed.versions.find((v) => v.model_identifier === old)).toMatchObject({ status: 'active' });
+    // Every version on the same experiment cases, whatever rows its recorded accuracy came from.
+    expect(listed.versions[0]).toMatchObject({ experiment_cases: cases.length, experiment_case_accuracy: result.candidate_metrics.test_accuracy });
+    expect(listed.versions.find((v) => v.model_identifier === old)).toMatchObject({ experiment_cases: cases.length, experiment_case_accuracy: result.current_model!.metrics.test_accuracy });
     const activate = (model_identifier: string) =>
       api('/api/model-verification/ai-model/activate', { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: JSON.stringify({ dataset_type: 'compas', model_identifier }) });
     expect((await activate(result.model_identifier)).status).toBe(200);

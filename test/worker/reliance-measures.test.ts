@@ -8,7 +8,7 @@ import { env } from 'cloudflare:workers';
 import { strFromU8, unzipSync } from 'fflate';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { experimentStatisticsSchema } from '../../worker/schemas/admin';
+import { adminStatsSchema, experimentStatisticsSchema, responsesResponseSchema, usersResponseSchema } from '../../worker/schemas/admin';
 import { bootstrapDifference, bootstrapMean, clusteredLogit, erfc, mulberry32 } from '../../worker/services/analytics/inference';
 import { adminCookie, api } from '../helpers/api';
 import { newParticipantId } from '../helpers/study-factories';
@@ -161,6 +161,23 @@ describe('groups say what was shown', () => {
     expect(byCondition.no_ai).toMatchObject({ total_responses: 2, judgment_change_trials: 0, judgment_change_rate: null, unique_users: 1 });
     expect(byCondition.explanation_with_case).toMatchObject({ judgment_change_trials: 0, judgment_change_rate: null });
     expect(byCondition.human_aligned).toMatchObject({ judgment_change_trials: 6, judgment_changes: 2, unique_users: 2 });
+  });
+});
+
+describe('what the dashboard counts', () => {
+  it('labels the Users and experiment tabs with what their tables list, whatever population the figures count', async () => {
+    // A synthetic participant: listed in the tables, left out of the figures by default.
+    await env.DB.prepare("insert into participants (participant_code, origin, language, is_active, created_at, updated_at) values ('test_listed', 'admin_synthetic', 'en', 1, ?, ?)")
+      .bind(now, now)
+      .run();
+    const stats = adminStatsSchema.parse(await (await asAdmin('/api/admin/stats')).json());
+    const users = usersResponseSchema.parse(await (await asAdmin('/api/admin/users?limit=1')).json());
+    expect(stats.listed.users).toBe(users.total);
+    expect(stats.total_users).toBe(users.total - 1);
+    for (const phase of ['pre_experiment', 'main_experiment'] as const) {
+      const listed = responsesResponseSchema.parse(await (await asAdmin(`/api/admin/responses?limit=1&experiment_type=${phase}`)).json());
+      expect(stats.listed[`${phase}_responses`], phase).toBe(listed.total);
+    }
   });
 });
 

@@ -1,6 +1,5 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
-import { aiModelVersions } from '../db/queries/model-verification';
 import { findSessionByUserId } from '../db/queries/sessions';
 import type { AppEnv } from '../env';
 import { notFound } from '../errors';
@@ -16,7 +15,7 @@ import {
   type aiModelVersionsSchema,
   type uploadModelResultSchema,
 } from '../schemas/model-verification';
-import { activateAiModel, uploadAiModel } from '../services/ai-upload';
+import { activateAiModel, uploadAiModel, versionsOnExperimentCases } from '../services/ai-upload';
 import { retrainAi } from '../services/ai-retrain';
 import { aiModelDetails, aiModelStatus, aiVersusUsers, userModelList, userPerformance } from '../services/model-verification';
 import { validate } from '../validate';
@@ -97,7 +96,7 @@ export const modelVerificationRoutes = new Hono<AppEnv>()
   })
   .get('/ai-model/versions', validate('query', datasetQuerySchema), async (c) => {
     const dataset = c.req.valid('query').dataset_type;
-    const body: z.infer<typeof aiModelVersionsSchema> = { dataset_type: dataset, versions: await aiModelVersions(c.var.db, dataset) };
+    const body: z.infer<typeof aiModelVersionsSchema> = { dataset_type: dataset, versions: await versionsOnExperimentCases(c.var.db, c.env.MODELS, dataset) };
     return c.json(body);
   })
   .get('/ai-model/details', validate('query', datasetQuerySchema), async (c) => c.json(await aiModelDetails(c.var.db, c.env.MODELS, c.req.valid('query').dataset_type)))

@@ -153,6 +153,8 @@ export const adminResponseSchema = z.object({
 export const responsesResponseSchema = z.object({ total: z.number().int(), responses: z.array(adminResponseSchema) });
 
 export const adminStatsSchema = z.object({
+  /** Rows the Users, pre- and main-experiment tabs list (everyone, whatever the population of the figures): the tabs' labels count these. */
+  listed: z.object({ users: z.number().int(), pre_experiment_responses: z.number().int(), main_experiment_responses: z.number().int() }),
   total_users: z.number().int(),
   total_responses: z.number().int(),
   pre_experiment_responses: z.number().int(),

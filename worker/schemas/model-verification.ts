@@ -179,8 +179,12 @@ export const aiModelVersionsSchema = z.object({
       model_identifier: z.string(),
       status: z.enum(['candidate', 'active', 'retired']),
       origin: z.enum(['setup', 'admin_retrain', 'admin_upload']),
+      /** As recorded when the version was made, on its own evaluation rows (test_samples of them). */
       test_accuracy: z.number().nullable(),
       test_samples: z.number().int().nullable(),
+      /** Every version on the same experiment cases: the figure to compare versions by. */
+      experiment_case_accuracy: z.number().nullable(),
+      experiment_cases: z.number().int(),
       trained_at: z.string(),
     }),
   ),

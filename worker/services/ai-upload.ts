@@ -10,7 +10,7 @@
 import { and, eq, sql } from 'drizzle-orm';
 import { z } from 'zod';
 import type { Db } from '../db/client';
-import { activeAiModelRow, heldOutCases } from '../db/queries/model-verification';
+import { activeAiModelRow, aiModelVersions, heldOutCases } from '../db/queries/model-verification';
 import { aiModels } from '../db/schema';
 import { AppError, notFound, type ValidationIssue } from '../errors';
 import { importLightgbmDump, isLightgbmDump } from '../ml/lightgbm-import';
@@ -125,6 +125,21 @@ export async function scoreBesideActive(db: Db, bucket: R2Bucket, dataset: Datas
   const scored = evaluate(model, cases);
   const current = active ? { model_identifier: active.identifier, metrics: metricsRecord(evaluate(active.model, cases).metrics) } : null;
   return { cases, active, probabilities: scored.probabilities, metrics: metricsRecord(scored.metrics), current };
+}
+
+/**
+ * Every stored version of a dataset's AI model, each scored on the same experiment cases, so
+ * versions compare like for like (the accuracy recorded at training was measured on different
+ * rows: the set-up's held-out split, or these cases). A version whose file is missing scores null.
+ */
+export async function versionsOnExperimentCases(db: Db, bucket: R2Bucket, dataset: DatasetType) {
+  const [versions, cases] = await Promise.all([aiModelVersions(db, dataset), heldOutCases(db, dataset)]);
+  return Promise.all(
+    versions.map(async ({ r2Key, ...version }) => {
+      const model = cases.length > 0 ? await loadImmutableModel(bucket, r2Key) : null;
+      return { ...version, experiment_cases: cases.length, experiment_case_accuracy: model ? evaluate(model, cases).metrics.accuracy : null };
+    }),
+  );
 }
 
 /** Stores a new version's row as a candidate; an identical file stored before keeps its row and status. */

@@ -38,7 +38,8 @@ export function DashboardPage() {
     placeholderData: keepPreviousData,
   });
   const s = stats.data;
-  const counts: Record<string, number | undefined> = { users: s?.total_users, pre: s?.pre_experiment_responses, main: s?.main_experiment_responses };
+  // The tabs count what their tables list (everyone); the cards count the population of the figures.
+  const counts: Record<string, number | undefined> = { users: s?.listed.users, pre: s?.listed.pre_experiment_responses, main: s?.listed.main_experiment_responses };
   const tabLabel = (id: (typeof TABS)[number]) =>
     id in counts ? t(`admin.dashboard.tabs.${id}`, { count: counts[id] ?? 0 }) : t(`admin.dashboard.tabs.${id}`);
 

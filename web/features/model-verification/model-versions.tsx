@@ -127,6 +127,7 @@ export function ModelVersionsCard({ dataset, notify }: { dataset: DatasetType; n
               <th scope="col">{t(k('identifier'))}</th>
               <th scope="col">{t(k('status'))}</th>
               <th scope="col">{t(k('origin'))}</th>
+              <th scope="col">{t(k('sameCasesAccuracy'), { count: versions.data?.versions[0]?.experiment_cases ?? 0 })}</th>
               <th scope="col">{t(k('accuracy'))}</th>
               <th scope="col">{t(k('trainedAt'))}</th>
               <th scope="col">{t(k('actions'))}</th>
@@ -142,7 +143,8 @@ export function ModelVersionsCard({ dataset, notify }: { dataset: DatasetType; n
                   <StatusBadge state={v.status === 'active' ? 'healthy' : v.status === 'candidate' ? 'warning' : 'unknown'} label={t(k(`statuses.${v.status}`))} />
                 </td>
                 <td>{t(k(`origins.${v.origin}`))}</td>
-                <td>
+                <td data-column="same-cases">{v.experiment_case_accuracy === null ? '—' : `${(v.experiment_case_accuracy * 100).toFixed(1)}%`}</td>
+                <td className="mv-muted">
                   {v.test_accuracy === null ? '—' : `${(v.test_accuracy * 100).toFixed(1)}%`}
                   {v.test_samples === null ? null : <span className="mv-muted"> (n={v.test_samples})</span>}
                 </td>

@@ -209,7 +209,11 @@ export async function dashboardStats(db: Db, now: Date, population: Population) 
   const counted = (column: AnyColumn) => countedParticipant(db, column, population) ?? sql`1`;
   const sinceCount = (since: string) =>
     sql<number>`(select count(*) from ${pre} where ${pre.createdAt} >= ${since} and ${counted(pre.participantId)}) + (select count(*) from ${main} where ${main.completedAt} >= ${since} and ${counted(main.participantId)})`;
-  const [users, responses, phases, balance, conditionBalance, byAlpha] = await db.batch([
+  const [listedUsers, listedPre, listedMain, users, responses, phases, balance, conditionBalance, byAlpha] = await db.batch([
+    // What the Users and experiment tabs list (everyone, every stored row): their labels count these.
+    db.select({ n: count() }).from(participants),
+    countOf(db, 'pre_experiment', {}),
+    countOf(db, 'main_experiment', {}),
     db.select({ n: count() }).from(participants).where(counted(participants.id)),
     db
       .select({
@@ -259,6 +263,7 @@ export async function dashboardStats(db: Db, now: Date, population: Population) 
   const r = responses[0]!;
   const p = phases[0]!;
   return {
+    listed: { users: listedUsers[0]?.n ?? 0, pre: listedPre[0]?.n ?? 0, main: listedMain[0]?.n ?? 0 },
     totalUsers: users[0]?.n ?? 0,
     preResponses: r.pre,
     mainResponses: r.main,

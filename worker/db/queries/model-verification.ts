@@ -14,7 +14,7 @@ export const activeAiModelRow = async (db: Db, dataset: DatasetType) =>
 /** Every stored AI model version of a dataset, newest first: where it came from, its status and test score. */
 export async function aiModelVersions(db: Db, dataset: DatasetType) {
   const rows = await db
-    .select({ modelIdentifier: aiModels.modelIdentifier, status: aiModels.status, params: aiModels.params, metrics: aiModels.metrics, trainedAt: aiModels.trainedAt })
+    .select({ modelIdentifier: aiModels.modelIdentifier, status: aiModels.status, params: aiModels.params, metrics: aiModels.metrics, trainedAt: aiModels.trainedAt, r2Key: aiModels.r2Key })
     .from(aiModels)
     .where(eq(aiModels.datasetType, dataset))
     .orderBy(desc(aiModels.id));
@@ -26,6 +26,7 @@ export async function aiModelVersions(db: Db, dataset: DatasetType) {
     test_accuracy: number(r.metrics.test_accuracy),
     test_samples: number(r.metrics.test_samples),
     trained_at: r.trainedAt,
+    r2Key: r.r2Key,
   }));
 }
 

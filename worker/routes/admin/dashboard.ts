@@ -232,6 +232,7 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
     const f = s.funnel;
     const body: z.infer<typeof adminStatsSchema> = {
       include_synthetic,
+      listed: { users: s.listed.users, pre_experiment_responses: s.listed.pre, main_experiment_responses: s.listed.main },
       total_users: s.totalUsers,
       total_responses: s.preResponses + s.mainResponses,
       pre_experiment_responses: s.preResponses,
