@@ -43,49 +43,117 @@ const sum = (values: readonly number[]) => {
   return s;
 };
 
-/** Mean of one resample of `values` (n draws with replacement from the stream). */
-function resampleMean(values: readonly number[], next: () => number): number {
-  const n = values.length;
-  let s = 0;
-  for (let i = 0; i < n; i++) s += values[Math.floor(next() * n)]!;
-  return s / n;
-}
-
 export type MeanInterval = { mean: number | null; ci_low: number | null; ci_high: number | null };
 
-/**
- * Mean of participants' values with a 95% percentile-bootstrap interval (participants resampled
- * with replacement, BOOTSTRAP_RESAMPLES times). No interval below two participants.
- */
-export function bootstrapMean(values: readonly number[]): MeanInterval {
-  const n = values.length;
-  if (n === 0) return { mean: null, ci_low: null, ci_high: null };
-  const mean = sum(values) / n;
-  if (n < 2) return { mean, ci_low: null, ci_high: null };
-  const next = mulberry32(BOOTSTRAP_SEED);
-  const means = new Float64Array(BOOTSTRAP_RESAMPLES);
-  for (let b = 0; b < BOOTSTRAP_RESAMPLES; b++) means[b] = resampleMean(values, next);
-  means.sort();
-  return { mean, ci_low: quantileSorted(means, 0.025), ci_high: quantileSorted(means, 0.975) };
+/** A table of participants (rows) × measures (columns), null where a measure is undefined for a participant. */
+export type ValueTable = readonly (readonly (number | null)[])[];
+
+/** The table as flat arrays: values (0 where undefined) and whether each is defined. */
+function flatten(rows: ValueTable, measures: number) {
+  const values = new Float64Array(rows.length * measures);
+  const defined = new Uint8Array(rows.length * measures);
+  rows.forEach((row, i) => {
+    for (let k = 0; k < measures; k++) {
+      const v = row[k];
+      if (v !== null && v !== undefined) {
+        values[i * measures + k] = v;
+        defined[i * measures + k] = 1;
+      }
+    }
+  });
+  return { values, defined, n: rows.length };
+}
+
+/** Adds n draws (participants resampled with replacement) of a flattened table to per-measure sums and counts. */
+function drawInto(t: ReturnType<typeof flatten>, measures: number, next: () => number, sums: Float64Array, counts: Float64Array) {
+  sums.fill(0);
+  counts.fill(0);
+  for (let i = 0; i < t.n; i++) {
+    const base = Math.floor(next() * t.n) * measures;
+    for (let k = 0; k < measures; k++) {
+      if (t.defined[base + k]) {
+        sums[k] += t.values[base + k]!;
+        counts[k]++;
+      }
+    }
+  }
+}
+
+/** The 95% percentile interval of replicate statistics, leaving out replicates where the statistic was undefined (NaN). */
+function percentileInterval(replicates: Float64Array): [number | null, number | null] {
+  const kept = replicates.filter((x) => !Number.isNaN(x)).sort();
+  return kept.length === 0 ? [null, null] : [quantileSorted(kept, 0.025), quantileSorted(kept, 0.975)];
+}
+
+/** Each measure's mean over the participants it is defined for. */
+function columnMeans(rows: ValueTable, measures: number): { mean: number | null; participants: number }[] {
+  return Array.from({ length: measures }, (_, k) => {
+    const values = rows.map((r) => r[k]).filter((v): v is number => v !== null && v !== undefined);
+    return { mean: values.length ? sum(values) / values.length : null, participants: values.length };
+  });
 }
 
 /**
- * Difference of two independent groups' participant means (b − a) with a 95% percentile-bootstrap
- * interval: each replicate resamples group a, then group b, from one stream. None unless both groups have two participants.
+ * Each measure's mean over participants, with a 95% percentile-bootstrap interval from one
+ * participant-level bootstrap: each of BOOTSTRAP_RESAMPLES replicates draws n participants with
+ * replacement (n = the group's participants) and takes, for every measure, the mean over the drawn
+ * participants it is defined for (a replicate with none is left out of that measure's interval).
+ * No interval for a measure defined for fewer than two participants.
  */
-export function bootstrapDifference(a: readonly number[], b: readonly number[]): MeanInterval {
-  if (a.length === 0 || b.length === 0) return { mean: null, ci_low: null, ci_high: null };
-  const difference = sum(b) / b.length - sum(a) / a.length;
-  if (a.length < 2 || b.length < 2) return { mean: difference, ci_low: null, ci_high: null };
+export function bootstrapMeans(rows: ValueTable, measures: number): MeanInterval[] {
+  const means = columnMeans(rows, measures);
+  if (!means.some((m) => m.participants >= 2)) return means.map((m) => ({ mean: m.mean, ci_low: null, ci_high: null }));
+  const t = flatten(rows, measures);
   const next = mulberry32(BOOTSTRAP_SEED);
-  const diffs = new Float64Array(BOOTSTRAP_RESAMPLES);
-  for (let r = 0; r < BOOTSTRAP_RESAMPLES; r++) {
-    const ma = resampleMean(a, next);
-    diffs[r] = resampleMean(b, next) - ma;
+  const replicates = Array.from({ length: measures }, () => new Float64Array(BOOTSTRAP_RESAMPLES));
+  const sums = new Float64Array(measures);
+  const counts = new Float64Array(measures);
+  for (let b = 0; b < BOOTSTRAP_RESAMPLES; b++) {
+    drawInto(t, measures, next, sums, counts);
+    for (let k = 0; k < measures; k++) replicates[k]![b] = counts[k]! > 0 ? sums[k]! / counts[k]! : NaN;
   }
-  diffs.sort();
-  return { mean: difference, ci_low: quantileSorted(diffs, 0.025), ci_high: quantileSorted(diffs, 0.975) };
+  return means.map((m, k) => {
+    if (m.participants < 2) return { mean: m.mean, ci_low: null, ci_high: null };
+    const [low, high] = percentileInterval(replicates[k]!);
+    return { mean: m.mean, ci_low: low, ci_high: high };
+  });
 }
+
+/**
+ * Each measure's difference between two independent groups' participant means (b − a), with a 95%
+ * percentile-bootstrap interval: each replicate draws group a's participants, then group b's, from
+ * one stream. None where either group has fewer than two participants with a value.
+ */
+export function bootstrapDifferences(a: ValueTable, b: ValueTable, measures: number): MeanInterval[] {
+  const ma = columnMeans(a, measures);
+  const mb = columnMeans(b, measures);
+  const difference = (k: number) => (ma[k]!.mean === null || mb[k]!.mean === null ? null : mb[k]!.mean! - ma[k]!.mean!);
+  const estimable = (k: number) => ma[k]!.participants >= 2 && mb[k]!.participants >= 2;
+  if (!Array.from({ length: measures }, (_, k) => estimable(k)).some(Boolean)) {
+    return Array.from({ length: measures }, (_, k) => ({ mean: difference(k), ci_low: null, ci_high: null }));
+  }
+  const ta = flatten(a, measures);
+  const tb = flatten(b, measures);
+  const next = mulberry32(BOOTSTRAP_SEED);
+  const replicates = Array.from({ length: measures }, () => new Float64Array(BOOTSTRAP_RESAMPLES));
+  const sa = new Float64Array(measures), ca = new Float64Array(measures), sb = new Float64Array(measures), cb = new Float64Array(measures);
+  for (let r = 0; r < BOOTSTRAP_RESAMPLES; r++) {
+    drawInto(ta, measures, next, sa, ca);
+    drawInto(tb, measures, next, sb, cb);
+    for (let k = 0; k < measures; k++) replicates[k]![r] = ca[k]! > 0 && cb[k]! > 0 ? sb[k]! / cb[k]! - sa[k]! / ca[k]! : NaN;
+  }
+  return Array.from({ length: measures }, (_, k) => {
+    if (!estimable(k)) return { mean: difference(k), ci_low: null, ci_high: null };
+    const [low, high] = percentileInterval(replicates[k]!);
+    return { mean: difference(k), ci_low: low, ci_high: high };
+  });
+}
+
+/** One measure's mean with its interval (a one-column table). */
+export const bootstrapMean = (values: readonly number[]): MeanInterval => bootstrapMeans(values.map((v) => [v]), 1)[0]!;
+/** One measure's difference of means with its interval. */
+export const bootstrapDifference = (a: readonly number[], b: readonly number[]): MeanInterval =>
+  bootstrapDifferences(a.map((v) => [v]), b.map((v) => [v]), 1)[0]!;
 
 /**
  * erfc(x) to double precision: the Maclaurin series of erf for |x| < 2, a continued fraction

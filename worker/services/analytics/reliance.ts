@@ -10,7 +10,7 @@
 import type { Db } from '../../db/client';
 import { analyticsParticipants, trialSums, type Population, type TrialSums } from '../../db/queries/analytics';
 import { studyConfig } from '../../schemas/study';
-import { bootstrapDifference, bootstrapMean, clusteredLogit, type ClusteredLogit, type LogitCell, type LogitRefusal } from './inference';
+import { bootstrapDifferences, bootstrapMeans, clusteredLogit, type ClusteredLogit, type LogitCell, type LogitRefusal } from './inference';
 import { addSums, emptySums, MEASURES, type Sums } from './measures';
 import { qualityFlags, type ParticipantQuality } from './quality-flags';
 
@@ -52,20 +52,21 @@ function perParticipant(rows: TrialSums[]): Map<number, Sums> {
   return by;
 }
 
-/** Participants' values of one measure (those it is defined for), in participant-id order. */
-const valuesOf = (people: Map<number, Sums>, measure: (typeof MEASURES)[number]) =>
-  [...people.values()].map(measure.value).filter((v): v is number => v !== null);
+/** Every participant's value of every measure (null where undefined), in participant-id order. */
+const tableOf = (people: Map<number, Sums>) => [...people.values()].map((sums) => MEASURES.map((m) => m.value(sums)));
 
 /** A group's figures: each participant's value over the group's trials, then their mean and interval. */
 function summarise(rows: TrialSums[]): GroupSummary {
   const people = perParticipant(rows);
   const pooled = emptySums();
   for (const sums of people.values()) addSums(pooled, sums);
+  const table = tableOf(people);
+  const intervals = bootstrapMeans(table, MEASURES.length);
   const metrics: Record<string, Interval> = {};
-  for (const m of MEASURES) {
-    const values = valuesOf(people, m);
-    metrics[m.id] = { ...bootstrapMean(values), participants: values.length, trials: pooled[m.definedOn], pooled: m.value(pooled) };
-  }
+  MEASURES.forEach((m, k) => {
+    const participants = table.filter((row) => row[k] !== null).length;
+    metrics[m.id] = { ...intervals[k]!, participants, trials: pooled[m.definedOn], pooled: m.value(pooled) };
+  });
   return {
     trials: pooled.trials,
     participants: people.size,
@@ -136,6 +137,9 @@ export type RelianceReport = {
   participants: ParticipantRelianceRow[];
 };
 
+/** A group's figures without its name (the one condition's figures are the overall ones). */
+const groupOnly = ({ condition: _condition, ...group }: GroupSummary & { condition: string }): GroupSummary => group;
+
 /** Once per request and options: the reliance tables of an export share one report. */
 const perRequest = new WeakMap<Db, Map<string, Promise<RelianceReport>>>();
 export function relianceReport(db: Db, options: RelianceOptions): Promise<RelianceReport> {
@@ -174,20 +178,25 @@ function alphaModels(rows: TrialSums[], conditions: string[]): AlphaModel[] {
 
 /** Every measure's difference between each pair of conditions (in the configuration's order), where both have participants with a value. */
 function conditionDifferences(rows: TrialSums[], conditions: string[]): ConditionDifference[] {
-  const people = new Map(conditions.map((c) => [c, perParticipant(rows.filter((r) => r.condition === c))]));
+  const tables = new Map(conditions.map((c) => [c, tableOf(perParticipant(rows.filter((r) => r.condition === c)))]));
   const out: ConditionDifference[] = [];
-  for (const m of MEASURES) {
-    for (let i = 0; i < conditions.length; i++) {
-      for (let j = i + 1; j < conditions.length; j++) {
-        const a = valuesOf(people.get(conditions[i]!)!, m);
-        const b = valuesOf(people.get(conditions[j]!)!, m);
-        if (a.length === 0 || b.length === 0) continue;
-        const d = bootstrapDifference(a, b);
-        out.push({ metric: m.id, condition_a: conditions[i]!, condition_b: conditions[j]!, participants_a: a.length, participants_b: b.length, difference: d.mean, ci_low: d.ci_low, ci_high: d.ci_high });
-      }
+  const defined = (table: ReturnType<typeof tableOf>, k: number) => table.filter((row) => row[k] !== null).length;
+  for (let i = 0; i < conditions.length; i++) {
+    for (let j = i + 1; j < conditions.length; j++) {
+      const a = tables.get(conditions[i]!)!;
+      const b = tables.get(conditions[j]!)!;
+      const differences = bootstrapDifferences(a, b, MEASURES.length);
+      MEASURES.forEach((m, k) => {
+        const [na, nb] = [defined(a, k), defined(b, k)];
+        if (na === 0 || nb === 0) return;
+        const d = differences[k]!;
+        out.push({ metric: m.id, condition_a: conditions[i]!, condition_b: conditions[j]!, participants_a: na, participants_b: nb, difference: d.mean, ci_low: d.ci_low, ci_high: d.ci_high });
+      });
     }
   }
-  return out;
+  const order = (metric: string) => MEASURES.findIndex((m) => m.id === metric);
+  // Listed measure by measure, each over the pairs in order.
+  return out.map((d, i) => ({ d, i })).sort((x, y) => order(x.d.metric) - order(y.d.metric) || x.i - y.i).map((x) => x.d);
 }
 
 async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<RelianceReport> {
@@ -238,20 +247,21 @@ async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<
     })
     .sort((a, b) => a.user_id - b.user_id);
   const included = participants.filter((p) => p.included).length;
+  const byCondition = conditions.map((condition) => ({ condition, ...summarise(counted.filter((r) => r.condition === condition)) }));
   return {
     exclude_flagged: options.excludeFlagged,
     include_synthetic: options.includeSynthetic,
     participants_included: included,
     participants_excluded: participants.length - included,
     trials: counted.reduce((a, r) => a + r.trials, 0),
-    overall: conditions.length <= 1 ? summarise(counted) : null,
+    overall: conditions.length <= 1 ? (byCondition[0] ? groupOnly(byCondition[0]) : summarise(counted)) : null,
     by_alpha: groups.map((g) => ({
       condition: g.condition,
       explanation_kind: g.kind,
       alignment_alpha: g.alpha,
       ...summarise(counted.filter((r) => groupKey(r) === groupKey(g))),
     })),
-    by_condition: conditions.map((condition) => ({ condition, ...summarise(counted.filter((r) => r.condition === condition)) })),
+    by_condition: byCondition,
     by_dataset: cells.map(({ condition, dataset }) => ({
       condition,
       dataset_type: dataset,

@@ -91,31 +91,73 @@ def quantile_sorted(x, p):
     return float(x[lo] + (h - lo) * (x[hi] - x[lo]))
 
 
-def bootstrap_mean(values):
-    n = len(values)
-    if n == 0:
-        return None, None, None
-    v = np.array(values, dtype=np.float64)
-    mean = sum_in_order(values) / n
-    if n < 2:
-        return mean, None, None
-    idx = np.floor(uniforms(BOOTSTRAP_RESAMPLES * n) * n).astype(np.int64).reshape(BOOTSTRAP_RESAMPLES, n)
-    means = np.sort(v[idx].sum(axis=1) / n)
-    return mean, quantile_sorted(means, 0.025), quantile_sorted(means, 0.975)
+def table_of(people):
+    """Every participant's value of every measure (NaN where undefined), participants in id order."""
+    return np.array([[np.nan if (v := value(p)) is None else v for _, _, value in MEASURES] for p in people], dtype=np.float64).reshape(len(people), len(MEASURES))
 
 
-def bootstrap_difference(a, b):
-    if not a or not b:
-        return None, None, None
-    difference = sum_in_order(b) / len(b) - sum_in_order(a) / len(a)
-    if len(a) < 2 or len(b) < 2:
-        return difference, None, None
-    na, nb = len(a), len(b)
+def draw(table, u):
+    """Per replicate and measure: the sum and count of the drawn participants' defined values (u: replicates × n uniforms)."""
+    n, m = table.shape
+    idx = np.floor(u * n).astype(np.int64)
+    sums = np.zeros((idx.shape[0], m))
+    counts = np.zeros((idx.shape[0], m))
+    defined = ~np.isnan(table)
+    filled = np.where(defined, table, 0.0)
+    # A block of replicates at a time keeps memory small for large studies.
+    step = max(1, 2_000_000 // max(n, 1))
+    for start in range(0, idx.shape[0], step):
+        block = idx[start:start + step]
+        for k in range(m):
+            sums[start:start + step, k] = filled[block, k].sum(axis=1)
+            counts[start:start + step, k] = defined[block, k].sum(axis=1)
+    return sums, counts
+
+
+def percentile_interval(replicates):
+    kept = np.sort(replicates[~np.isnan(replicates)])
+    if len(kept) == 0:
+        return None, None
+    return quantile_sorted(kept, 0.025), quantile_sorted(kept, 0.975)
+
+
+def column_means(table):
+    out = []
+    for k in range(table.shape[1]):
+        values = [v for v in table[:, k] if not math.isnan(v)]
+        out.append((sum_in_order(values) / len(values) if values else None, len(values)))
+    return out
+
+
+def bootstrap_means(table):
+    """Each measure's participant mean with the platform's participant-level bootstrap interval."""
+    means = column_means(table)
+    if not any(n >= 2 for _, n in means):
+        return [(m, None, None) for m, _ in means]
+    n = table.shape[0]
+    sums, counts = draw(table, uniforms(BOOTSTRAP_RESAMPLES * n).reshape(BOOTSTRAP_RESAMPLES, n))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        replicates = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
+    out = []
+    for k, (mean, count) in enumerate(means):
+        out.append((mean, None, None) if count < 2 else (mean, *percentile_interval(replicates[:, k])))
+    return out
+
+
+def bootstrap_differences(a, b):
+    """Each measure's b − a difference of participant means with the platform's bootstrap interval."""
+    ma, mb = column_means(a), column_means(b)
+    diff = [None if x is None or y is None else y - x for (x, _), (y, _) in zip(ma, mb)]
+    estimable = [na >= 2 and nb >= 2 for (_, na), (_, nb) in zip(ma, mb)]
+    if not any(estimable):
+        return [(d, None, None) for d in diff]
+    na, nb = a.shape[0], b.shape[0]
     u = uniforms(BOOTSTRAP_RESAMPLES * (na + nb)).reshape(BOOTSTRAP_RESAMPLES, na + nb)
-    ia = np.floor(u[:, :na] * na).astype(np.int64)
-    ib = np.floor(u[:, na:] * nb).astype(np.int64)
-    diffs = np.sort(np.array(b)[ib].sum(axis=1) / nb - np.array(a)[ia].sum(axis=1) / na)
-    return difference, quantile_sorted(diffs, 0.025), quantile_sorted(diffs, 0.975)
+    sa, ca = draw(a, u[:, :na])
+    sb, cb = draw(b, u[:, na:])
+    with np.errstate(invalid="ignore", divide="ignore"):
+        replicates = np.where((ca > 0) & (cb > 0), sb / np.maximum(cb, 1) - sa / np.maximum(ca, 1), np.nan)
+    return [(d, None, None) if not ok else (d, *percentile_interval(replicates[:, k])) for k, (d, ok) in enumerate(zip(diff, estimable))]
 
 
 def sum_in_order(values):
@@ -182,18 +224,14 @@ def people_of(rows):
     return [dict(zip(SUMS, r)) for r in g.itertuples(index=False, name=None)]
 
 
-def values_of(people, value):
-    return [v for v in (value(p) for p in people) if v is not None]
-
-
 def summarise(rows):
     people = people_of(rows)
     pooled = {k: sum(p[k] for p in people) for k in SUMS}
+    table = table_of(people)
     metrics = {}
-    for mid, defined_on, value in MEASURES:
-        values = values_of(people, value)
-        mean, low, high = bootstrap_mean(values)
-        metrics[mid] = {"mean": mean, "ci_low": low, "ci_high": high, "participants": len(values), "trials": pooled[defined_on], "pooled": value(pooled)}
+    for k, ((mid, defined_on, value), (mean, low, high)) in enumerate(zip(MEASURES, bootstrap_means(table))):
+        participants = int((~np.isnan(table[:, k])).sum())
+        metrics[mid] = {"mean": mean, "ci_low": low, "ci_high": high, "participants": participants, "trials": pooled[defined_on], "pooled": value(pooled)}
     calibration = []
     for c in range(1, 6):
         at = rows[rows["final_confidence"] == c]
@@ -284,16 +322,17 @@ def reproduce(path, include_synthetic=False, exclude_flagged=False):
         for (c, d), rows in sorted(counted.groupby(["condition", "dataset_type"]), key=lambda g: (rank(g[0][0]), g[0][0], g[0][1]))
     ]
     differences = []
-    people = {c: people_of(counted[counted["condition"] == c]) for c in conditions}
-    for mid, _, value in MEASURES:
-        for i in range(len(conditions)):
-            for j in range(i + 1, len(conditions)):
-                a, b = values_of(people[conditions[i]], value), values_of(people[conditions[j]], value)
-                if not a or not b:
-                    continue
-                d, low, high = bootstrap_difference(a, b)
-                differences.append({"metric": mid, "condition_a": conditions[i], "condition_b": conditions[j], "participants_a": len(a),
-                                    "participants_b": len(b), "difference": d, "ci_low": low, "ci_high": high})
+    tables = {c: table_of(people_of(counted[counted["condition"] == c])) for c in conditions}
+    pairs = [(conditions[i], conditions[j]) for i in range(len(conditions)) for j in range(i + 1, len(conditions))]
+    by_pair = {pair: bootstrap_differences(tables[pair[0]], tables[pair[1]]) for pair in pairs}
+    for k, (mid, _, _) in enumerate(MEASURES):
+        for ca, cb in pairs:
+            na, nb = int((~np.isnan(tables[ca][:, k])).sum()), int((~np.isnan(tables[cb][:, k])).sum())
+            if na == 0 or nb == 0:
+                continue
+            d, low, high = by_pair[(ca, cb)][k]
+            differences.append({"metric": mid, "condition_a": ca, "condition_b": cb, "participants_a": na,
+                                "participants_b": nb, "difference": d, "ci_low": low, "ci_high": high})
     models = []
     for c in conditions:
         own = counted[(counted["condition"] == c) & (counted["shown_kind"] == "human_aligned") & counted["alpha"].notna()]
