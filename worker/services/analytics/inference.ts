@@ -18,6 +18,9 @@ export const BOOTSTRAP_SEED = 20190504;
  * mulberry32 (Tommy Ettinger, public domain): a 32-bit generator whose every step is integer
  * arithmetic modulo 2^32, so Python's `reproduce.py` draws the same numbers bit for bit.
  */
+/** A mulberry32 stream's state, for loops that inline its steps. */
+type Mulberry32 = { state: number };
+
 export function mulberry32(seed: number): () => number {
   let a = seed >>> 0;
   return () => {
@@ -48,34 +51,41 @@ export type MeanInterval = { mean: number | null; ci_low: number | null; ci_high
 /** A table of participants (rows) × measures (columns), null where a measure is undefined for a participant. */
 export type ValueTable = readonly (readonly (number | null)[])[];
 
-/** The table as flat arrays: values (0 where undefined) and whether each is defined. */
-function flatten(rows: ValueTable, measures: number) {
-  const values = new Float64Array(rows.length * measures);
-  const defined = new Uint8Array(rows.length * measures);
-  rows.forEach((row, i) => {
-    for (let k = 0; k < measures; k++) {
-      const v = row[k];
-      if (v !== null && v !== undefined) {
-        values[i * measures + k] = v;
-        defined[i * measures + k] = 1;
-      }
-    }
-  });
-  return { values, defined, n: rows.length };
+/** The table column by column, NaN where a measure is undefined for a participant. */
+function columnsOf(rows: ValueTable, measures: number) {
+  const columns = Array.from({ length: measures }, (_, k) => Float64Array.from(rows, (row) => row[k] ?? NaN));
+  return { columns, n: rows.length, drawn: new Int32Array(rows.length) };
 }
 
-/** Adds n draws (participants resampled with replacement) of a flattened table to per-measure sums and counts. */
-function drawInto(t: ReturnType<typeof flatten>, measures: number, next: () => number, sums: Float64Array, counts: Float64Array) {
-  sums.fill(0);
-  counts.fill(0);
-  for (let i = 0; i < t.n; i++) {
-    const base = Math.floor(next() * t.n) * measures;
-    for (let k = 0; k < measures; k++) {
-      if (t.defined[base + k]) {
-        sums[k] += t.values[base + k]!;
-        counts[k]++;
+/**
+ * Draws n participants with replacement (n = the table's participants) and adds, per measure, the
+ * drawn participants' defined values and their number to `sums` and `counts`.
+ */
+function drawInto(t: ReturnType<typeof columnsOf>, stream: Mulberry32, sums: Float64Array, counts: Float64Array) {
+  const { n, drawn } = t;
+  // mulberry32 inlined (the same steps as `mulberry32` above): this loop runs millions of times per report.
+  let a = stream.state;
+  for (let i = 0; i < n; i++) {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let x = Math.imul(a ^ (a >>> 15), a | 1);
+    x ^= x + Math.imul(x ^ (x >>> 7), x | 61);
+    drawn[i] = Math.floor((((x ^ (x >>> 14)) >>> 0) / 4294967296) * n);
+  }
+  stream.state = a;
+  for (let k = 0; k < t.columns.length; k++) {
+    const column = t.columns[k]!;
+    let s = 0;
+    let c = 0;
+    for (let i = 0; i < n; i++) {
+      const v = column[drawn[i]!]!;
+      // NaN (undefined for the participant) is the one value unequal to itself.
+      if (v === v) {
+        s += v;
+        c++;
       }
     }
+    sums[k] = s;
+    counts[k] = c;
   }
 }
 
@@ -103,13 +113,13 @@ function columnMeans(rows: ValueTable, measures: number): { mean: number | null;
 export function bootstrapMeans(rows: ValueTable, measures: number): MeanInterval[] {
   const means = columnMeans(rows, measures);
   if (!means.some((m) => m.participants >= 2)) return means.map((m) => ({ mean: m.mean, ci_low: null, ci_high: null }));
-  const t = flatten(rows, measures);
-  const next = mulberry32(BOOTSTRAP_SEED);
+  const t = columnsOf(rows, measures);
+  const stream: Mulberry32 = { state: BOOTSTRAP_SEED >>> 0 };
   const replicates = Array.from({ length: measures }, () => new Float64Array(BOOTSTRAP_RESAMPLES));
   const sums = new Float64Array(measures);
   const counts = new Float64Array(measures);
   for (let b = 0; b < BOOTSTRAP_RESAMPLES; b++) {
-    drawInto(t, measures, next, sums, counts);
+    drawInto(t, stream, sums, counts);
     for (let k = 0; k < measures; k++) replicates[k]![b] = counts[k]! > 0 ? sums[k]! / counts[k]! : NaN;
   }
   return means.map((m, k) => {
@@ -132,14 +142,14 @@ export function bootstrapDifferences(a: ValueTable, b: ValueTable, measures: num
   if (!Array.from({ length: measures }, (_, k) => estimable(k)).some(Boolean)) {
     return Array.from({ length: measures }, (_, k) => ({ mean: difference(k), ci_low: null, ci_high: null }));
   }
-  const ta = flatten(a, measures);
-  const tb = flatten(b, measures);
-  const next = mulberry32(BOOTSTRAP_SEED);
+  const ta = columnsOf(a, measures);
+  const tb = columnsOf(b, measures);
+  const stream: Mulberry32 = { state: BOOTSTRAP_SEED >>> 0 };
   const replicates = Array.from({ length: measures }, () => new Float64Array(BOOTSTRAP_RESAMPLES));
   const sa = new Float64Array(measures), ca = new Float64Array(measures), sb = new Float64Array(measures), cb = new Float64Array(measures);
   for (let r = 0; r < BOOTSTRAP_RESAMPLES; r++) {
-    drawInto(ta, measures, next, sa, ca);
-    drawInto(tb, measures, next, sb, cb);
+    drawInto(ta, stream, sa, ca);
+    drawInto(tb, stream, sb, cb);
     for (let k = 0; k < measures; k++) replicates[k]![r] = ca[k]! > 0 && cb[k]! > 0 ? sb[k]! / cb[k]! - sa[k]! / ca[k]! : NaN;
   }
   return Array.from({ length: measures }, (_, k) => {
