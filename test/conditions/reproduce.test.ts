@@ -49,6 +49,7 @@ const GROUP_FIELDS = ['trials', 'participants', 'fallback_trials', 'metrics', 'c
 const pick = (g: Json) => Object.fromEntries(GROUP_FIELDS.map((f) => [f, g[f]]));
 
 let zipFile = '';
+let tsvZipFile = '';
 
 beforeAll(async () => {
   const login = await fetch(`${inject('baseUrl')}/api/admin/login`, {
@@ -70,14 +71,19 @@ beforeAll(async () => {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'xdl-reproduce-'));
   zipFile = path.join(dir, 'all-data.zip');
   writeFileSync(zipFile, new Uint8Array(await (await asAdmin('/api/enhanced-export/all-data?format=csv')).arrayBuffer()));
+  tsvZipFile = path.join(dir, 'all-data-tsv.zip');
+  writeFileSync(tsvZipFile, new Uint8Array(await (await asAdmin('/api/enhanced-export/all-data?format=tsv')).arrayBuffer()));
 }, 600_000);
 
 /** The export's own script, run as a researcher would, on the downloaded zip. */
 function reproduce(...flags: string[]): Json {
+  return reproduceFrom(zipFile, ...flags);
+}
+function reproduceFrom(zip: string, ...flags: string[]): Json {
   const dir = mkdtempSync(path.join(os.tmpdir(), 'xdl-script-'));
   const script = path.join(dir, 'reproduce.py');
-  writeFileSync(script, strFromU8(unzipSync(new Uint8Array(readFileSync(zipFile)))['analysis/reproduce.py']!));
-  return JSON.parse(execFileSync(PYTHON_PATH, [script, zipFile, '--json', ...flags], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as Json;
+  writeFileSync(script, strFromU8(unzipSync(new Uint8Array(readFileSync(zip)))['analysis/reproduce.py']!));
+  return JSON.parse(execFileSync(PYTHON_PATH, [script, zip, '--json', ...flags], { encoding: 'utf8', maxBuffer: 64 * 1024 * 1024 })) as Json;
 }
 
 describe('analysis/reproduce.py', () => {
@@ -119,6 +125,10 @@ describe('analysis/reproduce.py', () => {
     const script = reproduce('--include-synthetic').statistics as Json;
     expectSame(script.main_experiment, api.main_experiment, 'main_experiment', 1e-9);
     expectSame(keyed(script.main_by_condition as Json[], (c) => String(c.condition)), keyed(api.main_by_condition as Json[], (c) => String(c.condition)), 'main_by_condition', 1e-9);
+  });
+
+  it('reads the TSV export as it reads the CSV one', () => {
+    expect(reproduceFrom(tsvZipFile, '--include-synthetic')).toEqual(reproduce('--include-synthetic'));
   });
 
   it('prints a readable report by default', () => {

@@ -170,17 +170,27 @@ def sum_in_order(values):
 # ---------------------------------------------------------------------------------------------
 
 def read_export(path):
-    """The export's tables: from a zip, or from a folder (the one holding this script's folder by default)."""
+    """The export's tables: from a zip, or from a folder (the one holding this script's folder by default).
+    A CSV export (also its Excel variant, with a byte-order mark) or a TSV one; not the JSON one."""
+    in_zip = zipfile.is_zipfile(path)
+    names = zipfile.ZipFile(path).namelist() if in_zip else os.listdir(path)
+
     def reader(name):
-        if zipfile.is_zipfile(path):
+        if in_zip:
             with zipfile.ZipFile(path) as z:
                 return io.BytesIO(z.read(name))
         return open(os.path.join(path, name), "rb")
 
-    with reader("trials.csv") as f:
-        trials = pd.read_csv(f, dtype={"user_name": str, "case_id": str, "condition": str, "dataset_type": str, "shown_kind": str})
-    with reader("participants.csv") as f:
-        participants = pd.read_csv(f, dtype={"user_name": str, "quality_flags": str})
+    ext, sep = (".csv", ",") if "trials.csv" in names else (".tsv", "\t") if "trials.tsv" in names else (None, None)
+    if ext is None:
+        sys.exit("No trials.csv or trials.tsv here: run this on an all-data export in CSV, Excel or TSV format.")
+
+    def table(name, dtype):
+        with reader(name + ext) as f:
+            return pd.read_csv(f, sep=sep, encoding="utf-8-sig", dtype=dtype)
+
+    trials = table("trials", {"user_name": str, "case_id": str, "condition": str, "dataset_type": str, "shown_kind": str})
+    participants = table("participants", {"user_name": str, "quality_flags": str})
     with reader("study-config.json") as f:
         config = json.load(f)
     return trials, participants, config
