@@ -4,6 +4,7 @@ import type { AppEnv } from './env';
 import { handleError, notFound } from './errors';
 import { guardAdminAreas } from './middleware/admin-auth';
 import { limitBody, rejectMalformedJson } from './middleware/json-body';
+import { holdAnswersWhenClosed } from './middleware/recruitment';
 import { withDb } from './middleware/with-db';
 import { adminAuditLogRoutes } from './routes/admin/audit-log';
 import { adminAuthRoutes } from './routes/admin/auth';
@@ -22,6 +23,7 @@ import { mainExperimentRoutes } from './routes/main-experiment';
 import { modelVerificationRoutes } from './routes/model-verification';
 import { postSurveyRoutes } from './routes/post-survey';
 import { preExperimentRoutes } from './routes/pre-experiment';
+import { adminRecruitmentRoutes, recruitmentRoutes } from './routes/recruitment';
 import { resumeRoutes } from './routes/resume';
 import { sessionRoutes } from './routes/sessions';
 import { statisticsRoutes } from './routes/statistics';
@@ -43,10 +45,12 @@ const app = new Hono<AppEnv>({ strict: false })
     // The admin guard answers before any body is read, so a large body is only read for an administrator.
     withDb,
     guardAdminAreas,
+    holdAnswersWhenClosed,
     limitBody,
     rejectMalformedJson,
   )
   .route('/status', statusRoutes)
+  .route('/recruitment', recruitmentRoutes)
   .route('/datasets', datasetRoutes)
   .route('/experiments/statistics', statisticsRoutes)
   .route('/experiments', sessionRoutes)
@@ -65,6 +69,7 @@ const app = new Hono<AppEnv>({ strict: false })
   .route('/admin/cleanup', adminCleanupRoutes)
   .route('/admin', adminDashboardRoutes)
   .route('/admin/analytics', adminAnalyticsRoutes)
+  .route('/admin/recruitment', adminRecruitmentRoutes)
   .route('/admin/datasets', adminDatasetRoutes)
   .route('/admin', adminRegistrationRoutes)
   .route('/enhanced-export', exportRoutes)

@@ -11,6 +11,8 @@ export function userErrorText(error: unknown): UserErrorText {
   if (error instanceof ApiError) {
     if (error.status === 400) return { key: 'errors.http.badRequest' };
     if (error.status === 404) return { key: 'errors.http.notFound' };
+    // The study closed without letting those in progress finish (the dashboard's recruitment control).
+    if (error.code === 'study_closed') return { key: 'recruitment.stopped' };
     // Every server-side failure (500, and 502/503/504 from the platform or a proxy) gets the spec's
     // server text; its detail stays on the error for the log, never raw on a participant's screen.
     if (error.status >= 500) return { key: 'errors.http.server' };

@@ -540,6 +540,26 @@ export const studyConfigurations = sqliteTable('study_configurations', {
   recordedAt: text('recorded_at').notNull(),
 });
 
+/**
+ * Whether the study admits newcomers, as the dashboard last set it (one row, id 1; no row is
+ * `open`): `paused` admits nobody new, everyone in progress continues; `closed` admits nobody new,
+ * and those in progress may finish only while `inProgressMayFinish` holds.
+ */
+export const RECRUITMENT_STATUSES = ['open', 'paused', 'closed'] as const;
+export const recruitment = sqliteTable(
+  'recruitment',
+  {
+    id: integer('id').primaryKey(),
+    status: text('status', { enum: RECRUITMENT_STATUSES }).notNull(),
+    inProgressMayFinish: integer('in_progress_may_finish', { mode: 'boolean' }).notNull(),
+    changedAt: text('changed_at').notNull(),
+  },
+  (t) => [
+    check('recruitment_single_row_ck', sql`${t.id} = 1`),
+    check('recruitment_status_ck', sql`${t.status} in ('open', 'paused', 'closed')`),
+  ],
+);
+
 /** Server-side admin sessions: the browser holds only an opaque token; its SHA-256 is stored. */
 export const adminSessions = sqliteTable(
   'admin_sessions',

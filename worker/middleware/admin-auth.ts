@@ -29,7 +29,7 @@ export async function hasAdminSession(c: Context<AppEnv>): Promise<boolean> {
   return token ? (await findAdminSession(c.var.db, token, new Date())) !== null : false;
 }
 
-const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 /**
  * Whether a browser says this request was made by another site's page. The admin cookie is

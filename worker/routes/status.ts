@@ -4,6 +4,7 @@ import type { environmentResponseSchema, StatusResponse } from '../schemas/api';
 import type { z } from 'zod';
 import { debugToolsAllowed, isProduction } from '../environment';
 import { checkDatabase, checkMlPipeline, checkStorage } from '../services/health';
+import { recruitmentState } from '../services/recruitment';
 
 export const statusRoutes = new Hono<AppEnv>()
   .get('/environment', async (c) => {
@@ -15,10 +16,11 @@ export const statusRoutes = new Hono<AppEnv>()
     } satisfies z.infer<typeof environmentResponseSchema>);
   })
   .get('/', async (c) => {
-    const [database, storage, ml] = await Promise.all([
+    const [database, storage, ml, recruitment] = await Promise.all([
       checkDatabase(c.var.db),
       checkStorage(c.env.MODELS),
       checkMlPipeline(c.var.db, c.env.MODELS),
+      recruitmentState(c.var.db).then((r) => r.status, () => 'open' as const),
     ]);
     const body: StatusResponse = {
       api: 'healthy',
@@ -26,6 +28,7 @@ export const statusRoutes = new Hono<AppEnv>()
       storage,
       redis: 'not_used',
       ...ml,
+      recruitment,
       environment: c.env.ENVIRONMENT,
       checked_at: new Date().toISOString(),
     };

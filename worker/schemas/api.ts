@@ -34,6 +34,8 @@ export const statusResponseSchema = z.object({
   redis: z.literal('not_used'),
   ml_pipeline: mlPipelineStateSchema,
   ml_models: z.record(z.string(), z.enum(['ready', 'missing'])),
+  /** Whether the study admits newcomers (the dashboard's recruitment control). */
+  recruitment: z.enum(['open', 'paused', 'closed']),
   environment: z.string(),
   checked_at: z.string(),
 });

@@ -11,6 +11,7 @@ import { conflict } from '../errors';
 import type { z } from 'zod';
 import type { datasetCreatedBySchema } from '../schemas/experiment';
 import { enabledDatasets, type DatasetType } from '../schemas/study';
+import { requireAdmissionOfNewcomer } from './recruitment';
 
 /**
  * An assignment counts toward balance once its participant has a session, or while it is fresh
@@ -25,6 +26,7 @@ const counted = (now: string) => {
 };
 
 export async function assignBalanced(db: Db, sessionId: string, now: string) {
+  await requireAdmissionOfNewcomer(db, sessionId);
   const enabled = JSON.stringify(enabledDatasets());
   // SQLite needs the WHERE in an INSERT … SELECT … ON CONFLICT to parse the upsert.
   await db.run(sql`
@@ -51,6 +53,7 @@ export async function assignExplicit(
   db: Db,
   input: { sessionId: string; datasetType: DatasetType; createdBy: z.infer<typeof datasetCreatedBySchema>; now: string },
 ) {
+  await requireAdmissionOfNewcomer(db, input.sessionId);
   await db
     .insert(datasetAssignments)
     .values({

@@ -3,6 +3,7 @@ import type { Db } from '../db/client';
 import { findAssignment, findSession, insertParticipantSession, type SessionRow } from '../db/queries/sessions';
 import { conflict, notFound } from '../errors';
 import type { DatasetType, Language } from '../schemas/study';
+import { requireAdmission } from './recruitment';
 import { currentStudyConfig } from './study-configuration';
 
 export async function requireSession(db: Db, sessionId: string): Promise<SessionRow> {
@@ -42,6 +43,8 @@ export async function openSession(
   if (assignment && assignment.datasetType !== input.datasetType) {
     throw conflict('dataset_mismatch', `Participant ${input.code} is assigned to ${assignment.datasetType}`);
   }
+  // A newcomer to a study that is not open is refused before anything is stored (the registration tools' synthetic participants excepted).
+  if (input.origin !== 'admin_synthetic') await requireAdmission(db);
   const { inserted } = await insertParticipantSession(db, { ...input, studyConfig: await currentStudyConfig() });
   const session = (await findSession(db, input.code))!;
   // Lost a race for the same new ID: the other request created it, so this one joins or is refused.

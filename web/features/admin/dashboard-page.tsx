@@ -10,12 +10,13 @@ import { ActivityTab } from './activity-tab';
 import { DashboardCharts } from './dashboard-charts';
 import { ConsentTab, PostSurveyTab, ResponsesTab, UsersTab, type Banner } from './dashboard-tables';
 import { CleanupTab, DebugToolsTab, RegistrationTab } from './dashboard-tools';
+import { RecruitmentTab } from './recruitment-tab';
 import { RelianceTab } from './reliance-tab';
 import { StudyConfigTab } from './study-config-tab';
 import { DatasetsTab } from './datasets-tab';
 import { useAdminLogout } from './use-admin-auth';
 
-const TABS = ['users', 'pre', 'main', 'reliance', 'consent', 'postSurvey', 'activity', 'studyConfig', 'datasets', 'debug', 'registration', 'cleanup'] as const;
+const TABS = ['users', 'pre', 'main', 'reliance', 'recruitment', 'consent', 'postSurvey', 'activity', 'studyConfig', 'datasets', 'debug', 'registration', 'cleanup'] as const;
 
 /** Part 2 §2.6: header with refresh, banners, summary cards, charts, the eight tabs and the study configuration. */
 export function DashboardPage() {
@@ -115,6 +116,9 @@ export function DashboardPage() {
         </TabPanel>
         <TabPanel id="reliance">
           <RelianceTab notify={notify} includeSynthetic={includeSynthetic} />
+        </TabPanel>
+        <TabPanel id="recruitment">
+          <RecruitmentTab notify={notify} />
         </TabPanel>
         <TabPanel id="consent">
           <ConsentTab notify={notify} />

@@ -10,7 +10,8 @@ import { rememberParticipant, storedParticipant } from '../../lib/participant';
 import { checkExisting } from '../../lib/resume';
 import { captureProlificParams } from '../../lib/prolific';
 import { generateParticipantId } from '../../lib/session-id';
-import { continueParticipation, SetupError, startParticipation, suggestedDataset, type ForcedDataset } from './start-participation';
+import { continueParticipation, recruitmentNow, SetupError, startParticipation, StudyUnavailableError, suggestedDataset, type ForcedDataset } from './start-participation';
+import { StudyUnavailable } from './study-unavailable';
 
 // The entry page is the whole first download: what only some visitors need comes when they need it.
 const ResumePanel = lazy(() => import('../../components/ui/resume-panel').then((m) => ({ default: m.ResumePanel })));
@@ -78,6 +79,14 @@ export function EntryPage() {
     return () => controller.abort();
   }, [ongoingId]);
 
+  // A paused or closed study admits nobody new: the page says so instead of offering a start.
+  const [unavailable, setUnavailable] = useState<{ status: 'paused' | 'closed'; prolificReturnUrl: string | null } | null>(null);
+  useEffect(() => {
+    recruitmentNow()
+      .then((r) => setUnavailable(r.status === 'open' ? null : { status: r.status, prolificReturnUrl: r.prolific_return_url }))
+      .catch((err: unknown) => logger.warn(`recruitment state unavailable: ${String(err)}`));
+  }, []);
+
   // Arriving from Prolific: its IDs go with the participant this browser creates.
   useEffect(() => captureProlificParams(params), [params]);
 
@@ -105,6 +114,12 @@ export function EntryPage() {
         state: { datasetType: session.datasetType, participantName: session.sessionId, sessionId: session.sessionId },
       });
     } catch (err) {
+      if (err instanceof StudyUnavailableError) {
+        // Paused or closed since the page loaded: nothing was stored.
+        setUnavailable({ status: err.status, prolificReturnUrl: (await recruitmentNow().catch(() => null))?.prolific_return_url ?? null });
+        setStarting(false);
+        return;
+      }
       const error = err instanceof SetupError ? err : new SetupError('session', err);
       logger.error(`setup_${error.kind}`, error.message, {});
       setSetupError(error);
@@ -183,6 +198,8 @@ export function EntryPage() {
               </button>
             </div>
           </div>
+        ) : mode === 'new' && unavailable ? (
+          <StudyUnavailable status={unavailable.status} prolificReturnUrl={unavailable.prolificReturnUrl} />
         ) : mode === 'new' ? (
           <div className="new-participation">
             {ongoing ? <p className="notice notice-warning">{t('entry.startOverNote', { id: ongoing.sessionId })}</p> : null}

@@ -20,6 +20,17 @@ export class SetupError extends Error {
   }
 }
 
+/** The study admits nobody new (the dashboard paused or closed it): nothing was stored. */
+export class StudyUnavailableError extends Error {
+  override readonly name = 'StudyUnavailableError';
+  constructor(readonly status: 'paused' | 'closed') {
+    super(`study ${status}`);
+  }
+}
+
+const unavailable = (err: unknown) =>
+  err instanceof ApiError && (err.code === 'study_paused' || err.code === 'study_closed') ? new StudyUnavailableError(err.code === 'study_paused' ? 'paused' : 'closed') : null;
+
 const MAX_ATTEMPTS = 3;
 
 const isConflict = (err: unknown) => err instanceof ApiError && err.status === 409;
@@ -47,6 +58,8 @@ export async function startParticipation(input: {
     try {
       datasetType = await assignDataset(id, input.forced);
     } catch (err) {
+      const refused = unavailable(err);
+      if (refused) throw refused;
       if (isConflict(err)) continue;
       throw new SetupError(err instanceof NetworkError ? 'network' : 'dataset_type', err);
     }
@@ -59,11 +72,18 @@ export async function startParticipation(input: {
       );
       return { sessionId: session.session_id, userId: session.user_id, datasetType: session.dataset_type };
     } catch (err) {
+      const refused = unavailable(err);
+      if (refused) throw refused;
       if (isConflict(err)) continue;
       throw new SetupError(err instanceof NetworkError ? 'network' : 'session', err);
     }
   }
   throw new SetupError('session', new Error('no free participant ID after several attempts'));
+}
+
+/** Whether the study admits newcomers now, and where a Prolific participant returns when it does not. */
+export async function recruitmentNow() {
+  return unwrap(await api.api.recruitment.$get());
 }
 
 /** The balanced dataset the server would give now, for the entry page's hidden marker. */

@@ -55,6 +55,11 @@ export function StatusPage() {
                 note={t('status.cacheNote')}
               />
               <Row label={t('status.components.mlPipeline')} state={data.ml_pipeline} text={state(data.ml_pipeline)} />
+              <Row
+                label={t('status.components.recruitment')}
+                state={data.recruitment === 'open' ? 'healthy' : data.recruitment === 'paused' ? 'warning' : 'unknown'}
+                text={t(`recruitment.status.${data.recruitment}`)}
+              />
             </>
           ) : status.isError ? (
             <Row label={t('status.components.api')} state="error" text={t('status.connectionError')} />

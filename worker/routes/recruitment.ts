@@ -1,0 +1,45 @@
+import { Hono } from 'hono';
+import type { z } from 'zod';
+import type { AppEnv } from '../env';
+import type { publicRecruitmentSchema, recruitmentStateSchema } from '../schemas/recruitment';
+import { recruitmentUpdateSchema } from '../schemas/recruitment';
+import { prolificUrl } from '../services/prolific';
+import { recruitmentState, setRecruitment, type RecruitmentState } from '../services/recruitment';
+import { studyCodes } from '../study-codes';
+import { validate } from '../validate';
+
+const stateBody = (s: RecruitmentState): z.infer<typeof recruitmentStateSchema> => ({
+  status: s.status,
+  in_progress_may_finish: s.inProgressMayFinish,
+  changed_at: s.changedAt,
+});
+
+/** GET /api/recruitment: whether the study admits newcomers (the entry page asks before it stores anything). */
+export const recruitmentRoutes = new Hono<AppEnv>().get('/', async (c) => {
+  const s = await recruitmentState(c.var.db);
+  c.header('Cache-Control', 'no-store');
+  const returnCode = studyCodes.prolificReturnCode;
+  const body: z.infer<typeof publicRecruitmentSchema> = {
+    status: s.status,
+    accepting_newcomers: s.status === 'open',
+    in_progress_may_finish: s.inProgressMayFinish,
+    prolific_return_url: returnCode ? prolificUrl(returnCode) : null,
+  };
+  return c.json(body);
+});
+
+/** The dashboard's recruitment control: GET the state, PUT a new one (recorded in the audit log). */
+export const adminRecruitmentRoutes = new Hono<AppEnv>()
+  .get('/', async (c) => c.json(stateBody(await recruitmentState(c.var.db))))
+  .put('/', validate('json', recruitmentUpdateSchema), async (c) => {
+    const body = c.req.valid('json');
+    const before = await recruitmentState(c.var.db);
+    const state = await setRecruitment(c.var.db, { status: body.status, inProgressMayFinish: body.in_progress_may_finish, now: new Date().toISOString() });
+    c.set('audit', {
+      action: 'recruitment_status',
+      targetType: 'study',
+      targetId: 'recruitment',
+      details: { from: before.status, to: state.status, in_progress_may_finish: state.inProgressMayFinish },
+    });
+    return c.json(stateBody(state));
+  });

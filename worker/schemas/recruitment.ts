@@ -1,0 +1,26 @@
+/** Recruitment: whether the study admits newcomers, as the dashboard sets it and the entry page reads it. */
+import { z } from 'zod';
+
+export const RECRUITMENT_STATUS_VALUES = ['open', 'paused', 'closed'] as const;
+
+export const recruitmentUpdateSchema = z
+  .object({
+    status: z.enum(RECRUITMENT_STATUS_VALUES),
+    /** Closed only: whether those already in the study may finish it (default true). */
+    in_progress_may_finish: z.boolean().default(true),
+  })
+  .strict();
+
+export const recruitmentStateSchema = z.object({
+  status: z.enum(RECRUITMENT_STATUS_VALUES),
+  in_progress_may_finish: z.boolean(),
+  changed_at: z.string().nullable(),
+});
+
+/** What the entry page needs: whether a newcomer may start, and where a Prolific participant returns to when not. */
+export const publicRecruitmentSchema = z.object({
+  status: z.enum(RECRUITMENT_STATUS_VALUES),
+  accepting_newcomers: z.boolean(),
+  in_progress_may_finish: z.boolean(),
+  prolific_return_url: z.string().nullable(),
+});
