@@ -47,7 +47,8 @@ afterAll(async () => {
 describe('study status', () => {
   it('is open until set otherwise, and admits a newcomer', async () => {
     const state = recruitmentStateSchema.parse(await (await api('/api/admin/recruitment', { headers: { Cookie: cookie } })).json());
-    expect(state).toEqual({ status: 'open', in_progress_may_finish: true, changed_at: null });
+    expect(state).toMatchObject({ status: 'open', in_progress_may_finish: true, changed_at: null, targets: null });
+    expect(state.targets_in_force).toEqual({ overallTarget: null, cellTarget: null, cellTargets: {} });
     const n = await newcomer();
     expect(n.balanced.status).toBe(200);
     expect(n.explicit.status).toBe(200);
@@ -128,5 +129,87 @@ describe('study status', () => {
     const anonymous = await api('/api/admin/recruitment', { method: 'PUT', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ status: 'paused' }) });
     expect(anonymous.status).toBe(401);
     expect(publicRecruitmentSchema.parse(await (await api('/api/recruitment')).json()).status).toBe('open');
+  });
+});
+
+describe('quotas', () => {
+  /**
+   * People's sessions holding a place in the COMPAS cell now (every session here is minutes old).
+   * Sessions admitted before a quota existed have no condition until their main start, so no cell.
+   */
+  const placesHeld = () =>
+    count(
+      "select count(*) as n from sessions s join participants p on p.id = s.participant_id where s.dataset_type = 'compas' and s.condition = 'human_aligned' and p.origin = 'participant' and s.screened_out_at is null",
+    );
+  const setTargets = (targets: unknown) => setStatus('open', { targets });
+
+  it('admits exactly as many of 300 simultaneous newcomers as the cell has places left, each into its cell, and refuses the rest with nothing stored', async () => {
+    const target = (await placesHeld()) + 5;
+    expect((await setTargets({ overallTarget: null, cellTarget: null, cellTargets: { 'compas:human_aligned': target } })).status).toBe(200);
+    const participantsBefore = await count('select count(*) as n from participants');
+    const ids = Array.from({ length: 300 }, () => newParticipantId());
+    const answers = await Promise.all(ids.map((id) => postJson('/api/experiments/sessions', { participant_name: id, dataset_type: 'compas', new_participant: true })));
+    const statuses = answers.map((r) => r.status);
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(295);
+    const refusal = (await answers.find((r) => r.status === 409)!.json()) as { code: string; detail: string };
+    expect(refusal).toMatchObject({ code: 'study_full' });
+    expect(refusal.detail).toContain('compas');
+    expect(await count('select count(*) as n from participants')).toBe(participantsBefore + 5);
+    expect(await placesHeld()).toBe(target);
+    const admitted = ids.filter((_, i) => statuses[i] === 201);
+    for (const id of admitted) {
+      expect((await env.DB.prepare('select condition from sessions where session_id = ?').bind(id).first<{ condition: string }>())!.condition).toBe('human_aligned');
+    }
+    const refused = ids.filter((_, i) => statuses[i] === 409);
+    expect(await stored(refused)).toBe(0);
+
+    // A dataset whose cells are full is refused before its assignment is stored; balanced assignment goes where there is room.
+    const explicit = newParticipantId();
+    const full = await postJson('/api/experiments/dataset-assignment/explicit', { session_id: explicit, dataset_type: 'compas', created_by: 'system' });
+    expect(full.status).toBe(409);
+    expect(await stored([explicit])).toBe(0);
+    const balanced = await postJson('/api/experiments/dataset-assignment/balanced', { session_id: newParticipantId() });
+    expect(balanced.status).toBe(200);
+    expect(((await balanced.json()) as { dataset_type: string }).dataset_type).not.toBe('compas');
+  });
+
+  it('gives back the place of a session with no answer for longer than the time-out, and counts it again if it comes back', async () => {
+    const target = await placesHeld();
+    await setTargets({ overallTarget: null, cellTarget: null, cellTargets: { 'compas:human_aligned': target } });
+    expect((await postJson('/api/experiments/sessions', { participant_name: newParticipantId(), dataset_type: 'compas', new_participant: true })).status).toBe(409);
+    // One of them went quiet three hours ago (the time-out is 120 minutes).
+    const quiet = (
+      await env.DB.prepare(
+        "select s.session_id from sessions s join participants p on p.id = s.participant_id where s.dataset_type = 'compas' and s.condition = 'human_aligned' and p.origin = 'participant' limit 1",
+      ).first<{ session_id: string }>()
+    )!.session_id;
+    const long = new Date(Date.now() - 3 * 3600_000).toISOString();
+    await env.DB.prepare('update sessions set created_at = ?, consented_at = null where session_id = ?').bind(long, quiet).run();
+    await env.DB.prepare('update pre_experiment_responses set created_at = ? where session_id = ?').bind(long, quiet).run();
+    await env.DB.prepare('update main_experiment_responses set updated_at = ? where session_id = ?').bind(long, quiet).run();
+    expect((await postJson('/api/experiments/sessions', { participant_name: newParticipantId(), dataset_type: 'compas', new_participant: true })).status).toBe(201);
+    // It comes back and may finish: consent goes through (now above the target).
+    expect((await postJson('/api/consent/submit', { session_id: quiet, consent_items: allConsentItems() })).status).toBeLessThan(300);
+  });
+
+  it('an overall target counts every dataset, and targets go back to the configuration’s when cleared', async () => {
+    const everyone = await count("select count(*) as n from sessions s join participants p on p.id = s.participant_id where p.origin = 'participant' and s.screened_out_at is null");
+    await setTargets({ overallTarget: everyone, cellTarget: null, cellTargets: {} });
+    const refused = await postJson('/api/experiments/sessions', { participant_name: newParticipantId(), dataset_type: 'adult_income', new_participant: true });
+    expect(refused.status).toBe(409);
+    expect((await postJson('/api/experiments/dataset-assignment/balanced', { session_id: newParticipantId() })).status).toBe(409);
+    // Every place taken: the study behaves as closed, and the entry page is told so.
+    expect(publicRecruitmentSchema.parse(await (await api('/api/recruitment')).json())).toMatchObject({ status: 'open', full: true, accepting_newcomers: false });
+    const cleared = recruitmentStateSchema.parse(await (await setTargets(null)).json());
+    expect(cleared.targets).toBeNull();
+    expect((await postJson('/api/experiments/sessions', { participant_name: newParticipantId(), dataset_type: 'adult_income', new_participant: true })).status).toBe(201);
+  });
+
+  it('refuses targets it cannot read', async () => {
+    for (const targets of [{ overallTarget: -1, cellTarget: null, cellTargets: {} }, { overallTarget: null, cellTarget: null, cellTargets: { compas: 3 } }, { overall: 3 }]) {
+      const res = await setTargets(targets);
+      expect(res.status, JSON.stringify(targets)).toBe(400);
+    }
   });
 });

@@ -17,7 +17,7 @@ import {
   text,
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
-import { EXPLANATION_KINDS, LANGUAGES, type DatasetType } from '../schemas/study';
+import { EXPLANATION_KINDS, LANGUAGES, type DatasetType, type RecruitmentTargets } from '../schemas/study';
 
 /** A dataset's id (a definition of ml-assets/datasets/; checked where it comes in). */
 const datasetTypeColumn = () => text('dataset_type').$type<DatasetType>().notNull();
@@ -553,6 +553,8 @@ export const recruitment = sqliteTable(
     status: text('status', { enum: RECRUITMENT_STATUSES }).notNull(),
     inProgressMayFinish: integer('in_progress_may_finish', { mode: 'boolean' }).notNull(),
     changedAt: text('changed_at').notNull(),
+    /** The dashboard's targets, replacing the study configuration's `recruitment` targets; null keeps those. */
+    targets: text('targets', { mode: 'json' }).$type<RecruitmentTargets>(),
   },
   (t) => [
     check('recruitment_single_row_ck', sql`${t.id} = 1`),

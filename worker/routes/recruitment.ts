@@ -4,7 +4,8 @@ import type { AppEnv } from '../env';
 import type { publicRecruitmentSchema, recruitmentStateSchema } from '../schemas/recruitment';
 import { recruitmentUpdateSchema } from '../schemas/recruitment';
 import { prolificUrl } from '../services/prolific';
-import { recruitmentState, setRecruitment, type RecruitmentState } from '../services/recruitment';
+import { datasetsWithRoom, recruitmentState, setRecruitment, targetsInForce, type RecruitmentState } from '../services/recruitment';
+import { enabledDatasets, studyConfig } from '../schemas/study';
 import { studyCodes } from '../study-codes';
 import { validate } from '../validate';
 
@@ -12,6 +13,9 @@ const stateBody = (s: RecruitmentState): z.infer<typeof recruitmentStateSchema> 
   status: s.status,
   in_progress_may_finish: s.inProgressMayFinish,
   changed_at: s.changedAt,
+  targets: s.targets,
+  targets_in_force: targetsInForce(s),
+  abandon_after_minutes: studyConfig.recruitment.abandonAfterMinutes,
 });
 
 /** GET /api/recruitment: whether the study admits newcomers (the entry page asks before it stores anything). */
@@ -19,9 +23,11 @@ export const recruitmentRoutes = new Hono<AppEnv>().get('/', async (c) => {
   const s = await recruitmentState(c.var.db);
   c.header('Cache-Control', 'no-store');
   const returnCode = studyCodes.prolificReturnCode;
+  const full = s.status === 'open' && (await datasetsWithRoom(c.var.db, s, enabledDatasets(), new Date().toISOString())).length === 0;
   const body: z.infer<typeof publicRecruitmentSchema> = {
     status: s.status,
-    accepting_newcomers: s.status === 'open',
+    full,
+    accepting_newcomers: s.status === 'open' && !full,
     in_progress_may_finish: s.inProgressMayFinish,
     prolific_return_url: returnCode ? prolificUrl(returnCode) : null,
   };
@@ -34,12 +40,17 @@ export const adminRecruitmentRoutes = new Hono<AppEnv>()
   .put('/', validate('json', recruitmentUpdateSchema), async (c) => {
     const body = c.req.valid('json');
     const before = await recruitmentState(c.var.db);
-    const state = await setRecruitment(c.var.db, { status: body.status, inProgressMayFinish: body.in_progress_may_finish, now: new Date().toISOString() });
+    const state = await setRecruitment(c.var.db, {
+      status: body.status,
+      inProgressMayFinish: body.in_progress_may_finish,
+      ...(body.targets === undefined ? {} : { targets: body.targets }),
+      now: new Date().toISOString(),
+    });
     c.set('audit', {
       action: 'recruitment_status',
       targetType: 'study',
       targetId: 'recruitment',
-      details: { from: before.status, to: state.status, in_progress_may_finish: state.inProgressMayFinish },
+      details: { from: before.status, to: state.status, in_progress_may_finish: state.inProgressMayFinish, ...(body.targets === undefined ? {} : { targets: body.targets }) },
     });
     return c.json(stateBody(state));
   });

@@ -111,6 +111,8 @@ export const studyConfig: StudyConfig = {
     failedUnderstandingTestsAtLeast: 3,
   },
   retentionYearsAfterPublication: 10,
+  /** No quota until a study sets one (here or on the dashboard's Recruitment tab). */
+  recruitment: { overallTarget: null, cellTarget: null, cellTargets: {}, abandonAfterMinutes: 120 },
   userModelMinResponses: 3,
   reasoningMaxLength: 2000,
   defaultCaseSetSize: 5,

@@ -41,6 +41,19 @@ export const conditionSchema = z.discriminatedUnion('shows', [
 /** A figure per dataset, for the datasets it names (the others take a general figure). */
 const perDataset = <T extends z.ZodType>(value: T) => z.partialRecord(datasetTypeSchema, value);
 
+/**
+ * Completed participants wanted: overall, per dataset × condition cell (`cellTarget` for every
+ * cell, `cellTargets` for one, keyed "<dataset>:<condition>"); null = no limit.
+ */
+export const recruitmentTargetsSchema = z
+  .object({
+    overallTarget: z.number().int().positive().nullable(),
+    cellTarget: z.number().int().positive().nullable(),
+    cellTargets: z.record(z.string().regex(/^[a-z0-9_]+:[a-z0-9_]+$/, 'a cell is "<dataset>:<condition>"'), z.number().int().nonnegative()),
+  })
+  .strict();
+export type RecruitmentTargets = z.infer<typeof recruitmentTargetsSchema>;
+
 export const studyConfigSchema = z
   .object({
     studyVersion: z.string().min(1),
@@ -91,6 +104,13 @@ export const studyConfigSchema = z
       failedUnderstandingTestsAtLeast: z.number().int().positive(),
     }),
     retentionYearsAfterPublication: z.number().int().positive(),
+    /** Recruitment quotas (README "Running recruitment"); the dashboard may override the targets. */
+    recruitment: recruitmentTargetsSchema
+      .extend({
+        /** A session with no stored answer for this long stops counting as in progress, so its place goes back. */
+        abandonAfterMinutes: z.number().int().positive(),
+      })
+      .default({ overallTarget: null, cellTarget: null, cellTargets: {}, abandonAfterMinutes: 120 }),
     userModelMinResponses: z.number().int().positive(),
     /** Longest optional free-text reason a judgement may carry. */
     reasoningMaxLength: z.number().int().positive(),

@@ -11,7 +11,8 @@ import { conflict } from '../errors';
 import type { z } from 'zod';
 import type { datasetCreatedBySchema } from '../schemas/experiment';
 import { enabledDatasets, type DatasetType } from '../schemas/study';
-import { requireAdmissionOfNewcomer } from './recruitment';
+import { admissibleDatasets, requireAdmissionOfNewcomer } from './recruitment';
+import { findSession } from '../db/queries/sessions';
 
 /**
  * An assignment counts toward balance once its participant has a session, or while it is fresh
@@ -26,8 +27,9 @@ const counted = (now: string) => {
 };
 
 export async function assignBalanced(db: Db, sessionId: string, now: string) {
-  await requireAdmissionOfNewcomer(db, sessionId);
-  const enabled = JSON.stringify(enabledDatasets());
+  // A newcomer is balanced over the datasets that can still admit them (all enabled ones without quotas).
+  const existing = await findSession(db, sessionId);
+  const enabled = JSON.stringify(existing ? enabledDatasets() : await admissibleDatasets(db, enabledDatasets(), now));
   // SQLite needs the WHERE in an INSERT … SELECT … ON CONFLICT to parse the upsert.
   await db.run(sql`
     INSERT INTO dataset_assignments (session_id, dataset_type, created_by, is_confirmed, created_at, updated_at)
@@ -53,7 +55,7 @@ export async function assignExplicit(
   db: Db,
   input: { sessionId: string; datasetType: DatasetType; createdBy: z.infer<typeof datasetCreatedBySchema>; now: string },
 ) {
-  await requireAdmissionOfNewcomer(db, input.sessionId);
+  await requireAdmissionOfNewcomer(db, input.sessionId, input.datasetType, input.now);
   await db
     .insert(datasetAssignments)
     .values({

@@ -3,7 +3,7 @@ import type { Db } from '../db/client';
 import { findAssignment, findSession, insertParticipantSession, type SessionRow } from '../db/queries/sessions';
 import { conflict, notFound } from '../errors';
 import type { DatasetType, Language } from '../schemas/study';
-import { requireAdmission } from './recruitment';
+import { quotaFor, requireAdmission, studyFull } from './recruitment';
 import { currentStudyConfig } from './study-configuration';
 
 export async function requireSession(db: Db, sessionId: string): Promise<SessionRow> {
@@ -43,10 +43,12 @@ export async function openSession(
   if (assignment && assignment.datasetType !== input.datasetType) {
     throw conflict('dataset_mismatch', `Participant ${input.code} is assigned to ${assignment.datasetType}`);
   }
-  // A newcomer to a study that is not open is refused before anything is stored (the registration tools' synthetic participants excepted).
-  if (input.origin !== 'admin_synthetic') await requireAdmission(db);
-  const { inserted } = await insertParticipantSession(db, { ...input, studyConfig: await currentStudyConfig() });
-  const session = (await findSession(db, input.code))!;
+  // A newcomer to a study that is not open, or whose cells are all at their targets, is refused
+  // before anything is stored (the registration tools' synthetic participants excepted).
+  const quota = input.origin === 'admin_synthetic' ? null : quotaFor(await requireAdmission(db), input.datasetType, input.now);
+  const { inserted } = await insertParticipantSession(db, { ...input, studyConfig: await currentStudyConfig(), ...(quota ? { quota } : {}) });
+  const session = await findSession(db, input.code);
+  if (!session) throw studyFull(input.datasetType);
   // Lost a race for the same new ID: the other request created it, so this one joins or is refused.
   return inserted ? { session, created: true } : joinExisting(session);
 }

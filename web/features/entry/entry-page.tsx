@@ -10,7 +10,7 @@ import { rememberParticipant, storedParticipant } from '../../lib/participant';
 import { checkExisting } from '../../lib/resume';
 import { captureProlificParams } from '../../lib/prolific';
 import { generateParticipantId } from '../../lib/session-id';
-import { continueParticipation, recruitmentNow, SetupError, startParticipation, StudyUnavailableError, suggestedDataset, type ForcedDataset } from './start-participation';
+import { continueParticipation, recruitmentNow, SetupError, startParticipation, StudyUnavailableError, suggestedDataset, type ForcedDataset, type Unavailability } from './start-participation';
 import { StudyUnavailable } from './study-unavailable';
 
 // The entry page is the whole first download: what only some visitors need comes when they need it.
@@ -80,10 +80,12 @@ export function EntryPage() {
   }, [ongoingId]);
 
   // A paused or closed study admits nobody new: the page says so instead of offering a start.
-  const [unavailable, setUnavailable] = useState<{ status: 'paused' | 'closed'; prolificReturnUrl: string | null } | null>(null);
+  const [unavailable, setUnavailable] = useState<{ status: Unavailability; prolificReturnUrl: string | null } | null>(null);
   useEffect(() => {
     recruitmentNow()
-      .then((r) => setUnavailable(r.status === 'open' ? null : { status: r.status, prolificReturnUrl: r.prolific_return_url }))
+      .then((r) =>
+        setUnavailable(r.status !== 'open' ? { status: r.status, prolificReturnUrl: r.prolific_return_url } : r.full ? { status: 'full', prolificReturnUrl: r.prolific_return_url } : null),
+      )
       .catch((err: unknown) => logger.warn(`recruitment state unavailable: ${String(err)}`));
   }, []);
 

@@ -21,15 +21,16 @@ export class SetupError extends Error {
 }
 
 /** The study admits nobody new (the dashboard paused or closed it): nothing was stored. */
+export type Unavailability = 'paused' | 'closed' | 'full';
 export class StudyUnavailableError extends Error {
   override readonly name = 'StudyUnavailableError';
-  constructor(readonly status: 'paused' | 'closed') {
+  constructor(readonly status: Unavailability) {
     super(`study ${status}`);
   }
 }
 
-const unavailable = (err: unknown) =>
-  err instanceof ApiError && (err.code === 'study_paused' || err.code === 'study_closed') ? new StudyUnavailableError(err.code === 'study_paused' ? 'paused' : 'closed') : null;
+const REFUSALS: Record<string, Unavailability> = { study_paused: 'paused', study_closed: 'closed', study_full: 'full' };
+const unavailable = (err: unknown) => (err instanceof ApiError && err.code && REFUSALS[err.code] ? new StudyUnavailableError(REFUSALS[err.code]!) : null);
 
 const MAX_ATTEMPTS = 3;
 

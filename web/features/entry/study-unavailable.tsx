@@ -1,12 +1,13 @@
 import { useTranslation } from 'react-i18next';
 import { StudyContacts } from '../../components/ui/study-contacts';
 import { prolificParams } from '../../lib/prolific';
+import type { Unavailability } from './start-participation';
 
 /**
- * What a newcomer sees when the study admits nobody new (paused or closed): why, who to contact,
+ * What a newcomer sees when the study admits nobody new (paused, closed, or every place taken): why, who to contact,
  * and for a Prolific participant the way back to Prolific. Nothing has been stored for them.
  */
-export function StudyUnavailable({ status, prolificReturnUrl }: { status: 'paused' | 'closed'; prolificReturnUrl: string | null }) {
+export function StudyUnavailable({ status, prolificReturnUrl }: { status: Unavailability; prolificReturnUrl: string | null }) {
   const { t } = useTranslation();
   const fromProlific = prolificParams() !== null;
   return (

@@ -50,6 +50,37 @@ export const findAssignment = async (db: Db, sessionId: string) =>
  * Creates the participant, confirms the dataset assignment and opens the session in one batch.
  * Every statement ignores an existing row, so a retried request changes nothing.
  */
+/**
+ * What admission under quotas needs for one newcomer's dataset: its cells' conditions in the
+ * configuration's order, each one's target of completed participants (null: no limit), the
+ * overall target, and when a session's last answer must be after to hold its place.
+ */
+export type Quota = { dataset: DatasetType; conditions: string[]; cellTargets: Record<string, number | null>; overallTarget: number | null; cutoff: string };
+
+/**
+ * A session holds a place (alias `s`): not screened out, and completed, or with a stored answer
+ * (or, before any, its creation) since `cutoff`; an abandoned one gives its place back.
+ */
+export const holdsPlace = (cutoff: string) => sql`(s.screened_out_at is null and (s.post_survey_completed_at is not null or max(
+  s.created_at, coalesce(s.consented_at, ''),
+  coalesce((select max(r.created_at) from pre_experiment_responses r where r.session_id = s.session_id), ''),
+  coalesce((select max(m.updated_at) from main_experiment_responses m where m.session_id = s.session_id), '')) > ${cutoff}))`;
+
+/**
+ * The condition a newcomer of the quota's dataset is admitted into: among the cells below their
+ * target (the study below its overall target), the least filled for its target, ties in the
+ * configuration's order; no row when every cell is full. People only: synthetic participants hold no place.
+ */
+export const openCell = (q: Quota) => sql`(select c.value from json_each(${JSON.stringify(q.conditions)}) c
+  left join (select s.condition as condition, count(*) as n from sessions s join participants p on p.id = s.participant_id
+             where s.dataset_type = ${q.dataset} and p.origin = 'participant' and ${holdsPlace(q.cutoff)} group by s.condition) o on o.condition = c.value
+  left join json_each(${JSON.stringify(q.cellTargets)}) t on t.key = c.value
+  where (t.value is null or coalesce(o.n, 0) < t.value)
+    and (${q.overallTarget} is null or (select count(*) from sessions s join participants p on p.id = s.participant_id
+                                       where p.origin = 'participant' and ${holdsPlace(q.cutoff)}) < ${q.overallTarget})
+  order by case when t.value is null then coalesce(o.n, 0) else coalesce(o.n, 0) * 1.0 / t.value end, c.key
+  limit 1)`;
+
 export async function insertParticipantSession(
   db: Db,
   input: {
@@ -61,16 +92,43 @@ export async function insertParticipantSession(
     origin?: 'participant' | 'admin_synthetic';
     /** The configuration the session runs under; its first session records it. */
     studyConfig: StudyConfigRecord;
+    /**
+     * Admission under quotas: the session goes into the open cell `openCell` picks, and nothing
+     * (participant, assignment, session) is written when there is none. The batch is one
+     * transaction, so simultaneous newcomers are admitted one after another and never overshoot.
+     */
+    quota?: Quota;
     now: string;
   },
 ): Promise<{ inserted: boolean }> {
-  const { code, datasetType, language, now } = input;
+  const { code, datasetType, language, now, quota } = input;
+  const admitted = quota ? sql`exists ${openCell(quota)}` : sql`1`;
   const results = await db.batch([
     db
       .insert(studyConfigurations)
       .values({ version: input.studyConfig.version, studyVersion: input.studyConfig.studyVersion, config: input.studyConfig.config, recordedAt: now })
       .onConflictDoNothing(),
-    db
+    quota
+      ? db.insert(participants).select(
+          // One row (the configuration's, recorded by the statement before) when a cell is open, none otherwise.
+          db
+            .select({
+              id: sql<number>`null`.as('id'),
+              participantCode: sql<string>`${code}`.as('participant_code'),
+              displayName: sql<string>`${code}`.as('display_name'),
+              origin: sql<'participant' | 'admin_synthetic'>`${input.origin ?? 'participant'}`.as('origin'),
+              language: sql<Language>`${language}`.as('language'),
+              isActive: sql<boolean>`1`.as('is_active'),
+              prolificPid: sql<string | null>`${input.prolific.pid ?? null}`.as('prolific_pid'),
+              prolificStudyId: sql<string | null>`${input.prolific.studyId ?? null}`.as('prolific_study_id'),
+              prolificSessionId: sql<string | null>`${input.prolific.sessionId ?? null}`.as('prolific_session_id'),
+              createdAt: sql<string>`${now}`.as('created_at'),
+              updatedAt: sql<string>`${now}`.as('updated_at'),
+            })
+            .from(studyConfigurations)
+            .where(and(eq(studyConfigurations.version, input.studyConfig.version), admitted)),
+        ).onConflictDoNothing()
+      : db
       .insert(participants)
       .values({
         participantCode: code,
@@ -84,7 +142,24 @@ export async function insertParticipantSession(
         updatedAt: now,
       })
       .onConflictDoNothing(),
-    db
+    quota
+      ? db
+          .insert(datasetAssignments)
+          .select(
+            db
+              .select({
+                sessionId: sql<string>`${code}`.as('session_id'),
+                datasetType: sql<DatasetType>`${datasetType}`.as('dataset_type'),
+                createdBy: sql<'system'>`'system'`.as('created_by'),
+                isConfirmed: sql<boolean>`1`.as('is_confirmed'),
+                createdAt: sql<string>`${now}`.as('created_at'),
+                updatedAt: sql<string>`${now}`.as('updated_at'),
+              })
+              .from(studyConfigurations)
+              .where(and(eq(studyConfigurations.version, input.studyConfig.version), admitted)),
+          )
+          .onConflictDoUpdate({ target: datasetAssignments.sessionId, set: { isConfirmed: true, updatedAt: now } })
+      : db
       .insert(datasetAssignments)
       .values({ sessionId: code, datasetType, createdBy: 'system', isConfirmed: true, createdAt: now, updatedAt: now })
       .onConflictDoUpdate({ target: datasetAssignments.sessionId, set: { isConfirmed: true, updatedAt: now } }),
@@ -115,10 +190,11 @@ export async function insertParticipantSession(
             resumeCount: sql<number>`0`.as('resume_count'),
             completionVerificationCode: sql<null>`null`.as('completion_verification_code'),
             mainStartBypass: sql<null>`null`.as('main_start_bypass'),
-            condition: sql<null>`null`.as('condition'),
+            // Under quotas the cell's condition is fixed on admission (the main start keeps it).
+            condition: (quota ? sql<string | null>`${openCell(quota)}` : sql<null>`null`).as('condition'),
           })
           .from(participants)
-          .where(eq(participants.participantCode, code)),
+          .where(and(eq(participants.participantCode, code), admitted)),
       )
       .onConflictDoNothing()
       .returning({ id: sessions.id }),

@@ -1,0 +1,1 @@
+ALTER TABLE `recruitment` ADD `targets` text;
