@@ -6,7 +6,7 @@
 import { env } from 'cloudflare:workers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { statusResponseSchema } from '../../worker/schemas/api';
-import { publicRecruitmentSchema, recruitmentStateSchema } from '../../worker/schemas/recruitment';
+import { publicRecruitmentSchema, recruitmentProgressSchema, recruitmentStateSchema } from '../../worker/schemas/recruitment';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { allConsentItems, newParticipantId, seedCompasStudy } from '../helpers/study-factories';
 
@@ -211,5 +211,61 @@ describe('quotas', () => {
       const res = await setTargets(targets);
       expect(res.status, JSON.stringify(targets)).toBe(400);
     }
+  });
+});
+
+describe('the recruitment view', () => {
+  const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
+  /** A person's session in the crafted cell compas:progress_cell, with these phase times (minutes ago). */
+  const crafted = async (times: { created: number; consented?: number; pre?: number; main?: number; survey?: number; screenedOut?: number }) => {
+    const code = newParticipantId();
+    const at = (m?: number) => (m === undefined ? null : minutesAgo(m));
+    const p = await env.DB.prepare("insert into participants (participant_code, origin, language, is_active, created_at, updated_at) values (?, 'participant', 'en', 1, ?, ?) returning id")
+      .bind(code, at(times.created), at(times.created))
+      .first<{ id: number }>();
+    await env.DB.prepare(
+      `insert into sessions (session_id, participant_id, dataset_type, current_phase, language, created_at, updated_at, consented_at, pre_completed_at, main_completed_at,
+         post_survey_completed_at, screened_out_at, condition) values (?, ?, 'compas', 'consent', 'en', ?, ?, ?, ?, ?, ?, ?, 'progress_cell')`,
+    )
+      .bind(code, p!.id, at(times.created), at(times.created), at(times.consented), at(times.pre), at(times.main), at(times.survey), at(times.screenedOut))
+      .run();
+  };
+
+  it('counts each cell’s completed, in progress, abandoned and screened-out sessions, the funnel, the medians and the projected finish', async () => {
+    await crafted({ created: 300, consented: 299, pre: 269, main: 229, survey: 219 });
+    await crafted({ created: 120, consented: 118, pre: 78, main: 28, survey: 18 });
+    await crafted({ created: 180 });
+    await crafted({ created: 10 });
+    await crafted({ created: 60, consented: 59, screenedOut: 30 });
+    const completedBefore = await count('select count(*) as n from sessions where post_survey_completed_at is not null');
+    expect(completedBefore).toBe(2);
+    await setStatus('open', { targets: { overallTarget: 6, cellTarget: null, cellTargets: {} } });
+
+    const progress = recruitmentProgressSchema.parse(await (await api('/api/admin/recruitment/progress', { headers: { Cookie: cookie } })).json());
+    expect(progress.cells.find((c) => c.condition === 'progress_cell')).toEqual({
+      dataset_type: 'compas',
+      condition: 'progress_cell',
+      target: null,
+      completed: 2,
+      in_progress: 1,
+      abandoned: 1,
+      screened_out: 1,
+      over_target: 0,
+    });
+    expect(progress.median_minutes).toEqual({ total: 91.5, consent: 1.5, pre_experiment: 35, main_experiment: 45, post_survey: 10 });
+    expect(progress.completions_last_24h).toBe(2);
+    expect(progress.completions_per_hour).toBeCloseTo(2 / 24, 12);
+    expect(progress.remaining).toBe(4);
+    // Four more at one every 12 hours: two days from now.
+    expect(Date.parse(progress.projected_finish!) - Date.parse(progress.computed_at)).toBeCloseTo(48 * 3_600_000, -3);
+    const steps = progress.funnel.map((f) => f.sessions);
+    expect(progress.funnel.map((f) => f.step)).toEqual(['entered', 'consented', 'pre_done', 'main_done', 'survey_done']);
+    expect(steps.at(-1)).toBe(2);
+    for (let i = 0; i + 1 < steps.length; i++) {
+      expect(steps[i]!).toBeGreaterThanOrEqual(steps[i + 1]!);
+      expect(progress.funnel[i]!.left_before_next).toBe(steps[i]! - steps[i + 1]!);
+    }
+    expect(progress.overall).toMatchObject({ target: 6, completed: 2 });
+    expect(progress.overall.in_progress + progress.overall.abandoned + progress.overall.screened_out + progress.overall.completed).toBe(steps[0]);
   });
 });

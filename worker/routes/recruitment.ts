@@ -1,7 +1,8 @@
 import { Hono } from 'hono';
 import type { z } from 'zod';
 import type { AppEnv } from '../env';
-import type { publicRecruitmentSchema, recruitmentStateSchema } from '../schemas/recruitment';
+import type { publicRecruitmentSchema, recruitmentProgressSchema, recruitmentStateSchema } from '../schemas/recruitment';
+import { recruitmentProgress } from '../services/recruitment-progress';
 import { recruitmentUpdateSchema } from '../schemas/recruitment';
 import { prolificUrl } from '../services/prolific';
 import { datasetsWithRoom, recruitmentState, setRecruitment, targetsInForce, type RecruitmentState } from '../services/recruitment';
@@ -37,6 +38,10 @@ export const recruitmentRoutes = new Hono<AppEnv>().get('/', async (c) => {
 /** The dashboard's recruitment control: GET the state, PUT a new one (recorded in the audit log). */
 export const adminRecruitmentRoutes = new Hono<AppEnv>()
   .get('/', async (c) => c.json(stateBody(await recruitmentState(c.var.db))))
+  .get('/progress', async (c) => {
+    const body: z.infer<typeof recruitmentProgressSchema> = await recruitmentProgress(c.var.db, new Date());
+    return c.json(body);
+  })
   .put('/', validate('json', recruitmentUpdateSchema), async (c) => {
     const body = c.req.valid('json');
     const before = await recruitmentState(c.var.db);

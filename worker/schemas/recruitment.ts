@@ -33,3 +33,39 @@ export const publicRecruitmentSchema = z.object({
   in_progress_may_finish: z.boolean(),
   prolific_return_url: z.string().nullable(),
 });
+
+const count = z.number().int();
+/** The dashboard's recruitment view (GET /api/admin/recruitment/progress). */
+export const recruitmentProgressSchema = z.object({
+  abandon_after_minutes: count,
+  overall: z.object({ target: count.nullable(), completed: count, in_progress: count, abandoned: count, screened_out: count }),
+  cells: z.array(
+    z.object({
+      dataset_type: z.string(),
+      /** null: sessions admitted before quotas, whose condition their main start has not drawn yet. */
+      condition: z.string().nullable(),
+      target: count.nullable(),
+      completed: count,
+      in_progress: count,
+      abandoned: count,
+      screened_out: count,
+      /** Completed above the target: sessions that came back after giving their place away. */
+      over_target: count,
+    }),
+  ),
+  funnel: z.array(z.object({ step: z.enum(['entered', 'consented', 'pre_done', 'main_done', 'survey_done']), sessions: count, left_before_next: count.nullable() })),
+  median_minutes: z.object({
+    total: z.number().nullable(),
+    consent: z.number().nullable(),
+    pre_experiment: z.number().nullable(),
+    main_experiment: z.number().nullable(),
+    post_survey: z.number().nullable(),
+  }),
+  completions_last_24h: count,
+  completions_per_hour: z.number(),
+  /** Completions still wanted (overall target, else the cells' targets summed when every cell has one); null without targets. */
+  remaining: count.nullable(),
+  /** When the remaining completions arrive at the last 24 hours' rate; null without a target or without completions. */
+  projected_finish: z.string().nullable(),
+  computed_at: z.string(),
+});

@@ -61,10 +61,13 @@ export type Quota = { dataset: DatasetType; conditions: string[]; cellTargets: R
  * A session holds a place (alias `s`): not screened out, and completed, or with a stored answer
  * (or, before any, its creation) since `cutoff`; an abandoned one gives its place back.
  */
-export const holdsPlace = (cutoff: string) => sql`(s.screened_out_at is null and (s.post_survey_completed_at is not null or max(
+export const holdsPlace = (cutoff: string) => sql`(s.screened_out_at is null and (s.post_survey_completed_at is not null or ${lastActivity} > ${cutoff}))`;
+
+/** When a session (alias `s`) last did something: its start, consent, or last stored answer. */
+export const lastActivity = sql<string>`max(
   s.created_at, coalesce(s.consented_at, ''),
   coalesce((select max(r.created_at) from pre_experiment_responses r where r.session_id = s.session_id), ''),
-  coalesce((select max(m.updated_at) from main_experiment_responses m where m.session_id = s.session_id), '')) > ${cutoff}))`;
+  coalesce((select max(m.updated_at) from main_experiment_responses m where m.session_id = s.session_id), ''))`;
 
 /**
  * The condition a newcomer of the quota's dataset is admitted into: among the cells below their
