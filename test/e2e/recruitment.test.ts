@@ -4,6 +4,7 @@
  * back to Prolific, and nothing is stored for them. Phone and desktop, Japanese and English.
  */
 import { afterAll, describe, expect, inject, it } from 'vitest';
+import adminEn from '../../web/features/admin/i18n/en.json';
 import adminJa from '../../web/features/admin/i18n/ja.json';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
@@ -21,7 +22,7 @@ afterAll(async () => {
   const base = inject('baseUrl');
   const login = await fetch(`${base}/api/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': '203.0.113.77' }, body: JSON.stringify({ password: E2E_ADMIN_PASSWORD }) });
   const cookie = (login.headers.get('set-cookie') ?? '').split(';')[0]!;
-  await fetch(`${base}/api/admin/recruitment`, { method: 'PUT', headers: { Cookie: cookie, 'Content-Type': 'application/json', 'CF-Connecting-IP': '203.0.113.77' }, body: JSON.stringify({ status: 'open' }) });
+  await fetch(`${base}/api/admin/recruitment`, { method: 'PUT', headers: { Cookie: cookie, 'Content-Type': 'application/json', 'CF-Connecting-IP': '203.0.113.77' }, body: JSON.stringify({ status: 'open', targets: null }) });
 });
 
 describe('recruitment status', () => {
@@ -70,5 +71,45 @@ describe('recruitment status', () => {
       await page.context().close();
     }
     expect(d1Rows<{ n: number }>('select (select count(*) from participants) + (select count(*) from dataset_assignments) as n')[0]!.n).toBe(before);
+  });
+
+  it('shows the recruitment view (places per cell, funnel, pace) and saves a target, at 390 and 1280 in both languages', async () => {
+    for (const [lang, width, height] of [
+      ['ja', 390, 844],
+      ['en', 1280, 800],
+      ['en', 390, 844],
+      ['ja', 1280, 800],
+    ] as const) {
+      const texts = lang === 'ja' ? adminJa : adminEn;
+      const page = await session.newPage({ width, height });
+      await signInAsAdmin(page, `${inject('baseUrl')}/admin`, E2E_ADMIN_PASSWORD, adminJa.auth.title, adminJa.auth.password);
+      if (lang === 'en') await page.getByRole('button', { name: 'English' }).click();
+      await page.getByRole('tab', { name: texts.dashboard.tabs.recruitment }).click();
+      const cells = page.locator('[data-chart="recruitment-cells"]');
+      await cells.locator('.recharts-surface').first().waitFor();
+      // Every cell named on the chart, and in the table beneath.
+      const groups = Number(await cells.getAttribute('data-groups'));
+      expect(groups).toBeGreaterThan(0);
+      expect(await cells.locator('.group-tick').count()).toBe(groups);
+      expect(await page.getByTestId('recruitment-cells').locator('tbody tr').count()).toBe(groups);
+      expect(await page.getByTestId('recruitment-funnel').innerText()).toContain(texts.dashboard.recruitment.steps.survey_done);
+      await page.getByTestId('recruitment-pace').waitFor();
+      expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-recruitment-view-${lang}-${width}.png`, fullPage: true });
+      await page.context().close();
+    }
+    // A target saved from the form is the one in force.
+    const page = await session.newPage({ width: 1280, height: 800 });
+    await signInAsAdmin(page, `${inject('baseUrl')}/admin`, E2E_ADMIN_PASSWORD, adminJa.auth.title, adminJa.auth.password);
+    await page.getByRole('tab', { name: adminJa.dashboard.tabs.recruitment }).click();
+    await page.getByTestId('target-overall').fill('5000');
+    await page.getByRole('button', { name: adminJa.dashboard.recruitment.saveTargets }).click();
+    await page.getByText(adminJa.dashboard.recruitment.targetsSaved).waitFor();
+    const state = await page.evaluate(async () => (await (await fetch('/api/admin/recruitment')).json()) as { targets: { overallTarget: number } | null });
+    expect(state.targets?.overallTarget).toBe(5000);
+    // A target that is not a whole number is refused in the form.
+    await page.getByTestId('target-overall').fill('2.5');
+    await page.getByText(adminJa.dashboard.recruitment.targetsInvalid).waitFor();
+    await page.context().close();
   });
 });
