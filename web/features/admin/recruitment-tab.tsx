@@ -84,7 +84,7 @@ function PaceView({ progress }: { progress: Progress }) {
   const m = progress.median_minutes;
   return (
     <div className="chart-grid">
-      <figure className="card" data-testid="recruitment-funnel">
+      <figure className="card chart-card" data-testid="recruitment-funnel">
         <figcaption>{t(k('funnel'))}</figcaption>
         <div className="table-scroll">
           <table className="table">
@@ -107,7 +107,7 @@ function PaceView({ progress }: { progress: Progress }) {
           </table>
         </div>
       </figure>
-      <figure className="card" data-testid="recruitment-pace">
+      <figure className="card chart-card" data-testid="recruitment-pace">
         <figcaption>{t(k('pace'))}</figcaption>
         <dl className="kv">
           <dt>{t(k('medianTotal'))}</dt>
@@ -247,8 +247,12 @@ export function RecruitmentTab({ notify }: { notify: Notify }) {
         <RadioGroup className="radio-group" value={selected} onChange={(v) => setChoice(v as Status)} aria-label={t(k('title'))}>
           {RECRUITMENT_STATUS_VALUES.map((s) => (
             <Radio key={s} value={s} className="radio">
-              <strong>{t(`recruitment.status.${s}`)}</strong>
-              <span className="muted"> {t(k(`explain.${s}`))}</span>
+              {/* One box beside the radio: the state, its meaning beneath. */}
+              <span>
+                <strong>{t(`recruitment.status.${s}`)}</strong>
+                <br />
+                <span className="muted">{t(k(`explain.${s}`))}</span>
+              </span>
             </Radio>
           ))}
         </RadioGroup>
