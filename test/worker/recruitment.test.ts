@@ -5,6 +5,7 @@
  */
 import { env } from 'cloudflare:workers';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { usersResponseSchema } from '../../worker/schemas/admin';
 import { statusResponseSchema } from '../../worker/schemas/api';
 import { publicRecruitmentSchema, recruitmentProgressSchema, recruitmentStateSchema } from '../../worker/schemas/recruitment';
 import { adminCookie, api, postJson } from '../helpers/api';
@@ -189,6 +190,14 @@ describe('quotas', () => {
     await env.DB.prepare('update pre_experiment_responses set created_at = ? where session_id = ?').bind(long, quiet).run();
     await env.DB.prepare('update main_experiment_responses set updated_at = ? where session_id = ?').bind(long, quiet).run();
     expect((await postJson('/api/experiments/sessions', { participant_name: newParticipantId(), dataset_type: 'compas', new_participant: true })).status).toBe(201);
+    // The dashboard and the export say what the time-out did.
+    const listed = usersResponseSchema.parse(await (await api(`/api/admin/users?user_name=${quiet}`, { headers: { Cookie: cookie } })).json());
+    expect(listed.users[0]).toMatchObject({ place: 'abandoned', last_activity_at: long });
+    const csv = await (await api(`/api/enhanced-export/all-data?format=csv&user_name=${quiet}`, { headers: { Cookie: cookie } })).arrayBuffer();
+    const { unzipSync, strFromU8 } = await import('fflate');
+    const participantsCsv = strFromU8(unzipSync(new Uint8Array(csv))['participants.csv']!);
+    expect(participantsCsv).toContain(',abandoned,');
+    expect(participantsCsv).toContain(long);
     // It comes back and may finish: consent goes through (now above the target).
     expect((await postJson('/api/consent/submit', { session_id: quiet, consent_items: allConsentItems() })).status).toBeLessThan(300);
   });

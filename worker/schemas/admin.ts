@@ -100,6 +100,10 @@ export const adminUserSchema = z.object({
   screened_out: z.boolean(),
   study_config_version: z.string().nullable(),
   quality_flags: z.array(z.enum(QUALITY_FLAGS)),
+  /** The session's last answer (or its start, or consent); null without a session. */
+  last_activity_at: z.string().nullable(),
+  /** For recruitment: abandoned = no answer for the study's time-out, so its place went back. */
+  place: z.enum(['completed', 'screened_out', 'in_progress', 'abandoned']).nullable(),
 });
 export const usersResponseSchema = z.object({ total: z.number().int(), users: z.array(adminUserSchema) });
 

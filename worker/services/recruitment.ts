@@ -56,6 +56,9 @@ export const targetsInForce = (state: RecruitmentState): RecruitmentTargets => {
 
 const hasQuota = (t: RecruitmentTargets) => t.overallTarget !== null || t.cellTarget !== null || Object.keys(t.cellTargets).length > 0;
 
+/** A session whose last answer is older than this has abandoned the study (its place went back). */
+export const abandonCutoff = (now: string) => new Date(Date.parse(now) - studyConfig.recruitment.abandonAfterMinutes * 60_000).toISOString();
+
 /** What admitting a newcomer into `dataset` under the targets in force needs; null when no target is set. */
 export function quotaFor(state: RecruitmentState, dataset: DatasetType, now: string): Quota | null {
   const targets = targetsInForce(state);
@@ -66,7 +69,7 @@ export function quotaFor(state: RecruitmentState, dataset: DatasetType, now: str
     conditions,
     cellTargets: Object.fromEntries(conditions.map((c) => [c, targets.cellTargets[`${dataset}:${c}`] ?? targets.cellTarget])),
     overallTarget: targets.overallTarget,
-    cutoff: new Date(Date.parse(now) - studyConfig.recruitment.abandonAfterMinutes * 60_000).toISOString(),
+    cutoff: abandonCutoff(now),
   };
 }
 

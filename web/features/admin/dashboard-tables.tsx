@@ -191,6 +191,17 @@ export function UsersTab({ notify }: { notify: Notify }) {
     },
     { id: 'created', label: t('admin.dashboard.columns.created'), render: (u) => time(u.created_at) },
     {
+      // When the session last did something, and whether it gave its recruitment place back (time-out).
+      id: 'activity',
+      label: t('admin.dashboard.columns.lastActivity'),
+      render: (u) => (
+        <>
+          {u.last_activity_at ? time(u.last_activity_at) : '—'}{' '}
+          {u.place === 'abandoned' ? <StatusBadge state="warning" label={t('admin.dashboard.values.abandoned')} /> : null}
+        </>
+      ),
+    },
+    {
       id: 'actions',
       label: t('admin.dashboard.columns.actions'),
       render: (u) => (

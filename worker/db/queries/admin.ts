@@ -4,6 +4,7 @@
  */
 import { and, count, desc, eq, inArray, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from '../client';
+import { lastActivityOf, placeOf } from './sessions';
 import { countedParticipant, sessionCondition, shownAlpha, shownKind, type Population } from './analytics';
 import {
   caseSetItems,
@@ -29,7 +30,7 @@ export const TEST_USER_PREFIX = 'test_';
 const codeFilter = (column: typeof participants.participantCode, userName?: string) =>
   userName ? eq(column, userName) : undefined;
 
-export async function listUsers(db: Db, page: Page & { userName?: string; onlyIds?: number[] }) {
+export async function listUsers(db: Db, page: Page & { userName?: string; onlyIds?: number[]; abandonCutoff: string }) {
   // A flag filter names its participants as one JSON parameter, however many there are.
   const where = and(
     codeFilter(participants.participantCode, page.userName),
@@ -53,6 +54,8 @@ export async function listUsers(db: Db, page: Page & { userName?: string; onlyId
         postSurveyCompletedAt: sessions.postSurveyCompletedAt,
         screenedOutAt: sessions.screenedOutAt,
         studyConfigVersion: sessions.studyConfigVersion,
+        lastActivityAt: sql<string | null>`(case when ${sessions.sessionId} is null then null else ${lastActivityOf('"sessions"')} end)`,
+        place: placeOf('"sessions"', page.abandonCutoff),
         prolific: sql<number>`${participants.prolificPid} is not null`.mapWith(Boolean),
         preCount: sql<number>`${preCount}`,
         mainCount: sql<number>`${mainCount}`,

@@ -63,11 +63,26 @@ export type Quota = { dataset: DatasetType; conditions: string[]; cellTargets: R
  */
 export const holdsPlace = (cutoff: string) => sql`(s.screened_out_at is null and (s.post_survey_completed_at is not null or ${lastActivity} > ${cutoff}))`;
 
-/** When a session (alias `s`) last did something: its start, consent, or last stored answer. */
-export const lastActivity = sql<string>`max(
-  s.created_at, coalesce(s.consented_at, ''),
-  coalesce((select max(r.created_at) from pre_experiment_responses r where r.session_id = s.session_id), ''),
-  coalesce((select max(m.updated_at) from main_experiment_responses m where m.session_id = s.session_id), ''))`;
+/** When a session (table or alias `s`, as SQL names it) last did something: its start, consent, or last stored answer. */
+export const lastActivityOf = (s: string) => {
+  const t = sql.raw(s);
+  return sql<string>`max(
+  ${t}.created_at, coalesce(${t}.consented_at, ''),
+  coalesce((select max(r.created_at) from pre_experiment_responses r where r.session_id = ${t}.session_id), ''),
+  coalesce((select max(m.updated_at) from main_experiment_responses m where m.session_id = ${t}.session_id), ''))`;
+};
+export const lastActivity = lastActivityOf('s');
+
+/**
+ * Where a session stands for recruitment: `completed`, `screened_out`, `in_progress` (holds a
+ * place), or `abandoned` (no answer for the time-out: its place went back); null without a session.
+ */
+export const placeOf = (s: string, cutoff: string) => {
+  const t = sql.raw(s);
+  return sql<'completed' | 'screened_out' | 'in_progress' | 'abandoned' | null>`(case when ${t}.session_id is null then null
+    when ${t}.post_survey_completed_at is not null then 'completed' when ${t}.screened_out_at is not null then 'screened_out'
+    when ${lastActivityOf(s)} > ${cutoff} then 'in_progress' else 'abandoned' end)`;
+};
 
 /**
  * The condition a newcomer of the quota's dataset is admitted into: among the cells below their

@@ -40,6 +40,7 @@ import { scorePostSurvey } from '../../schemas/post-survey';
 import { deleteParticipant } from '../../services/admin-data';
 import { qualityFlags } from '../../services/analytics/quality-flags';
 import { currentStudyConfig } from '../../services/study-configuration';
+import { abandonCutoff } from '../../services/recruitment';
 import { validate } from '../../validate';
 
 type ListedResponse = Awaited<ReturnType<typeof listResponses>>['rows'][number];
@@ -111,7 +112,7 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
     const q = c.req.valid('query');
     const quality = await qualityFlags(c.var.db);
     const onlyIds = q.flag ? [...quality].filter(([, v]) => (q.flag === 'any' ? v.flags.length > 0 : v.flags.includes(q.flag!))).map(([id]) => id) : undefined;
-    const { rows, total } = await listUsers(c.var.db, { limit: q.limit, offset: q.offset, userName: q.user_name, onlyIds });
+    const { rows, total } = await listUsers(c.var.db, { limit: q.limit, offset: q.offset, userName: q.user_name, onlyIds, abandonCutoff: abandonCutoff(new Date().toISOString()) });
     const body: z.infer<typeof usersResponseSchema> = {
       total,
       users: rows.map((r) => ({
@@ -134,6 +135,8 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
         screened_out: r.screenedOutAt !== null,
         study_config_version: r.studyConfigVersion,
         quality_flags: quality.get(r.id)?.flags ?? [],
+        last_activity_at: r.lastActivityAt,
+        place: r.place,
       })),
     };
     return c.json(body);

@@ -39,6 +39,8 @@ import {
 } from '../analytics/exports';
 import { qualityFlags } from '../analytics/quality-flags';
 import { shownKind } from '../../db/queries/analytics';
+import { lastActivityOf, placeOf } from '../../db/queries/sessions';
+import { abandonCutoff } from '../recruitment';
 
 export type ColumnType = 'integer' | 'number' | 'text' | 'boolean' | 'timestamp' | 'category' | 'json';
 export type Column<R> = {
@@ -145,7 +147,12 @@ const BYPASS: Omit<Column<never>, 'value'> = {
 type ParticipantRow = Awaited<ReturnType<typeof participantPage>>[number] & { flags?: string[] };
 const participantPage = (db: Db, filter: ExportFilter, after: number) =>
   db
-    .select({ p: participants, s: sessions })
+    .select({
+      p: participants,
+      s: sessions,
+      lastActivityAt: sql<string | null>`(case when ${sessions.sessionId} is null then null else ${lastActivityOf('"sessions"')} end)`,
+      place: placeOf('"sessions"', abandonCutoff(new Date().toISOString())),
+    })
     .from(participants)
     .leftJoin(sessions, eq(sessions.participantId, participants.id))
     .where(and(gt(participants.id, after), byUser(filter)))
@@ -182,6 +189,20 @@ export const participantsTable: ExportTable<ParticipantRow> = {
       type: 'text',
       meaning: "The participant's own code shown with the completion code, to match a submission on the recruiting platform to this session (empty until the post-survey is stored)",
       value: (r) => r.s?.completionVerificationCode ?? null,
+    },
+    {
+      name: 'last_activity_at',
+      type: 'timestamp',
+      meaning: 'When the session last did something: its last stored answer, consent or start',
+      coding: UTC,
+      value: (r) => r.lastActivityAt,
+    },
+    {
+      name: 'recruitment_place',
+      type: 'category',
+      meaning: `Where the session stood for recruitment when exported: a session with no stored answer for the study's time-out (recruitment.abandonAfterMinutes) is abandoned and its place went back to its cell`,
+      coding: 'completed; in_progress (holds a place); abandoned (place given back; it may still come back and finish); screened_out; empty without a session',
+      value: (r) => r.place,
     },
     qualityFlagsColumn<ParticipantRow>((r) => r.flags),
   ],
