@@ -30,13 +30,32 @@ import { isPlaceholderId, readDeployTarget, writeDatabaseId, type DeployTarget }
 import { bundleWorker, FREE_PLAN_WORKER_LIMIT_BYTES } from './lib/worker-bundle';
 import { applyMigrations, buildSpa, offlineEnv, projectRoot } from './lib/wrangler';
 
-const { values } = parseArgs({
-  options: {
-    env: { type: 'string', default: 'production' },
-    local: { type: 'boolean', default: false },
-    'persist-to': { type: 'string' },
-  },
-});
+const USAGE = `usage: npm run deploy [-- --env <name>] [-- --local [--persist-to <dir>]]
+  --env <name>        the wrangler.toml environment to deploy (default: production)
+  --local             rehearse every step against a fresh local state, with no network
+  --persist-to <dir>  where the rehearsal keeps its state (default: a new temporary directory)`;
+
+/** The command line, or a one-line refusal and the usage (never a stack trace) for what it does not know. */
+function options() {
+  try {
+    return parseArgs({
+      options: {
+        env: { type: 'string', default: 'production' },
+        local: { type: 'boolean', default: false },
+        'persist-to': { type: 'string' },
+      },
+    });
+  } catch (err) {
+    const message = err instanceof Error ? err.message : String(err);
+    // wrangler's own hints (such as `--temporary`, for its `deploy` without credentials) are options of wrangler, not of this script.
+    const hint = /--temporary/.test(message)
+      ? '\n  (--temporary is an option of wrangler\'s own `wrangler deploy`, which this script runs for you; to try the study without a Cloudflare account, use --local)'
+      : '';
+    console.error(`npm run deploy: ${message.split('\n')[0]}${hint}\n${USAGE}`);
+    process.exit(2);
+  }
+}
+const { values } = options();
 
 const step = (text: string) => console.log(`\n▸ ${text}`);
 
@@ -176,6 +195,14 @@ async function main(): Promise<void> {
 }
 
 main().catch((err: unknown) => {
-  console.error(`\nDeploy stopped: ${err instanceof Error ? err.message : String(err)}`);
+  const message = err instanceof Error ? err.message : String(err);
+  console.error(`\nDeploy stopped: ${message.split('\n')[0]}`);
+  if (/wrangler/.test(message)) {
+    // wrangler's hints above are for its own commands: say what they mean here.
+    console.error(
+      '  wrangler failed (its own message is above). Without Cloudflare credentials, log in once with `npm run wrangler -- login` or set CLOUDFLARE_API_TOKEN;' +
+        ' a hint to add `--temporary` is for wrangler\'s own `wrangler deploy`, not an option of this script. To rehearse without an account: npm run deploy -- --local',
+    );
+  }
   process.exitCode = 1;
 });

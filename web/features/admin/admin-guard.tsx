@@ -1,3 +1,5 @@
+// The administrator's pages parse with zod: without its eval probe, the CSP stays quiet.
+import '../../../worker/schemas/zod-setup';
 import './admin.css';
 import { useState, type FormEvent, type ReactNode } from 'react';
 import { Button, Dialog, Heading, Input, Label, Modal, ModalOverlay, TextField } from 'react-aria-components';
