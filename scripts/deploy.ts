@@ -18,7 +18,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
@@ -58,6 +58,9 @@ function options() {
 const { values } = options();
 
 const step = (text: string) => console.log(`\n▸ ${text}`);
+
+/** The port the rehearsal's serve command names (wrangler's own default, written out so the URL can be printed). */
+const REHEARSAL_PORT = 8787;
 
 /** wrangler's answer to a command, as text (its own progress lines go to stderr). */
 function wranglerOutput(args: string[]): string {
@@ -137,6 +140,11 @@ async function main(): Promise<void> {
   step('Database and buckets');
   if (local) {
     // A fresh state directory: the rehearsal starts where a first deploy starts, from nothing.
+    // Whatever was collected while serving the previous rehearsal goes with it: say so first.
+    if (existsSync(persistTo) && readdirSync(persistTo).length > 0) {
+      console.log(`  The rehearsal starts from an empty state: deleting ${persistTo}, with every participant, answer and export`);
+      console.log('  collected while serving the previous rehearsal. To keep one, copy that directory first or rehearse into another with --persist-to <dir>.');
+    }
     rmSync(persistTo, { recursive: true, force: true });
     mkdirSync(persistTo, { recursive: true });
     console.log(`  local state in ${persistTo}`);
@@ -181,7 +189,9 @@ async function main(): Promise<void> {
 
     if (local) {
       step('Rehearsal done');
-      console.log(`  Serve it as the deployed copy would run: npm run wrangler -- dev --env ${env} --persist-to ${persistTo} --env-file ${path.join(persistTo, 'secrets.env')}`);
+      console.log(
+        `  Serve it as the deployed copy would run (at http://127.0.0.1:${REHEARSAL_PORT}): npm run wrangler -- dev --env ${env} --port ${REHEARSAL_PORT} --persist-to ${persistTo} --env-file ${path.join(persistTo, 'secrets.env')}`,
+      );
       return;
     }
     step('Deploying');

@@ -6,7 +6,7 @@
  * plan's size limit.
  */
 import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, readdirSync, rmSync } from 'node:fs';
+import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import type { ChildProcess } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
@@ -32,6 +32,8 @@ const wrangler = (args: string[]) =>
   execFileSync(path.join(projectRoot, 'node_modules', '.bin', 'wrangler'), args, { cwd: projectRoot, env: offlineEnv(), encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 beforeAll(async () => {
+  // What a previous rehearsal's serving left behind: the rehearsal says it deletes it before it does.
+  writeFileSync(path.join(stateDir, 'collected-while-serving'), 'answers');
   output = execFileSync(path.join(projectRoot, 'node_modules', '.bin', 'tsx'), ['scripts/deploy.ts', '--local', '--persist-to', stateDir], {
     cwd: projectRoot,
     env: offlineEnv({ CI: 'true', XDL_ADMIN_PASSWORD: PASSWORD }),
@@ -65,6 +67,11 @@ describe('npm run deploy -- --local', () => {
     expect(gzipKiB).toBeGreaterThan(100);
     expect(gzipKiB * 1024).toBeLessThan(FREE_PLAN_WORKER_LIMIT_BYTES);
     expect(readdirSync(path.join(stateDir, 'bundle'))).toContain('index.js');
+    // It said what it deleted before doing so, and prints the serve command with its port.
+    expect(output.indexOf(`deleting ${stateDir}`)).toBeGreaterThan(-1);
+    expect(output.indexOf(`deleting ${stateDir}`)).toBeLessThan(output.indexOf(`local state in ${stateDir}`));
+    expect(readdirSync(stateDir)).not.toContain('collected-while-serving');
+    expect(output).toMatch(/Serve it as the deployed copy would run \(at http:\/\/127\.0\.0\.1:8787\): npm run wrangler -- dev --env production --port 8787 --persist-to /);
   });
 
   it('serves the seeded study in production mode: no debug bypass, no error-test tools', async () => {
