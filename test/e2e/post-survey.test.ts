@@ -159,3 +159,30 @@ describe('post-survey', () => {
     await page.context().close();
   });
 });
+
+describe('completion page before completion', () => {
+  it('shows completion only to a completed participant: anyone else is told where they are and led there (390 ja, 1280 en)', async () => {
+    for (const [lang, width, height, texts] of [
+      ['ja', 390, 844, ja],
+      ['en', 1280, 800, en],
+    ] as const) {
+      // Registered, not consented.
+      const p = await makeParticipant('compas', { consent: false });
+      const page = await session.newPage({ width, height });
+      await adoptParticipant(page, p, lang);
+      await page.goto(`${inject('baseUrl')}/experiment/complete`);
+      const notice = page.getByTestId('completion-incomplete');
+      await notice.waitFor();
+      expect(await notice.getAttribute('data-phase')).toBe('consent');
+      expect(await notice.innerText()).toContain(texts.complete.phases.consent);
+      expect(await page.getByRole('heading', { level: 1 }).innerText()).toBe(texts.complete.notYetTitle);
+      expect(await page.getByText(texts.complete.title, { exact: true }).count()).toBe(0);
+      expect(await page.locator('.progress-bar, [role="progressbar"]').count()).toBe(0);
+      expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+      if (process.env.XDL_SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.XDL_SCREENSHOT_DIR}/complete-not-yet-${lang}-${width}.png`, fullPage: true });
+      await page.getByRole('link', { name: texts.complete.continue }).click();
+      await page.waitForURL('**/experiment/consent');
+      await page.context().close();
+    }
+  });
+});

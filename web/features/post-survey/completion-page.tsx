@@ -47,8 +47,25 @@ function CopyValue({ label, value, testId }: { label: string; value: string; tes
 type CompletionState =
   | { kind: 'loading' }
   | { kind: 'ready'; completionCode: string; verificationCode: string }
-  | { kind: 'incomplete' }
+  | { kind: 'incomplete'; phase: string | null }
   | { kind: 'failed' };
+
+/** Where a participant who has not completed the study goes on, by the phase their session is in. */
+const PHASE_PAGES: Record<string, string> = {
+  consent: paths.consent,
+  pre_experiment: paths.pre,
+  main_experiment: paths.mainIntro,
+  post_survey: paths.postSurvey,
+};
+
+/** The session's phase, for the way back to it (null when it cannot be read). */
+async function phaseOf(sessionId: string): Promise<string | null> {
+  try {
+    return (await unwrap(await api.api.experiments.sessions[':sessionId'].$get({ param: { sessionId } }))).current_phase;
+  } catch {
+    return null;
+  }
+}
 
 /**
  * The codes come from the server and only for a session whose post-survey is stored: the
@@ -68,8 +85,13 @@ function useCompletion(sessionId: string | null): { state: CompletionState; retr
       } catch (err) {
         if (!live) return;
         const incomplete = err instanceof ApiError && (err.status === 409 || err.status === 404);
-        if (!incomplete) logger.error('completion', 'completion code could not be fetched', { sessionId, error: String(err) });
-        setState({ kind: incomplete ? 'incomplete' : 'failed' });
+        if (!incomplete) {
+          logger.error('completion', 'completion code could not be fetched', { sessionId, error: String(err) });
+          setState({ kind: 'failed' });
+          return;
+        }
+        const phase = await phaseOf(sessionId);
+        if (live) setState({ kind: 'incomplete', phase });
       }
     })();
     return () => {
@@ -96,10 +118,13 @@ export function CompletionPage() {
   const prolific = useProlificStatus(sessionId);
   const completion = useCompletion(debugTools === 'pending' ? null : sessionId);
   const { state } = completion;
+  // Completion, its title and full progress bar, only for a participant whose study is complete.
+  const done = state.kind === 'ready';
+  const resumePage = state.kind === 'incomplete' && state.phase ? PHASE_PAGES[state.phase] : undefined;
   return (
     <div className="page completion">
-      <h1>{t('complete.title')}</h1>
-      <ProgressBar phase="post_survey" value={1} max={1} />
+      <h1>{t(done ? 'complete.title' : state.kind === 'incomplete' ? 'complete.notYetTitle' : 'complete.checkingTitle')}</h1>
+      {done ? <ProgressBar phase="post_survey" value={1} max={1} /> : null}
       {state.kind === 'ready' ? <p className="lead">{t('complete.thanks')}</p> : null}
       {state.kind === 'ready' && prolific?.completion_url ? (
         <section className="card">
@@ -121,12 +146,20 @@ export function CompletionPage() {
           </p>
         ) : state.kind === 'incomplete' ? (
           <>
-            <p className="notice notice-info" data-testid="completion-incomplete">
-              {t('complete.incomplete')}
+            <p className="notice notice-info" data-testid="completion-incomplete" data-phase={state.phase ?? ''}>
+              {state.phase && state.phase !== 'post_survey' && PHASE_PAGES[state.phase]
+                ? t('complete.notYet', { phase: t(`complete.phases.${state.phase}`) })
+                : t('complete.incomplete')}
             </p>
-            <Link className="button button-primary" to={paths.postSurvey} state={{ sessionId }}>
-              {t('complete.toPostSurvey')}
-            </Link>
+            {resumePage ? (
+              <Link className="button button-primary" to={resumePage} state={{ sessionId, participantName: sessionId, datasetType: storedParticipant()?.datasetType }}>
+                {state.phase === 'post_survey' ? t('complete.toPostSurvey') : t('complete.continue')}
+              </Link>
+            ) : (
+              <Link className="button button-primary" to={`${paths.resume}?participant_id=${encodeURIComponent(sessionId)}`}>
+                {t('complete.resume')}
+              </Link>
+            )}
           </>
         ) : state.kind === 'failed' ? (
           <>
