@@ -7,6 +7,7 @@ import {
   NO_INFLUENCE_BELOW,
   SAMPLE_ALPHA,
   SAMPLE_ROLES,
+  sampleCaptionShares,
   sampleShares,
   scoreUnderstanding,
   UNDERSTANDING_QUESTIONS,
@@ -32,6 +33,11 @@ describe('understanding test samples', () => {
     expect(Math.abs(d!.share)).toBeLessThan(NO_INFLUENCE_BELOW);
     // chart_share's answer is "about 40 %".
     expect(a!.share).toBeCloseTo(0.4, 1);
+    // The caption's two figures are what the picture shows, and make 100 %.
+    const caption = sampleCaptionShares(sample);
+    expect(caption.shown).toBeCloseTo(shown.reduce((s, bar) => s + Math.abs(bar.share), 0), 12);
+    expect(caption.shown + caption.other).toBeCloseTo(1, 9);
+    expect(caption.shown).toBeLessThan(0.95);
     // The rest, spread over the features not shown, leaves the four as the largest bars.
     expect(Math.abs(mixed[4]!.importance) / (datasetOf(dataset).columns.length - 4)).toBeLessThan(c!.share);
   });

@@ -45,6 +45,15 @@ export function sampleShares(sample: UnderstandingSample): { role: SampleRole; f
   });
 }
 
+/**
+ * What the sample chart's caption says: the share of the influence the four bars shown carry, and
+ * the share spread over the features not shown (the two make 100 %).
+ */
+export function sampleCaptionShares(sample: UnderstandingSample): { shown: number; other: number } {
+  const shown = sampleShares(sample).reduce((sum, bar) => sum + Math.abs(bar.share), 0);
+  return { shown, other: SAMPLE_ALPHA * sample.otherAi + (1 - SAMPLE_ALPHA) * sample.otherUser };
+}
+
 export type UnderstandingQuestion = {
   id: string;
   /** `chart`: about the sample chart shown above the question; `concept`: about reading any explanation. */

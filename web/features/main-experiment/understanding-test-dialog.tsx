@@ -3,7 +3,7 @@ import { Button, Label, Radio, RadioGroup } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { FullScreenDialog } from '../../components/ui/full-screen-dialog';
 import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
-import { drawUnderstandingQuestions, sampleRoleOf, sampleShares, SAMPLE_ROLES, UNDERSTANDING_SAMPLES } from '../../../worker/schemas/understanding-test';
+import { drawUnderstandingQuestions, sampleCaptionShares, sampleRoleOf, sampleShares, SAMPLE_ROLES, UNDERSTANDING_SAMPLES } from '../../../worker/schemas/understanding-test';
 import { ExplanationChart } from '../../components/ui/explanation-chart';
 import { currentQuestion, isLastQuestion, newAttempt, testReducer, type TestAnswer } from './understanding-test-machine';
 
@@ -77,6 +77,11 @@ export function UnderstandingTestDialog({
               <h3>{t('main.test.sampleTitle', { label: sample.prediction === 1 ? names.positive : names.negative })}</h3>
               <ExplanationChart
                 datasetType={datasetType}
+                // The four bars carry part of the influence; the caption says how much, and that the rest is elsewhere.
+                caption={t('main.test.sampleCaption', {
+                  shown: Math.round(sampleCaptionShares(sample).shown * 100),
+                  other: Math.round(sampleCaptionShares(sample).other * 100),
+                })}
                 shown={bars.map((b) => ({ feature: b.feature, importance: b.share, abs_importance: Math.abs(b.share), raw_shap: b.share }))}
                 features={Object.fromEntries(bars.map((b) => [b.feature, b.value]))}
               />
