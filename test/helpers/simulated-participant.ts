@@ -8,6 +8,7 @@
  * browser's outbox does; a 4xx other than 429 is a refusal and fails the participant. What each
  * participant had acknowledged is recorded, so a run can compare the database with it.
  */
+import { mulberry32 } from '../../worker/services/analytics/inference';
 import { CONSENT_ITEMS, DATASET_TYPES, type DatasetType } from '../../worker/schemas/study-config';
 import { generateParticipantId, newRequestId } from '../../web/lib/session-id';
 import { completePostSurvey } from './post-survey-answers';
@@ -23,17 +24,8 @@ export type FaultPlan = {
 };
 export const NO_FAULTS: FaultPlan = { dropRequest: 0, dropAnswer: 0, duplicate: 0 };
 
-/** A small seeded generator (mulberry32), so a failing run can be repeated. */
-export function seeded(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** A small seeded generator (the analytics' mulberry32), so a failing run can be repeated. */
+export const seeded = mulberry32;
 
 export class RefusedError extends Error {
   override readonly name = 'RefusedError';

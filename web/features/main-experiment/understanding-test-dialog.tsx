@@ -67,6 +67,7 @@ export function UnderstandingTestDialog({
   const correct = question && answered ? answered.answer === question.correct : false;
   const percent = state.result ? Math.round((state.result.correct / state.result.total) * 100) : 0;
 
+  const caption = sampleCaptionShares(sample);
   return (
     <FullScreenDialog title={t('main.test.title')} isOpen={isOpen} onClose={onClose} className="understanding-test">
       {question ? (
@@ -79,8 +80,8 @@ export function UnderstandingTestDialog({
                 datasetType={datasetType}
                 // The four bars carry part of the influence; the caption says how much, and that the rest is elsewhere.
                 caption={t('main.test.sampleCaption', {
-                  shown: Math.round(sampleCaptionShares(sample).shown * 100),
-                  other: Math.round(sampleCaptionShares(sample).other * 100),
+                  shown: Math.round(caption.shown * 100),
+                  other: Math.round(caption.other * 100),
                 })}
                 shown={bars.map((b) => ({ feature: b.feature, importance: b.share, abs_importance: Math.abs(b.share), raw_shap: b.share }))}
                 features={Object.fromEntries(bars.map((b) => [b.feature, b.value]))}
