@@ -19,6 +19,7 @@ import { freeLoopbackPort, startLocalWorker } from '../scripts/lib/wrangler';
 import { generateParticipantId } from '../web/lib/session-id';
 import { CONSENT_ITEMS, DATASET_TYPES, type DatasetType } from '../worker/schemas/study-config';
 import { machineLine, quantile, writeBenchResult } from './lib/results';
+import { initialJudgement } from '../test/helpers/simulated-participant';
 
 const WARM_CALLS = 300;
 const TARGET_CPU_P50_MS = 2;
@@ -62,7 +63,7 @@ async function main() {
 
     const explain = async (p: (typeof participants)[number], i: number) => {
       const t = performance.now();
-      const body = await call('POST', '/api/human-aligned-explanation', { session_id: p.id, case_id: p.caseIds[i % p.caseIds.length] });
+      const body = await call('POST', '/api/human-aligned-explanation', { session_id: p.id, case_id: p.caseIds[i % p.caseIds.length], ...initialJudgement(1) });
       const ms = performance.now() - t;
       if (body.explanation_kind !== 'human_aligned') throw new Error(`${p.dataset}: expected a human-aligned explanation, got ${String(body.explanation_kind)}`);
       return ms;

@@ -161,6 +161,80 @@ describe('each condition of the design, on a phone', () => {
     await page.context().close();
   });
 
+  // Issue #46, point 8: the initial judgement cannot be given again once the AI appeared. The
+  // participant's second case, reloaded at every step: each reload comes back to the step it
+  // left, with the judgements already given shown, and the stored case holds the initial
+  // judgement given before the AI.
+  it.each(DESIGN.map((c, i) => [c.name, i % 2 === 0 ? 'en' : 'ja'] as const))('%s (%s): a reload at every step of a case resumes it at that step', async (name, language) => {
+    const t = language === 'ja' ? ja : en;
+    const { p, condition } = drawn.get(name)!;
+    const plan = planOf(condition);
+    const page = await session.newPage({ width: 390, height: 844 });
+    await adoptParticipant(page, p, language);
+    await page.goto(`${session.baseUrl()}/experiment/main`);
+    const caseTwo = page.locator('.case-card h2').filter({ hasText: '2' });
+    await caseTwo.waitFor();
+    const [{ case_id: caseId }] = d1Rows<{ case_id: string }>(`select case_id from case_set_items where session_id = '${p.id}' and phase = 'main_experiment' and position = 1`) as [{ case_id: string }];
+    const progress = () => d1Rows<Record<string, string | number | null>>(`select * from main_trial_progress where session_id = '${p.id}' and case_id = '${caseId}'`)[0] ?? null;
+    const current = () => page.locator('.step-indicator li[aria-current="step"] .step-name').innerText();
+    const reload = async (step: string) => {
+      await page.reload();
+      // The case on screen once the AI's answer, asked again, is back (the questions show no case card).
+      await page.locator('.case-flow:not([data-step="explaining"])').waitFor();
+      if (step !== 'after-final') await caseTwo.waitFor();
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/reload-${name}-${step}-${language}-390.png`, fullPage: true });
+      expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    };
+
+    // Before anything is given, a reload opens the case as new.
+    await reload('first');
+    expect(await current()).toBe(t.main.steps[plan.steps[0]!]);
+    if (plan.initial) {
+      await judge(page, t, 0);
+      if (plan.ai !== 'none') await aiShown(page, plan.ai === 'explanation');
+      const given = await page.getByTestId('initial-summary').innerText();
+      // Kept by the server (with AI: by the request that showed it).
+      await expect.poll(() => progress()?.initial_prediction, { timeout: 10_000 }).toBe(1);
+      await reload('after-initial');
+      // Back where it left, the first answer shown, and no initial step to answer again.
+      expect(await current()).toBe(t.main.steps[plan.aiStep ? (plan.ai === 'prediction' ? 'prediction' : 'explanation') : 'final']);
+      expect(await page.getByTestId('initial-summary').innerText()).toBe(given);
+      if (plan.ai !== 'none') await aiShown(page, plan.ai === 'explanation');
+    } else if (plan.ai !== 'none') {
+      await aiShown(page, plan.ai === 'explanation');
+    }
+    if (plan.aiStep) {
+      await page.getByRole('button', { name: plan.ai === 'prediction' ? t.main.toFinalPrediction : t.main.toFinal }).click();
+      await page.getByTestId('final-ai-reminder').waitFor();
+      await expect.poll(() => progress()?.explanation_viewed_at ?? null, { timeout: 10_000 }).not.toBeNull();
+      await reload('after-ai');
+      expect(await current()).toBe(t.main.steps.final);
+      await page.getByTestId('final-ai-reminder').waitFor();
+      await page.getByTestId('initial-summary').waitFor();
+    }
+    await judge(page, t, 1);
+    if (plan.ratings.length > 0) {
+      await page.locator('.survey-item').first().waitFor();
+      await expect.poll(() => progress()?.final_prediction ?? null, { timeout: 10_000 }).toBe(0);
+      await reload('after-final');
+      expect(await current()).toBe(t.main.steps.survey);
+      const items = page.locator('.survey-item');
+      expect(await items.count()).toBe(plan.ratings.length);
+      for (let i = 0; i < plan.ratings.length; i++) await items.nth(i).locator('.radio').nth(3).click();
+      await page.getByRole('button', { name: t.main.survey.submit }).click();
+    }
+    await page.locator('.case-card h2').filter({ hasText: '3' }).waitFor();
+
+    // Stored once, with the judgements given before each reload; the AI was served once (asked again on each reload).
+    await expect.poll(() => d1Rows(`select count(*) as n from main_experiment_responses where session_id = '${p.id}' and case_id = '${caseId}'`)[0], { timeout: 30_000 }).toEqual({ n: 1 });
+    const [row] = d1Rows<Record<string, number | null>>(`select initial_prediction, final_prediction from main_experiment_responses where session_id = '${p.id}' and case_id = '${caseId}'`);
+    expect(row).toEqual({ initial_prediction: plan.initial ? 1 : null, final_prediction: 0 });
+    const serves = d1Rows<{ n: number }>(`select count(*) as n from served_explanations where session_id = '${p.id}' and case_id = '${caseId}'`)[0]!.n;
+    expect(serves).toBe(plan.ai === 'none' ? 0 : 1);
+    expect(progress()).toBeNull();
+    await page.context().close();
+  });
+
   it('shows the researcher the condition balance and the reliance figures by condition, every group named on its chart (390 and 1280, ja and en)', async () => {
     for (const [lang, width, height] of [
       ['en', 1280, 800],

@@ -1,4 +1,4 @@
-import { chromium, type Browser, type Page } from 'playwright-core';
+import { chromium, type Browser, type Locator, type Page } from 'playwright-core';
 import { afterAll, beforeAll, inject } from 'vitest';
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from '../../scripts/lib/chromium';
 
@@ -52,3 +52,10 @@ export async function signInAsAdmin(page: Page, url: string, password: string, d
  * so browser storage written before then may be overwritten.
  */
 export const pageStarted = (page: Page) => page.locator('#root > *').first().waitFor({ state: 'attached' });
+
+/** Whether the element is wholly inside the viewport as the page stands (not scrolled to): a button a participant can press without looking for it. */
+export const inViewport = (locator: Locator) =>
+  locator.evaluate((el) => {
+    const box = el.getBoundingClientRect();
+    return box.top >= 0 && box.left >= 0 && box.bottom <= window.innerHeight && box.right <= window.innerWidth;
+  });

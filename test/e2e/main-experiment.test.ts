@@ -3,7 +3,7 @@ import { describe, expect, inject, it } from 'vitest';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { understandingQuestion } from '../../worker/schemas/understanding-test';
-import { useBrowser } from './browser';
+import { inViewport, useBrowser } from './browser';
 
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
 import { adoptParticipant, d1Rows, makeParticipant, participantReadyForMain, type TestParticipant } from './participants';
@@ -46,11 +46,13 @@ async function answerMainCase(page: Page, texts: Texts, n: number, scope: Page |
   await judge(scope, page, texts, (n + 1) % 2, (n + 2) % 5);
   const items = scope.locator('.survey-item');
   await items.first().waitFor();
-  // The questions are about this case's explanation: it is there, folded, and opens to the AI's prediction.
+  // The questions are about this case's explanation: it is in view with them, its prediction and bars shown.
   const shown = scope.getByTestId('survey-explanation');
-  expect(await shown.getByTestId('ai-prediction').isVisible()).toBe(false);
-  await shown.locator('summary').click();
   expect(await shown.getByTestId('ai-prediction').isVisible()).toBe(true);
+  expect(await shown.getByTestId('explanation-bars').isVisible()).toBe(true);
+  // The submit bar is in view on the screen that opens the questions (a phone included).
+  expect(await scope.getByRole('button', { name: texts.main.survey.submit }).isVisible()).toBe(true);
+  expect(await inViewport(scope.getByRole('button', { name: texts.main.survey.submit }))).toBe(true);
   if (SCREENSHOTS && n === 1) await page.screenshot({ path: `${SCREENSHOTS}/main-step4-${texts === ja ? 'ja' : 'en'}-${page.viewportSize()!.width}.png`, fullPage: true });
   for (let i = 0; i < 5; i++) await items.nth(i).locator('.radio').nth((n + i) % 5).click();
   await scope.getByRole('button', { name: texts.main.survey.submit }).click();

@@ -7,7 +7,7 @@ import { expect, inject } from 'vitest';
 import { localD1Rows } from '../../scripts/lib/wrangler';
 import { pageStarted } from './browser';
 import { completePostSurvey } from '../helpers/post-survey-answers';
-import { integratedAnswer } from '../helpers/simulated-participant';
+import { initialJudgement, integratedAnswer } from '../helpers/simulated-participant';
 import type { DatasetType, Language } from '../../worker/schemas/study-config';
 import { CONSENT_ITEMS } from '../../worker/schemas/study-config';
 import { generateParticipantId } from '../../web/lib/session-id';
@@ -89,7 +89,7 @@ export async function startMainThroughApi(p: TestParticipant): Promise<{ name: s
 export async function mainThroughApi(p: TestParticipant): Promise<void> {
   const started = await call<{ case_set: { case_id: string }[] }>('POST', '/api/experiments/main/start', { session_id: p.id });
   for (const [i, c] of started.case_set.entries()) {
-    const e = await call<Record<string, unknown> & { prediction: 0 | 1 }>('POST', '/api/human-aligned-explanation', { session_id: p.id, case_id: c.case_id });
+    const e = await call<Record<string, unknown> & { prediction: 0 | 1 }>('POST', '/api/human-aligned-explanation', { session_id: p.id, case_id: c.case_id, ...initialJudgement(i % 2) });
     await call('POST', '/api/experiments/main/integrated-response', integratedAnswer(p.id, c.case_id, e, { initial: i % 2, trust: 3 }));
   }
 }

@@ -37,3 +37,6 @@ export async function adminCookie(): Promise<string> {
   if (res.status !== 200) throw new Error(`admin login failed: ${res.status}`);
   return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
 }
+
+/** An initial judgement for a main-experiment case: the request that reveals the AI carries it (the server keeps it before it shows the AI). */
+export const GIVEN_INITIAL = { initial_prediction: 1, initial_confidence: 3, initial_response_time_ms: 4000 } as const;

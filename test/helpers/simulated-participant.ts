@@ -212,14 +212,15 @@ export const servedClaims = (e: Json & { prediction: 0 | 1 }) => ({
   served_explanation_id: e.served_explanation_id,
 });
 
+/** A participant's initial judgement of a case: the request that reveals the AI carries it, and the stored case repeats it. */
+export const initialJudgement = (prediction: number) => ({ initial_prediction: prediction, initial_confidence: 3, initial_response_time_ms: 4000 });
+
 /** The integrated response a participant sends for a case, from the explanation the Worker gave for it. */
 export function integratedAnswer(sessionId: string, caseId: string, e: Json & { prediction: 0 | 1 }, choices: { initial: number; trust: number }) {
   return {
     session_id: sessionId,
     case_id: caseId,
-    initial_prediction: choices.initial,
-    initial_confidence: 3,
-    initial_response_time_ms: 4000,
+    ...initialJudgement(choices.initial),
     final_prediction: e.prediction,
     final_confidence: 4,
     final_response_time_ms: 2000,
@@ -236,8 +237,9 @@ export function integratedAnswer(sessionId: string, caseId: string, e: Json & { 
 
 /** One main case: the explanation, then the integrated response built from it. */
 export async function sendMainCase(client: ApiClient, ack: Acknowledged, caseId: string, index: number): Promise<void> {
-  const { body: e } = await client.call<Json & { prediction: 0 | 1 }>('POST', '/api/human-aligned-explanation', { session_id: ack.id, case_id: caseId });
   const choices = { initial: preAnswerFor(ack.id, caseId).prediction, trust: 1 + (index % 5) };
+  // The request that reveals the AI carries the initial judgement, as the participant's page sends it.
+  const { body: e } = await client.call<Json & { prediction: 0 | 1 }>('POST', '/api/human-aligned-explanation', { session_id: ack.id, case_id: caseId, ...initialJudgement(choices.initial) });
   await client.call('POST', '/api/experiments/main/integrated-response', integratedAnswer(ack.id, caseId, e, choices));
   ack.main.set(caseId, { initial: choices.initial, final: e.prediction, trust: choices.trust });
 }

@@ -127,8 +127,57 @@ describe('case flow', () => {
   });
 });
 
+describe('a case the server kept steps of resumes where it left', () => {
+  const initial = { prediction: 1 as const, confidence: 2, response_time_ms: 5100, reasoning: 'many priors' };
+  const final = { prediction: 0 as const, confidence: 4, response_time_ms: 2300 };
+
+  it('after the AI appeared: on the AI fetched again, with the kept initial judgement, never on the initial step', () => {
+    const start = initialCaseFlow(100_000, spec, { initial, explanationViewMs: null, final: null });
+    expect(start.step).toEqual({ kind: 'explaining', initial });
+    // An initial judgement sent now is ignored: the step is not the initial one.
+    const again = flow(start, { type: 'initial_submitted', judgement: { prediction: 0, confidence: 5 }, at: 100_500 });
+    expect(again.step).toEqual({ kind: 'explaining', initial });
+    const shown = flow(start, { type: 'explanation_loaded', explanation, at: 101_000 });
+    expect(shown.step).toMatchObject({ kind: 'explanation', initial });
+    const done = flow(
+      shown,
+      { type: 'explanation_confirmed', at: 104_000 },
+      { type: 'final_submitted', judgement: { prediction: 0, confidence: 4 }, at: 106_000 },
+      { type: 'survey_submitted', survey: { trust: 3 }, at: 108_000 },
+    );
+    if (done.step.kind !== 'done') throw new Error('not done');
+    // The kept judgement is the record's; the total counts the kept time and this page's, not the time away.
+    expect(done.step.record).toMatchObject({ initial, explanationViewMs: 3000, totalMs: 5100 + 8000 });
+  });
+
+  it('after the explanation was read: on the final judgement; after it: on the questions, the explanation at hand', () => {
+    const atFinal = flow(initialCaseFlow(0, spec, { initial, explanationViewMs: 7400, final: null }), { type: 'explanation_loaded', explanation, at: 50 });
+    expect(atFinal.step).toMatchObject({ kind: 'final', initial, explanation, explanationViewMs: 7400 });
+    const atSurvey = flow(initialCaseFlow(0, spec, { initial, explanationViewMs: 7400, final }), { type: 'explanation_loaded', explanation, at: 50 });
+    expect(atSurvey.step).toEqual({ kind: 'survey', initial, explanation, explanationViewMs: 7400, final });
+    // The AI shown with the case: its one judgement kept, the questions follow with the AI's answer.
+    const withCase = planOf({ name: 'with_case', shows: 'explanation', ai_timing: 'with_case', judgements: 1 });
+    const kept = flow(initialCaseFlow(0, withCase, { initial: null, explanationViewMs: 2300, final }), { type: 'explanation_loaded', explanation, at: 50 });
+    expect(kept.step).toMatchObject({ kind: 'survey', initial: null, final, explanationViewMs: 2300 });
+  });
+
+  it('without AI: on the final judgement with the kept initial one', () => {
+    const alone = planOf({ name: 'no_ai', shows: 'none', ai_timing: null, judgements: 2 });
+    expect(initialCaseFlow(0, alone, { initial, explanationViewMs: null, final: null }).step).toMatchObject({ kind: 'final', initial, explanation: null });
+    // Nothing kept: the case opens as new.
+    expect(initialCaseFlow(0, spec, { initial: null, explanationViewMs: null, final: null }).step).toEqual({ kind: 'initial' });
+  });
+
+  it('a participant with a case under way skips the intro', () => {
+    const inProgress = [{ case_id: 'compas_main_a_001', initial: { ...initial }, explanation_viewing_time_ms: null, final: null }];
+    const s = main(initialMainState({ tutorialDone: false, testPassed: false }), { type: 'loaded', data: { ...data, inProgress }, answered: [] });
+    expect(s.screen.kind).toBe('case');
+    expect(currentCase(s)?.case_id).toBe('compas_main_a_001');
+  });
+});
+
 const cases: MainCase[] = [1, 2, 3].map((n) => ({ case_id: `compas_main_a_00${n}`, case_number: n, dataset_type: 'compas', features: {}, alignment_alpha: 0.5 }));
-const data = { sessionId: 'AB23CD45', datasetType: 'compas' as const, condition: SPEC, cases, resumed: false };
+const data = { sessionId: 'AB23CD45', datasetType: 'compas' as const, condition: SPEC, cases, resumed: false, inProgress: [] };
 const main = (state: MainState, ...events: MainEvent[]) => events.reduce(mainReducer, state);
 const loaded = (answered: string[]) => main(initialMainState({ tutorialDone: false, testPassed: false }), { type: 'loaded', data, answered });
 

@@ -5,12 +5,13 @@
  * answers are stored or refused, and the condition column of the exports.
  */
 import { env } from 'cloudflare:workers';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { explanationResponseSchema, mainStartResponseSchema } from '../../worker/schemas/main-experiment';
 import { conditionSchema, studyConfig, studyConfigSchema, type Condition } from '../../worker/schemas/study';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { consentedParticipant, seedCompasStudy } from '../helpers/study-factories';
+import { runWithConditions, shippedConditions, useConditions } from '../helpers/study-conditions';
 
 /** The worked example of the README: four conditions between subjects. */
 const FOUR: Condition[] = [
@@ -20,18 +21,11 @@ const FOUR: Condition[] = [
   { name: 'human_aligned', shows: 'explanation', aiTiming: 'after_initial', share: 1 },
 ].map((c) => conditionSchema.parse(c));
 
-const shipped = [...studyConfig.conditions];
-/** This file's Worker runs the four-condition design (the module is this isolate's own). */
-const useConditions = (conditions: Condition[]) => studyConfig.conditions.splice(0, studyConfig.conditions.length, ...conditions);
-
 let cookie: string;
+runWithConditions(FOUR);
 beforeAll(async () => {
   await seedCompasStudy();
   cookie = await adminCookie();
-  useConditions(FOUR);
-});
-afterAll(() => {
-  useConditions(shipped);
 });
 
 /** A consented COMPAS participant whose main experiment starts through the debug bypass (the pre-experiment is not what is tested here). */
@@ -50,12 +44,15 @@ const countsOf = async (dataset: string) =>
     ),
   );
 
+/** The initial judgement of this file's cases; the request revealing the AI carries it. */
+const INITIAL = { initial_prediction: 1, initial_confidence: 3, initial_response_time_ms: 3000 } as const;
+
 /** An answer of each shape a condition may ask for. */
 function answer(sessionId: string, caseId: string, e: { prediction: 0 | 1; ai_feature_importance: unknown[]; shown_feature_importance: unknown[] } | null, parts: { initial: boolean; ratings: string[] }) {
   return {
     session_id: sessionId,
     case_id: caseId,
-    ...(parts.initial ? { initial_prediction: 1, initial_confidence: 3, initial_response_time_ms: 3000 } : {}),
+    ...(parts.initial ? INITIAL : {}),
     final_prediction: 0,
     final_confidence: 4,
     final_response_time_ms: 2000,
@@ -68,7 +65,7 @@ const ALL_RATINGS = ['comprehensibility', 'transparency', 'satisfaction', 'trust
 
 describe('conditions in the study configuration', () => {
   it("ships the spec's design as its single condition", () => {
-    expect(shipped).toEqual([{ name: 'human_aligned', shows: 'explanation', aiTiming: 'after_initial', share: 1 }]);
+    expect(shippedConditions).toEqual([{ name: 'human_aligned', shows: 'explanation', aiTiming: 'after_initial', share: 1 }]);
   });
 
   it('refuses an inconsistent design with the rule it breaks', () => {
@@ -129,7 +126,7 @@ describe('the main experiment follows the condition', () => {
     expect(new Set(aligned.start.case_set.map((c) => c.alignment_alpha))).toEqual(new Set(studyConfig.mainExperiment.alphaLevels));
 
     const caseId = own.start.case_set[0]!.case_id;
-    const e = explanationResponseSchema.parse(await (await postJson('/api/human-aligned-explanation', { session_id: own.id, case_id: caseId })).json());
+    const e = explanationResponseSchema.parse(await (await postJson('/api/human-aligned-explanation', { session_id: own.id, case_id: caseId, ...INITIAL })).json());
     expect(e.alignment_alpha).toBe(1);
     expect(e.shown_feature_importance.length).toBeGreaterThan(0);
     const fewer = await postJson('/api/experiments/main/integrated-response', answer(own.id, caseId, e, { initial: true, ratings: ['trust'] }));
@@ -143,7 +140,7 @@ describe('the main experiment follows the condition', () => {
     expect(p.start.condition.shows).toBe('ai_prediction');
     expect(p.start.case_set.every((c) => c.alignment_alpha === null)).toBe(true);
     const caseId = p.start.case_set[0]!.case_id;
-    const e = explanationResponseSchema.parse(await (await postJson('/api/human-aligned-explanation', { session_id: p.id, case_id: caseId })).json());
+    const e = explanationResponseSchema.parse(await (await postJson('/api/human-aligned-explanation', { session_id: p.id, case_id: caseId, ...INITIAL })).json());
     expect(e).toMatchObject({ explanation_kind: 'prediction_only', alignment_alpha: null, ai_feature_importance: [], user_feature_importance: [], shown_feature_importance: [] });
     const withAll = await postJson('/api/experiments/main/integrated-response', answer(p.id, caseId, e, { initial: true, ratings: ALL_RATINGS }));
     expect(withAll.status).toBe(400);
@@ -190,7 +187,7 @@ describe('the main experiment follows the condition', () => {
   it('exports carry the condition', async () => {
     const p = await started('prediction_only');
     const caseId = p.start.case_set[0]!.case_id;
-    const e = explanationResponseSchema.parse(await (await postJson('/api/human-aligned-explanation', { session_id: p.id, case_id: caseId })).json());
+    const e = explanationResponseSchema.parse(await (await postJson('/api/human-aligned-explanation', { session_id: p.id, case_id: caseId, ...INITIAL })).json());
     await postJson('/api/experiments/main/integrated-response', answer(p.id, caseId, e, { initial: true, ratings: ['trust'] }));
     const exported = await (await api(`/api/enhanced-export/main-experiment?user_name=${p.id}`, { headers: { Cookie: cookie } })).text();
     const [header, line] = exported.trim().split(/\r?\n/);

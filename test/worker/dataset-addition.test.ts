@@ -10,7 +10,7 @@ import { parseDatasetDefinition } from '../../worker/schemas/dataset-definition'
 import { BUILT_IN_DATASET_IDS } from '../../worker/schemas/datasets';
 import { REFRESH_MS } from '../../worker/services/dataset-registry';
 import { readParsedDataset, parseSource } from '../../worker/services/dataset-source';
-import { adminCookie, api, postJson } from '../helpers/api';
+import { adminCookie, api, GIVEN_INITIAL, postJson } from '../helpers/api';
 import { base64Of, sha256Of, studyRowCount } from '../helpers/dataset-upload';
 import { consentedParticipant } from '../helpers/study-factories';
 import { LOAN_ID, loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
@@ -143,7 +143,7 @@ describe("a researcher's own dataset, added on the dashboard", () => {
     const started = await postJson('/api/experiments/main/start', { session_id: p.id });
     const main = (await started.json()) as { case_set: { case_id: string }[] };
     expect(main.case_set).toHaveLength(50);
-    const explanation = await postJson('/api/human-aligned-explanation', { session_id: p.id, case_id: main.case_set[0]!.case_id });
+    const explanation = await postJson('/api/human-aligned-explanation', { session_id: p.id, case_id: main.case_set[0]!.case_id, ...GIVEN_INITIAL });
     expect(explanation.status, await explanation.clone().text()).toBe(200);
     const e = (await explanation.json()) as { ai_feature_importance: { feature: string }[]; model_identifier: string };
     expect(e.ai_feature_importance.map((f) => f.feature).sort()).toEqual(parseDatasetDefinition(definition, 'test').columns.map((c) => c.name).sort());
@@ -163,7 +163,7 @@ describe("a researcher's own dataset, added on the dashboard", () => {
       const res = await postJson('/api/experiments/dataset-assignment/balanced', { session_id: `OFF${i}AAAA`.slice(0, 8) });
       expect(((await res.json()) as { dataset_type: string }).dataset_type).not.toBe(LOAN_ID);
     }
-    const next = await postJson('/api/human-aligned-explanation', { session_id: p.id, case_id: main.case_set[1]!.case_id });
+    const next = await postJson('/api/human-aligned-explanation', { session_id: p.id, case_id: main.case_set[1]!.case_id, ...GIVEN_INITIAL });
     expect(next.status).toBe(200);
   });
 });

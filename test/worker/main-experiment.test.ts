@@ -29,6 +29,9 @@ beforeAll(async () => {
  * A consented COMPAS participant with all 200 pre-experiment answers stored through the API; by
  * default they answer by a rule the user model can learn (many prior offences → reoffends).
  */
+/** The initial judgement this file's cases are answered with; the request revealing the AI carries it. */
+const INITIAL = { initial_prediction: 0, initial_confidence: 2, initial_response_time_ms: 4000, initial_reasoning: 'young, few priors' };
+
 async function participantReadyForMain(predict: (features: Record<string, unknown>, i: number) => number = (f) => (Number(f.priors_count) > 4 ? 1 : 0)) {
   const p = await consentedParticipant();
   const set = caseSetResponseSchema.parse(
@@ -195,7 +198,8 @@ describe('POST /api/human-aligned-explanation', () => {
     return normaliseContributions(model.featureNames, phi.subarray(0, model.numFeatures));
   }
 
-  const explain = (body: unknown) => postJson('/api/human-aligned-explanation', body);
+  // The request that reveals the AI carries the initial judgement, as the page sends it.
+  const explain = (body: Record<string, unknown>) => postJson('/api/human-aligned-explanation', { ...INITIAL, ...body });
 
   it("mixes the AI's and the participant's shares by the case's stored alpha, from the server's own features", async () => {
     const p = await participantReadyForMain();
@@ -298,7 +302,7 @@ describe('POST /api/experiments/main/integrated-response', () => {
   });
   /** Asks for the case's explanation as the page does; returns it and what the page sends of it with the case. */
   async function serve(sessionId: string, caseId: string) {
-    const res = await postJson('/api/human-aligned-explanation', { session_id: sessionId, case_id: caseId });
+    const res = await postJson('/api/human-aligned-explanation', { session_id: sessionId, case_id: caseId, ...INITIAL });
     expect(res.status).toBe(200);
     const e = explanationResponseSchema.parse(await res.json());
     const claims = servedClaims(e);
@@ -369,7 +373,9 @@ describe('POST /api/experiments/main/integrated-response', () => {
   it("takes what the body leaves out of the AI side from the serve, and stores what it leaves out of its own as null", async () => {
     const p = await participantReadyForMain();
     const [item] = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
-    const { e } = await serve(p.id, item!.case_id);
+    // The initial judgement revealing the AI came without a reason; the stored case has none either.
+    const res = await postJson('/api/human-aligned-explanation', { session_id: p.id, case_id: item!.case_id, ...INITIAL, initial_reasoning: undefined });
+    const e = explanationResponseSchema.parse(await res.json());
     // Nothing of the AI at all: the case's last serve is the record.
     expect((await save(answer(p.id, item!.case_id, { initial_reasoning: undefined }))).status).toBe(201);
     const stored = (await row(p.id, item!.case_id))!;
@@ -489,7 +495,7 @@ describe('AI-only explanations', () => {
   it('POST /api/experiments/main/predict explains the case at case_index of the session set and ignores client features', async () => {
     const p = await participantReadyForMain();
     const set = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
-    const res = await postJson(`/api/experiments/main/predict?session_id=${p.id}&case_index=4`, { case_data: { priors_count: 99 } });
+    const res = await postJson(`/api/experiments/main/predict?session_id=${p.id}&case_index=4`, { case_data: { priors_count: 99 }, ...INITIAL });
     expect(res.status).toBe(200);
     const body = aiExplanationResponseSchema.parse(await res.json());
     expect(body.case_id).toBe(set[4]!.case_id);
@@ -585,7 +591,14 @@ describe('a lab behind one address', () => {
       await Promise.all(
         people.map(async (p, i) => {
           const item = sets[i]![k]!;
-          const res = await fromLab('/api/human-aligned-explanation', { session_id: p.id, case_id: item.case_id, alignment_alpha: item.alignment_alpha });
+          const res = await fromLab('/api/human-aligned-explanation', {
+            session_id: p.id,
+            case_id: item.case_id,
+            alignment_alpha: item.alignment_alpha,
+            initial_prediction: 0,
+            initial_confidence: 3,
+            initial_response_time_ms: 4000,
+          });
           count(res.status);
           if (res.status !== 200) return;
           const e = explanationResponseSchema.parse(await res.json());
@@ -634,8 +647,10 @@ describe('a lab behind one address', () => {
       else expect(res.status).toBe(404);
     }
     expect(limited).toBe(1);
-    // And the lab's own cases are still explained.
+    // And the lab's participants are still answered about their own cases, not throttled (a stored
+    // case is not shown again: the answer is that the study moved on).
     const again = await fromLab('/api/human-aligned-explanation', { session_id: people[1]!.id, case_id: sets[1]![0]!.case_id });
-    expect(again.status).toBe(200);
+    expect(again.status).toBe(409);
+    expect(((await again.json()) as { code: string }).code).toBe('case_already_stored');
   }, 240_000);
 });

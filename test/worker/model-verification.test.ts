@@ -5,7 +5,7 @@ import { errorBodySchema } from '../../worker/schemas/api';
 import { aiModelStatusSchema, aiModelVersionsSchema, comparisonSchema, retrainResultSchema, userModelDebugSchema, userModelListSchema, userPerformanceSchema } from '../../worker/schemas/model-verification';
 import { compileModel, encodeRow } from '../../worker/ml/model';
 import { predictProbability } from '../../worker/ml/predict';
-import { adminCookie, api, postJson } from '../helpers/api';
+import { adminCookie, api, GIVEN_INITIAL, postJson } from '../helpers/api';
 import { consentedParticipant, seedCompasAiModel, seedCompasCases, seedCompasMainCases, seedCompasTrainingTable } from '../helpers/study-factories';
 
 let cookie: string;
@@ -126,7 +126,7 @@ describe('GET /api/model-verification/comparison/ai-vs-users', () => {
 describe('POST /api/model-verification/ai-model/retrain', () => {
   const retrain = (body: unknown) => api('/api/model-verification/ai-model/retrain', { method: 'POST', headers: { Cookie: cookie, 'Content-Type': 'application/json' }, body: JSON.stringify(body) });
   const explain = async (sessionId: string, caseId: string) => {
-    const res = await postJson('/api/human-aligned-explanation', { session_id: sessionId, case_id: caseId });
+    const res = await postJson('/api/human-aligned-explanation', { session_id: sessionId, case_id: caseId, ...GIVEN_INITIAL });
     expect(res.status).toBe(200);
     return ((await res.json()) as { model_identifier: string }).model_identifier;
   };

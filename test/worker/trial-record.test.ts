@@ -8,37 +8,35 @@
 import { env } from 'cloudflare:workers';
 import { strFromU8, unzipSync } from 'fflate';
 import Papa from 'papaparse';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
 import { caseSetResponseSchema } from '../../worker/schemas/experiment';
 import { aiExplanationResponseSchema, explanationResponseSchema, mainStartResponseSchema } from '../../worker/schemas/main-experiment';
-import { conditionSchema, studyConfig, type Condition } from '../../worker/schemas/study';
+import { conditionSchema, type Condition } from '../../worker/schemas/study';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { userModelListSchema } from '../../worker/schemas/model-verification';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { allConsentItems, consentedParticipant, newParticipantId, seedCompasAiModel, seedCompasStudy } from '../helpers/study-factories';
+import { runWithConditions, useConditions } from '../helpers/study-conditions';
 
 const CONDITIONS: Condition[] = [
   { name: 'no_ai', shows: 'none', judgements: 2, share: 1 },
   { name: 'prediction_only', shows: 'ai_prediction', aiTiming: 'after_initial', share: 1 },
   { name: 'human_aligned', shows: 'explanation', aiTiming: 'after_initial', share: 1 },
 ].map((c) => conditionSchema.parse(c));
-const shipped = [...studyConfig.conditions];
-const useConditions = (conditions: Condition[]) => studyConfig.conditions.splice(0, studyConfig.conditions.length, ...conditions);
 
+runWithConditions(CONDITIONS);
 beforeAll(async () => {
   await seedCompasStudy();
-  useConditions(CONDITIONS);
-});
-afterAll(() => {
-  useConditions(shipped);
 });
 
 const one = <T>(sql: string, ...binds: unknown[]) => env.DB.prepare(sql).bind(...binds).first<T>();
 const count = async (sql: string, ...binds: unknown[]) => (await one<{ n: number }>(sql, ...binds))!.n;
 const trials = (id: string) => count('select count(*) as n from main_experiment_responses where session_id = ?', id);
 const save = (body: unknown) => postJson('/api/experiments/main/integrated-response', body);
-const explain = (id: string, caseId: string) => postJson('/api/human-aligned-explanation', { session_id: id, case_id: caseId });
+/** The initial judgement of this file's trials; the request revealing the AI carries it. */
+const INITIAL = { initial_prediction: 0, initial_confidence: 3, initial_response_time_ms: 3000 } as const;
+const explain = (id: string, caseId: string) => postJson('/api/human-aligned-explanation', { session_id: id, case_id: caseId, ...INITIAL });
 
 /** 200 pre-experiment answers through the API, by a rule the participant's model can learn (or `rule`). */
 async function answerPre(id: string, rule: (f: Record<string, unknown>) => number = (f) => (Number(f.priors_count) > 4 ? 1 : 0)) {
@@ -63,9 +61,7 @@ async function inMain(condition: string, rule?: (f: Record<string, unknown>) => 
 const judged = (id: string, caseId: string, extra: Record<string, unknown> = {}) => ({
   session_id: id,
   case_id: caseId,
-  initial_prediction: 0,
-  initial_confidence: 3,
-  initial_response_time_ms: 3000,
+  ...INITIAL,
   final_prediction: 1,
   final_confidence: 4,
   final_response_time_ms: 2000,
@@ -131,7 +127,9 @@ describe('every AI answer comes from the session pinned model and follows its co
     const p = await inMain('human_aligned');
     const item = p.set[1]!;
     const pinned = (await one<{ id: string }>('select ai_model_identifier as id from sessions where session_id = ?', p.id))!.id;
-    const before = aiExplanationResponseSchema.parse(await (await api(`/api/experiments/explanations/${item.case_id}?session_id=${p.id}`)).json());
+    // The fallback reveals the AI as well: its query carries the initial judgement.
+    const given = new URLSearchParams(Object.entries(INITIAL).map(([k, v]) => [k, String(v)]));
+    const before = aiExplanationResponseSchema.parse(await (await api(`/api/experiments/explanations/${item.case_id}?session_id=${p.id}&${given}`)).json());
     const other = await seedCompasAiModel(99);
     try {
       const active = aiExplanationResponseSchema.parse(await (await api(`/api/experiments/explanations/${item.case_id}`)).json());
@@ -168,7 +166,7 @@ describe('every AI answer comes from the session pinned model and follows its co
     }
     expect(await count('select count(*) as n from served_explanations where session_id = ?', none.id)).toBe(0);
     const alone = await inMain('prediction_only');
-    const predicted = aiExplanationResponseSchema.parse(await (await api(`/api/experiments/main/predict?session_id=${alone.id}&case_index=0`, { method: 'POST' })).json());
+    const predicted = aiExplanationResponseSchema.parse(await (await postJson(`/api/experiments/main/predict?session_id=${alone.id}&case_index=0`, INITIAL)).json());
     expect(predicted).toMatchObject({ feature_importance: [], probability: null, base_probability: null });
   });
 });
@@ -351,7 +349,7 @@ describe('a lab enters together', () => {
       // The practice case where explanations are shown, then all 50 cases.
       if (shows === 'explanation') await call('/api/human-aligned-explanation', { body: { session_id: id, case_id: 'tutorial_compas', alignment_alpha: 0.5 } });
       for (const item of start.case_set) {
-        const e = shows === 'none' ? null : explanationResponseSchema.parse(await call('/api/human-aligned-explanation', { body: { session_id: id, case_id: item.case_id } }));
+        const e = shows === 'none' ? null : explanationResponseSchema.parse(await call('/api/human-aligned-explanation', { body: { session_id: id, case_id: item.case_id, ...INITIAL } }));
         const ratings = shows === 'explanation' ? ALL_RATINGS : shows === 'ai_prediction' ? { trust: 3 } : {};
         await call('/api/experiments/main/integrated-response', { body: judged(id, item.case_id, { ...ratings, ...(e ? { served_explanation_id: e.served_explanation_id } : {}) }) });
       }

@@ -372,6 +372,37 @@ export const servedExplanations = sqliteTable(
 );
 
 /**
+ * What the server has kept of a main-experiment case that is under way (not yet stored as a
+ * trial): the initial judgement, kept by the request that reveals the AI (or, without AI, when
+ * it is given), the explanation's viewing time once the participant moves on from it, and the
+ * final judgement before the per-case questions. Each part is kept once (the first word counts)
+ * and the stored trial takes it from here, so a reload or another device resumes the case at the
+ * step it left and no judgement can be given again after the AI appeared. The row goes when the
+ * trial is stored.
+ */
+export const mainTrialProgress = sqliteTable(
+  'main_trial_progress',
+  {
+    sessionId: text('session_id').notNull(),
+    caseId: text('case_id').notNull(),
+    initialPrediction: integer('initial_prediction'),
+    initialConfidence: integer('initial_confidence'),
+    initialResponseTimeMs: integer('initial_response_time_ms'),
+    initialReasoning: text('initial_reasoning'),
+    initialKeptAt: text('initial_kept_at'),
+    explanationViewingTimeMs: integer('explanation_viewing_time_ms'),
+    explanationViewedAt: text('explanation_viewed_at'),
+    finalPrediction: integer('final_prediction'),
+    finalConfidence: integer('final_confidence'),
+    finalResponseTimeMs: integer('final_response_time_ms'),
+    finalReasoning: text('final_reasoning'),
+    finalKeptAt: text('final_kept_at'),
+    updatedAt: text('updated_at').notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.sessionId, t.caseId] })],
+);
+
+/**
  * One finished attempt at the main experiment's understanding test: the questions drawn, the
  * answers given and the score the Worker computed from the pool, so comprehension can be reported.
  */

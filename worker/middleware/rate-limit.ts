@@ -63,7 +63,7 @@ function rememberTurnedAway(key: string, untilMs: number): void {
  * `successes`: which answered calls cost nothing: all of them (the save routes, whose success
  * already means a case of the session's own set), or only those the route marked `ownCaseSet`
  * (a route that also serves cases outside any set, whose every other call is counted as a
- * lookup). In that mode an address over the limit is not turned away before the work, since
+ * lookup), a 409 about such a case included (it is already stored, or its judgement was already given). In that mode an address over the limit is not turned away before the work, since
  * whether a call serves its own set is known only after it: a lab's participants keep their
  * explanations whatever one of them, or a guesser behind the same address, did.
  */
@@ -78,7 +78,10 @@ export const limitRefusalsPerClient = (binding: LimiterBinding, successes: 'free
     }
     await next();
     if (c.res.status >= 500) return;
-    if (c.res.status < 400 && !c.get('idMiss') && (successes === 'free' || c.get('ownCaseSet'))) return;
+    // A conflict about a case of the session's own set (already stored, a judgement already given)
+    // proves what a success proves: it costs nothing either.
+    const answered = c.res.status < 400 || (successes === 'own_case_set_free' && c.res.status === 409 && c.get('ownCaseSet'));
+    if (answered && !c.get('idMiss') && (successes === 'free' || c.get('ownCaseSet'))) return;
     const { success } = await c.env[binding].limit({ key: client });
     if (success) return;
     const retryAfter = secondsToWindowEnd();

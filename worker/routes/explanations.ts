@@ -4,7 +4,7 @@ import type { AppEnv } from '../env';
 import { AppError, notFound } from '../errors';
 import type { z } from 'zod';
 import { caseIdParamSchema } from '../schemas/experiment';
-import { aiExplanationQuerySchema, explanationBodySchema, mainPredictBodySchema, mainPredictQuerySchema, type aiExplanationResponseSchema, type ExplanationResponse } from '../schemas/main-experiment';
+import { aiExplanationQuerySchema, explanationBodySchema, mainPredictBodySchema, mainPredictQuerySchema, type aiExplanationResponseSchema, type ExplanationResponse, type KeptJudgement } from '../schemas/main-experiment';
 import { studyConfig } from '../schemas/study';
 import { findCase } from '../services/case-sets';
 import { aiExplanation, explainForSession, explanationInputs, serveMainCase } from '../services/explanation';
@@ -34,6 +34,12 @@ const inFallbackShape = (e: FallbackParts): z.infer<typeof aiExplanationResponse
   requires_frontend_normalization: false,
   served_explanation_id: e.served_explanation_id,
 });
+
+/** The initial judgement a revealing request carries (the schemas require all three parts or none). */
+const carriedInitial = (v: { initial_prediction?: 0 | 1; initial_confidence?: number; initial_response_time_ms?: number; initial_reasoning?: string | null }): KeptJudgement | null =>
+  v.initial_prediction === undefined || v.initial_confidence === undefined || v.initial_response_time_ms === undefined
+    ? null
+    : { prediction: v.initial_prediction, confidence: v.initial_confidence, response_time_ms: v.initial_response_time_ms, reasoning: v.initial_reasoning || null };
 
 /**
  * A participant's explanation inputs, checked: the session exists and may be served, the case
@@ -67,14 +73,15 @@ export const explanationRoutes = new Hono<AppEnv>()
       return c.json(explanation);
     }
     // A case of the session's main set: as its condition shows it, with the alpha fixed with the set, recorded.
-    return c.json(await serveMainCase(c.var.db, c.env.MODELS, { ...inputs, setItem }, { aiOnly: false, now: new Date().toISOString() }));
+    return c.json(await serveMainCase(c.var.db, c.env.MODELS, { ...inputs, setItem }, { aiOnly: false, now: new Date().toISOString(), initial: carriedInitial(body) }));
   })
   // The AI-only fallback. Without a session, the active model's explanation, the same for everyone
   // (it says nothing about any participant). With one, the session's pinned model as its condition
   // shows it, recorded for a case of its main set; that tells a known ID, so it is limited like one.
   .get('/experiments/explanations/:caseId', explanationLimit, validate('param', caseIdParamSchema), validate('query', aiExplanationQuerySchema), async (c) => {
     const { caseId } = c.req.valid('param');
-    const { session_id: sessionId } = c.req.valid('query');
+    const query = c.req.valid('query');
+    const sessionId = query.session_id;
     if (!sessionId) {
       c.set('ownCaseSet', true);
       const caseRow = await findCase(c.var.db, caseId);
@@ -101,7 +108,7 @@ export const explanationRoutes = new Hono<AppEnv>()
       const { explanation } = await explainForSession(c.env.MODELS, { sessionId, caseRow, alpha: 1, aiRow: session.ai, userModel: null, aiOnly: true });
       return c.json(inFallbackShape(explanation));
     }
-    return c.json(inFallbackShape(await serveMainCase(c.var.db, c.env.MODELS, { ...inputs, setItem }, { aiOnly: true, now: new Date().toISOString() })));
+    return c.json(inFallbackShape(await serveMainCase(c.var.db, c.env.MODELS, { ...inputs, setItem }, { aiOnly: true, now: new Date().toISOString(), initial: carriedInitial(query) })));
   })
   // The case is the one at `case_index` of the session's stored set; a client's case_data is ignored.
   // Answered as the session's condition shows the case (the AI's own bars, or its prediction alone), from its pinned model, and recorded.
@@ -113,5 +120,6 @@ export const explanationRoutes = new Hono<AppEnv>()
       throw notFound(`No case ${case_index} in the main-experiment set of ${session_id}; start the main experiment first`);
     }
     const inputs = await participantCase(c.var.db, session_id, item.row.caseId);
-    return c.json(inFallbackShape(await serveMainCase(c.var.db, c.env.MODELS, { ...inputs, setItem: inputs.setItem! }, { aiOnly: true, now: new Date().toISOString() })));
+    const initial = carriedInitial(c.req.valid('json'));
+    return c.json(inFallbackShape(await serveMainCase(c.var.db, c.env.MODELS, { ...inputs, setItem: inputs.setItem! }, { aiOnly: true, now: new Date().toISOString(), initial })));
   });

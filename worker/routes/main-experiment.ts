@@ -11,6 +11,8 @@ import {
   type alignmentAlphaResponseSchema,
   type mainStartResponseSchema,
   type mainSummaryResponseSchema,
+  trialProgressBodySchema,
+  type trialProgressResultSchema,
   understandingAttemptBodySchema,
   type understandingAttemptResultSchema,
 } from '../schemas/main-experiment';
@@ -27,6 +29,7 @@ import { alphaOfItem, ensureMainCaseSet, mainSetItem, MainPoolError, type MainSt
 import { pinActiveAiModel } from '../services/model-store';
 import { mainResponseSummary, storeIntegratedResponse } from '../services/main-responses';
 import { countPreResponses } from '../services/pre-experiment';
+import { casesInProgress, keepTrialStep } from '../services/trial-progress';
 import { requireSession } from '../services/sessions';
 import { validate, validateOptionalJson } from '../validate';
 import { debugToolsAllowed } from '../environment';
@@ -63,7 +66,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       if (err instanceof MainPoolError) throw new AppError(503, 'main_pool_unavailable', 'The main-experiment cases are not set up for this dataset');
       throw err;
     }
-    const stored = await mainResponseSummary(c.var.db, session.sessionId);
+    const [stored, inProgress] = await Promise.all([mainResponseSummary(c.var.db, session.sessionId), casesInProgress(c.var.db, session.sessionId)]);
     const result: z.infer<typeof mainStartResponseSchema> = {
       success: true,
       session_id: session.sessionId,
@@ -74,6 +77,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       is_resumed: !outcome.created,
       completed_cases: stored.completed,
       total_cases: outcome.set.length,
+      cases_in_progress: inProgress,
     };
     return c.json(result, outcome.created ? 201 : 200);
   })
@@ -106,6 +110,10 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       complete: outcome.complete,
     };
     return c.json(result, outcome.duplicate ? 200 : 201);
+  })
+  .post('/main/trial-progress', answerWriteLimit, validate('json', trialProgressBodySchema), async (c) => {
+    const kept = await keepTrialStep(c.var.db, c.req.valid('json'), new Date().toISOString());
+    return c.json({ success: true, kept } satisfies z.infer<typeof trialProgressResultSchema>);
   })
   .post('/main/understanding-test', attemptWriteLimit, validate('json', understandingAttemptBodySchema), async (c) => {
     const body = c.req.valid('json');

@@ -8,6 +8,32 @@ import { caseSchema, sessionIdSchema } from './experiment';
 import { AI_TIMINGS, datasetTypeSchema, EXPLANATION_KINDS, studyConfig } from './study';
 import { understandingQuestion } from './understanding-test';
 
+const prediction = z.union([z.literal(0), z.literal(1)]);
+const confidence = z.number().int().min(studyConfig.confidence.min).max(studyConfig.confidence.max);
+const rating = z.number().int().min(1).max(5);
+/** A step taking longer than a day is a client clock error, not a judgement. */
+const durationMs = z.number().int().min(0).max(24 * 3600 * 1000);
+const reasoning = freeText(studyConfig.reasoningMaxLength).nullish();
+const caseIdSchema = z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/, 'invalid case ID');
+
+/** A judgement the server keeps for a case under way (`main_trial_progress`). */
+export const keptJudgementSchema = z.object({ prediction, confidence, response_time_ms: z.number().int(), reasoning: z.string().nullable() });
+export type KeptJudgement = z.infer<typeof keptJudgementSchema>;
+
+/**
+ * A case of the main set that is under way, as far as the server has kept it: the initial
+ * judgement (kept when the AI was revealed), the time the explanation was read once the
+ * participant moved on, and the final judgement before the per-case questions. A reload or
+ * another device resumes the case at the step this says.
+ */
+export const caseInProgressSchema = z.object({
+  case_id: z.string(),
+  initial: keptJudgementSchema.nullable(),
+  explanation_viewing_time_ms: z.number().int().nullable(),
+  final: keptJudgementSchema.nullable(),
+});
+export type CaseInProgress = z.infer<typeof caseInProgressSchema>;
+
 const flag = z.enum(['true', 'false']).transform((v) => v === 'true');
 const numCases = z.coerce.number().int().min(1).max(studyConfig.mainExperiment.resumeRequestCases);
 
@@ -60,6 +86,8 @@ export const mainStartResponseSchema = z.object({
   completed_cases: z.number().int(),
   total_cases: z.number().int(),
   condition: conditionViewSchema,
+  /** Cases of the set begun and not yet stored, with what the server kept of each (normally one, or none). */
+  cases_in_progress: z.array(caseInProgressSchema),
 });
 
 export const alignmentAlphaParamSchema = z
@@ -79,7 +107,22 @@ export const alignmentAlphaResponseSchema = z.object({
   source: z.enum(['stored', 'schedule', 'fallback']),
 });
 
-const caseIdSchema = z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/, 'invalid case ID');
+/**
+ * The initial judgement carried by the request that reveals the AI for a case of the main set, in
+ * a condition that asks for one before the AI: the server keeps it before it shows anything, and
+ * the stored trial takes it from there. All three of prediction, confidence and time, or none.
+ */
+function carriedInitial<P extends z.ZodTypeAny, C extends z.ZodTypeAny, D extends z.ZodTypeAny>(p: P, c: C, d: D) {
+  return { initial_prediction: p.optional(), initial_confidence: c.optional(), initial_response_time_ms: d.optional(), initial_reasoning: reasoning };
+}
+type CarriedInitial = { initial_prediction?: unknown; initial_confidence?: unknown; initial_response_time_ms?: unknown };
+function wholeInitial(v: CarriedInitial, ctx: z.RefinementCtx) {
+  const given = (['initial_prediction', 'initial_confidence', 'initial_response_time_ms'] as const).filter((k) => v[k] !== undefined);
+  if (given.length === 0 || given.length === 3) return;
+  for (const k of ['initial_prediction', 'initial_confidence', 'initial_response_time_ms'] as const) {
+    if (v[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: `${k} is required with ${given.join(', ')}` });
+  }
+}
 
 /**
  * `POST /api/human-aligned-explanation`. The case is named by `case_id` (or `case_data.case_id`,
@@ -87,13 +130,16 @@ const caseIdSchema = z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/, 'inval
  * the client. `alignment_alpha` is used only for cases outside the session's main set (the
  * practice case); a main case always gets the alpha stored with the session's set.
  */
-export const explanationBodySchema = z.object({
-  session_id: sessionIdSchema,
-  case_id: caseIdSchema.optional(),
-  case_data: z.object({ case_id: caseIdSchema.optional() }).catchall(z.unknown()).optional(),
-  alignment_alpha: z.number().min(0).max(1).optional(),
-  dataset_type: datasetTypeSchema.optional(),
-});
+export const explanationBodySchema = z
+  .object({
+    session_id: sessionIdSchema,
+    case_id: caseIdSchema.optional(),
+    case_data: z.object({ case_id: caseIdSchema.optional() }).catchall(z.unknown()).optional(),
+    alignment_alpha: z.number().min(0).max(1).optional(),
+    dataset_type: datasetTypeSchema.optional(),
+    ...carriedInitial(prediction, confidence, durationMs),
+  })
+  .superRefine(wholeInitial);
 
 export const featureContributionSchema = z.object({
   feature: z.string(),
@@ -140,12 +186,6 @@ export const explanationResponseSchema = z.object({
 });
 export type ExplanationResponse = z.infer<typeof explanationResponseSchema>;
 
-const prediction = z.union([z.literal(0), z.literal(1)]);
-const confidence = z.number().int().min(studyConfig.confidence.min).max(studyConfig.confidence.max);
-const rating = z.number().int().min(1).max(5);
-/** A step taking longer than a day is a client clock error, not a judgement. */
-const durationMs = z.number().int().min(0).max(24 * 3600 * 1000);
-const reasoning = freeText(studyConfig.reasoningMaxLength).nullish();
 const contributions = z.array(featureContributionSchema).max(100);
 
 /**
@@ -228,14 +268,44 @@ export const aiExplanationResponseSchema = z.object({
 });
 
 /** The AI-only explanation's optional session: given, the case is explained as that session's (its pinned model and condition) and recorded. */
-export const aiExplanationQuerySchema = z.object({ session_id: sessionIdSchema.optional() });
+export const aiExplanationQuerySchema = z
+  .object({
+    session_id: sessionIdSchema.optional(),
+    ...carriedInitial(z.coerce.number().pipe(prediction), z.coerce.number().pipe(confidence), z.coerce.number().pipe(durationMs)),
+  })
+  .superRefine(wholeInitial);
 
 /** `POST /api/experiments/main/predict?session_id&case_index`: the AI's prediction for a case of the session's set. */
 export const mainPredictQuerySchema = z.object({
   session_id: sessionIdSchema,
   case_index: z.coerce.number().int().min(0).max(studyConfig.mainExperiment.resumeRequestCases - 1),
 });
-export const mainPredictBodySchema = z.object({ case_data: z.unknown().optional() });
+export const mainPredictBodySchema = z.object({ case_data: z.unknown().optional(), ...carriedInitial(prediction, confidence, durationMs) }).superRefine(wholeInitial);
+
+const judged = { session_id: sessionIdSchema, case_id: caseIdSchema };
+/**
+ * `POST /api/experiments/main/trial-progress`: a step of a main-experiment case the server keeps
+ * before the case is stored, so a reload or another device resumes there. `initial`: the initial
+ * judgement where no AI follows it (with AI, the request revealing it carries it);
+ * `explanation_viewed`: the participant moved on from the AI; `final`: the final judgement, given
+ * before the per-case questions. The first word counts: a step kept differently is refused (409).
+ */
+export const trialProgressBodySchema = z.discriminatedUnion('step', [
+  z.object({ step: z.literal('initial'), ...judged, initial_prediction: prediction, initial_confidence: confidence, initial_response_time_ms: durationMs, initial_reasoning: reasoning }),
+  z.object({ step: z.literal('explanation_viewed'), ...judged, explanation_viewing_time_ms: durationMs }),
+  z.object({
+    step: z.literal('final'),
+    ...judged,
+    final_prediction: prediction,
+    final_confidence: confidence,
+    final_response_time_ms: durationMs,
+    final_reasoning: reasoning,
+    explanation_viewing_time_ms: durationMs.nullish(),
+  }),
+]);
+export type TrialProgressBody = z.infer<typeof trialProgressBodySchema>;
+
+export const trialProgressResultSchema = z.object({ success: z.literal(true), kept: caseInProgressSchema });
 
 const ratingMean = z.number().nullable();
 

@@ -6,19 +6,20 @@
  */
 import { and, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { aiModels, caseSetItems, cases, sessions, userModels } from '../db/schema';
+import { aiModels, caseSetItems, cases, mainExperimentResponses, mainTrialProgress, sessions, userModels } from '../db/schema';
 import { AppError, conflict } from '../errors';
 import { mixContributions, normaliseContributions, userExplanationCounts, userModelPredictionFromShares } from '../ml/explanation';
 import { encodeRow, type CompiledModel } from '../ml/model';
 import { predictProbability, sigmoid } from '../ml/predict';
 import { treeShap } from '../ml/treeshap';
-import type { ExplanationResponse } from '../schemas/main-experiment';
+import type { ExplanationResponse, KeptJudgement } from '../schemas/main-experiment';
 import { r2Keys } from '../storage/r2';
 import { studyConfig, type DatasetType } from '../schemas/study';
 import { showsAiExplanation } from '../schemas/condition-plan';
 import { conditionOf } from './conditions';
 import { alphaOfItem } from './main-case-sets';
 import { recordServe } from './served-explanations';
+import { keepInitialAtReveal } from './trial-progress';
 import { aiRowColumns, loadActiveAiModel, loadAiRow, loadUserModel } from './model-store';
 
 type CaseRow = { caseId: string; datasetType: DatasetType; features: Record<string, string | number | null> };
@@ -65,7 +66,7 @@ export type AiOnlyReason = 'no_user_model' | 'user_model_failed' | 'user_model_u
 export async function explanationInputs(db: Db, sessionId: string, caseId: string) {
   const activeOfDataset = sql`(select a.model_identifier from ai_models a where a.dataset_type = sessions.dataset_type and a.status = 'active' limit 1)`;
   const willSucceed = sql`sessions.screened_out_at is null and exists (select 1 from cases c where c.case_id = ${caseId} and c.dataset_type = sessions.dataset_type)`;
-  const [, [session], [caseRow], [item], [userModel]] = await db.batch([
+  const [, [session], [caseRow], [item], [userModel], [progress], [stored]] = await db.batch([
     db
       .update(sessions)
       .set({ aiModelIdentifier: activeOfDataset })
@@ -91,6 +92,14 @@ export async function explanationInputs(db: Db, sessionId: string, caseId: strin
       .from(caseSetItems)
       .where(and(eq(caseSetItems.sessionId, sessionId), eq(caseSetItems.phase, 'main_experiment'), eq(caseSetItems.caseId, caseId))),
     db.select({ identifier: userModels.modelIdentifier, status: userModels.status }).from(userModels).where(eq(userModels.sessionId, sessionId)),
+    db
+      .select()
+      .from(mainTrialProgress)
+      .where(and(eq(mainTrialProgress.sessionId, sessionId), eq(mainTrialProgress.caseId, caseId))),
+    db
+      .select({ id: mainExperimentResponses.id })
+      .from(mainExperimentResponses)
+      .where(and(eq(mainExperimentResponses.sessionId, sessionId), eq(mainExperimentResponses.caseId, caseId))),
   ]);
   return {
     session: session ?? null,
@@ -98,6 +107,9 @@ export async function explanationInputs(db: Db, sessionId: string, caseId: strin
     /** The case is in the session's main set, with the alpha stored with it (null: none stored). */
     setItem: item ? { storedAlpha: item.alpha } : null,
     userModel: userModel ?? null,
+    /** What the server kept of the case under way (null: nothing yet), and whether its trial is stored. */
+    progress: progress ?? null,
+    stored: stored !== undefined,
   };
 }
 
@@ -199,11 +211,22 @@ export async function serveMainCase(
   db: Db,
   bucket: R2Bucket,
   inputs: ExplanationInputs & { session: NonNullable<ExplanationInputs['session']>; caseRow: CaseRow; setItem: { storedAlpha: number | null } },
-  options: { aiOnly: boolean; now: string },
+  options: { aiOnly: boolean; now: string; initial: KeptJudgement | null },
 ): Promise<ExplanationResponse> {
   const { session, caseRow } = inputs;
   const condition = conditionOf(session);
   if (condition.shows === 'none') throw conflict('no_ai_in_condition', `Participant ${session.sessionId} is in condition ${condition.name}, which shows no AI`);
+  // A stored case is not shown again: a page asking for it (an old tab) is told the study moved on.
+  if (inputs.stored) throw conflict('case_already_stored', `Case ${caseRow.caseId} of ${session.sessionId} is already stored; the study has moved on`);
+  // Nothing of the AI is shown before the initial judgement is kept.
+  await keepInitialAtReveal(db, {
+    sessionId: session.sessionId,
+    caseId: caseRow.caseId,
+    condition,
+    progress: inputs.progress,
+    carried: options.initial,
+    now: options.now,
+  });
   const alpha = alphaOfItem(condition, inputs.setItem.storedAlpha);
   const prediction = condition.shows === 'ai_prediction';
   const served = await explainForSession(bucket, {

@@ -7,14 +7,15 @@
 import { and, count, eq, getTableColumns, isNotNull, type Placeholder, sql, type SQL } from 'drizzle-orm';
 import { batchBuilt, builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
-import { caseSetItems, cases, mainExperimentResponses, sessions } from '../db/schema';
+import { caseSetItems, cases, mainExperimentResponses, mainTrialProgress, sessions } from '../db/schema';
 import { AppError, conflict, notFound } from '../errors';
 import { sharesLeanToward } from '../ml/explanation';
-import type { IntegratedResponseBody } from '../schemas/main-experiment';
+import type { CaseInProgress, IntegratedResponseBody } from '../schemas/main-experiment';
 import { studyConfig, type Condition } from '../schemas/study';
 import { answerMisfits, conditionOf } from './conditions';
 import { baselineShown, claimsDiffering, claimsRefused, servedFor, type ServedExplanation } from './served-explanations';
 import { lifecycleColumns, requireWriteAllowed, sessionAccepts, type LifecycleRow } from './session-lifecycle';
+import { judgementDiffers, keptDiffers, progressView } from './trial-progress';
 
 export async function countMainResponses(db: Db, sessionId: string): Promise<number> {
   const row = await db
@@ -126,6 +127,13 @@ const saveStatements = builtOnce((db) => {
         sql`${sessions.sessionId} = ${session} and ${sessions.mainCompletedAt} is null
             and ${completedCount(session)} >= ${studyConfig.mainExperiment.numCases}`,
       ),
+    // A stored trial needs no progress kept: the row goes once the trial is there.
+    progressDone: db
+      .delete(mainTrialProgress)
+      .where(
+        sql`${mainTrialProgress.sessionId} = ${session} and ${mainTrialProgress.caseId} = ${caseId}
+            and exists (select 1 from ${mainExperimentResponses} r where r.session_id = ${session} and r.case_id = ${caseId})`,
+      ),
     // What the reply needs; no row for an unknown session.
     status: db
       .select({ ...lifecycleColumns('sessions'), completed: completedCount(session).as('completed') })
@@ -155,13 +163,17 @@ export async function storeIntegratedResponse(
   /** Added to the 1-based position: 200 for admin-registered cases, numbered 201–250 (part 2 §3). */
   caseNumberBase = 0,
 ) {
-  const [[session], [inSet], [lastServed]] = await db.batch([
+  const [[session], [inSet], [lastServed], [progress]] = await db.batch([
     db.select({ sessionId: sessions.sessionId, condition: sessions.condition, ...lifecycleColumns('sessions') }).from(sessions).where(eq(sessions.sessionId, sessionId)),
     db
       .select({ position: caseSetItems.position })
       .from(caseSetItems)
       .where(and(eq(caseSetItems.sessionId, sessionId), eq(caseSetItems.phase, 'main_experiment'), eq(caseSetItems.caseId, body.case_id))),
     servedFor(db, sessionId, body.case_id, body.served_explanation_id),
+    db
+      .select()
+      .from(mainTrialProgress)
+      .where(and(eq(mainTrialProgress.sessionId, sessionId), eq(mainTrialProgress.caseId, body.case_id))),
   ]);
   if (!session) throw notFound(`No experiment session for participant ${sessionId}`);
   requireWriteAllowed(session, 'main_answer');
@@ -180,13 +192,15 @@ export async function storeIntegratedResponse(
     const differing = claimsDiffering(body, served);
     if (differing.length > 0) throw claimsRefused(served, differing);
   }
+  // The judgements kept while the case was under way are the trial's; the body may repeat them, not change them.
+  const judged = withKeptJudgements(body, progress ? progressView(progress) : null);
   // The judgements and ratings must fit the condition; what it showed of the AI is the serve's.
   const answer = served
-    ? { ...body, ai_prediction: served.aiPrediction, ai_feature_importance: served.aiFeatureImportance, shown_feature_importance: served.shownFeatureImportance }
-    : body;
+    ? { ...judged, ai_prediction: served.aiPrediction, ai_feature_importance: served.aiFeatureImportance, shown_feature_importance: served.shownFeatureImportance }
+    : judged;
   if (answerMisfits(condition, answer).length > 0) throw misfit(condition, answer);
 
-  const given = answerColumns(body, served, now);
+  const given = answerColumns(judged, served, now);
   // Each value as its column stores it (JSON columns as text); a missing one is SQL null.
   const values = Object.fromEntries(
     (Object.keys(given) as AnswerKey[]).map((key) => {
@@ -196,7 +210,7 @@ export async function storeIntegratedResponse(
   );
   const statements = saveStatements(db);
   const explains = condition.shows === 'explanation' ? 1 : 0;
-  const [inserted, , statusRow] = await batchBuilt(db, [statements.insert, statements.complete, statements.status], {
+  const [inserted, , , statusRow] = await batchBuilt(db, [statements.insert, statements.complete, statements.progressDone, statements.status], {
     ...values,
     session: sessionId,
     caseId: body.case_id,
@@ -209,6 +223,39 @@ export async function storeIntegratedResponse(
   // Closed between the read and the write: the insert's own test refused it.
   if (inserted!.results.length === 0) requireWriteAllowed(status, 'main_answer');
   return { duplicate: inserted!.results.length === 0, completed: status.completed, complete: status.completed >= studyConfig.mainExperiment.numCases };
+}
+
+/**
+ * The body with the judgements the server kept while the case was under way (the initial one from
+ * the moment the AI was revealed, the explanation's viewing time, the final one before the
+ * questions): a part the body leaves out is taken from what was kept, a part it says otherwise is
+ * refused (409), and a part never kept (a case begun before the server kept progress, or a step
+ * whose checkpoint did not arrive) is the body's.
+ */
+function withKeptJudgements(body: IntegratedResponseBody, kept: CaseInProgress | null): IntegratedResponseBody {
+  if (!kept) return body;
+  const given = (prefix: 'initial' | 'final') => ({
+    prediction: body[`${prefix}_prediction`] ?? undefined,
+    confidence: body[`${prefix}_confidence`] ?? undefined,
+    response_time_ms: body[`${prefix}_response_time_ms`] ?? undefined,
+    reasoning: body[`${prefix}_reasoning`] === undefined ? undefined : (body[`${prefix}_reasoning`] ?? null),
+  });
+  const viewed = body.explanation_viewing_time_ms;
+  const differing = [
+    ...(kept.initial ? judgementDiffers('initial', given('initial'), kept.initial) : []),
+    ...(kept.final ? judgementDiffers('final', given('final'), kept.final) : []),
+    ...(kept.explanation_viewing_time_ms !== null && viewed !== undefined && viewed !== null && viewed !== kept.explanation_viewing_time_ms ? ['explanation_viewing_time_ms'] : []),
+  ];
+  if (differing.length > 0) throw keptDiffers(body.case_id, differing);
+  const { initial, final } = kept;
+  return {
+    ...body,
+    ...(initial
+      ? { initial_prediction: initial.prediction, initial_confidence: initial.confidence, initial_response_time_ms: initial.response_time_ms, initial_reasoning: initial.reasoning }
+      : {}),
+    ...(final ? { final_prediction: final.prediction, final_confidence: final.confidence, final_response_time_ms: final.response_time_ms, final_reasoning: final.reasoning } : {}),
+    ...(kept.explanation_viewing_time_ms !== null ? { explanation_viewing_time_ms: kept.explanation_viewing_time_ms } : {}),
+  };
 }
 
 /** 400 naming each part of the answer the session's condition does not ask for, or misses. */

@@ -4,6 +4,7 @@
  * study's own code. Answers are drawn from a generator seeded by the name, so registering the same
  * participant twice draws the same answers and a retry stores nothing twice.
  */
+import type { KeptJudgement } from '../schemas/main-experiment';
 import { and, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { caseSetItems, sessions } from '../db/schema';
@@ -110,19 +111,20 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
   const details = [];
   let stored = 0;
   for (const item of set.slice(0, input.numResponses)) {
-    // Served and recorded as a participant's page would have it served; the case is stored from that record.
-    const shown = expected.ai !== 'none' ? await serveRegisteredCase(db, models, session.sessionId, item.row.caseId, now) : null;
     const truth = item.row.groundTruth as 0 | 1;
     const own = (random() < input.accuracyRate ? truth : 1 - truth) as 0 | 1;
+    const initial = expected.initial
+      ? { prediction: own, confidence: clamp(Math.round(2 + random() * 3), 1, 5), response_time_ms: Math.round(3000 + random() * 9000), reasoning: null }
+      : null;
+    // Served and recorded as a participant's page would have it served (carrying the initial judgement); the case is stored from that record.
+    const shown = expected.ai !== 'none' ? await serveRegisteredCase(db, models, session.sessionId, item.row.caseId, now, initial) : null;
     const final = shown && own !== shown.prediction && random() < 0.5 ? shown.prediction : own;
     const rate = () => clamp(Math.round(2 + random() * 3.4), 1, 5);
     const ratings = Object.fromEntries(expected.ratings.map((k) => [k, rate()])) as Partial<Record<RatingItem, number>>;
     const body = {
       session_id: session.sessionId,
       case_id: item.row.caseId,
-      ...(expected.initial
-        ? { initial_prediction: own, initial_confidence: clamp(Math.round(2 + random() * 3), 1, 5), initial_response_time_ms: Math.round(3000 + random() * 9000) }
-        : {}),
+      ...(initial ? { initial_prediction: initial.prediction, initial_confidence: initial.confidence, initial_response_time_ms: initial.response_time_ms } : {}),
       final_prediction: final,
       final_confidence: clamp(Math.round(2 + random() * 3), 1, 5),
       final_response_time_ms: Math.round(2000 + random() * 6000),
@@ -167,8 +169,8 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
 }
 
 /** Serves one case of a registered participant's main set through the participants' own path. */
-async function serveRegisteredCase(db: Db, models: R2Bucket, sessionId: string, caseId: string, now: string) {
+async function serveRegisteredCase(db: Db, models: R2Bucket, sessionId: string, caseId: string, now: string, initial: KeptJudgement | null) {
   const inputs = await explanationInputs(db, sessionId, caseId);
   if (!inputs.session || !inputs.caseRow || !inputs.setItem) throw new Error(`case ${caseId} is not in the main set of ${sessionId}`);
-  return serveMainCase(db, models, { ...inputs, session: inputs.session, caseRow: inputs.caseRow, setItem: inputs.setItem }, { aiOnly: false, now });
+  return serveMainCase(db, models, { ...inputs, session: inputs.session, caseRow: inputs.caseRow, setItem: inputs.setItem }, { aiOnly: false, now, initial });
 }

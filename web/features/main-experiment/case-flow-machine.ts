@@ -41,7 +41,19 @@ export type CaseStep =
   | { kind: 'survey'; initial: TimedJudgement | null; explanation: ShownExplanation | null; explanationViewMs: number | null; final: TimedJudgement }
   | { kind: 'done'; record: CaseRecord };
 
-export type CaseFlowState = { plan: CasePlan; startedAt: number; step: CaseStep };
+/**
+ * What the server kept of a case under way (the start call's `cases_in_progress`): a case that
+ * has it resumes at the step it left, with the kept judgements, never before them.
+ */
+export type KeptSteps = { initial: TimedJudgement | null; explanationViewMs: number | null; final: TimedJudgement | null };
+
+export type CaseFlowState = {
+  plan: CasePlan;
+  startedAt: number;
+  step: CaseStep;
+  /** Kept by the server before this page opened the case; the AI's answer, fetched again, leads back to the step it says. */
+  kept: KeptSteps | null;
+};
 
 export type CaseFlowEvent =
   | { type: 'initial_submitted'; judgement: Judgement; at: number }
@@ -56,11 +68,35 @@ export type CaseFlowEvent =
   | { type: 'final_submitted'; judgement: Judgement; at: number; shownAt?: number }
   | { type: 'survey_submitted'; survey: SurveyResponse; at: number };
 
-/** A case opens on its initial judgement; without one, on the AI (fetched first) or on the one judgement. */
-export function initialCaseFlow(startedAt: number, plan: CasePlan): CaseFlowState {
-  if (plan.initial) return { plan, startedAt, step: { kind: 'initial' } };
-  if (plan.ai !== 'none') return { plan, startedAt, step: { kind: 'explaining', initial: null } };
-  return { plan, startedAt, step: { kind: 'final', initial: null, explanation: null, explanationViewMs: null, shownAt: startedAt } };
+/**
+ * A case opens on its initial judgement; without one, on the AI (fetched first) or on the one
+ * judgement. A case the server kept steps of opens where it left: with the AI, on the AI fetched
+ * again (it then leads to the kept step); without, on the final judgement or the questions. Its
+ * total time counts the kept steps' times and this page's, not the time away.
+ */
+export function initialCaseFlow(startedAt: number, plan: CasePlan, kept: KeptSteps | null = null): CaseFlowState {
+  const resumes = kept !== null && (kept.initial !== null || kept.final !== null);
+  if (!resumes) {
+    if (plan.initial) return { plan, startedAt, step: { kind: 'initial' }, kept: null };
+    if (plan.ai !== 'none') return { plan, startedAt, step: { kind: 'explaining', initial: null }, kept: null };
+    return { plan, startedAt, step: { kind: 'final', initial: null, explanation: null, explanationViewMs: null, shownAt: startedAt }, kept: null };
+  }
+  const spent = (kept.initial?.response_time_ms ?? 0) + (kept.explanationViewMs ?? 0) + (kept.final?.response_time_ms ?? 0);
+  const state = { plan, startedAt: startedAt - spent, kept };
+  const initial = plan.initial ? kept.initial : null;
+  if (plan.ai !== 'none') return { ...state, step: { kind: 'explaining', initial } };
+  if (kept.final && plan.ratings.length > 0) return { ...state, step: { kind: 'survey', initial, explanation: null, explanationViewMs: null, final: kept.final } };
+  return { ...state, step: { kind: 'final', initial, explanation: null, explanationViewMs: null, shownAt: startedAt } };
+}
+
+/** Where a resumed case goes once the AI's answer is back: the questions, the final judgement, or the AI's own step. */
+function resumedStep(kept: KeptSteps, plan: CasePlan, initial: TimedJudgement | null, explanation: ShownExplanation, at: number): CaseStep | null {
+  if (kept.final && plan.ratings.length > 0) {
+    const viewed = kept.explanationViewMs ?? (plan.aiStep ? null : kept.final.response_time_ms);
+    return { kind: 'survey', initial, explanation, explanationViewMs: viewed, final: kept.final };
+  }
+  if (plan.aiStep && kept.explanationViewMs !== null) return { kind: 'final', initial, explanation, explanationViewMs: kept.explanationViewMs, shownAt: at };
+  return null;
 }
 
 /** The step of the indicator a case is at (`plan.steps`): `explaining` and `failed` belong to the AI's step, or to the judgement it is shown with. */
@@ -98,11 +134,14 @@ export function caseFlowReducer(state: CaseFlowState, event: CaseFlowEvent): Cas
       if (plan.ai === 'none') return { ...state, step: { kind: 'final', initial, explanation: null, explanationViewMs: null, shownAt: event.at } };
       return { ...state, step: { kind: 'explaining', initial } };
     }
-    case 'explanation_loaded':
+    case 'explanation_loaded': {
       if (step.kind !== 'explaining') return state;
+      const resumed = state.kept ? resumedStep(state.kept, plan, step.initial, event.explanation, event.at) : null;
+      if (resumed) return { ...state, step: resumed };
       // Shown with the case, the AI is read while judging: its viewing time is the judgement's.
       if (!plan.aiStep) return { ...state, step: { kind: 'final', initial: step.initial, explanation: event.explanation, explanationViewMs: null, shownAt: event.at } };
       return { ...state, step: { kind: 'explanation', initial: step.initial, explanation: event.explanation, shownAt: event.at } };
+    }
     case 'explanation_failed':
       if (step.kind !== 'explaining') return state;
       return { ...state, step: { kind: 'failed', initial: step.initial, detail: event.detail } };

@@ -5,7 +5,7 @@ import type { MainCase } from '../../../worker/schemas/main-experiment';
 import type { DatasetType } from '../../../worker/schemas/study-config';
 import { CaseCard } from '../../components/ui/case-card';
 import { JudgementInput } from '../../components/ui/judgement-input';
-import { stepIndex, type CaseRecord, type TimedJudgement } from './case-flow-machine';
+import { stepIndex, type CaseRecord, type KeptSteps, type TimedJudgement } from './case-flow-machine';
 import type { CasePlan, StepName } from './condition-plan';
 import { AiPrediction, ExplanationPanel } from './explanation-panel';
 import { SurveyStep } from './survey-step';
@@ -58,6 +58,7 @@ export function CaseFlow({
   scroller,
   onDone,
   onResume,
+  recorded,
 }: {
   sessionId: string;
   item: MainCase;
@@ -69,9 +70,11 @@ export function CaseFlow({
   onDone: (record: CaseRecord) => void;
   /** Offered on the failure screen when the phase can resume from the server's state. */
   onResume?: () => void;
+  /** A case of the participant's main set: the server keeps its steps (`kept`: what it kept before this page opened it). */
+  recorded?: { kept: KeptSteps | null };
 }) {
   const { t } = useTranslation();
-  const flow = useCaseFlow({ sessionId, caseId: item.case_id, alpha, plan, onDone });
+  const flow = useCaseFlow({ sessionId, caseId: item.case_id, alpha, plan, onDone, recorded });
   const { step } = flow.state;
 
   useEffect(() => {
@@ -172,17 +175,14 @@ export function CaseFlow({
       break;
     }
     case 'survey':
-      // The questions ask about this case's explanation: it stays at hand, folded so the questions lead.
+      // The questions ask about this case's explanation (or prediction): it is in view while they are answered.
       body = (
-        <>
-          {step.explanation ? (
-            <details className="survey-explanation" data-testid="survey-explanation">
-              <summary>{t(plan.ai === 'prediction' ? 'main.survey.showPrediction' : 'main.survey.showExplanation')}</summary>
-              <ExplanationPanel datasetType={datasetType} explanation={step.explanation} features={item.features} />
-            </details>
-          ) : null}
-          <SurveyStep items={plan.ratings} about={plan.ai === 'prediction' ? 'prediction' : 'explanation'} onSubmit={flow.submitSurvey} />
-        </>
+        <SurveyStep
+          items={plan.ratings}
+          about={plan.ai === 'prediction' ? 'prediction' : 'explanation'}
+          rated={step.explanation ? <ExplanationPanel datasetType={datasetType} explanation={step.explanation} features={item.features} /> : undefined}
+          onSubmit={flow.submitSurvey}
+        />
       );
       break;
     case 'done':

@@ -8,6 +8,7 @@ import { api, unwrap } from '../../lib/api';
 import { studyConfig } from '../../../worker/schemas/study-config';
 import { logger } from '../../lib/error-log';
 import { showsAiBaseline as baselineRule } from '../../../worker/schemas/condition-plan';
+import type { TimedJudgement } from './case-flow-machine';
 
 export type Contribution = { feature: string; importance: number; abs_importance: number; raw_shap: number };
 
@@ -106,7 +107,23 @@ const withoutBars = (e: ShownExplanation): ShownExplanation => ({
  * The explanation of a case for this participant; `alpha` counts only for a practice case (the
  * server holds the main cases' alphas). `predictionOnly`: the condition shows the prediction alone.
  */
-export async function fetchExplanation(input: { sessionId: string; caseId: string; alpha: number | null; predictionOnly?: boolean }): Promise<ShownExplanation> {
+export async function fetchExplanation(input: {
+  sessionId: string;
+  caseId: string;
+  alpha: number | null;
+  predictionOnly?: boolean;
+  /** The participant's initial judgement: the request revealing the AI carries it, and the server keeps it before it shows anything. */
+  initial?: TimedJudgement | null;
+}): Promise<ShownExplanation> {
+  const { initial } = input;
+  const carried = initial
+    ? {
+        initial_prediction: initial.prediction,
+        initial_confidence: initial.confidence,
+        initial_response_time_ms: initial.response_time_ms,
+        ...(initial.reasoning ? { initial_reasoning: initial.reasoning } : {}),
+      }
+    : {};
   const noted = (e: ShownExplanation) => {
     // Part 1 §8: without the model's accuracy the panel shows the study's fixed figure.
     if (e.testAccuracy === null) logger.fallback('model_accuracy', 'モデル精度の取得に失敗しました');
@@ -115,7 +132,7 @@ export async function fetchExplanation(input: { sessionId: string; caseId: strin
   try {
     const r = await unwrap(
       await api.api['human-aligned-explanation'].$post({
-        json: { session_id: input.sessionId, case_id: input.caseId, ...(input.alpha === null ? {} : { alignment_alpha: input.alpha }) },
+        json: { session_id: input.sessionId, case_id: input.caseId, ...(input.alpha === null ? {} : { alignment_alpha: input.alpha }), ...carried },
       }),
     );
     return noted(fromHumanAligned(r));
@@ -123,7 +140,8 @@ export async function fetchExplanation(input: { sessionId: string; caseId: strin
     logger.fallback('explanation', `human-aligned explanation failed; using the AI-only one: ${String(first)}`);
     try {
       // The session's own AI-only explanation (its pinned model, recorded by the server as served).
-      const r = await unwrap(await api.api.experiments.explanations[':caseId'].$get({ param: { caseId: input.caseId }, query: { session_id: input.sessionId } }));
+      const query = { session_id: input.sessionId, ...Object.fromEntries(Object.entries(carried).map(([k, v]) => [k, String(v)])) };
+      const r = await unwrap(await api.api.experiments.explanations[':caseId'].$get({ param: { caseId: input.caseId }, query }));
       return noted(fromAiOnly(r, input.alpha));
     } catch (second) {
       const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));

@@ -36,7 +36,14 @@ export async function loadMainExperiment(
       }),
     );
     return {
-      data: { sessionId: started.session_id, datasetType: started.dataset_type, condition: started.condition, cases: started.case_set, resumed: started.completed_cases > 0 },
+      data: {
+        sessionId: started.session_id,
+        datasetType: started.dataset_type,
+        condition: started.condition,
+        cases: started.case_set,
+        resumed: started.completed_cases > 0 || started.cases_in_progress.length > 0,
+        inProgress: started.cases_in_progress,
+      },
       serverAnswered: started.answered_case_ids,
       completed: started.completed_cases,
     };

@@ -7,7 +7,7 @@
  *      │               (answers exist: resumed) ─────────────────▶ ▲                              │
  *      └─load_failed─▶ error ◀───────────────────────────── finish_failed ◀─────────────────────────┘
  */
-import type { MainCase } from '../../../worker/schemas/main-experiment';
+import type { CaseInProgress, MainCase } from '../../../worker/schemas/main-experiment';
 import type { DatasetType } from '../../../worker/schemas/study-config';
 import { needsPreparation, type ConditionView } from './condition-plan';
 
@@ -19,6 +19,8 @@ export type MainData = {
   cases: MainCase[];
   /** Answers existed before this visit: show remaining counts and skip the intro. */
   resumed: boolean;
+  /** Cases begun and not yet stored, with what the server kept of them: each resumes at the step it left. */
+  inProgress: CaseInProgress[];
 };
 
 export type MainSummary = {
@@ -95,8 +97,8 @@ export function mainReducer(state: MainState, event: MainEvent): MainState {
       const answered = new Set([...event.answered].filter((id) => inSet.has(id)));
       const next = { ...state, data: event.data, answered };
       if (setExhausted(next, answered)) return { ...next, screen: { kind: 'finishing', offline: false } };
-      // A participant with answers resumes at their next case: tutorial and test were done before.
-      if (answered.size > 0) return { ...next, tutorial: { ...state.tutorial, done: true }, test: { ...state.test, passed: true }, screen: { kind: 'case' } };
+      // A participant with answers, or a case under way, resumes at their next case: tutorial and test were done before.
+      if (answered.size > 0 || event.data.inProgress.length > 0) return { ...next, tutorial: { ...state.tutorial, done: true }, test: { ...state.test, passed: true }, screen: { kind: 'case' } };
       return { ...next, screen: { kind: 'intro' } };
     }
     case 'load_failed':

@@ -12,6 +12,7 @@ import { flowTextKey, introLeadKey, needsPreparation, planOf } from './condition
 import { canStart, remainingCases, type MainSummary } from './main-experiment-machine';
 import { PracticeDialog } from './practice-dialog';
 import { UnderstandingTestDialog } from './understanding-test-dialog';
+import { keptSteps } from './trial-progress';
 import { useMainExperiment } from './use-main-experiment';
 
 const TOTAL = studyConfig.mainExperiment.numCases;
@@ -175,6 +176,7 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
   }
 
   if (screen.kind === 'case' && current) {
+    const kept = data.inProgress.find((c) => c.case_id === current.case_id);
     const header = (
       <header className="case-progress">
         <h1>
@@ -203,6 +205,7 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
           header={header}
           onDone={main.caseDone}
           onResume={resume}
+          recorded={{ kept: kept ? keptSteps(kept) : null }}
         />
       </div>
     );

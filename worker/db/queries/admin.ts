@@ -15,6 +15,7 @@ import {
   postSurveys,
   preExperimentResponses as pre,
   servedExplanations,
+  mainTrialProgress,
   sessions,
   studyConfigurations,
   understandingTestAttempts,
@@ -368,6 +369,7 @@ export async function deleteParticipantCascade(db: Db, participantId: number) {
   const results = await db.batch([
     db.delete(caseSetItems).where(inArray(caseSetItems.sessionId, ids)).returning({ k: caseSetItems.sessionId }),
     db.delete(servedExplanations).where(inArray(servedExplanations.sessionId, ids)).returning({ k: servedExplanations.id }),
+    db.delete(mainTrialProgress).where(inArray(mainTrialProgress.sessionId, ids)).returning({ k: mainTrialProgress.caseId }),
     db
       .delete(datasetAssignments)
       .where(sql`${datasetAssignments.sessionId} in ${ids} or ${datasetAssignments.sessionId} in ${code}`)
@@ -382,10 +384,11 @@ export async function deleteParticipantCascade(db: Db, participantId: number) {
     db.delete(sessions).where(eq(sessions.participantId, participantId)).returning({ k: sessions.id }),
     db.delete(participants).where(eq(participants.id, participantId)).returning({ k: participants.participantCode }),
   ]);
-  const [caseSets, served, assignments, preRows, mainRows, attempts, surveys, models, modelVersions, consents, sessionRows, people] = results.map((r) => r.length);
+  const [caseSets, served, inProgress, assignments, preRows, mainRows, attempts, surveys, models, modelVersions, consents, sessionRows, people] = results.map((r) => r.length);
   const counts = {
     case_set_items: caseSets!,
     served_explanations: served!,
+    main_trial_progress: inProgress!,
     dataset_assignments: assignments!,
     pre_experiment_responses: preRows!,
     main_experiment_responses: mainRows!,
@@ -397,7 +400,7 @@ export async function deleteParticipantCascade(db: Db, participantId: number) {
     sessions: sessionRows!,
     participants: people!,
   };
-  return { username: results[11][0]?.k ?? null, counts };
+  return { username: results[12][0]?.k ?? null, counts };
 }
 
 /**
@@ -408,6 +411,7 @@ export async function deleteAllParticipantData(db: Db) {
   const results = await db.batch([
     db.delete(caseSetItems),
     db.delete(servedExplanations),
+    db.delete(mainTrialProgress),
     db.delete(datasetAssignments),
     db.delete(pre),
     db.delete(main),

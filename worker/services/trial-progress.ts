@@ -1,0 +1,206 @@
+/**
+ * What the server keeps of a main-experiment case under way (`main_trial_progress`): the initial
+ * judgement from the moment the AI is revealed (the revealing request carries it), the
+ * explanation's viewing time once the participant moves on, and the final judgement before the
+ * per-case questions. Each part is kept once; what a page later says of a kept part must be the
+ * same, or it is refused (409), so no judgement is given again after the AI appeared and the
+ * stored trial's judgements are the ones kept at the time.
+ */
+import { and, eq, sql, type SQL } from 'drizzle-orm';
+import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
+import type { Db } from '../db/client';
+import { caseSetItems, mainExperimentResponses, mainTrialProgress, servedExplanations, sessions } from '../db/schema';
+import { AppError, conflict, notFound } from '../errors';
+import type { CaseInProgress, KeptJudgement, TrialProgressBody } from '../schemas/main-experiment';
+import { answerPlan, shapeOf } from '../schemas/condition-plan';
+import type { Condition } from '../schemas/study';
+import { conditionOf } from './conditions';
+import { lifecycleColumns, requireWriteAllowed } from './session-lifecycle';
+
+export type TrialProgress = typeof mainTrialProgress.$inferSelect;
+
+/** The initial judgement, the explanation's viewing time and the final judgement a case is kept with; absent parts are not yet kept. */
+export type ProgressParts = { initial?: KeptJudgement; explanationViewingTimeMs?: number; final?: KeptJudgement };
+
+const judgementOf = (p: number | null, c: number | null, ms: number | null, reasoning: string | null, keptAt: string | null): KeptJudgement | null =>
+  keptAt === null || p === null || c === null || ms === null ? null : { prediction: p as 0 | 1, confidence: c, response_time_ms: ms, reasoning };
+
+/** A progress row as the start call and the checkpoint answer give it. */
+export const progressView = (row: TrialProgress): CaseInProgress => ({
+  case_id: row.caseId,
+  initial: judgementOf(row.initialPrediction, row.initialConfidence, row.initialResponseTimeMs, row.initialReasoning, row.initialKeptAt),
+  explanation_viewing_time_ms: row.explanationViewedAt === null ? null : row.explanationViewingTimeMs,
+  final: judgementOf(row.finalPrediction, row.finalConfidence, row.finalResponseTimeMs, row.finalReasoning, row.finalKeptAt),
+});
+
+/** Whether a condition asks for an initial judgement before it shows the AI (the judgement the reveal carries). */
+export const initialBeforeAi = (condition: Condition) => {
+  const plan = answerPlan(shapeOf(condition));
+  return plan.initial && plan.ai !== 'none';
+};
+
+/** The fields of `given` that say something other than the kept judgement (`prefix`: `initial` or `final`). */
+export function judgementDiffers(prefix: 'initial' | 'final', given: Partial<KeptJudgement>, kept: KeptJudgement): string[] {
+  const differing: string[] = [];
+  for (const key of ['prediction', 'confidence', 'response_time_ms', 'reasoning'] as const) {
+    const value = given[key];
+    if (value === undefined) continue;
+    const same = key === 'reasoning' ? (value || null) === (kept.reasoning || null) : value === kept[key];
+    if (!same) differing.push(`${prefix}_${key}`);
+  }
+  return differing;
+}
+
+/** 409 naming each field of a kept step the page now says otherwise (nothing is changed). */
+export const keptDiffers = (caseId: string, fields: string[]) =>
+  new AppError(
+    409,
+    'judgement_already_given',
+    fields.map((field) => ({ msg: `${field} differs from what was already given for case ${caseId}; a judgement is given once`, loc: ['body', field] })),
+  );
+
+/** A kept part stays as it was first kept: the new value only where the part's time is still empty. */
+const firstWins = (column: SQLiteColumn, keptAt: SQLiteColumn): SQL => sql`case when ${keptAt} is null then excluded.${sql.identifier(column.name)} else ${column} end`;
+
+/**
+ * Keeps the parts given for a case (each one only if it was not kept before) and returns the row
+ * as it now stands, so the caller can tell whether what it gave is what is kept.
+ */
+export async function keepProgress(db: Db, sessionId: string, caseId: string, parts: ProgressParts, now: string): Promise<TrialProgress> {
+  const t = mainTrialProgress;
+  const { initial, final } = parts;
+  const viewed = parts.explanationViewingTimeMs;
+  const set: Partial<Record<keyof TrialProgress, SQL>> = { updatedAt: sql`excluded.updated_at` };
+  if (initial) {
+    for (const c of [t.initialPrediction, t.initialConfidence, t.initialResponseTimeMs, t.initialReasoning] as const) set[keyOf(c)] = firstWins(c, t.initialKeptAt);
+    set.initialKeptAt = sql`coalesce(${t.initialKeptAt}, excluded.initial_kept_at)`;
+  }
+  if (viewed !== undefined) {
+    set.explanationViewingTimeMs = firstWins(t.explanationViewingTimeMs, t.explanationViewedAt);
+    set.explanationViewedAt = sql`coalesce(${t.explanationViewedAt}, excluded.explanation_viewed_at)`;
+  }
+  if (final) {
+    for (const c of [t.finalPrediction, t.finalConfidence, t.finalResponseTimeMs, t.finalReasoning] as const) set[keyOf(c)] = firstWins(c, t.finalKeptAt);
+    set.finalKeptAt = sql`coalesce(${t.finalKeptAt}, excluded.final_kept_at)`;
+  }
+  const [row] = await db
+    .insert(t)
+    .values({
+      sessionId,
+      caseId,
+      initialPrediction: initial?.prediction ?? null,
+      initialConfidence: initial?.confidence ?? null,
+      initialResponseTimeMs: initial?.response_time_ms ?? null,
+      initialReasoning: initial?.reasoning || null,
+      initialKeptAt: initial ? now : null,
+      explanationViewingTimeMs: viewed ?? null,
+      explanationViewedAt: viewed === undefined ? null : now,
+      finalPrediction: final?.prediction ?? null,
+      finalConfidence: final?.confidence ?? null,
+      finalResponseTimeMs: final?.response_time_ms ?? null,
+      finalReasoning: final?.reasoning || null,
+      finalKeptAt: final ? now : null,
+      updatedAt: now,
+    })
+    .onConflictDoUpdate({ target: [t.sessionId, t.caseId], set })
+    .returning();
+  return row!;
+}
+
+const COLUMN_KEYS = new Map(Object.entries(mainTrialProgress).flatMap(([key, value]) => (value && typeof value === 'object' && 'name' in value ? [[value as SQLiteColumn, key]] : [])));
+const keyOf = (column: SQLiteColumn) => COLUMN_KEYS.get(column) as keyof TrialProgress;
+
+/**
+ * Keeps the initial judgement a revealing request carries, before anything of the AI is shown: a
+ * condition that asks for one first must have it kept (carried now, or kept by an earlier reveal),
+ * and a carried one must be the kept one.
+ */
+export async function keepInitialAtReveal(
+  db: Db,
+  input: { sessionId: string; caseId: string; condition: Condition; progress: TrialProgress | null; carried: KeptJudgement | null; now: string },
+) {
+  if (!initialBeforeAi(input.condition)) return;
+  const kept = input.progress ? progressView(input.progress).initial : null;
+  if (!kept && !input.carried) {
+    throw conflict('initial_judgement_required', `Case ${input.caseId} asks for the participant's initial judgement before the AI: send it with the request that reveals the AI`);
+  }
+  const standing = kept ?? progressView(await keepProgress(db, input.sessionId, input.caseId, { initial: input.carried! }, input.now)).initial!;
+  const differing = input.carried ? judgementDiffers('initial', input.carried, standing) : [];
+  if (differing.length > 0) throw keptDiffers(input.caseId, differing);
+}
+
+/** A checkpoint's parts as kept judgements. */
+function partsOf(body: TrialProgressBody): ProgressParts {
+  switch (body.step) {
+    case 'initial':
+      return {
+        initial: { prediction: body.initial_prediction, confidence: body.initial_confidence, response_time_ms: body.initial_response_time_ms, reasoning: body.initial_reasoning || null },
+      };
+    case 'explanation_viewed':
+      return { explanationViewingTimeMs: body.explanation_viewing_time_ms };
+    case 'final':
+      return {
+        final: { prediction: body.final_prediction, confidence: body.final_confidence, response_time_ms: body.final_response_time_ms, reasoning: body.final_reasoning || null },
+        ...(body.explanation_viewing_time_ms === null || body.explanation_viewing_time_ms === undefined ? {} : { explanationViewingTimeMs: body.explanation_viewing_time_ms }),
+      };
+  }
+}
+
+/**
+ * Keeps one step of a case under way (`POST /api/experiments/main/trial-progress`). 404 unknown
+ * session; 409 when the session takes no answer, the case is already stored, the AI was not yet
+ * served where the step follows it, or the step was kept differently; 400 when the case is not in
+ * the session's main set or the condition has no such step.
+ */
+export async function keepTrialStep(db: Db, body: TrialProgressBody, now: string): Promise<CaseInProgress> {
+  const { session_id: sessionId, case_id: caseId } = body;
+  const [[session], [inSet], [stored], [progress], [served]] = await db.batch([
+    db.select({ sessionId: sessions.sessionId, condition: sessions.condition, ...lifecycleColumns('sessions') }).from(sessions).where(eq(sessions.sessionId, sessionId)),
+    db
+      .select({ position: caseSetItems.position })
+      .from(caseSetItems)
+      .where(and(eq(caseSetItems.sessionId, sessionId), eq(caseSetItems.phase, 'main_experiment'), eq(caseSetItems.caseId, caseId))),
+    db
+      .select({ id: mainExperimentResponses.id })
+      .from(mainExperimentResponses)
+      .where(and(eq(mainExperimentResponses.sessionId, sessionId), eq(mainExperimentResponses.caseId, caseId))),
+    db
+      .select()
+      .from(mainTrialProgress)
+      .where(and(eq(mainTrialProgress.sessionId, sessionId), eq(mainTrialProgress.caseId, caseId))),
+    db
+      .select({ id: servedExplanations.id })
+      .from(servedExplanations)
+      .where(and(eq(servedExplanations.sessionId, sessionId), eq(servedExplanations.caseId, caseId)))
+      .limit(1),
+  ]);
+  if (!session) throw notFound(`No experiment session for participant ${sessionId}`);
+  requireWriteAllowed(session, 'main_answer');
+  if (!inSet) throw new AppError(400, 'case_not_in_set', [{ msg: `case ${caseId} is not in this session's main-experiment set`, loc: ['case_id'] }]);
+  if (stored) throw conflict('case_already_stored', `Case ${caseId} of ${sessionId} is already stored; the study has moved on`);
+  const condition = conditionOf(session);
+  const plan = answerPlan(shapeOf(condition));
+  const misfit = (msg: string) => new AppError(400, 'answer_does_not_fit_condition', [{ msg: `${condition.name}: ${msg}`, loc: ['body', 'step'] }]);
+  if (body.step === 'initial' && !plan.initial) throw misfit('this condition asks for no initial judgement');
+  if (body.step === 'explanation_viewed' && !(plan.initial && plan.ai !== 'none')) throw misfit('this condition shows the AI on no step of its own');
+  const kept = progress ? progressView(progress) : null;
+  if ((body.step === 'explanation_viewed' || body.step === 'final') && plan.ai !== 'none' && !served) {
+    throw conflict('ai_not_served', `Nothing of the AI was served for case ${caseId} of ${sessionId}`);
+  }
+  if (body.step === 'final' && plan.initial && !kept?.initial) {
+    throw conflict('initial_judgement_required', `Case ${caseId} has no initial judgement kept: the final one follows it`);
+  }
+  const parts = partsOf(body);
+  const standing = progressView(await keepProgress(db, sessionId, caseId, parts, now));
+  const differing = [
+    ...(parts.initial ? judgementDiffers('initial', parts.initial, standing.initial!) : []),
+    ...(parts.final ? judgementDiffers('final', parts.final, standing.final!) : []),
+    ...(parts.explanationViewingTimeMs !== undefined && parts.explanationViewingTimeMs !== standing.explanation_viewing_time_ms ? ['explanation_viewing_time_ms'] : []),
+  ];
+  if (differing.length > 0) throw keptDiffers(caseId, differing);
+  return standing;
+}
+
+/** Every case of a session begun and not yet stored, for the start call (rows go when their trial is stored). */
+export const casesInProgress = async (db: Db, sessionId: string): Promise<CaseInProgress[]> =>
+  (await db.select().from(mainTrialProgress).where(eq(mainTrialProgress.sessionId, sessionId)).orderBy(mainTrialProgress.updatedAt)).map(progressView);
