@@ -85,13 +85,17 @@ export async function startMainThroughApi(p: TestParticipant): Promise<{ name: s
   return (await call<{ condition: { name: string; shows: string; ai_timing: string | null; judgements: number } }>('POST', '/api/experiments/main/start', { session_id: p.id })).condition;
 }
 
-/** The 50 main cases, each saved with the explanation the Worker gives for it. */
-export async function mainThroughApi(p: TestParticipant): Promise<void> {
+/** The first `count` main cases (all 50 by default), each saved with the explanation the Worker gives for it. */
+export async function mainThroughApi(p: TestParticipant, count = 50): Promise<void> {
+  for (let i = 0; i < count; i++) await mainCaseThroughApi(p, i);
+}
+
+/** The main case at `index` (0-based), revealed with an initial judgement and saved, as another device would. */
+export async function mainCaseThroughApi(p: TestParticipant, index: number): Promise<void> {
   const started = await call<{ case_set: { case_id: string }[] }>('POST', '/api/experiments/main/start', { session_id: p.id });
-  for (const [i, c] of started.case_set.entries()) {
-    const e = await call<Record<string, unknown> & { prediction: 0 | 1 }>('POST', '/api/human-aligned-explanation', { session_id: p.id, case_id: c.case_id, ...initialJudgement(i % 2) });
-    await call('POST', '/api/experiments/main/integrated-response', integratedAnswer(p.id, c.case_id, e, { initial: i % 2, trust: 3 }));
-  }
+  const c = started.case_set[index]!;
+  const e = await call<Record<string, unknown> & { prediction: 0 | 1 }>('POST', '/api/human-aligned-explanation', { session_id: p.id, case_id: c.case_id, ...initialJudgement(index % 2) });
+  await call('POST', '/api/experiments/main/integrated-response', integratedAnswer(p.id, c.case_id, e, { initial: index % 2, trust: 3 }));
 }
 
 /** The post-survey with the default answers: the study is then complete. */

@@ -147,16 +147,37 @@ describe('post-survey', () => {
     await page.context().close();
   }, 300_000);
 
-  it('sends a participant who opens it before the main experiment back to where they stopped, in their language', async () => {
-    const p = await makeParticipant('compas');
-    const page = await session.newPage({ width: 390, height: 844 });
-    await adoptParticipant(page, p, 'en');
-    await page.goto(`${inject('baseUrl')}/experiment/post-survey`);
-    await page.waitForURL('**/experiment/pre');
-    await page.getByRole('heading', { level: 1 }).first().waitFor();
-    expect(await page.getByRole('heading', { name: en.postSurvey.title }).count()).toBe(0);
-    expect(await page.locator('html').getAttribute('lang')).toBe('en');
-    await page.context().close();
+  it('sends a participant who opens it, or the main experiment, too early back to where they stopped, saying where and why, in their language', async () => {
+    const fill = (text: string, values: Record<string, string | number>) => Object.entries(values).reduce((s, [k, v]) => s.replaceAll(`{{${k}}}`, String(v)), text);
+    for (const [lang, width, height, texts] of [
+      ['en', 390, 844, en],
+      ['ja', 1280, 800, ja],
+    ] as const) {
+      const p = await makeParticipant('compas');
+      const page = await session.newPage({ width, height });
+      const refusals: string[] = [];
+      page.on('response', (r) => {
+        if (r.status() >= 400) refusals.push(`${r.status()} ${r.url()}`);
+      });
+      await adoptParticipant(page, p, lang);
+      for (const [opened, reason] of [
+        ['/experiment/post-survey', 'post_survey_not_yet'],
+        ['/experiment/main', 'main_not_yet'],
+      ] as const) {
+        await page.goto(`${inject('baseUrl')}${opened}`);
+        await page.waitForURL('**/experiment/pre');
+        const notice = page.getByTestId('sent-back');
+        await notice.waitFor();
+        expect(await notice.innerText()).toBe(fill(texts.sentBack[reason], { total: 200, phase: texts.progress.phases.pre_experiment }));
+        expect(await page.getByRole('heading', { name: texts.postSurvey.title }).count()).toBe(0);
+        expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+        if (process.env.XDL_SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.XDL_SCREENSHOT_DIR}/sent-back-${reason}-${lang}-${width}.png` });
+      }
+      expect(await page.locator('html').getAttribute('lang')).toBe(lang);
+      // Nothing was refused on the way: the pages asked where the participant is before asking to start.
+      expect(refusals).toEqual([]);
+      await page.context().close();
+    }
   });
 });
 

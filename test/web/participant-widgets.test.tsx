@@ -111,6 +111,11 @@ describe('ProgressBar', () => {
     expect(screen.getByText('29%')).toBeTruthy();
     expect(screen.queryByText(ja.progress.complete)).toBeNull();
     unmount();
+    // One answer short (the 200th still on its way) is not complete: 99 %, no badge.
+    const short = renderScreen(<ProgressBar phase="pre_experiment" value={199} max={200} />);
+    expect(screen.getByText('99%')).toBeTruthy();
+    expect(screen.queryByText(ja.progress.complete)).toBeNull();
+    short.unmount();
     renderScreen(<ProgressBar phase="pre_experiment" value={200} max={200} />);
     expect(screen.getByText(ja.progress.complete)).toBeTruthy();
   });

@@ -4,6 +4,7 @@ import { Link, Outlet, useLocation, useNavigation } from 'react-router';
 import { CriticalErrorBanner } from '../components/ui/critical-error-banner';
 import { LanguageToggle } from '../components/ui/language-toggle';
 import { RateLimitNotice } from '../components/ui/rate-limit-notice';
+import { SentBackNotice } from '../components/ui/sent-back-notice';
 
 /** The spec scrolls to the top on every route change. */
 function ScrollToTop() {
@@ -44,6 +45,7 @@ export function Layout() {
       <main id="main" className="app-main">
         <CriticalErrorBanner />
         <RateLimitNotice />
+        <SentBackNotice />
         <Outlet />
       </main>
       <footer className="app-footer">{t('app.footer')}</footer>

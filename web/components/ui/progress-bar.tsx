@@ -7,7 +7,8 @@ export type ProgressPhase = (typeof PROGRESS_PHASES)[number];
 /** The study's phases with the current one marked, a percentage, and a badge when complete. */
 export function ProgressBar({ phase, value, max, label }: { phase: ProgressPhase; value: number; max: number; label?: string }) {
   const { t } = useTranslation();
-  const percent = max > 0 ? Math.min(100, Math.round((value / max) * 100)) : 0;
+  // 100 % (and the badge) only when the phase is done: 199 of 200 reads 99 %, not a rounded 100 %.
+  const percent = max > 0 ? (value >= max ? 100 : Math.min(99, Math.round((value / max) * 100))) : 0;
   const current = PROGRESS_PHASES.indexOf(phase);
   return (
     <div className="progress">

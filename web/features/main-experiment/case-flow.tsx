@@ -71,7 +71,7 @@ export function CaseFlow({
   /** Offered on the failure screen when the phase can resume from the server's state. */
   onResume?: () => void;
   /** A case of the participant's main set: the server keeps its steps (`kept`: what it kept before this page opened it). */
-  recorded?: { kept: KeptSteps | null };
+  recorded?: { kept: KeptSteps | null; onMovedOn: () => void };
 }) {
   const { t } = useTranslation();
   const flow = useCaseFlow({ sessionId, caseId: item.case_id, alpha, plan, onDone, recorded });

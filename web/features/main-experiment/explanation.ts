@@ -7,6 +7,7 @@ import type { InferResponseType } from 'hono/client';
 import { api, unwrap } from '../../lib/api';
 import { studyConfig } from '../../../worker/schemas/study-config';
 import { logger } from '../../lib/error-log';
+import { saysStudyMovedOn } from '../../lib/use-study-moved-on';
 import { showsAiBaseline as baselineRule } from '../../../worker/schemas/condition-plan';
 import type { TimedJudgement } from './case-flow-machine';
 
@@ -137,6 +138,8 @@ export async function fetchExplanation(input: {
     );
     return noted(fromHumanAligned(r));
   } catch (first) {
+    // The case went further elsewhere (stored, or judged differently): no fallback can change that.
+    if (saysStudyMovedOn(first)) throw first;
     logger.fallback('explanation', `human-aligned explanation failed; using the AI-only one: ${String(first)}`);
     try {
       // The session's own AI-only explanation (its pinned model, recorded by the server as served).

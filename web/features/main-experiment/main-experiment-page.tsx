@@ -13,6 +13,8 @@ import { canStart, remainingCases, type MainSummary } from './main-experiment-ma
 import { PracticeDialog } from './practice-dialog';
 import { UnderstandingTestDialog } from './understanding-test-dialog';
 import { keptSteps } from './trial-progress';
+import { MovedOnDialog } from '../../components/ui/moved-on-dialog';
+import { useStudyMovedOn } from '../../lib/use-study-moved-on';
 import { useMainExperiment } from './use-main-experiment';
 
 const TOTAL = studyConfig.mainExperiment.numCases;
@@ -80,6 +82,15 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
   const refused = outboxState?.refused ?? [];
   // Resuming from the failure screen starts the route afresh from the server's state.
   const resume = () => void navigate(location.pathname + location.search, { replace: true, state: { sessionId: data?.sessionId ?? sessionId, fromResume: true } });
+  // Another tab or device may go further: this one then says so and goes there.
+  const stale = useStudyMovedOn({
+    sessionId: data?.sessionId ?? sessionId,
+    phase: 'main_experiment',
+    path: '/experiment/main',
+    localCount: state.answered.size + (state.pausingAfter ? 1 : 0),
+    active: !bypass && (screen.kind === 'intro' || screen.kind === 'case'),
+  });
+  const movedOnDialog = <MovedOnDialog movedOn={stale.movedOn} />;
 
   if (screen.kind === 'loading') return <p className="page">{t('common.loading')}</p>;
 
@@ -106,6 +117,7 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
   if (screen.kind === 'intro') {
     return (
       <div className="page main-intro">
+        {movedOnDialog}
         <h1>{t('main.title')}</h1>
         <ProgressBar phase="main_experiment" value={0} max={TOTAL} />
         <p className="lead">{t(introLeadKey(plan), { count: TOTAL, minutes: studyConfig.mainExperiment.estimatedMinutes })}</p>
@@ -195,6 +207,7 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
     );
     return (
       <div className="page main-case">
+        {movedOnDialog}
         <CaseFlow
           key={current.case_id}
           sessionId={data.sessionId}
@@ -205,7 +218,7 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
           header={header}
           onDone={main.caseDone}
           onResume={resume}
-          recorded={{ kept: kept ? keptSteps(kept) : null }}
+          recorded={{ kept: kept ? keptSteps(kept) : null, onMovedOn: stale.told }}
         />
       </div>
     );

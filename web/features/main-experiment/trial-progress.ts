@@ -13,11 +13,13 @@ import type { KeptSteps, TimedJudgement } from './case-flow-machine';
 
 export type TrialStep = InferRequestType<(typeof api.api.experiments.main)['trial-progress']['$post']>['json'];
 
+/** Sends one step; a failure is logged and rethrown (the caller tells a "study moved on" answer from the rest). */
 export async function keepStep(step: TrialStep): Promise<void> {
   try {
     await unwrap(await api.api.experiments.main['trial-progress'].$post({ json: step }));
   } catch (err) {
     logger.error('trial_progress', `step ${step.step} of ${step.case_id} was not kept`, { error: String(err) });
+    throw err;
   }
 }
 

@@ -7,6 +7,7 @@
 import { useEffect, useLayoutEffect, useReducer, useRef } from 'react';
 import type { Judgement } from '../../components/ui/judgement-input';
 import { logger } from '../../lib/error-log';
+import { saysStudyMovedOn } from '../../lib/use-study-moved-on';
 import { caseFlowReducer, initialCaseFlow, type CaseRecord, type KeptSteps, type SurveyResponse } from './case-flow-machine';
 import type { CasePlan } from './condition-plan';
 import { fetchExplanation } from './explanation';
@@ -19,7 +20,7 @@ export function useCaseFlow(opts: {
   plan: CasePlan;
   onDone: (record: CaseRecord) => void;
   /** A case of the participant's main set: the server keeps its steps, and `kept` is what it kept before this page opened it. */
-  recorded?: { kept: KeptSteps | null };
+  recorded?: { kept: KeptSteps | null; onMovedOn: () => void };
 }) {
   const [state, dispatch] = useReducer(caseFlowReducer, undefined, () => initialCaseFlow(performance.now(), opts.plan, opts.recorded?.kept ?? null));
   const { sessionId, caseId, alpha, plan } = opts;
@@ -27,6 +28,12 @@ export function useCaseFlow(opts: {
   const predictionOnly = plan.ai === 'prediction';
   const onDone = useRef(opts.onDone);
   onDone.current = opts.onDone;
+  // The server said this case went further elsewhere (another tab or device): the page says so.
+  const onMovedOn = useRef(opts.recorded?.onMovedOn);
+  onMovedOn.current = opts.recorded?.onMovedOn;
+  const movedOnIfSaid = (err: unknown) => {
+    if (saysStudyMovedOn(err)) onMovedOn.current?.();
+  };
 
   const { step } = state;
   const explaining = step.kind === 'explaining';
@@ -38,6 +45,7 @@ export function useCaseFlow(opts: {
     fetchExplanation({ sessionId, caseId, alpha, predictionOnly, initial })
       .then((explanation) => !cancelled && dispatch({ type: 'explanation_loaded', explanation, at: performance.now() }))
       .catch((err: unknown) => {
+        movedOnIfSaid(err);
         logger.error('explanation', `no explanation for ${caseId}`, { error: String(err) });
         if (!cancelled) dispatch({ type: 'explanation_failed', detail: err instanceof Error ? err.message : String(err) });
       });
@@ -55,7 +63,7 @@ export function useCaseFlow(opts: {
     const once = (body: TrialStep) => {
       if (sent.current.has(body.step)) return;
       sent.current.add(body.step);
-      void keepStep(body);
+      void keepStep(body).catch(movedOnIfSaid);
     };
     const at = { session_id: sessionId, case_id: caseId };
     if (step.kind === 'final' && step.initial && plan.ai === 'none' && !kept?.initial) {

@@ -13,7 +13,8 @@ import { logger } from '../../lib/error-log';
 import { userErrorMessage } from '../../lib/http-errors';
 import type { AnswerOutbox } from '../../lib/outbox';
 import { rememberParticipant } from '../../lib/participant';
-import type { ResumeData } from '../../lib/resume';
+import { fetchResume, resumeDestination, type ResumeData } from '../../lib/resume';
+import { phaseOfPath, type SentBack } from '../../components/ui/sent-back-notice';
 import { sessionKeys } from '../../lib/storage-keys';
 import { useBetweenCasesPause } from '../../lib/use-between-cases-pause';
 import { useOutboxState } from '../../lib/use-outbox-state';
@@ -52,8 +53,20 @@ export function useMainExperiment(input: { sessionId: string | null; resumeData?
     setOutbox(box);
     setAttempts(attemptBox);
     void attemptBox.flush();
-    loadMainExperiment(sessionId, { resuming: Boolean(resumeData), bypass })
-      .then(({ data, serverAnswered, completed }) => {
+    // Not in the main experiment yet (the pre-experiment unfinished, no consent): taken to where
+    // they are, told why, before the start is even asked (it would refuse).
+    const sentBackTo = async (): Promise<boolean> => {
+      if (bypass) return false;
+      const destination = await fetchResume(sessionId).then(resumeDestination, () => null);
+      if (!destination || destination.path === '/experiment/main' || destination.path === '/experiment/post-survey') return false;
+      const sentBack: SentBack = { reason: 'main_not_yet', phase: phaseOfPath(destination.path) };
+      if (!cancelled) void navigate(destination.path, { replace: true, state: { ...destination.state, sentBack } });
+      return true;
+    };
+    void (async () => {
+      try {
+        if (await sentBackTo()) return;
+        const { data, serverAnswered, completed } = await loadMainExperiment(sessionId, { resuming: Boolean(resumeData), bypass });
         if (cancelled) return;
         if (resumeData && resumeData.confirmedDatasetType !== data.datasetType) {
           // Part 2 §4: resume data of another dataset is ignored; the server's set is used.
@@ -67,15 +80,14 @@ export function useMainExperiment(input: { sessionId: string | null; resumeData?
         box.acknowledge(serverAnswered);
         dispatch({ type: 'loaded', data, answered: [...serverAnswered, ...box.answers().map((a) => a.case_id)] });
         void box.flush();
-      })
-      .catch((err: unknown) => {
+      } catch (err: unknown) {
         if (cancelled) return;
         if (err instanceof ScreenedOut) {
           screenedOut();
           return;
         }
         if (err instanceof NotReadyForMain) {
-          // Part 2 §2.1: without a finished pre-experiment (and no debug/tutorial flag) the participant goes to /.
+          // Part 2 §2.1: without a finished pre-experiment (and no debug/tutorial flag) the participant is not let in (`sentBackTo` above has normally taken them where they are already).
           logger.fallback('main_not_ready', err.message);
           void navigate('/', { replace: true });
           return;
@@ -86,7 +98,8 @@ export function useMainExperiment(input: { sessionId: string | null; resumeData?
           messageKey: 'main.startFailed',
           detail: err instanceof ApiError || err instanceof NetworkError ? userErrorMessage(t, err) : undefined,
         });
-      });
+      }
+    })();
     return () => {
       cancelled = true;
       box.dispose();

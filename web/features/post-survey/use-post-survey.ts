@@ -11,6 +11,7 @@ import { studyConfig } from '../../../worker/schemas/study-config';
 import { api, ApiError, NetworkError, unwrap } from '../../lib/api';
 import { paths } from '../../app/paths';
 import { logger } from '../../lib/error-log';
+import { phaseOfPath, type SentBack } from '../../components/ui/sent-back-notice';
 import { fetchResume, resumeDestination } from '../../lib/resume';
 import { storedParticipant } from '../../lib/participant';
 import { readStorage, storageKeys, writeStorage } from '../../lib/storage-keys';
@@ -88,7 +89,10 @@ export function usePostSurvey(input: { routeSessionId?: string; debug: boolean; 
         // Not theirs yet: back to where they stopped, before they fill 86 items for nothing.
         const destination = await whereTheyBelong(sessionId);
         if (cancelled) return;
-        if (destination) return void navigate(destination.path, { replace: true, state: destination.state });
+        if (destination) {
+          const sentBack: SentBack = { reason: 'post_survey_not_yet', phase: phaseOfPath(destination.path) };
+          return void navigate(destination.path, { replace: true, state: { ...destination.state, sentBack } });
+        }
         return dispatch({ type: 'session_missing', messageKey: 'postSurvey.sessionReadFailed' });
       }
       dispatch({ type: 'loaded', sessionId, answers: loaded.answers, definition: loaded.definition });

@@ -10,6 +10,8 @@ import { storedParticipant } from '../../lib/participant';
 import type { ResumeData } from '../../lib/resume';
 import { remainingCases, serverHeldCount } from './pre-experiment-machine';
 import { TutorialDialog } from './tutorial-dialog';
+import { MovedOnDialog } from '../../components/ui/moved-on-dialog';
+import { useStudyMovedOn } from '../../lib/use-study-moved-on';
 import { usePreExperiment } from './use-pre-experiment';
 
 const TOTAL = studyConfig.preExperiment.numCases;
@@ -29,6 +31,15 @@ export function PreExperimentPage() {
   const { state, current, outboxState, submit, openTutorial, closeTutorial, finishTutorial, start } = usePreExperiment(sessionId, routeState?.resumeData);
   const { screen, data, tutorial } = state;
   const refused = outboxState?.refused ?? [];
+  // Another tab or device may go further: this one then says so and goes there.
+  const stale = useStudyMovedOn({
+    sessionId: data?.sessionId ?? sessionId,
+    phase: 'pre_experiment',
+    path: '/experiment/pre',
+    localCount: state.answered.size + (state.pausingAfter ? 1 : 0),
+    active: screen.kind === 'intro' || screen.kind === 'answering',
+  });
+  const movedOnDialog = <MovedOnDialog movedOn={stale.movedOn} />;
 
   if (screen.kind === 'loading') return <p className="page">{t('common.loading')}</p>;
 
@@ -54,6 +65,7 @@ export function PreExperimentPage() {
   if (screen.kind === 'intro') {
     return (
       <div className="page pre-intro">
+        {movedOnDialog}
         <h1>{t('pre.title')}</h1>
         <ProgressBar phase="pre_experiment" value={0} max={TOTAL} />
         <p className="lead">{t('pre.introLead', { count: TOTAL })}</p>
@@ -113,6 +125,7 @@ export function PreExperimentPage() {
   if (screen.kind === 'answering' && current) {
     return (
       <div className="page pre-case">
+        {movedOnDialog}
         <header className="case-progress">
           <h1>
             {data.resumed
@@ -135,7 +148,8 @@ export function PreExperimentPage() {
     return (
       <div className="page pre-sending" aria-busy="true">
         <h1>{screen.kind === 'learning' ? t('pre.learning') : t('pre.sendingTitle')}</h1>
-        <ProgressBar phase="pre_experiment" value={doneCount} max={data.cases.length} />
+        {/* While answers are on their way the bar shows what the server holds, as the line below it does. */}
+        <ProgressBar phase="pre_experiment" value={outboxState ? serverHeldCount(state, outboxState.pending) : doneCount} max={data.cases.length} />
         <p>{t('pre.sendingText')}</p>
         {screen.kind === 'sending' && screen.offline ? <p className="notice notice-warning">{t('pre.sendingOffline')}</p> : null}
         {outboxState ? <p className="muted">{t('pre.confirmed', { count: serverHeldCount(state, outboxState.pending), total: data.cases.length })}</p> : null}
