@@ -19,7 +19,7 @@ export type { CellValue, Example, PreparedDataset } from '../../worker/services/
 export function readVerified(file: DatasetDefinition['source']['files'][number], root = dataDir()): Buffer {
   const full = path.resolve(root, file.path);
   if (!existsSync(full)) {
-    throw new DataSourceError(`Missing ${full}. Point XDL_DATA_DIR at the folder holding the datasets, or download the file as the README's "Data" section says.`);
+    throw new DataSourceError(`Missing ${full}. Point XDL_DATA_DIR at the folder holding the datasets, or download the file as docs/your-own-task.md says ("Data").`);
   }
   const bytes = readFileSync(full);
   const actual = createHash('sha256').update(bytes).digest('hex');

@@ -1,5 +1,5 @@
 /**
- * The between-subject design the `conditions` test project runs: the README's worked example of
+ * The between-subject design the `conditions` test project runs: the worked example of docs/running-a-study.md:
  * four conditions (no AI, the AI's prediction alone, the AI's own explanation, the human-aligned
  * explanation) and two variants of when the AI appears and how often one judges alone.
  */

@@ -67,7 +67,9 @@ describe('post-survey', () => {
     expect(await panel(page).locator('[data-question="age"] .field-error').innerText()).toBe('年齢は18以上の値を入力してください');
     await age.fill('abc');
     expect(await panel(page).locator('[data-question="age"] .field-error').innerText()).toBe('年齢は数値で入力してください');
-    expect(await buttonNamed(page, ja.postSurvey.next).isDisabled()).toBe(true);
+    // Next stays pressable while the section is incomplete (a press shows what is missing), marked as not yet ready.
+    expect(await buttonNamed(page, ja.postSurvey.next).isDisabled()).toBe(false);
+    expect(await buttonNamed(page, ja.postSurvey.next).getAttribute('data-incomplete')).toBe('');
     await answerSection(page, 'demographics', 'ja');
     expect(await page.getByTestId('section-counter').innerText()).toBe(ja.postSurvey.sectionCounter.replace('{{answered}}', '8').replace('{{required}}', '8'));
     await buttonNamed(page, ja.postSurvey.next).click();
@@ -144,6 +146,77 @@ describe('post-survey', () => {
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/entry-completed-en-390.png`, fullPage: true });
     await ongoing.getByRole('button', { name: en.resume.toCompletion }).click();
     await page.waitForURL('**/experiment/complete');
+    await page.context().close();
+  }, 300_000);
+
+  it('helps with what is missing: a press shows the first missing item, only passed sections are marked, each message names its question, and the list follows the answers', async () => {
+    const inView = (locator: Locator) => locator.evaluate((el) => {
+      const box = el.getBoundingClientRect();
+      return box.top >= 0 && box.bottom <= window.innerHeight;
+    });
+    // On a phone, in English: next with the age missing.
+    const p = await participantDoneWithMain('speed_dating');
+    const phone = await session.newPage({ width: 390, height: 844 });
+    await adoptParticipant(phone, p, 'en');
+    await phone.goto(`${inject('baseUrl')}/experiment/post-survey`);
+    await phone.getByRole('heading', { name: en.postSurvey.title }).waitFor();
+    await answerSection(phone, 'demographics', 'en', (q) => q.name === 'age');
+    await buttonNamed(phone, en.postSurvey.next).click();
+    const age = panel(phone).locator('[data-question="age"]');
+    await age.locator('.field-error').waitFor();
+    expect(await age.locator('.field-error').innerText()).toBe('Age is required');
+    await expect.poll(() => inView(age)).toBe(true);
+    expect(await phone.getByRole('tab', { selected: true }).innerText()).toContain('1.');
+    // Answered, one tap goes on.
+    await age.locator('input').fill('41');
+    await buttonNamed(phone, en.postSurvey.next).click();
+    await expect.poll(() => phone.getByRole('tab', { selected: true }).innerText()).toContain('2.');
+    // A section opened for the first time marks nothing.
+    expect(await panel(phone).locator('.field-error').count()).toBe(0);
+    await phone.context().close();
+
+    // On a desktop, in Japanese: straight to the last section, submitted with the others unanswered.
+    const q = await participantDoneWithMain('compas');
+    const page = await session.newPage({ width: 1280, height: 800 });
+    await adoptParticipant(page, q, 'ja');
+    await page.goto(`${inject('baseUrl')}/experiment/post-survey`);
+    await page.getByRole('heading', { name: ja.postSurvey.title }).waitFor();
+    await page.getByRole('tab', { name: /5\./ }).click();
+    await answerSection(page, 'cognition', 'ja');
+    await buttonNamed(page, ja.postSurvey.submit).click();
+    const banner = page.getByTestId('incomplete-sections');
+    await banner.waitFor();
+    const title = (id: SectionId) => postSurvey.sections.find((s) => s.id === id)!.title.ja;
+    expect(await banner.innerText()).toContain(['demographics', 'benevolent', 'bigfive', 'locus'].map((id) => title(id as SectionId)).join('、'));
+    // Taken to the first one (left for the last section, so passed: its missing items marked), the first of them in view.
+    expect(await page.getByRole('tab', { selected: true }).innerText()).toContain('1.');
+    expect(await panel(page).locator('.field-error').count()).toBeGreaterThan(0);
+    await expect.poll(() => inView(panel(page).locator('[data-question="age"]'))).toBe(true);
+    await answerSection(page, 'demographics', 'ja');
+    // The list follows the answers: the section answered leaves it, without a reload.
+    await expect.poll(() => banner.innerText()).not.toContain(title('demographics'));
+    // A section never opened before is not marked, though the list names it.
+    await page.getByRole('tab', { name: /3\./ }).click();
+    expect(await panel(page).locator('.field-error').count()).toBe(0);
+    // Passing the second section with its reasons empty: each message names its own question.
+    await page.getByRole('tab', { name: /2\./ }).click();
+    await answerSection(page, 'benevolent', 'ja', (item) => item.kind === 'text');
+    await page.getByRole('tab', { name: /3\./ }).click();
+    await page.getByRole('tab', { name: /2\./ }).click();
+    const messages = await panel(page).getByTestId('section-errors').locator('li').allInnerTexts();
+    expect(messages.length).toBeGreaterThan(3);
+    expect(new Set(messages).size).toBe(messages.length);
+    if (process.env.XDL_SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.XDL_SCREENSHOT_DIR}/post-survey-missing-ja-1280.png` });
+    // The reasons now (a second click on a checkbox would clear it).
+    await answerSection(page, 'benevolent', 'ja', (item) => item.kind !== 'text');
+    for (const [n, id] of [[3, 'bigfive'], [4, 'locus']] as const) {
+      await page.getByRole('tab', { name: new RegExp(`${n}\\.`) }).click();
+      await answerSection(page, id, 'ja');
+    }
+    await banner.waitFor({ state: 'detached' });
+    await page.getByRole('tab', { name: /5\./ }).click();
+    await buttonNamed(page, ja.postSurvey.submit).click();
+    await page.getByRole('heading', { name: ja.postSurvey.thanksTitle }).waitFor();
     await page.context().close();
   }, 300_000);
 

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { initialSurveyState, surveyReducer, type Answers, type SurveyEvent, type SurveyState } from '../../web/features/post-survey/post-survey-machine';
-import { postSurvey, postSurveyFor } from '../../worker/schemas/post-survey';
+import { answeredQuestions, postSurvey, postSurveyFor, questionLabels } from '../../worker/schemas/post-survey';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 
 const run = (state: SurveyState, ...events: SurveyEvent[]) => events.reduce(surveyReducer, state);
@@ -23,6 +23,12 @@ describe('post-survey state machine', () => {
     expect(tried.incomplete).toEqual(['benevolent', 'locus']);
     expect(tried.section).toBe(1);
     expect(tried.screen.kind).toBe('form');
+    // Sections never passed are named, not marked: the section jumped to opens with nothing flagged.
+    expect([...tried.revealed]).toEqual([]);
+    expect(tried.missingShown).toBe(1);
+    // Passing a section (leaving it for another) marks what it misses.
+    const passed = run(tried, { type: 'section_chosen', index: 0 });
+    expect([...passed.revealed]).toEqual(['benevolent']);
     const sent = run(loaded(answers), { type: 'submit' });
     expect(sent.screen.kind).toBe('submitting');
     expect(run(sent, { type: 'submitted', alreadyAnswered: true }).screen).toEqual({ kind: 'thanks', alreadyAnswered: true });
@@ -48,5 +54,17 @@ describe('post-survey state machine', () => {
     delete (answers.demographics as Record<string, unknown>).ai_understanding_before_disclosure;
     expect(run(loaded(answers as Answers, alone), { type: 'next' }).section).toBe(1);
     expect(run(loaded(answers as Answers), { type: 'next' }).section).toBe(0);
+  });
+
+  it('names every question of a section uniquely in its messages, in both languages', () => {
+    for (const section of postSurvey.sections) {
+      for (const lang of ['ja', 'en'] as const) {
+        const names = questionLabels(section, lang);
+        expect(names.size).toBe(answeredQuestions(section).length);
+        expect(new Set(names.values()).size, `${section.id} ${lang}`).toBe(names.size);
+      }
+    }
+    const reasons = questionLabels(postSurvey.sections.find((s) => s.id === 'benevolent')!, 'en');
+    expect([...reasons.values()].filter((n) => n.endsWith('Why (the positive side)')).every((n) => n.includes(' — '))).toBe(true);
   });
 });

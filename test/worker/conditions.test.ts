@@ -13,7 +13,7 @@ import { completePostSurvey } from '../helpers/post-survey-answers';
 import { consentedParticipant, seedCompasStudy } from '../helpers/study-factories';
 import { runWithConditions, shippedConditions, useConditions } from '../helpers/study-conditions';
 
-/** The worked example of the README: four conditions between subjects. */
+/** The worked example of docs/running-a-study.md: four conditions between subjects. */
 const FOUR: Condition[] = [
   { name: 'no_ai', shows: 'none', judgements: 2, share: 1 },
   { name: 'prediction_only', shows: 'ai_prediction', aiTiming: 'after_initial', share: 1 },

@@ -285,7 +285,7 @@ describe("who takes a condition's slot", () => {
     expect(drawn.sort()).toEqual(CONDITIONS.map((c) => c.name).sort());
   });
 
-  it('a condition added mid-study draws every newcomer until it catches up (README: adding a condition)', async () => {
+  it('a condition added mid-study draws every newcomer until it catches up (docs/running-a-study.md: adding a condition)', async () => {
     const added = conditionSchema.parse({ name: 'ai_explanation', shows: 'explanation', aiTiming: 'after_initial', alphaLevels: [1], share: 1 });
     useConditions([...CONDITIONS, added]);
     try {

@@ -97,6 +97,29 @@ export function postSurveyFor(audience: Audience, definition: PostSurveyDefiniti
 export const answeredQuestions = (section: Section): AnsweredQuestion[] => section.questions.filter((q): q is AnsweredQuestion => q.kind !== 'info');
 export const isRequired = (q: AnsweredQuestion) => !q.optional;
 
+/**
+ * Each answered question's name for messages, unique within its section: a label the section
+ * uses more than once (the reasons asked after each rating) is named with the question it
+ * follows ("Helpfulness… — Why (the positive side)"), so no two messages read the same.
+ */
+export function questionLabels(section: Section, lang: 'ja' | 'en'): Map<string, string> {
+  const questions = answeredQuestions(section);
+  const uses = new Map<string, number>();
+  for (const q of questions) uses.set(q.label[lang], (uses.get(q.label[lang]) ?? 0) + 1);
+  const names = new Map<string, string>();
+  let lead: string | null = null;
+  for (const q of questions) {
+    const label = q.label[lang];
+    if (uses.get(label) === 1) {
+      lead = label;
+      names.set(q.name, label);
+    } else {
+      names.set(q.name, lead ? `${lead} — ${label}` : label);
+    }
+  }
+  return names;
+}
+
 /** A multiselect answer, stored as a JSON string (part 2 §3). */
 export type MultiselectAnswer = { selections: string[]; other_text: string };
 export const OTHER_OPTION = 'other';

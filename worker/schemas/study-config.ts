@@ -77,7 +77,7 @@ export const studyConfig: StudyConfig = {
     showAiBaseline: false,
   },
   /**
-   * Between-subject conditions (README "Study designs"): each new main experiment gets one,
+   * Between-subject conditions (docs/running-a-study.md, "Study designs"): each new main experiment gets one,
    * balanced within its dataset by `share`. The spec's design is a single condition: the AI's
    * prediction and its human-aligned explanation after the participant's own judgement, with
    * `mainExperiment.alphaLevels` spread over each participant's cases.

@@ -104,7 +104,7 @@ export const studyConfigSchema = z
       failedUnderstandingTestsAtLeast: z.number().int().positive(),
     }),
     retentionYearsAfterPublication: z.number().int().positive(),
-    /** Recruitment quotas (README "Running recruitment"); the dashboard may override the targets. */
+    /** Recruitment quotas (docs/running-a-study.md, "Running recruitment"); the dashboard may override the targets. */
     recruitment: recruitmentTargetsSchema
       .extend({
         /** A session with no stored answer for this long stops counting as in progress, so its place goes back. */

@@ -21,7 +21,7 @@ const settingsOf = (config: unknown): Setting[] => flatten(config).map((s, id) =
 /**
  * The study configuration, read-only: the version this Worker runs, every setting, and each
  * configuration sessions have run under with their count. Changing it is a one-file edit of
- * `worker/schemas/study-config.ts`, validated when the Worker starts (README).
+ * `worker/schemas/study-config.ts`, validated when the Worker starts (docs/running-a-study.md).
  */
 export function StudyConfigTab() {
   const { t } = useTranslation();

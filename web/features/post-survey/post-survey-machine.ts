@@ -4,7 +4,7 @@
  * failed final check jumps, are decided here; the answer rules come from the definition.
  *
  *   loading ─loaded─▶ form ─submit (all sections valid)─▶ submitting ─submitted─▶ thanks
- *      │                ▲  └─submit (some invalid): errors shown, jump to the first─┘     │
+ *      │                ▲  └─submit (some invalid): list them, jump to the first─┘       │
  *      └─session_missing─▶ no_session        submit_failed ◀──────────────────────────────┘
  */
 import { checkSection, postSurvey, SECTION_IDS, type AnswerValue, type PostSurveyDefinition, type SectionId } from '../../../worker/schemas/post-survey';
@@ -28,10 +28,15 @@ export type SurveyState = {
   definition: PostSurveyDefinition;
   answers: Answers;
   section: number;
-  /** Sections whose errors are on screen (after next or submit was tried there). */
+  /**
+   * Sections whose missing items are marked: those the participant has passed (tried next or
+   * submit there, or left for another section). A section never opened is never marked.
+   */
   revealed: ReadonlySet<SectionId>;
-  /** Sections with missing items listed after a failed final check. */
+  /** Sections with missing items when the final check failed (the page lists those still missing). */
   incomplete: SectionId[];
+  /** Failed next or submit presses: each one takes the page to the first missing item. */
+  missingShown: number;
   submitError: SubmitError | null;
 };
 
@@ -55,6 +60,7 @@ export const initialSurveyState = (): SurveyState => ({
   section: 0,
   revealed: new Set(),
   incomplete: [],
+  missingShown: 0,
   submitError: null,
 });
 
@@ -73,22 +79,29 @@ export function surveyReducer(state: SurveyState, event: SurveyEvent): SurveySta
     case 'answered':
       if (state.screen.kind !== 'form') return state;
       return { ...state, answers: { ...state.answers, [event.section]: { ...state.answers[event.section], [event.name]: event.value } } };
-    case 'section_chosen':
-      if (event.index < 0 || event.index >= SECTION_IDS.length) return state;
-      return { ...state, section: event.index };
+    case 'section_chosen': {
+      if (event.index < 0 || event.index >= SECTION_IDS.length || event.index === state.section) return state;
+      // Leaving a section passes it: what it still misses is marked when the participant comes back.
+      const left = currentSectionId(state);
+      const revealed = sectionValid(state, left) ? state.revealed : new Set(state.revealed).add(left);
+      return { ...state, section: event.index, revealed };
+    }
     case 'previous':
       return { ...state, section: Math.max(0, state.section - 1) };
     case 'next': {
       const id = currentSectionId(state);
       // Next needs the section to validate (part 2 §4); trying shows what is missing.
-      if (!sectionValid(state, id)) return { ...state, revealed: new Set(state.revealed).add(id) };
+      if (!sectionValid(state, id)) return { ...state, revealed: new Set(state.revealed).add(id), missingShown: state.missingShown + 1 };
       return { ...state, section: Math.min(SECTION_IDS.length - 1, state.section + 1) };
     }
     case 'submit': {
       if (state.screen.kind !== 'form') return state;
       const incomplete = SECTION_IDS.filter((id) => !sectionValid(state, id));
       if (incomplete.length > 0) {
-        return { ...state, revealed: new Set([...state.revealed, ...incomplete]), incomplete, section: SECTION_IDS.indexOf(incomplete[0]!) };
+        // The section on screen is passed; sections never passed stay unmarked, named in the list.
+        const here = currentSectionId(state);
+        const revealed = sectionValid(state, here) ? state.revealed : new Set(state.revealed).add(here);
+        return { ...state, revealed, incomplete, section: SECTION_IDS.indexOf(incomplete[0]!), missingShown: state.missingShown + 1 };
       }
       return { ...state, screen: { kind: 'submitting' }, incomplete: [], submitError: null };
     }

@@ -1,8 +1,8 @@
-import { useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { Button, Input, Label, Tab, TabList, TabPanel, Tabs, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
-import { answeredQuestions, issueMessage, sectionProgress, SECTION_IDS, type SectionId } from '../../../worker/schemas/post-survey';
+import { issueMessage, questionLabels, sectionProgress, SECTION_IDS, type SectionId } from '../../../worker/schemas/post-survey';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { useDebugTools } from '../../lib/use-debug-tools';
 import { currentSectionId, sectionIssues, sectionValid } from './post-survey-machine';
@@ -61,6 +61,21 @@ function PostSurveyScreens({ routeState, debug }: { routeState: { sessionId?: st
   const { state } = survey;
   const { screen } = state;
 
+  // A press of next or submit with items missing takes the participant to the first of them.
+  const latest = useRef(state);
+  latest.current = state;
+  useEffect(() => {
+    if (state.missingShown === 0) return;
+    const now = latest.current;
+    const id = currentSectionId(now);
+    const issues = sectionIssues(now, id);
+    const first = now.definition.sections.find((s) => s.id === id)!.questions.find((q) => q.name in issues);
+    const field = first ? document.querySelector<HTMLElement>(`.survey-section [data-question="${first.name}"]`) : null;
+    if (!field) return;
+    field.scrollIntoView({ block: 'center' });
+    field.querySelector<HTMLElement>('input, textarea')?.focus({ preventScroll: true });
+  }, [state.missingShown]);
+
   if (screen.kind === 'loading') {
     return (
       <p className="page spinner-line">
@@ -114,6 +129,9 @@ function PostSurveyScreens({ routeState, debug }: { routeState: { sessionId?: st
   const isLast = state.section === SECTION_IDS.length - 1;
   const submitting = screen.kind === 'submitting';
   const title = (id: SectionId) => state.definition.sections.find((s) => s.id === id)!.title[lang];
+  // The list after a failed submit follows the answers: a section answered since leaves it.
+  const stillIncomplete = state.incomplete.filter((id) => !sectionValid(state, id));
+  const hereValid = sectionValid(state, sectionId);
 
   return (
     <div className="page post-survey">
@@ -123,9 +141,9 @@ function PostSurveyScreens({ routeState, debug }: { routeState: { sessionId?: st
         {t('postSurvey.progress', { percent: required ? Math.round((answered / required) * 100) : 0, n: state.section + 1, total: SECTION_IDS.length })}
       </p>
       {debug ? <DebugSession current={sessionId} /> : null}
-      {state.incomplete.length > 0 ? (
+      {stillIncomplete.length > 0 ? (
         <p className="notice notice-error" role="alert" data-testid="incomplete-sections">
-          {t('postSurvey.incompleteSections', { sections: state.incomplete.map(title).join('、') })}
+          {t('postSurvey.incompleteSections', { sections: stillIncomplete.map(title).join(lang === 'ja' ? '、' : ', ') })}
         </p>
       ) : null}
       {state.submitError ? (
@@ -158,7 +176,7 @@ function PostSurveyScreens({ routeState, debug }: { routeState: { sessionId?: st
           // A wrong answer shows its message at once; a missing one once the section's errors are revealed.
           const all = sectionIssues(state, s.id);
           const issues = state.revealed.has(s.id) ? all : Object.fromEntries(Object.entries(all).filter(([, issue]) => issue.code !== 'required'));
-          const labels = new Map(answeredQuestions(s).map((q) => [q.name, q.label[lang]]));
+          const labels = questionLabels(s, lang);
           const messages = Object.entries(issues).map(([name, issue]) => [name, issueMessage(issue, labels.get(name) ?? name, lang)] as const);
           return (
             <TabPanel key={s.id} id={s.id} className="survey-section">
@@ -195,12 +213,13 @@ function PostSurveyScreens({ routeState, debug }: { routeState: { sessionId?: st
         <Button className="button" onPress={survey.previous} isDisabled={state.section === 0 || submitting}>
           {t('postSurvey.previous')}
         </Button>
+        {/* Pressable while items are missing: a press then takes the participant to the first one. */}
         {isLast ? (
-          <Button className="button button-primary" onPress={survey.submit} isDisabled={submitting || !sectionValid(state, sectionId)}>
+          <Button className="button button-primary" onPress={survey.submit} isDisabled={submitting} data-incomplete={hereValid ? undefined : ''}>
             {submitting ? t('postSurvey.submitting') : t('postSurvey.submit')}
           </Button>
         ) : (
-          <Button className="button button-primary" onPress={survey.next} isDisabled={!sectionValid(state, sectionId)}>
+          <Button className="button button-primary" onPress={survey.next} data-incomplete={hereValid ? undefined : ''}>
             {t('postSurvey.next')}
           </Button>
         )}

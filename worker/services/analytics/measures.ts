@@ -176,7 +176,7 @@ export const CALIBRATION_FORMULA = 'trials with final = truth ÷ trials, among t
 /** The share of trials whose bars shown, summed with their signs, leaned toward the AI's own prediction. */
 export const LEAN_FORMULA = "trials whose shown bars' signed shares sum toward the AI's predicted label (above 0 for the positive class, below 0 for the negative) ÷ trials with bars";
 
-/** How group figures are summarised: the unit, the interval and the alpha model (the dashboard, README and codebook say it in these words). */
+/** How group figures are summarised: the unit, the interval and the alpha model (the dashboard, docs/dashboard-and-exports.md and the codebook say it in these words). */
 export const SUMMARY_METHOD =
   'Each measure is computed per participant over the trials it is defined on; a group figure is the mean of its participants’ values with a 95% percentile-bootstrap interval (participants resampled with replacement, 2,000 resamples, seeded mulberry32 stream; see analysis/reproduce.py), so it stays inside the measure’s range. Differences between conditions are differences of participant means with the same bootstrap, each condition resampled on its own. The alpha effect within participants is a logistic regression of the outcome on alpha over the human-aligned trials of a condition, with standard errors clustered by participant (statsmodels Logit(...).fit(cov_type="cluster")).';
 

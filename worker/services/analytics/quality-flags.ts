@@ -23,7 +23,7 @@ export { QUALITY_FLAGS, type QualityFlag };
 
 const q = studyConfig.qualityFlags;
 
-/** What each flag means, written once: the codebook, the dashboard and the README quote it. */
+/** What each flag means, written once: the codebook, the dashboard and docs/dashboard-and-exports.md quote it. */
 export const QUALITY_FLAG_DEFINITIONS: Record<QualityFlag, string> = {
   speeder: `median pre-experiment response time below ${q.speederMedianShare} × the median of all participants' medians`,
   straightliner: `the same answer to every item of a post-survey grid section (Big Five, locus of control or need for cognition; at least ${q.straightlineMinItems} items answered)`,

@@ -88,7 +88,7 @@ export function exportAllData(db: Db, bucket: R2Bucket, format: TextFormat, filt
       { name: 'study-configurations.json', text: async function* () {
         yield JSON.stringify(await recordedStudyConfigs(db), null, 2);
       } },
-      // Recomputes every dashboard figure from the CSVs above (README "Reproducing the figures").
+      // Recomputes every dashboard figure from the CSVs above (docs/dashboard-and-exports.md, "Reproducing the figures").
       { name: 'analysis/reproduce.py', text: async function* () {
         yield reproducePy;
       } },
