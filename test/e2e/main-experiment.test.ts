@@ -178,12 +178,13 @@ describe('main experiment', () => {
 });
 
 describe('main experiment, off the main path', () => {
-  it('sends a participant without a finished pre-experiment to /, unless debug is set', async () => {
+  it('sends a participant without a finished pre-experiment to /, saying why, unless debug is set', async () => {
     const p = await makeParticipant('speed_dating');
     const page = await session.newPage({ width: 390, height: 844 });
     await adoptParticipant(page, p, 'ja');
     await page.goto(`${inject('baseUrl')}/experiment/main`);
     await page.waitForURL((url) => url.pathname === '/');
+    await page.getByTestId('sent-back').waitFor();
     await page.goto(`${inject('baseUrl')}/experiment/main?debug=true`);
     await page.getByRole('button', { name: ja.main.tutorial.start }).waitFor();
     await page.context().close();

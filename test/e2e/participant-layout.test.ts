@@ -8,7 +8,7 @@ import type { Locator, Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
-import { DATASET_TYPES, LANGUAGES, type DatasetType, type Language } from '../../worker/schemas/study-config';
+import { DATASET_TYPES, LANGUAGES, type DatasetType } from '../../worker/schemas/study-config';
 import { useBrowser } from './browser';
 import { adoptParticipant, makeParticipant, participantReadyForMain, startMainPrepared } from './participants';
 
@@ -75,9 +75,10 @@ async function chartProblems(chart: Locator): Promise<string[]> {
 }
 
 describe.each(DATASET_TYPES)('%s', (dataset: DatasetType) => {
-  const ready = {} as Record<Language, Awaited<ReturnType<typeof participantReadyForMain>>>;
+  // One participant per screen size: each test leaves its case under way, and the server resumes such a case past the intro.
+  const ready = {} as Record<string, Awaited<ReturnType<typeof participantReadyForMain>>>;
   beforeAll(async () => {
-    for (const language of LANGUAGES) ready[language] = await participantReadyForMain(dataset);
+    for (const language of LANGUAGES) for (const [width] of SIZES) ready[`${language}-${width}`] = await participantReadyForMain(dataset);
   });
 
   it.each(LANGUAGES.flatMap((language) => SIZES.map(([width, height]) => [language, width, height] as const)))('in %s at %i×%i', async (language, width, height) => {
@@ -106,7 +107,7 @@ describe.each(DATASET_TYPES)('%s', (dataset: DatasetType) => {
     expect(await notInView(page.getByRole('button', { name: t.pre.start })), 'pre intro: start').toBeNull();
 
     // Main intro: tutorial, understanding test and start, in that order, on the first screen (part 2 §2.1).
-    const p = ready[language];
+    const p = ready[`${language}-${width}`]!;
     await adoptParticipant(page, p, language);
     await page.goto(`${base}/experiment/main`);
     await page.getByRole('heading', { name: t.main.title, level: 1 }).waitFor();

@@ -233,18 +233,24 @@ describe('post-survey', () => {
         if (r.status() >= 400) refusals.push(`${r.status()} ${r.url()}`);
       });
       await adoptParticipant(page, p, lang);
-      for (const [opened, reason] of [
-        ['/experiment/post-survey', 'post_survey_not_yet'],
-        ['/experiment/main', 'main_not_yet'],
+      // The main experiment sends early visitors to / (part 2 §2.1), the post-survey to where they are.
+      for (const [opened, reason, landing] of [
+        ['/experiment/post-survey', 'post_survey_not_yet', '/experiment/pre'],
+        ['/experiment/main', 'main_not_yet', '/'],
       ] as const) {
         await page.goto(`${inject('baseUrl')}${opened}`);
-        await page.waitForURL('**/experiment/pre');
+        await page.waitForURL((url) => url.pathname === landing);
         const notice = page.getByTestId('sent-back');
         await notice.waitFor();
-        expect(await notice.innerText()).toBe(fill(texts.sentBack[reason], { total: 200, phase: texts.progress.phases.pre_experiment }));
+        expect(await notice.locator('p').innerText()).toBe(fill(texts.sentBack[reason], { total: 200, phase: texts.progress.phases.pre_experiment }));
         expect(await page.getByRole('heading', { name: texts.postSurvey.title }).count()).toBe(0);
         expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
         if (process.env.XDL_SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.XDL_SCREENSHOT_DIR}/sent-back-${reason}-${lang}-${width}.png` });
+        if (landing === '/') {
+          // The way on: the pre-experiment, where they are.
+          await notice.getByRole('link', { name: texts.sentBack.continue }).click();
+          await page.waitForURL('**/experiment/pre');
+        }
       }
       expect(await page.locator('html').getAttribute('lang')).toBe(lang);
       // Nothing was refused on the way: the pages asked where the participant is before asking to start.

@@ -32,7 +32,7 @@ export class RefusedError extends Error {
   constructor(
     readonly status: number,
     readonly route: string,
-    body: string,
+    readonly body: string,
   ) {
     super(`${route} refused with ${status}: ${body.slice(0, 300)}`);
   }
@@ -239,7 +239,14 @@ export function integratedAnswer(sessionId: string, caseId: string, e: Json & { 
 export async function sendMainCase(client: ApiClient, ack: Acknowledged, caseId: string, index: number): Promise<void> {
   const choices = { initial: preAnswerFor(ack.id, caseId).prediction, trust: 1 + (index % 5) };
   // The request that reveals the AI carries the initial judgement, as the participant's page sends it.
-  const { body: e } = await client.call<Json & { prediction: 0 | 1 }>('POST', '/api/human-aligned-explanation', { session_id: ack.id, case_id: caseId, ...initialJudgement(choices.initial) });
+  let e: Json & { prediction: 0 | 1 };
+  try {
+    ({ body: e } = await client.call<Json & { prediction: 0 | 1 }>('POST', '/api/human-aligned-explanation', { session_id: ack.id, case_id: caseId, ...initialJudgement(choices.initial) }));
+  } catch (err) {
+    // Another tab of the participant stored the case first: this one is told the study moved on, as the page is, and goes on.
+    if (err instanceof RefusedError && err.status === 409 && err.body.includes('"case_already_stored"')) return;
+    throw err;
+  }
   await client.call('POST', '/api/experiments/main/integrated-response', integratedAnswer(ack.id, caseId, e, choices));
   ack.main.set(caseId, { initial: choices.initial, final: e.prediction, trust: choices.trust });
 }

@@ -1,10 +1,14 @@
 import { useTranslation } from 'react-i18next';
-import { useLocation } from 'react-router';
+import { Link, useLocation } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study-config';
 import type { ProgressPhase } from './progress-bar';
 
-/** Why a participant was taken to where they are in the study instead of the page they opened. */
-export type SentBack = { reason: 'main_not_yet' | 'post_survey_not_yet'; phase: ProgressPhase };
+/**
+ * Why a participant was taken elsewhere than the page they opened: the phase they are in, and,
+ * when the page they were taken to is not that phase's (the spec sends the main experiment's
+ * early visitors to /), where to continue.
+ */
+export type SentBack = { reason: 'main_not_yet' | 'post_survey_not_yet'; phase: ProgressPhase; to?: { path: string; state: Record<string, unknown> } };
 
 /** The phase a page of the study belongs to, for the notice. */
 export const phaseOfPath = (path: string): ProgressPhase =>
@@ -16,8 +20,13 @@ export function SentBackNotice() {
   const sentBack = (useLocation().state as { sentBack?: SentBack } | null)?.sentBack;
   if (!sentBack) return null;
   return (
-    <p className="notice notice-info" role="status" data-testid="sent-back">
-      {t(`sentBack.${sentBack.reason}`, { total: studyConfig.preExperiment.numCases, phase: t(`progress.phases.${sentBack.phase}`) })}
-    </p>
+    <div className="notice notice-info sent-back" role="status" data-testid="sent-back">
+      <p>{t(`sentBack.${sentBack.reason}`, { total: studyConfig.preExperiment.numCases, phase: t(`progress.phases.${sentBack.phase}`) })}</p>
+      {sentBack.to ? (
+        <Link className="button button-primary" to={sentBack.to.path} state={sentBack.to.state} replace>
+          {t('sentBack.continue')}
+        </Link>
+      ) : null}
+    </div>
   );
 }

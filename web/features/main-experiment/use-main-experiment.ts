@@ -53,14 +53,15 @@ export function useMainExperiment(input: { sessionId: string | null; resumeData?
     setOutbox(box);
     setAttempts(attemptBox);
     void attemptBox.flush();
-    // Not in the main experiment yet (the pre-experiment unfinished, no consent): taken to where
-    // they are, told why, before the start is even asked (it would refuse).
+    // Not in the main experiment yet (the pre-experiment unfinished, no consent): redirected to /
+    // (part 2 §2.1), told where they are and why, with the way on, before the start is even asked
+    // (it would refuse).
     const sentBackTo = async (): Promise<boolean> => {
       if (bypass) return false;
       const destination = await fetchResume(sessionId).then(resumeDestination, () => null);
       if (!destination || destination.path === '/experiment/main' || destination.path === '/experiment/post-survey') return false;
-      const sentBack: SentBack = { reason: 'main_not_yet', phase: phaseOfPath(destination.path) };
-      if (!cancelled) void navigate(destination.path, { replace: true, state: { ...destination.state, sentBack } });
+      const sentBack: SentBack = { reason: 'main_not_yet', phase: phaseOfPath(destination.path), to: destination };
+      if (!cancelled) void navigate('/', { replace: true, state: { sentBack } });
       return true;
     };
     void (async () => {
