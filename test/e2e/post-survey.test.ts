@@ -17,6 +17,8 @@ const panel = (page: Page) => page.locator('.survey-section');
 /** Answers one question through the screen, as a participant would (keyboard-free clicks and typing). */
 async function answer(page: Page, q: AnsweredQuestion, lang: 'ja' | 'en') {
   const box = panel(page).locator(`[data-question="${q.name}"]`);
+  // In the middle of the screen, clear of the sticky bars at its top and bottom.
+  await box.evaluate((el) => el.scrollIntoView({ block: 'center' }));
   switch (q.kind) {
     case 'number':
       return box.locator('input').fill('34');
@@ -243,7 +245,7 @@ describe('post-survey', () => {
         const notice = page.getByTestId('sent-back');
         await notice.waitFor();
         expect(await notice.locator('p').innerText()).toBe(fill(texts.sentBack[reason], { total: 200, phase: texts.progress.phases.pre_experiment }));
-        expect(await page.getByRole('heading', { name: texts.postSurvey.title }).count()).toBe(0);
+        expect(await page.getByRole('heading', { name: texts.postSurvey.title, exact: true }).count()).toBe(0);
         expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
         if (process.env.XDL_SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.XDL_SCREENSHOT_DIR}/sent-back-${reason}-${lang}-${width}.png` });
         if (landing === '/') {
