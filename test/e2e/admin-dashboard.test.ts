@@ -288,6 +288,21 @@ describe('/admin', () => {
       await page.getByTestId('dataset-csv-file').setInputFiles({ name: 'applications.csv', mimeType: 'text/csv', buffer: Buffer.from(data) });
       await page.getByRole('button', { name: texts.dashboard.datasets.check, exact: true }).click();
     };
+    // A CSV over the Worker's 6 MB is stopped in the browser, before any upload, saying why and what to do.
+    const previews: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/admin/datasets/preview')) previews.push(r.url());
+    });
+    await page.getByTestId('dataset-definition-file').setInputFiles({ name: `${LOAN_ID}.json`, mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(definition)) });
+    await page.getByTestId('dataset-csv-file').setInputFiles({ name: 'huge.csv', mimeType: 'text/csv', buffer: Buffer.alloc(7 * 1024 * 1024, 'a') });
+    const tooLarge = page.getByTestId('dataset-csv-too-large');
+    await tooLarge.waitFor();
+    expect(await tooLarge.innerText()).toBe(texts.dashboard.datasets.csvTooLarge.replace('{{file}}', 'huge.csv').replace('{{size}}', '7.0').replace('{{max}}', '6'));
+    expect(await page.getByRole('button', { name: texts.dashboard.datasets.check, exact: true }).isDisabled()).toBe(true);
+    expect(previews).toEqual([]);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-dataset-too-large-${lang}-${width}.png` });
+
     await choose(definition, csv);
     const preview = page.getByTestId('dataset-preview');
     await preview.waitFor();

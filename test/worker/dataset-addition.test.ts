@@ -148,6 +148,9 @@ describe("a researcher's own dataset, added on the dashboard", () => {
     const e = (await explanation.json()) as { ai_feature_importance: { feature: string }[]; model_identifier: string };
     expect(e.ai_feature_importance.map((f) => f.feature).sort()).toEqual(parseDatasetDefinition(definition, 'test').columns.map((c) => c.name).sort());
     expect(e.model_identifier).toMatch(new RegExp(`^ai_${LOAN_ID}_`));
+    // The model-verification page names the model as built: on the dashboard, not by set-up.
+    const versions = (await (await api(`/api/model-verification/ai-model/versions?dataset_type=${LOAN_ID}`, { headers: { Cookie: cookie } })).json()) as { versions: { model_identifier: string; origin: string }[] };
+    expect(versions.versions.find((v) => v.model_identifier === e.model_identifier)).toMatchObject({ origin: 'admin_dataset' });
 
     // The export carries its cases with its feature columns and codes; its codebook names it.
     const exported = await (await api(`/api/enhanced-export/case-data?user_name=${p.id}`, { headers: { Cookie: cookie } })).text();

@@ -4,6 +4,16 @@ import { paginationQuerySchema } from './admin';
 import { datasetTypeSchema } from './study';
 
 export const datasetQuerySchema = z.object({ dataset_type: datasetTypeSchema });
+
+/**
+ * Where an AI model version came from, as its parameters record it (`trained_by`): set-up
+ * (`npm start` from the datasets), the dashboard's dataset addition, a retrain there, or a
+ * researcher's upload.
+ */
+export const MODEL_ORIGINS = ['setup', 'admin_dataset', 'admin_retrain', 'admin_upload'] as const;
+export type ModelOrigin = (typeof MODEL_ORIGINS)[number];
+export const originOf = (trainedBy: unknown): ModelOrigin =>
+  MODEL_ORIGINS.includes(trainedBy as ModelOrigin) ? (trainedBy as ModelOrigin) : 'setup';
 export const userModelListQuerySchema = paginationQuerySchema.extend({
   dataset_type: datasetTypeSchema,
   include_unlearned: z.enum(['true', 'false']).default('true').transform((v) => v === 'true'),
@@ -178,7 +188,7 @@ export const aiModelVersionsSchema = z.object({
     z.object({
       model_identifier: z.string(),
       status: z.enum(['candidate', 'active', 'retired']),
-      origin: z.enum(['setup', 'admin_retrain', 'admin_upload']),
+      origin: z.enum(MODEL_ORIGINS),
       /** As recorded when the version was made, on its own evaluation rows (test_samples of them). */
       test_accuracy: z.number().nullable(),
       test_samples: z.number().int().nullable(),

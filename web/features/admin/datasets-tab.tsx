@@ -9,6 +9,7 @@ import { RefusalNotice } from '../../components/ui/refusal-notice';
 import { api, unwrap } from '../../lib/api';
 import { localeOf, useDateTime } from '../../lib/date-time';
 import { base64Of, readJsonFile } from '../../lib/read-file';
+import { MAX_PREVIEW_CSV_BYTES } from '../../../worker/schemas/dataset-definition';
 import { loadStudyDatasets } from '../../lib/study-datasets';
 import { isLanguage, LANGUAGES } from '../../../worker/schemas/study-config';
 import { DataTable, type ColumnDef } from './data-table';
@@ -191,6 +192,8 @@ function CheckDataset() {
   const { t } = useTranslation();
   const [definitionFile, setDefinitionFile] = useState<File | null>(null);
   const [csvFile, setCsvFile] = useState<File | null>(null);
+  // Over the Worker's limit the file is not sent at all: said here, before any upload.
+  const tooLarge = csvFile !== null && csvFile.size > MAX_PREVIEW_CSV_BYTES;
   const check = useMutation({
     mutationFn: async () => {
       if (!definitionFile || !csvFile) throw new Error(t(k('checkLead')));
@@ -209,10 +212,15 @@ function CheckDataset() {
         <label>
           {t(k('csvFile'))} <input type="file" accept=".csv,text/csv" data-testid="dataset-csv-file" onChange={(e) => setCsvFile(e.target.files?.[0] ?? null)} />
         </label>
-        <Button className="button button-primary" onPress={() => check.mutate()} isDisabled={!definitionFile || !csvFile || check.isPending}>
+        <Button className="button button-primary" onPress={() => check.mutate()} isDisabled={!definitionFile || !csvFile || tooLarge || check.isPending}>
           {check.isPending ? t(k('checking')) : t(k('check'))}
         </Button>
       </div>
+      {tooLarge ? (
+        <p className="notice notice-error" role="alert" data-testid="dataset-csv-too-large">
+          {t(k('csvTooLarge'), { file: csvFile.name, size: (csvFile.size / 1024 / 1024).toFixed(1), max: MAX_PREVIEW_CSV_BYTES / 1024 / 1024 })}
+        </p>
+      ) : null}
       {check.error ? <RefusalNotice error={check.error} lead={t(k('refused'))} testId="dataset-refused" /> : null}
       {check.data ? <PreviewResult key={check.data.preview.csv.sha256 + check.data.preview.dataset} preview={check.data.preview} upload={check.data.upload} /> : null}
     </Card>

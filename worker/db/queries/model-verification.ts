@@ -5,6 +5,7 @@
  */
 import { and, asc, count, desc, eq, sql } from 'drizzle-orm';
 import type { DatasetType } from '../../schemas/study';
+import { originOf } from '../../schemas/model-verification';
 import type { Db } from '../client';
 import { aiModels, cases, participants, preExperimentResponses as pre, sessions, userModels } from '../schema';
 
@@ -22,7 +23,7 @@ export async function aiModelVersions(db: Db, dataset: DatasetType) {
   return rows.map((r) => ({
     model_identifier: r.modelIdentifier,
     status: r.status,
-    origin: r.params.trained_by === 'admin_retrain' ? ('admin_retrain' as const) : r.params.trained_by === 'admin_upload' ? ('admin_upload' as const) : ('setup' as const),
+    origin: originOf(r.params.trained_by),
     test_accuracy: number(r.metrics.test_accuracy),
     test_samples: number(r.metrics.test_samples),
     trained_at: r.trainedAt,

@@ -23,6 +23,7 @@ import {
   userModelVersions,
 } from '../../db/schema';
 import { datasetFeatures } from '../../schemas/dataset-features';
+import { originOf } from '../../schemas/model-verification';
 import { answeredQuestions, parseMultiselect, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
 import { CONSENT_ITEMS, datasetDefinitions, DATASET_TYPES, SPEC_DESIGN } from '../../schemas/study';
 import {
@@ -750,7 +751,7 @@ export const aiModelsTable: ExportTable<AiModelRow> = {
     { name: 'model_identifier', type: 'text', meaning: 'Model version (ai_<dataset>_<first 12 hex digits of the SHA-256 of its file>)', value: (r) => r.modelIdentifier },
     datasetColumn('Dataset', (r) => r.datasetType),
     { name: 'status', type: 'category', meaning: 'Status at export', coding: 'active = serves new sessions; retired = an earlier version (sessions that started with it keep it); candidate = uploaded, never activated', value: (r) => r.status },
-    { name: 'origin', type: 'category', meaning: 'Where the model came from', coding: 'setup = npm start from the datasets; admin_retrain = retrained on the dashboard; admin_upload = a researcher\'s own model', value: (r) => (typeof r.params.trained_by === 'string' ? r.params.trained_by : 'setup') },
+    { name: 'origin', type: 'category', meaning: 'Where the model came from', coding: 'setup = npm start from the datasets; admin_dataset = built when the dataset was added on the dashboard; admin_retrain = retrained on the dashboard; admin_upload = a researcher\'s own model', value: (r) => originOf(r.params.trained_by) },
     { name: 'source_format', type: 'category', meaning: 'Format an uploaded model came in', coding: 'lightgbm (dump_model JSON), xdl-gbdt; empty for models trained here', value: (r) => (typeof r.params.source_format === 'string' ? r.params.source_format : null) },
     { name: 'test_accuracy', type: 'number', meaning: "Accuracy on rows its training did not use: the set-up's and a retrain's own test rows. For an uploaded model: on the experiment cases, which the set-up's model never trained on but the uploaded model may have been trained on (the shipped LightGBM fixtures were trained on most of adult income's), so for it this is no held-out estimate", units: '0–1', value: (r) => metric(r, 'test_accuracy') },
     { name: 'test_f1_score', type: 'number', meaning: 'F1 score on the same rows', units: '0–1', value: (r) => metric(r, 'test_f1_score') },
