@@ -63,6 +63,23 @@ describe("a researcher's new dataset, checked on the dashboard", () => {
     expect(p.build.sha256_to_set).toBe(await sha256Of(csv));
   });
 
+  it("runs a first check before the definition names its file's sha256 (left out, or the docs' placeholder), and reports the one to write in; adding still needs it", async () => {
+    const csv = loanCsv(4000);
+    const placeholder = loanDefinition("<the file's sha256>");
+    const unnamed = structuredClone(placeholder) as { source: { files: Record<string, unknown>[] } };
+    delete unnamed.source.files[0]!.sha256;
+    for (const definition of [placeholder, unnamed]) {
+      const res = await preview({ definition, csv_base64: base64Of(csv) });
+      expect(res.status, await res.clone().text()).toBe(200);
+      const p = datasetPreviewSchema.parse(await res.json());
+      expect(p.csv.matches_definition).toBe(false);
+      expect(p.build.sha256_to_set).toBe(await sha256Of(csv));
+    }
+    const added = await postJson('/api/admin/datasets', { definition: placeholder, csv_base64: base64Of(csv) }, { Cookie: cookie });
+    expect(added.status).toBe(400);
+    expect(await added.text()).toContain(await sha256Of(csv));
+  });
+
   it('lists values without words and pools that cannot be filled', async () => {
     const csv = loanCsv(1500);
     const definition = loanDefinition(await sha256Of(csv)) as { columns: { name: string; values?: Record<string, unknown> }[] };

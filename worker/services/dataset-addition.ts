@@ -28,9 +28,13 @@ const CASES_PER_INSERT = 11;
 const inUse = (id: string) => conflict('dataset_exists', `There is already a dataset "${id}"; give the new definition another id`);
 
 export async function addDataset(db: Db, bucket: R2Bucket, input: { definition: unknown; csvBase64: string; now: Date }) {
-  const { definition, file, sha256, dataset } = await readUpload(input);
+  const { definition, file, sha256, shaGiven, dataset } = await readUpload(input);
   const id = definition.id;
   if (datasetDefinitions[id]) throw inUse(id);
+  // The check runs without one; what is added names the file it was built from.
+  if (!shaGiven) {
+    throw badRequest('sha256_missing', `The definition names no SHA-256 for its file. If this is the file you mean, write ${sha256} into source.files[0].sha256.`);
+  }
   if (sha256 !== file.sha256) {
     throw badRequest('sha256_mismatch', `The CSV's SHA-256 is ${sha256}, but the definition names ${file.sha256}. If this is the file you mean, write its SHA-256 into source.files[0].sha256.`);
   }

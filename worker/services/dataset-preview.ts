@@ -30,18 +30,35 @@ function quartilesOf(values: number[]): { q1: number; median: number; q3: number
 /** The fewest rows of an outcome a stratified split holds out (scikit-learn's split rounds each class's share either way). */
 const heldOutAtLeast = (count: number, testSize: number) => Math.floor(count * testSize);
 
+const SHA256 = /^[0-9a-f]{64}$/;
+
+/**
+ * The definition with the uploaded file's sha256 where it names none yet (left out, or a
+ * placeholder such as the docs' "<the file's sha256>"), so a first check can run and report the
+ * value to write in; `given` says whether the definition named one of its own.
+ */
+function withFileSha(definition: unknown, sha256: string): { definition: unknown; given: boolean } {
+  const files = (definition as { source?: { files?: unknown } } | null)?.source?.files;
+  if (!Array.isArray(files) || files.length !== 1 || typeof files[0] !== 'object' || files[0] === null) return { definition, given: true };
+  const named = (files[0] as { sha256?: unknown }).sha256;
+  if (typeof named === 'string' && SHA256.test(named)) return { definition, given: true };
+  const source = (definition as { source: Record<string, unknown> }).source;
+  return { definition: { ...(definition as object), source: { ...source, files: [{ ...(files[0] as object), sha256 }] } }, given: false };
+}
+
 /** An uploaded definition and CSV, read by set-up's rules; a 400 that names the column, row and rule otherwise. */
 export async function readUpload(input: { definition: unknown; csvBase64: string }) {
-  const definition = definitionOrRefuse(input.definition);
+  const bytes = Uint8Array.from(atob(input.csvBase64), (ch) => ch.charCodeAt(0));
+  const sha256 = hex(await crypto.subtle.digest('SHA-256', bytes));
+  const named = withFileSha(input.definition, sha256);
+  const definition = definitionOrRefuse(named.definition);
   if (definition.source.files.length !== 1) {
     throw badRequest('one_csv', `The dashboard reads one CSV; this definition names ${definition.source.files.length} files. Build it with npm run ml -- prepare.`);
   }
   const file = definition.source.files[0]!;
-  const bytes = Uint8Array.from(atob(input.csvBase64), (ch) => ch.charCodeAt(0));
-  const sha256 = hex(await crypto.subtle.digest('SHA-256', bytes));
   try {
     const { header, rows } = parseSource(definition, file, decodeSource(definition, file, bytes));
-    return { definition, file, bytes: bytes.length, sha256, header, rows, dataset: readParsedDataset(definition, [{ header, rows }]) };
+    return { definition, file, bytes: bytes.length, sha256, shaGiven: named.given, header, rows, dataset: readParsedDataset(definition, [{ header, rows }]) };
   } catch (err) {
     if (err instanceof DataSourceError) throw badRequest('source_breaks_definition', err.message);
     throw err;
@@ -49,7 +66,7 @@ export async function readUpload(input: { definition: unknown; csvBase64: string
 }
 
 export async function previewDataset(input: { definition: unknown; csvBase64: string }): Promise<DatasetPreview> {
-  const { definition, file, bytes, sha256, header, rows, dataset } = await readUpload(input);
+  const { definition, file, bytes, sha256, shaGiven, header, rows, dataset } = await readUpload(input);
 
   const missingMarkers = new Set(['', ...definition.missing.markers]);
   const features = new Set(definition.columns.map(sourceColumnOf));
@@ -84,7 +101,8 @@ export async function previewDataset(input: { definition: unknown; csvBase64: st
   const { pools, split } = definition;
   const needed = (pools.tutorial + pools.pre + pools.main * pools.mainPools) / 2;
   const heldOut = { positive: heldOutAtLeast(positive, split.testSize), negative: heldOutAtLeast(negative, split.testSize) };
-  const matches = sha256 === file.sha256;
+  // A definition that named no sha256 of its own does not match: the check reports the one to write in.
+  const matches = shaGiven && sha256 === file.sha256;
 
   return {
     dataset: definition.id,
