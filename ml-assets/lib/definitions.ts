@@ -7,6 +7,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 
 import path from 'node:path';
 import { DatasetDefinitionError, parseDatasetDefinition, shownDefinition, type DatasetDefinition } from '../../worker/schemas/dataset-definition';
 import { projectRoot } from './paths';
+import { poolsShortOfTheStudy } from '../../worker/schemas/study-counts';
 
 /** Where definitions are read from; XDL_DATASETS_DIR points elsewhere (tests, a study's own folder). */
 export const definitionsDir = () => path.resolve(process.env.XDL_DATASETS_DIR ?? path.join(projectRoot, 'ml-assets', 'datasets'));
@@ -22,6 +23,9 @@ export function readDefinitionFile(file: string): DatasetDefinition {
   const definition = parseDatasetDefinition(json, file);
   const expected = path.basename(file, '.json');
   if (definition.id !== expected) throw new DatasetDefinitionError(`${file}: id "${definition.id}" differs from the file's name (${expected}.json)`);
+  // Pools smaller than a phase would strand every participant who gets the dataset.
+  const short = poolsShortOfTheStudy(definition.pools);
+  if (short.length > 0) throw new DatasetDefinitionError(`${file}: ${short.join('; ')}`);
   return definition;
 }
 

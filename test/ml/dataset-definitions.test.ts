@@ -10,7 +10,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataSourceError, loadDataset } from '../../ml-assets/lib/datasets';
-import { allDefinitions } from '../../ml-assets/lib/definitions';
+import { allDefinitions, readDefinitionFile } from '../../ml-assets/lib/definitions';
 import { dataDir, projectRoot } from '../../ml-assets/lib/paths';
 import { heldOutSplit } from '../../worker/ml/dataset-build';
 import { prepareAll, prepareDataset, readAssets, TRAINING_TABLE_FILE } from '../../ml-assets/lib/prepare';
@@ -147,6 +147,12 @@ describe('a definition error names the column and the rule', () => {
     const d = valid();
     change(d);
     expect(errorOf(d)).toMatch(message);
+  });
+
+  it('stops set-up at pools smaller than a phase of the study, naming both numbers', () => {
+    const dir = mkdtempSync(path.join(os.tmpdir(), 'xdl-definitions-'));
+    writeFileSync(path.join(dir, `${LOAN_ID}.json`), JSON.stringify({ ...valid(), pools: { seed: 1, pre: 40, main: 20, mainPools: 2 } }));
+    expect(() => readDefinitionFile(path.join(dir, `${LOAN_ID}.json`))).toThrow(/pools\.pre is 40, but every participant judges 200 pre-experiment cases.*pools\.main is 20, but every participant judges 50 main-experiment cases/);
   });
 
   it('stops `npm run ml -- prepare` with that message, exit code 2', () => {

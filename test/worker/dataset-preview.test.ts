@@ -89,6 +89,20 @@ describe("a researcher's new dataset, checked on the dashboard", () => {
     expect(p.pools.can_build).toBe(false);
   });
 
+  it("refuses pools smaller than a phase of the study, in the check and the add, naming both numbers (they would strand every participant who gets the dataset)", async () => {
+    const csv = loanCsv(4000);
+    const definition = { ...loanDefinition(await sha256Of(csv)), pools: { seed: 2024, pre: 40, main: 20, mainPools: 2 } };
+    const before = await studyRowCount();
+    for (const res of [await preview({ definition, csv_base64: base64Of(csv) }), await postJson('/api/admin/datasets', { definition, csv_base64: base64Of(csv) }, { Cookie: cookie })]) {
+      expect(res.status).toBe(400);
+      const text = await res.text();
+      expect(text).toContain('pools_smaller_than_study');
+      expect(text).toContain('pools.pre is 40, but every participant judges 200 pre-experiment cases');
+      expect(text).toContain('pools.main is 20, but every participant judges 50 main-experiment cases');
+    }
+    expect(await studyRowCount()).toBe(before);
+  });
+
   it('refuses a broken definition or a CSV that breaks it with a 400 that names the column, row and rule', async () => {
     const csv = loanCsv(300);
     const bad = loanDefinition(await sha256Of(csv)) as { columns: Record<string, unknown>[] };

@@ -7,6 +7,7 @@
  */
 import { DATASET_IDS, isEnabledAdded } from './datasets';
 import type { Condition, StudyConfig } from './study';
+import { STUDY_CASE_COUNTS } from './study-counts';
 
 /** The study's datasets, one per definition (ml-assets/datasets/), in the order the selection screen lists them. */
 export const DATASET_TYPES: readonly string[] = DATASET_IDS;
@@ -65,9 +66,9 @@ export const studyConfig: StudyConfig = {
   consentVersion: '1.0.0',
   enabledDatasets: [...DATASET_TYPES],
   defaultDatasetType: 'adult_income',
-  preExperiment: { numCases: 200, tutorialCases: 2, estimatedMinutes: 30 },
+  preExperiment: { numCases: STUDY_CASE_COUNTS.pre, tutorialCases: 2, estimatedMinutes: 30 },
   mainExperiment: {
-    numCases: 50,
+    numCases: STUDY_CASE_COUNTS.main,
     resumeRequestCases: 100,
     estimatedMinutes: 35,
     alphaLevels: [0, 0.25, 0.5, 0.75, 1],

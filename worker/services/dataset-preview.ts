@@ -6,8 +6,9 @@
  */
 import { badRequest } from '../errors';
 import { DatasetDefinitionError, parseDatasetDefinition, sourceColumnOf, type DatasetDefinition, type DatasetPreview } from '../schemas/dataset-definition';
-import { datasetDefinitions } from '../schemas/study';
+import { datasetDefinitions, studyConfig } from '../schemas/study';
 import { DataSourceError, decodeSource, parseSource, readParsedDataset } from './dataset-source';
+import { poolsShortOfTheStudy } from '../schemas/study-counts';
 
 const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -55,6 +56,9 @@ export async function readUpload(input: { definition: unknown; csvBase64: string
   if (definition.source.files.length !== 1) {
     throw badRequest('one_csv', `The dashboard reads one CSV; this definition names ${definition.source.files.length} files. Build it with npm run ml -- prepare.`);
   }
+  // Pools smaller than a phase would strand every participant who gets the dataset.
+  const short = poolsShortOfTheStudy(definition.pools, { pre: studyConfig.preExperiment.numCases, main: studyConfig.mainExperiment.numCases });
+  if (short.length > 0) throw badRequest('pools_smaller_than_study', short.join('\n'));
   const file = definition.source.files[0]!;
   try {
     const { header, rows } = parseSource(definition, file, decodeSource(definition, file, bytes));
