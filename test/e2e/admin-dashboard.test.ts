@@ -301,6 +301,7 @@ describe('/admin', () => {
     expect(await page.getByRole('button', { name: texts.dashboard.datasets.check, exact: true }).isDisabled()).toBe(true);
     expect(previews).toEqual([]);
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    await tooLarge.scrollIntoViewIfNeeded();
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-dataset-too-large-${lang}-${width}.png` });
 
     await choose(definition, csv);
