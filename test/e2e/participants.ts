@@ -85,9 +85,11 @@ export async function startMainThroughApi(p: TestParticipant): Promise<{ name: s
   return (await call<{ condition: { name: string; shows: string; ai_timing: string | null; judgements: number } }>('POST', '/api/experiments/main/start', { session_id: p.id })).condition;
 }
 
-/** The first `count` main cases (all 50 by default), each saved with the explanation the Worker gives for it. */
+/** The first `count` main cases (all 50 by default) not yet stored, each saved with the explanation the Worker gives for it. */
 export async function mainThroughApi(p: TestParticipant, count = 50): Promise<void> {
-  for (let i = 0; i < count; i++) await mainCaseThroughApi(p, i);
+  const started = await call<{ case_set: { case_id: string }[]; answered_case_ids: string[] }>('POST', '/api/experiments/main/start', { session_id: p.id });
+  const stored = new Set(started.answered_case_ids);
+  for (let i = 0; i < count; i++) if (!stored.has(started.case_set[i]!.case_id)) await mainCaseThroughApi(p, i);
 }
 
 /** The main case at `index` (0-based), revealed with an initial judgement and saved, as another device would. */
