@@ -142,9 +142,14 @@ describe('every step of a case is kept once, and the start call resumes it there
     expect((await reveal(p.id, caseId, FIRST)).status).toBe(200);
     const viewed = trialProgressResultSchema.parse(await (await checkpoint({ step: 'explanation_viewed', ...at, explanation_viewing_time_ms: 7400 })).json());
     expect(viewed.kept.explanation_viewing_time_ms).toBe(7400);
-    // The same checkpoint again (a retry) is the same; a different time is refused.
+    // The same checkpoint again (a retry) is the same; a different time is refused. Neither writes
+    // anything: the row, its update time included, stays as the first word left it.
+    const row = () => one('select * from main_trial_progress where session_id = ? and case_id = ?', p.id, caseId);
+    const before = await row();
+    await new Promise((r) => setTimeout(r, 5));
     expect((await checkpoint({ step: 'explanation_viewed', ...at, explanation_viewing_time_ms: 7400 })).status).toBe(200);
     expect((await checkpoint({ step: 'explanation_viewed', ...at, explanation_viewing_time_ms: 100 })).status).toBe(409);
+    expect(await row()).toEqual(before);
     expect((await resumed(p.id)).cases_in_progress[0]).toMatchObject({ explanation_viewing_time_ms: 7400, final: null });
 
     expect((await checkpoint({ step: 'final', ...at, ...FINAL })).status).toBe(200);

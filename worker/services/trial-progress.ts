@@ -72,16 +72,28 @@ export async function keepProgress(db: Db, sessionId: string, caseId: string, pa
   const viewed = parts.explanationViewingTimeMs;
   const set: Partial<Record<keyof TrialProgress, SQL>> = { updatedAt: sql`excluded.updated_at` };
   if (initial) {
-    for (const c of [t.initialPrediction, t.initialConfidence, t.initialResponseTimeMs, t.initialReasoning] as const) set[keyOf(c)] = firstWins(c, t.initialKeptAt);
-    set.initialKeptAt = sql`coalesce(${t.initialKeptAt}, excluded.initial_kept_at)`;
+    Object.assign(set, {
+      initialPrediction: firstWins(t.initialPrediction, t.initialKeptAt),
+      initialConfidence: firstWins(t.initialConfidence, t.initialKeptAt),
+      initialResponseTimeMs: firstWins(t.initialResponseTimeMs, t.initialKeptAt),
+      initialReasoning: firstWins(t.initialReasoning, t.initialKeptAt),
+      initialKeptAt: sql`coalesce(${t.initialKeptAt}, excluded.initial_kept_at)`,
+    });
   }
   if (viewed !== undefined) {
-    set.explanationViewingTimeMs = firstWins(t.explanationViewingTimeMs, t.explanationViewedAt);
-    set.explanationViewedAt = sql`coalesce(${t.explanationViewedAt}, excluded.explanation_viewed_at)`;
+    Object.assign(set, {
+      explanationViewingTimeMs: firstWins(t.explanationViewingTimeMs, t.explanationViewedAt),
+      explanationViewedAt: sql`coalesce(${t.explanationViewedAt}, excluded.explanation_viewed_at)`,
+    });
   }
   if (final) {
-    for (const c of [t.finalPrediction, t.finalConfidence, t.finalResponseTimeMs, t.finalReasoning] as const) set[keyOf(c)] = firstWins(c, t.finalKeptAt);
-    set.finalKeptAt = sql`coalesce(${t.finalKeptAt}, excluded.final_kept_at)`;
+    Object.assign(set, {
+      finalPrediction: firstWins(t.finalPrediction, t.finalKeptAt),
+      finalConfidence: firstWins(t.finalConfidence, t.finalKeptAt),
+      finalResponseTimeMs: firstWins(t.finalResponseTimeMs, t.finalKeptAt),
+      finalReasoning: firstWins(t.finalReasoning, t.finalKeptAt),
+      finalKeptAt: sql`coalesce(${t.finalKeptAt}, excluded.final_kept_at)`,
+    });
   }
   const [row] = await db
     .insert(t)
@@ -106,9 +118,6 @@ export async function keepProgress(db: Db, sessionId: string, caseId: string, pa
     .returning();
   return row!;
 }
-
-const COLUMN_KEYS = new Map(Object.entries(mainTrialProgress).flatMap(([key, value]) => (value && typeof value === 'object' && 'name' in value ? [[value as SQLiteColumn, key]] : [])));
-const keyOf = (column: SQLiteColumn) => COLUMN_KEYS.get(column) as keyof TrialProgress;
 
 /**
  * Keeps the initial judgement a revealing request carries, before anything of the AI is shown: a
@@ -191,15 +200,34 @@ export async function keepTrialStep(db: Db, body: TrialProgressBody, now: string
     throw conflict('initial_judgement_required', `Case ${caseId} has no initial judgement kept: the final one follows it`);
   }
   const parts = partsOf(body);
+  // What is already kept is compared first: a refused step writes nothing, and a step kept the
+  // same way before is answered without a write.
+  if (kept) {
+    const differing = partsDiffer(parts, kept);
+    if (differing.length > 0) throw keptDiffers(caseId, differing);
+    if (allKept(parts, kept)) return kept;
+  }
   const standing = progressView(await keepProgress(db, sessionId, caseId, parts, now));
-  const differing = [
-    ...(parts.initial ? judgementDiffers('initial', parts.initial, standing.initial!) : []),
-    ...(parts.final ? judgementDiffers('final', parts.final, standing.final!) : []),
-    ...(parts.explanationViewingTimeMs !== undefined && parts.explanationViewingTimeMs !== standing.explanation_viewing_time_ms ? ['explanation_viewing_time_ms'] : []),
-  ];
+  // Another request may have kept the step between the read and the write: first wins.
+  const differing = partsDiffer(parts, standing);
   if (differing.length > 0) throw keptDiffers(caseId, differing);
   return standing;
 }
+
+/** The fields of the parts given that say something other than what `kept` already holds (parts not yet kept differ in nothing). */
+function partsDiffer(parts: ProgressParts, kept: CaseInProgress): string[] {
+  return [
+    ...(parts.initial && kept.initial ? judgementDiffers('initial', parts.initial, kept.initial) : []),
+    ...(parts.final && kept.final ? judgementDiffers('final', parts.final, kept.final) : []),
+    ...(parts.explanationViewingTimeMs !== undefined && kept.explanation_viewing_time_ms !== null && parts.explanationViewingTimeMs !== kept.explanation_viewing_time_ms
+      ? ['explanation_viewing_time_ms']
+      : []),
+  ];
+}
+
+/** Whether every part given is already kept. */
+const allKept = (parts: ProgressParts, kept: CaseInProgress) =>
+  (!parts.initial || kept.initial !== null) && (!parts.final || kept.final !== null) && (parts.explanationViewingTimeMs === undefined || kept.explanation_viewing_time_ms !== null);
 
 /** Every case of a session begun and not yet stored, for the start call (rows go when their trial is stored). */
 export const casesInProgress = async (db: Db, sessionId: string): Promise<CaseInProgress[]> =>
