@@ -8,6 +8,8 @@ import path from 'node:path';
 import { DatasetDefinitionError, parseDatasetDefinition, shownDefinition, type DatasetDefinition } from '../../worker/schemas/dataset-definition';
 import { projectRoot } from './paths';
 import { poolsShortOfTheStudy } from '../../worker/schemas/study-counts';
+import { deriveUnderstandingSample, SampleNotDerivable } from '../../worker/ml/understanding-sample';
+import { loadDataset } from './datasets';
 
 /** Where definitions are read from; XDL_DATASETS_DIR points elsewhere (tests, a study's own folder). */
 export const definitionsDir = () => path.resolve(process.env.XDL_DATASETS_DIR ?? path.join(projectRoot, 'ml-assets', 'datasets'));
@@ -55,10 +57,33 @@ function writeIfChanged(file: string, value: unknown): void {
   if (!existsSync(file) || readFileSync(file, 'utf8') !== text) writeFileSync(file, text);
 }
 
+/**
+ * A definition with its understanding sample: its own, or derived from its data (read and verified
+ * from the data folder) as the dashboard derives it.
+ */
+export function withUnderstandingSample(definition: DatasetDefinition): DatasetDefinition {
+  if (definition.understandingSample) return definition;
+  let data;
+  try {
+    data = loadDataset(definition);
+  } catch (err) {
+    throw new DatasetDefinitionError(
+      `${definition.id}: the definition gives no understandingSample, so it is derived from the data, which could not be read (${(err as Error).message}). Place the CSV in the data folder or give understandingSample.`,
+    );
+  }
+  try {
+    return { ...definition, understandingSample: deriveUnderstandingSample(data) };
+  } catch (err) {
+    if (err instanceof SampleNotDerivable) throw new DatasetDefinitionError(`${definition.id}: ${err.message}`);
+    throw err;
+  }
+}
+
 export function writeDatasetRegistry(definitions = allDefinitions()): DatasetDefinition[] {
-  writeIfChanged(registryPath(), { datasets: definitions });
-  writeIfChanged(participantRegistryPath(), { datasets: definitions.map(shownDefinition) });
-  return definitions;
+  const complete = definitions.map(withUnderstandingSample);
+  writeIfChanged(registryPath(), { datasets: complete });
+  writeIfChanged(participantRegistryPath(), { datasets: complete.map(shownDefinition) });
+  return complete;
 }
 
 export function definitionOf(id: string, dir = definitionsDir()): DatasetDefinition {

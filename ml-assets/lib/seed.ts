@@ -10,14 +10,16 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import type { SpawnOptions } from 'node:child_process';
+import { execFileSync, type SpawnOptions } from 'node:child_process';
+import { DatasetDefinitionError } from '../../worker/schemas/dataset-definition';
+import { projectRoot } from './paths';
 import { setUpMetrics } from '../../worker/ml/ai-model';
 import { gbdtModelSchema } from '../../worker/ml/model';
 import type { DatasetType } from '../../worker/schemas/study';
 import { allDefinitions } from './definitions';
 import { r2Keys } from '../../worker/storage/r2';
 import { readDeployTarget } from '../../scripts/lib/wrangler-config';
-import { applyLocalMigrations, offlineEnv, runTool, stateFlags, type StateTarget } from '../../scripts/lib/wrangler';
+import { applyLocalMigrations, bin, offlineEnv, runTool, stateFlags, type StateTarget } from '../../scripts/lib/wrangler';
 import { prepareAll, readAssets, trainingTablePath, type DatasetAssets } from './prepare';
 
 /** SQL string literal: single quotes doubled; SQLite has no other escapes. */
@@ -73,6 +75,35 @@ export function seedStatements(dataset: DatasetType, assets: DatasetAssets, mode
   return statements;
 }
 
+/** The datasets the spec names: the dashboard cannot add these ids, so only a researcher's own ids are looked up there. */
+const SPEC_DATASET_IDS = ['adult_income', 'speed_dating', 'compas'];
+
+/**
+ * One dataset id, one owner: an id a researcher's definition file gives that an administrator
+ * already added on the dashboard of this database stops set-up (the file's dataset would take the
+ * place of the dashboard's and retire its model), naming the dashboard's dataset and when it was
+ * added. The dashboard refuses the other way round (`dataset_exists`).
+ */
+function refuseDashboardIds(target: StateTarget, database: string, ids: string[]): void {
+  const own = ids.filter((id) => !SPEC_DATASET_IDS.includes(id));
+  if (own.length === 0) return;
+  const sql = `select dataset_type as id, created_at from added_datasets where dataset_type in (${own.map((id) => `'${id}'`).join(', ')})`;
+  const out = execFileSync(bin('wrangler'), ['d1', 'execute', database, '--json', '--command', sql, ...stateFlags(target)], {
+    cwd: projectRoot,
+    env: offlineEnv({ CI: 'true' }),
+    encoding: 'utf8',
+    stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const taken = (JSON.parse(out) as { results: { id: string; created_at: string }[] }[])[0]!.results;
+  if (taken.length > 0) {
+    throw new DatasetDefinitionError(
+      taken
+        .map((r) => `ml-assets/datasets/${r.id}.json: the id ${r.id} is a dataset an administrator added on the dashboard on ${r.created_at}; one id has one owner, so give the file's definition another id (the dashboard's dataset and its participants stay as they are)`)
+        .join('\n'),
+    );
+  }
+}
+
 /** Seeds every dataset's assets into local D1/R2 (the default state, or `persistTo`). */
 export const seedLocal = (options: { persistTo?: string; stdio?: SpawnOptions['stdio'] } = {}) => seedState({ persistTo: options.persistTo }, options.stdio);
 
@@ -86,7 +117,9 @@ export async function seedState(target: StateTarget, stdio: SpawnOptions['stdio'
     const statements: string[] = [];
     const objects: { key: string; file: string }[] = [];
     // Every definition set-up reads now (not the list this process was loaded with: a definition may have just been added).
-    for (const dataset of allDefinitions().map((d) => d.id)) {
+    const ids = allDefinitions().map((d) => d.id);
+    refuseDashboardIds(target, database.name, ids);
+    for (const dataset of ids) {
       const assets = readAssets(dataset);
       const modelJson = JSON.stringify(assets.model);
       const identifier = aiModelIdentifier(dataset, modelJson);

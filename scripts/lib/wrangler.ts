@@ -10,7 +10,7 @@ import path from 'node:path';
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 export const D1_DATABASE = 'xai-decision-lab';
 
-const bin = (name: string) => path.join(projectRoot, 'node_modules', '.bin', name);
+export const bin = (name: string) => path.join(projectRoot, 'node_modules', '.bin', name);
 
 export function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {

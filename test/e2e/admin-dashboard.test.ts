@@ -321,6 +321,8 @@ describe('/admin', () => {
     const refused = page.getByTestId('dataset-refused');
     await refused.waitFor();
     expect(await refused.innerText()).toContain('columns[3] (credit_score).format');
+    // What the refusal means, in the interface's language; the server's detail kept beside it.
+    expect(await page.getByTestId('dataset-refused-meaning').innerText()).toBe(texts.dashboard.datasets.refusals.invalid_definition);
     expect(await page.getByTestId('dataset-preview').count()).toBe(0);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-dataset-refused-${lang}-${width}.png`, fullPage: true });
     await page.context().close();

@@ -10,10 +10,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { DataSourceError, loadDataset } from '../../ml-assets/lib/datasets';
-import { allDefinitions, readDefinitionFile } from '../../ml-assets/lib/definitions';
+import { allDefinitions, readDefinitionFile, withUnderstandingSample } from '../../ml-assets/lib/definitions';
+import { deriveUnderstandingSample } from '../../worker/ml/understanding-sample';
 import { dataDir, projectRoot } from '../../ml-assets/lib/paths';
 import { heldOutSplit } from '../../worker/ml/dataset-build';
 import { prepareAll, prepareDataset, readAssets, TRAINING_TABLE_FILE } from '../../ml-assets/lib/prepare';
+import { seedLocal } from '../../ml-assets/lib/seed';
+import { applyLocalMigrations, localD1Rows } from '../../scripts/lib/wrangler';
 import { DatasetDefinitionError, parseDatasetDefinition, type DatasetDefinitionInput } from '../../worker/schemas/dataset-definition';
 import { DATASET_TYPES } from '../../worker/schemas/study';
 import { LOAN_FILE, LOAN_ID, loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
@@ -241,7 +244,31 @@ describe('a researcher\'s own task through set-up', () => {
 
   it('stops when the held-out rows cannot fill the pools, saying what they need', () => {
     const tooBig = parseDatasetDefinition({ ...loanDefinition(loadDataset(LOAN_ID).definition.source.files[0]!.sha256), pools: { seed: 1, pre: 600 } });
-    expect(() => prepareDataset(tooBig)).toThrow(/loan_approval: the pools need 401 held-out rows of each outcome .* but the held-out split has \d+ with outcome 1/);
+    expect(() => prepareDataset(tooBig)).toThrow(/loan_approval: the pools need 401 held-out rows of each outcome .* but the positive outcome "[^"]+" has \d+ held-out rows of the 401 needed/);
+  });
+
+  it('derives the understanding sample from the data when the definition gives none, as the dashboard does, and says what it needs when the data is not there', () => {
+    const own = loadDataset(LOAN_ID).definition;
+    const bare = parseDatasetDefinition({ ...loanDefinition(own.source.files[0]!.sha256), understandingSample: undefined });
+    expect(bare.understandingSample).toBeUndefined();
+    const completed = withUnderstandingSample(bare);
+    // The same function the Worker's check and add run, on the same rows.
+    expect(completed.understandingSample).toEqual(deriveUnderstandingSample(loadDataset(bare)));
+    expect(completed.understandingSample!.features.a.feature).toBe('credit_score');
+    // Validated like a written one.
+    expect(parseDatasetDefinition(completed).understandingSample).toEqual(completed.understandingSample);
+    const elsewhere = parseDatasetDefinition({ ...loanDefinition(own.source.files[0]!.sha256), understandingSample: undefined, source: { files: [{ path: 'nowhere/none.csv', sha256: own.source.files[0]!.sha256 }] } });
+    expect(() => withUnderstandingSample(elsewhere)).toThrow(/gives no understandingSample, so it is derived from the data, which could not be read .* Place the CSV in the data folder or give understandingSample/);
+  });
+
+  it('stops seeding an id an administrator already added on the dashboard, naming that dataset (one id, one owner)', async () => {
+    const state = path.join(root, 'state');
+    await applyLocalMigrations(state);
+    const at = '2026-11-28T01:02:03.000Z';
+    localD1Rows(state, `insert into added_datasets (dataset_type, definition, source_sha256, source_rows, case_count, model_identifier, enabled, updated_at, created_at) values ('${LOAN_ID}', '{}', 'x', 569, 252, 'ai_${LOAN_ID}_x', 1, '${at}', '${at}')`);
+    await expect(seedLocal({ persistTo: state })).rejects.toThrow(`ml-assets/datasets/${LOAN_ID}.json: the id ${LOAN_ID} is a dataset an administrator added on the dashboard on ${at}`);
+    // Nothing was seeded: no case of the file's dataset reached D1.
+    expect(localD1Rows<{ n: number }>(state, `select count(*) as n from cases where dataset_type = '${LOAN_ID}'`)[0]!.n).toBe(0);
   });
 
   it('stops at a source value its column cannot hold, naming the file, row and column', () => {

@@ -11,12 +11,12 @@ import {
   sampleShares,
   scoreUnderstanding,
   UNDERSTANDING_QUESTIONS,
-  UNDERSTANDING_SAMPLES,
+  understandingSampleOf,
 } from '../../worker/schemas/understanding-test';
 
 describe('understanding test samples', () => {
   it.each(DATASET_TYPES)('%s: the shown bars are the alpha 0.5 mix of the two sets, and each role reads as its questions say', (dataset) => {
-    const sample = UNDERSTANDING_SAMPLES[dataset];
+    const sample = understandingSampleOf(dataset);
     const names = [...SAMPLE_ROLES.map((r) => sample.features[r].feature), 'other'];
     const ai = normaliseContributions(names, [...SAMPLE_ROLES.map((r) => sample.features[r].ai), sample.otherAi]);
     const user = normaliseContributions(names, [...SAMPLE_ROLES.map((r) => sample.features[r].user), sample.otherUser]);

@@ -45,7 +45,7 @@ describe("a researcher's own dataset, added on the dashboard", () => {
     expect(await refused(await add({ definition: loanDefinition('0'.repeat(64)), csv_base64: base64Of(csv) }), 400, 'sha256_mismatch')).toContain(await sha256Of(csv));
     const small = loanCsv(1500);
     expect(await refused(await add({ definition: loanDefinition(await sha256Of(small)), csv_base64: base64Of(small) }), 400, 'pools_cannot_be_built')).toContain('held-out');
-    expect(await refused(await add({ definition: { ...definition, id: 'compas' }, csv_base64: base64Of(csv) }), 409, 'dataset_exists')).toContain('compas');
+    expect(await refused(await add({ definition: { ...definition, id: 'compas' }, csv_base64: base64Of(csv) }), 409, 'dataset_exists')).toContain('built with set-up from ml-assets/datasets/compas.json');
     expect(await refused(await add({ definition: { ...definition, colours: { positive: 'green' } }, csv_base64: base64Of(csv) }), 400, 'invalid_definition')).toContain('colours');
     expect((await add({ definition, csv_base64: base64Of(csv) }, {})).status).toBe(401);
     expect(await studyRowCount()).toBe(rows);
@@ -168,5 +168,31 @@ describe("a researcher's own dataset, added on the dashboard", () => {
     }
     const next = await postJson('/api/human-aligned-explanation', { session_id: p.id, case_id: main.case_set[1]!.case_id, ...GIVEN_INITIAL });
     expect(next.status).toBe(200);
+  });
+
+  it('derives the understanding sample from the data when the definition gives none, and serves the participant pages with it', async () => {
+    const own = structuredClone({ ...definition, id: 'loan_derived' }) as Record<string, unknown>;
+    delete own.understandingSample;
+    const res = await add({ definition: own, csv_base64: base64Of(csv) });
+    expect(res.status, await res.clone().text()).toBe(201);
+    const stored = await env.DB.prepare('select definition from added_datasets where dataset_type = ?').bind('loan_derived').first<{ definition: string }>();
+    const sample = parseDatasetDefinition(JSON.parse(stored!.definition), 'stored').understandingSample!;
+    // The columns that go most with approval, the strongest first; d goes least with it.
+    expect(sample.features.a.feature).toBe('credit_score');
+    expect(Object.values(sample.features).map((f) => f.feature)).not.toContain(undefined);
+    const served = (await publicDatasets()).added.find((d) => d.id === 'loan_derived') as unknown as { understandingSample: typeof sample };
+    expect(served.understandingSample).toEqual(sample);
+  });
+
+  it('keeps a set-up dataset built in even where D1 also holds a dashboard row of its id: listed as built in, and offering it is the study configuration\'s', async () => {
+    const at = new Date(Date.now() - 60_000).toISOString();
+    await env.DB.prepare(
+      "insert into added_datasets (dataset_type, definition, source_sha256, source_rows, case_count, model_identifier, enabled, updated_at, created_at) values ('compas', '{}', 'x', 1, 1, 'ai_compas_x', 1, ?, ?)",
+    )
+      .bind(at, at)
+      .run();
+    const listed = (await (await api('/api/admin/datasets', { headers: { Cookie: cookie } })).json()) as { datasets: { id: string; added: unknown }[] };
+    expect(listed.datasets.find((d) => d.id === 'compas')!.added).toBeNull();
+    expect(await refused(await enable('compas', false), 409, 'built_in_dataset')).toContain('enabledDatasets');
   });
 });

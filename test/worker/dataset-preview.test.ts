@@ -5,8 +5,8 @@
  */
 import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
-import { datasetPreviewSchema } from '../../worker/schemas/dataset-definition';
-import { DATASET_TYPES } from '../../worker/schemas/study';
+import { applyDefinitionChanges, datasetPreviewSchema } from '../../worker/schemas/dataset-definition';
+import { DATASET_TYPES, datasetDefinitions } from '../../worker/schemas/study';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { base64Of, sha256Of, studyRowCount } from '../helpers/dataset-upload';
 import { LOAN_ID, loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
@@ -50,10 +50,27 @@ describe("a researcher's new dataset, checked on the dashboard", () => {
     expect(p.columns.find((c) => c.name === 'education')).toMatchObject({ kind: 'ordinal', distinct: 4 });
     const approved = rows.filter((r) => r.endsWith(',yes')).length;
     expect(p.outcome).toEqual({ positive: approved, negative: 4000 - approved, positive_share: approved / 4000 });
-    expect(p.pools).toEqual({ needed_per_outcome: 201, held_out: { positive: Math.floor(approved * 0.2), negative: Math.floor((4000 - approved) * 0.2) }, can_build: true });
+    // The held-out split exactly as the build draws it (stratified: each outcome's share within a row).
+    expect(p.pools).toMatchObject({ needed_per_outcome: 201, can_build: true, short: [], options: [], proposal: null });
+    expect(p.pools.held_out.positive + p.pools.held_out.negative).toBe(800);
+    expect(Math.abs(p.pools.held_out.positive - approved * 0.2)).toBeLessThan(1);
+    expect(p.understanding_sample.derived).toBe(false);
+    expect(p.changes).toEqual([]);
     expect(p.build).toEqual({ definition_file: `ml-assets/datasets/${LOAN_ID}.json`, csv_file: 'loan_approval/applications.csv', sha256_to_set: null });
     expect(JSON.stringify(p)).not.toMatch(/Example|Sample|Placeholder|A1000\d\d/);
     expect(await studyRowCount()).toBe(before);
+  });
+
+  it('warns when another dataset has the same name in a language (a warning: the check still passes)', async () => {
+    const csv = loanCsv(4000);
+    const own = loanDefinition(await sha256Of(csv));
+    const compas = datasetDefinitions.compas!;
+    const named = { ...own, texts: { ja: { ...own.texts.ja, name: compas.texts.ja.name }, en: own.texts.en } };
+    const p = datasetPreviewSchema.parse(await (await preview({ definition: named, csv_base64: base64Of(csv) })).json());
+    expect(p.names_in_use).toEqual([{ dataset: 'compas', language: 'ja', name: compas.texts.ja.name }]);
+    expect(p.pools.can_build).toBe(true);
+    const plain = datasetPreviewSchema.parse(await (await preview({ definition: own, csv_base64: base64Of(csv) })).json());
+    expect(plain.names_in_use).toEqual([]);
   });
 
   it("says when the file is not the one the definition names, and what to write instead", async () => {
@@ -78,6 +95,50 @@ describe("a researcher's new dataset, checked on the dashboard", () => {
     const added = await postJson('/api/admin/datasets', { definition: placeholder, csv_base64: base64Of(csv) }, { Cookie: cookie });
     expect(added.status).toBe(400);
     expect(await added.text()).toContain(await sha256Of(csv));
+  });
+
+  it("a small dataset fits on the first try: the check names the short outcomes, proposes the fewest main pools at the test share that fills them with the AI's expected accuracy, and its changes applied make it addable", async () => {
+    const csv = loanCsv(569);
+    // As a researcher first writes it: no sha256 yet, no understanding sample, the default pools.
+    const first = structuredClone(loanDefinition('')) as Record<string, unknown> & { source: { files: Record<string, unknown>[] } };
+    delete first.source.files[0]!.sha256;
+    delete first.understandingSample;
+    const res = await preview({ definition: first, csv_base64: base64Of(csv) });
+    expect(res.status, await res.clone().text()).toBe(200);
+    const p = datasetPreviewSchema.parse(await res.json());
+    const approved = csv.trim().split('\n').filter((r) => r.endsWith(',yes')).length;
+    expect(p.pools.can_build).toBe(false);
+    // Both outcomes are short of the 201 each that 2 + 200 + 4 × 50 cases take; each is named by its value.
+    expect(p.pools.short).toEqual([
+      { outcome: 'positive', value: 'yes', held_out: p.pools.held_out.positive, needed: 201 },
+      { outcome: 'negative', value: 'no', held_out: p.pools.held_out.negative, needed: 201 },
+    ]);
+    // One main pool needs (2 + 200 + 50) / 2 = 126 of each; the smaller outcome sets the test share.
+    const proposal = p.pools.proposal!;
+    expect(proposal).toMatchObject({ main_pools: 1, needed_per_outcome: 126, cv_folds: 5 });
+    expect(proposal.held_out.positive).toBeGreaterThanOrEqual(126);
+    expect(proposal.held_out.negative).toBeGreaterThanOrEqual(126);
+    expect(proposal.test_size).toBeGreaterThanOrEqual(126 / approved);
+    expect(proposal.test_size).toBeLessThan(126 / approved + 0.02);
+    expect(proposal.training_rows).toBe(569 - proposal.held_out.positive - proposal.held_out.negative);
+    expect(proposal.cv_accuracy).toBeGreaterThan(0.6);
+    expect(proposal.cv_accuracy).toBeLessThanOrEqual(1);
+    // Every option fills the pools; more main pools leave fewer rows to train on.
+    const { cv_accuracy: _accuracy, cv_folds: _folds, ...fewest } = proposal;
+    expect(p.pools.options[0]).toEqual(fewest);
+    for (let i = 1; i < p.pools.options.length; i++) expect(p.pools.options[i]!.training_rows).toBeLessThan(p.pools.options[i - 1]!.training_rows);
+    // The derived understanding sample: columns of this task, the strongest first.
+    expect(p.understanding_sample.derived).toBe(true);
+    expect(p.understanding_sample.sample.features.a.feature).toBe('credit_score');
+    expect(p.changes.map((c) => c.reason)).toEqual(['sha256', 'main_pools', 'test_share', 'understanding_sample']);
+
+    // The one click: the changes applied, and nothing else edited.
+    const applied = applyDefinitionChanges(first, p.changes);
+    const again = datasetPreviewSchema.parse(await (await preview({ definition: applied, csv_base64: base64Of(csv) })).json());
+    expect(again.pools).toMatchObject({ can_build: true, short: [], proposal: null, held_out: proposal.held_out });
+    expect(again.csv.matches_definition).toBe(true);
+    expect(again.changes).toEqual([]);
+    expect(again.understanding_sample).toEqual({ derived: false, sample: p.understanding_sample.sample });
   });
 
   it('lists values without words and pools that cannot be filled', async () => {

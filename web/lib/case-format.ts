@@ -14,7 +14,6 @@ type Value = string | number | null | undefined;
 
 const number = (value: number, lng: string) => value.toLocaleString(localeOf(lng));
 
-const columnsOf = new Map(Object.entries(DATASETS).map(([id, d]) => [id, new Map(d.columns.map((c) => [c.name, c]))]));
 
 /** One value of a column, in words or its format; `Unknown` when missing. */
 export function formatValue(t: TFunction, lng: string, column: ShownColumn | undefined, value: Value): string {
@@ -55,7 +54,8 @@ export function formatValue(t: TFunction, lng: string, column: ShownColumn | und
 }
 
 export function formatFeature(t: TFunction, lng: string, dataset: DatasetType, field: string, value: Value): string {
-  return formatValue(t, lng, columnsOf.get(dataset)?.get(field), value);
+  // Looked up at each call: a dataset added on the dashboard is registered after this module loads.
+  return formatValue(t, lng, DATASETS[dataset]?.columns.find((c) => c.name === field), value);
 }
 
 /**
@@ -65,6 +65,8 @@ export function formatFeature(t: TFunction, lng: string, dataset: DatasetType, f
  */
 export type FeatureMatrix = { columns: readonly string[]; rows: readonly { id: string; fields: readonly string[] }[] };
 
-export const FEATURE_MATRICES: Partial<Record<DatasetType, FeatureMatrix>> = Object.fromEntries(
-  Object.entries(DATASETS).flatMap(([id, d]) => (d.matrix ? [[id, { columns: d.matrix.columns.map((c) => c.id), rows: d.matrix.rows.map((r) => ({ id: r.id, fields: r.fields })) }]] : [])),
-);
+/** A dataset's table of fields, if its definition has one (looked up at each call: added datasets register later). */
+export function featureMatrixOf(dataset: DatasetType): FeatureMatrix | undefined {
+  const matrix = DATASETS[dataset]?.matrix;
+  return matrix ? { columns: matrix.columns.map((c) => c.id), rows: matrix.rows.map((r) => ({ id: r.id, fields: r.fields })) } : undefined;
+}

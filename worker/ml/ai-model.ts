@@ -52,6 +52,16 @@ export function stratifiedFolds(data: PreparedDataset, indices: readonly number[
   return result;
 }
 
+/** Each fold's accuracy of a model trained on the other folds of `indices` (stratified, seeded). */
+export function crossValidate(data: PreparedDataset, indices: readonly number[], options: { folds?: number; seed?: number; params?: TrainParamsInput } = {}): number[] {
+  const params = options.params ?? AI_MODEL_PARAMS;
+  return stratifiedFolds(data, indices, options.folds ?? 5, options.seed ?? 42).map((validation, k, all) => {
+    const fit = all.flatMap((fold, j) => (j === k ? [] : fold));
+    const model = trainGbdt(toTrainingData(data, fit), params, { categoryCodes: data.categoryCodes });
+    return evaluateModel(model, data, validation).accuracy;
+  });
+}
+
 export function trainAiModel(
   data: PreparedDataset,
   split: { train: number[]; test: number[] },
@@ -59,11 +69,7 @@ export function trainAiModel(
 ): { model: GbdtModel; report: AiModelReport } {
   const folds = options.folds ?? 5;
   const params = options.params ?? AI_MODEL_PARAMS;
-  const cvAccuracy = stratifiedFolds(data, split.train, folds, options.seed ?? 42).map((validation, k, all) => {
-    const fit = all.flatMap((fold, j) => (j === k ? [] : fold));
-    const model = trainGbdt(toTrainingData(data, fit), params, { categoryCodes: data.categoryCodes });
-    return evaluateModel(model, data, validation).accuracy;
-  });
+  const cvAccuracy = crossValidate(data, split.train, { folds, params, ...(options.seed === undefined ? {} : { seed: options.seed }) });
 
   const started = performance.now();
   const model = trainGbdt(toTrainingData(data, split.train), params, { categoryCodes: data.categoryCodes });

@@ -46,14 +46,17 @@ export function buildCasePools(
   sizes: PoolSizes = DEFAULT_POOL_SIZES,
 ): GeneratedCase[] {
   const perLabel = (sizes.tutorial + sizes.pre + sizes.main * sizes.mainPools) / 2;
-  for (const label of [0, 1] as const) {
+  const outcome = data.definition.outcome;
+  const short = ([1, 0] as const).flatMap((label) => {
     const available = heldOut.filter((i) => data.examples[i]!.label === label).length;
-    if (available < perLabel) {
-      throw new DataSourceError(
-        `${data.dataset}: the pools need ${perLabel} held-out rows of each outcome (tutorial ${sizes.tutorial}, pre ${sizes.pre}, ${sizes.mainPools} main pools of ${sizes.main}, half of each outcome), ` +
-          `but the held-out split has ${available} with outcome ${label}. Use more rows, a larger split.testSize or smaller pools.`,
-      );
-    }
+    const name = `${label === 1 ? 'positive' : 'negative'} outcome "${(label === 1 ? outcome.positive : outcome.negative)[0]}"`;
+    return available < perLabel ? [`the ${name} has ${available} held-out rows of the ${perLabel} needed`] : [];
+  });
+  if (short.length > 0) {
+    throw new DataSourceError(
+      `${data.dataset}: the pools need ${perLabel} held-out rows of each outcome (tutorial ${sizes.tutorial}, pre ${sizes.pre}, ${sizes.mainPools} main pools of ${sizes.main}, half of each outcome), ` +
+        `but ${short.join(' and ')}. Use more rows, fewer main pools (pools.mainPools) or a larger test share (split.testSize); the dashboard's check proposes settings that fit.`,
+    );
   }
   const rng = new Mt19937(seed);
   const order = rng.permutation(heldOut.length).map((k) => heldOut[k]!);

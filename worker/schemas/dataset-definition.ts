@@ -165,7 +165,12 @@ export const datasetDefinitionSchema = z
     }),
     texts: z.object({ ja: datasetTextsSchema, en: datasetTextsSchema }),
     colours: z.object({ positive: colourSchema, negative: colourSchema }),
-    understandingSample: understandingSampleSchema,
+    /**
+     * The understanding test's sample chart. Optional: left out, it is derived from the data (the
+     * columns that go most and least with the outcome; worker/ml/understanding-sample.ts) by the
+     * dashboard's check and add and by set-up, and the check shows what it derived.
+     */
+    understandingSample: understandingSampleSchema.optional(),
     /** Fields the case card shows as one table (as speed dating's partner values and ratings). */
     matrix: matrixSchema.optional(),
     pools: z.object({
@@ -217,16 +222,18 @@ export const datasetDefinitionSchema = z
       if (!params.success) for (const i of params.error.issues) issue(['model', 'params', ...i.path.map(String)], `model.params: ${i.message}`);
     }
     const sample = d.understandingSample;
-    for (const [role, f] of Object.entries(sample.features)) {
-      if (!seen.has(f.feature)) issue(['understandingSample', 'features', role, 'feature'], `understandingSample role ${role}: no column ${f.feature}`);
-    }
-    const { a, b, c, d: none } = sample.features;
-    if (!(a.ai > c.ai && c.ai > 0 && b.ai < 0 && Math.abs(none.ai) < 0.01 && a.user > 0 && b.user < 0 && c.user > 0 && Math.abs(none.user) < 0.01)) {
-      issue(['understandingSample'], 'understandingSample: role a pushes most toward the positive answer, b toward the negative, c a little toward the positive, d not at all (|share| < 0.01)');
-    }
-    for (const set of ['ai', 'user'] as const) {
-      const total = Object.values(sample.features).reduce((sum, f) => sum + Math.abs(f[set]), 0) + (set === 'ai' ? sample.otherAi : sample.otherUser);
-      if (Math.abs(total - 1) > 1e-6) issue(['understandingSample'], `understandingSample: the ${set} shares and other${set === 'ai' ? 'Ai' : 'User'} add up to ${total.toFixed(3)}, not 1`);
+    if (sample) {
+      for (const [role, f] of Object.entries(sample.features)) {
+        if (!seen.has(f.feature)) issue(['understandingSample', 'features', role, 'feature'], `understandingSample role ${role}: no column ${f.feature}`);
+      }
+      const { a, b, c, d: none } = sample.features;
+      if (!(a.ai > c.ai && c.ai > 0 && b.ai < 0 && Math.abs(none.ai) < 0.01 && a.user > 0 && b.user < 0 && c.user > 0 && Math.abs(none.user) < 0.01)) {
+        issue(['understandingSample'], 'understandingSample: role a pushes most toward the positive answer, b toward the negative, c a little toward the positive, d not at all (|share| < 0.01)');
+      }
+      for (const set of ['ai', 'user'] as const) {
+        const total = Object.values(sample.features).reduce((sum, f) => sum + Math.abs(f[set]), 0) + (set === 'ai' ? sample.otherAi : sample.otherUser);
+        if (Math.abs(total - 1) > 1e-6) issue(['understandingSample'], `understandingSample: the ${set} shares and other${set === 'ai' ? 'Ai' : 'User'} add up to ${total.toFixed(3)}, not 1`);
+      }
     }
     const overlap = d.outcome.positive.filter((v) => d.outcome.negative.includes(v));
     if (overlap.length > 0) issue(['outcome'], `outcome ${d.outcome.column}: ${overlap.join(', ')} is both positive and negative`);
@@ -295,11 +302,21 @@ export const datasetPreviewBodySchema = z.object({
 const countSchema = z.number().int().nonnegative();
 
 /** What the preview found: the file, its columns, the outcome's balance, the pools it can fill, and what to run next. */
+const poolOptionSchema = z.object({
+  main_pools: countSchema,
+  test_size: z.number(),
+  needed_per_outcome: countSchema,
+  held_out: z.object({ positive: countSchema, negative: countSchema }),
+  training_rows: countSchema,
+});
+
 export const datasetPreviewSchema = z.object({
   dataset: z.string(),
   csv: z.object({ bytes: countSchema, sha256: z.string(), matches_definition: z.boolean() }),
   /** The id is already a dataset's (built in or added): the dashboard cannot add this definition as it is. */
   id_in_use: z.boolean(),
+  /** Other datasets with the same name in a language: participants and researchers could not tell them apart (a warning, not a refusal). */
+  names_in_use: z.array(z.object({ dataset: z.string(), language: z.enum(['ja', 'en']), name: z.string() })),
   /** Every column of the file: what the definition makes of it and what its cells look like. */
   source_columns: z.array(
     z.object({
@@ -329,7 +346,23 @@ export const datasetPreviewSchema = z.object({
     needed_per_outcome: countSchema,
     held_out: z.object({ positive: countSchema, negative: countSchema }),
     can_build: z.boolean(),
+    /** What the pools would take of each outcome with a single main pool (the least any setting needs). */
+    needed_with_one_main_pool: countSchema,
+    /** Each outcome the held-out split holds too few of, named by its first cell text. */
+    short: z.array(z.object({ outcome: z.enum(['positive', 'negative']), value: z.string(), held_out: countSchema, needed: countSchema })),
+    /** When the pools cannot be built: for 1 … the definition's main pools, the smallest test share that fills them and what it leaves to train on. */
+    options: z.array(poolOptionSchema),
+    /** The option proposed (the fewest main pools leaving enough to train on), with the AI's cross-validated accuracy on what is left; null when none does. */
+    proposal: poolOptionSchema.extend({ cv_accuracy: z.number(), cv_folds: countSchema }).nullable(),
   }),
+  /** The understanding test's sample chart: the definition's own, or derived from the data (and then proposed as a change). */
+  understanding_sample: z.object({ derived: z.boolean(), sample: understandingSampleSchema }),
+  /**
+   * Edits of the definition the check proposes, which the dashboard applies with one click: the
+   * file's sha256 when the definition names none (or another), the main pools and test share that
+   * fill the pools, and the derived understanding sample. `path` is the key path in the definition.
+   */
+  changes: z.array(z.object({ path: z.array(z.union([z.string(), z.number()])), from: z.unknown(), to: z.unknown(), reason: z.enum(['sha256', 'main_pools', 'test_share', 'understanding_sample']) })),
   /**
    * What building it takes (the dashboard phrases the steps): where the definition and the CSV go,
    * and the sha256 to write into the definition when the file is not the one it names. Then
@@ -347,7 +380,16 @@ export const datasetParamSchema = z.object({ dataset: datasetIdSchema });
 export type ShownColumn = DatasetColumn extends infer C ? (C extends unknown ? Omit<C, 'meaning' | 'source' | 'unit' | 'integer'> : never) : never;
 
 /** What participants' screens need of a definition (validated by set-up, every default filled in). */
-export type DefinedDataset = Pick<DatasetDefinition, 'id' | 'order' | 'texts' | 'colours' | 'matrix' | 'understandingSample'> & { columns: ShownColumn[] };
+export type DefinedDataset = Pick<DatasetDefinition, 'id' | 'order' | 'texts' | 'colours' | 'matrix'> & {
+  columns: ShownColumn[];
+  understandingSample: NonNullable<DatasetDefinition['understandingSample']>;
+};
+
+/** A definition's understanding sample: given, or derived from the data before the definition reached here. */
+function sampleOf(d: DatasetDefinition): DefinedDataset['understandingSample'] {
+  if (!d.understandingSample) throw new DatasetDefinitionError(`${d.id}: the understanding sample was neither given nor derived from the data`);
+  return d.understandingSample;
+}
 
 /** What a participant's page needs of a definition: what a screen shows, without sources, codebook meanings and set-up rules. */
 export const shownDefinition = (d: DatasetDefinition): DefinedDataset => ({
@@ -356,10 +398,28 @@ export const shownDefinition = (d: DatasetDefinition): DefinedDataset => ({
   texts: d.texts,
   colours: d.colours,
   ...(d.matrix ? { matrix: d.matrix } : {}),
-  understandingSample: d.understandingSample,
+  understandingSample: sampleOf(d),
   columns: d.columns.map(({ meaning: _meaning, source: _source, ...shown }) => {
     if (shown.kind !== 'numeric') return shown;
     const { unit: _unit, integer: _integer, ...numeric } = shown;
     return numeric;
   }),
 });
+
+/**
+ * A definition with the check's proposed changes applied (the dashboard's one click): each change
+ * sets its path's value, creating the objects on the way. The input is not changed.
+ */
+export function applyDefinitionChanges(definition: Record<string, unknown>, changes: readonly Pick<DatasetPreview['changes'][number], 'path' | 'to'>[]): Record<string, unknown> {
+  const result = structuredClone(definition);
+  for (const { path, to } of changes) {
+    let node: Record<string | number, unknown> = result;
+    path.slice(0, -1).forEach((key, i) => {
+      const next = node[key];
+      if (typeof next !== 'object' || next === null) node[key] = typeof path[i + 1] === 'number' ? [] : {};
+      node = node[key] as Record<string | number, unknown>;
+    });
+    node[path[path.length - 1]!] = structuredClone(to);
+  }
+  return result;
+}

@@ -20,3 +20,6 @@ export function poolsShortOfTheStudy(pools: { pre: number; main: number }, count
   }
   return short;
 }
+
+/** Fewer rows than this left to train the AI model are too few for it (and its cross-validation) to mean anything: the dashboard proposes no setting that leaves fewer. */
+export const MIN_TRAINING_ROWS = 100;

@@ -10,7 +10,7 @@
  * discloses it only in the post-survey. Kept free of zod, since the browser loads it; the wire
  * shape of a stored attempt is in `main-experiment.ts`.
  */
-import { DATASETS } from './datasets';
+import { datasetOf } from './datasets';
 import { studyConfig, type DatasetType } from './study-config';
 
 /** The four features of a sample, by the part each plays in its chart. */
@@ -32,10 +32,8 @@ export type SampleFeature = { feature: string; value: string | number; ai: numbe
  */
 export type UnderstandingSample = { prediction: 0 | 1; features: Record<SampleRole, SampleFeature>; otherAi: number; otherUser: number };
 
-/** Each dataset's sample, as its definition gives it. */
-export const UNDERSTANDING_SAMPLES: Readonly<Record<DatasetType, UnderstandingSample>> = Object.fromEntries(
-  Object.entries(DATASETS).map(([id, d]) => [id, d.understandingSample as UnderstandingSample]),
-);
+/** A dataset's sample, as its definition gives it (or set-up or the dashboard derived it); added datasets included once registered. */
+export const understandingSampleOf = (dataset: DatasetType): UnderstandingSample => datasetOf(dataset).understandingSample as UnderstandingSample;
 
 /** A sample's bars as shown: the two sets mixed at SAMPLE_ALPHA (their signs agree, so no renormalising is needed). */
 export function sampleShares(sample: UnderstandingSample): { role: SampleRole; feature: string; value: string | number; share: number }[] {

@@ -16,6 +16,7 @@ import { buildDataset } from '../ml/dataset-build';
 import { compileModel, encodeRow } from '../ml/model';
 import { predictProbability } from '../ml/predict';
 import { datasetDefinitions } from '../schemas/study';
+import { BUILT_IN_DATASET_IDS } from '../schemas/datasets';
 import { r2Keys } from '../storage/r2';
 import { DataSourceError } from './dataset-source';
 import { readUpload } from './dataset-preview';
@@ -25,7 +26,14 @@ import { aiModelIdentifier, loadImmutableModel } from './model-store';
 /** D1 binds at most 100 parameters per statement; a case row binds 9. */
 const CASES_PER_INSERT = 11;
 
-const inUse = (id: string) => conflict('dataset_exists', `There is already a dataset "${id}"; give the new definition another id`);
+/** The id is another dataset's: named with where that one comes from (one id, one owner). */
+const inUse = (id: string) =>
+  conflict(
+    'dataset_exists',
+    BUILT_IN_DATASET_IDS.includes(id)
+      ? `There is already a dataset "${id}", built with set-up from ml-assets/datasets/${id}.json; give the new definition another id`
+      : `There is already a dataset "${id}", added on this dashboard; give the new definition another id`,
+  );
 
 export async function addDataset(db: Db, bucket: R2Bucket, input: { definition: unknown; csvBase64: string; now: Date }) {
   const { definition, file, sha256, shaGiven, dataset } = await readUpload(input);
@@ -140,13 +148,13 @@ export async function addDataset(db: Db, bucket: R2Bucket, input: { definition: 
  * request can reach a copy of the Worker that has not read its definition yet.
  */
 export async function setDatasetEnabled(db: Db, input: { dataset: string; enabled: boolean; now: Date }) {
-  const row = await db.select({ createdAt: addedDatasets.createdAt }).from(addedDatasets).where(eq(addedDatasets.datasetType, input.dataset)).get();
-  if (!row) {
-    if (datasetDefinitions[input.dataset]) {
-      throw conflict('built_in_dataset', `${input.dataset} is one of the datasets the platform was built with; enable or disable it in the study configuration (enabledDatasets)`);
-    }
-    throw notFound(`No added dataset ${input.dataset}`);
+  // A set-up file's dataset is the study configuration's to offer, even where D1 holds a dashboard
+  // row of the same id: switching that row would answer 200 and change nothing participants get.
+  if (BUILT_IN_DATASET_IDS.includes(input.dataset)) {
+    throw conflict('built_in_dataset', `${input.dataset} is one of the datasets the platform was built with; enable or disable it in the study configuration (enabledDatasets)`);
   }
+  const row = await db.select({ createdAt: addedDatasets.createdAt }).from(addedDatasets).where(eq(addedDatasets.datasetType, input.dataset)).get();
+  if (!row) throw notFound(`No added dataset ${input.dataset}`);
   const settled = Date.parse(row.createdAt) + REFRESH_MS;
   if (input.enabled && input.now.getTime() < settled) {
     const seconds = Math.ceil((settled - input.now.getTime()) / 1000);

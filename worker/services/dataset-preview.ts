@@ -9,6 +9,9 @@ import { DatasetDefinitionError, parseDatasetDefinition, sourceColumnOf, type Da
 import { datasetDefinitions, studyConfig } from '../schemas/study';
 import { DataSourceError, decodeSource, parseSource, readParsedDataset } from './dataset-source';
 import { poolsShortOfTheStudy } from '../schemas/study-counts';
+import { deriveUnderstandingSample, SampleNotDerivable } from '../ml/understanding-sample';
+import { heldOutSplit } from '../ml/dataset-build';
+import { neededPerOutcome, outcomesShort, proposePoolFit } from '../ml/pool-fit';
 
 const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -27,9 +30,6 @@ function quartilesOf(values: number[]): { q1: number; median: number; q3: number
   const at = (q: number) => sorted[Math.floor(sorted.length * q)]!;
   return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
 }
-
-/** The fewest rows of an outcome a stratified split holds out (scikit-learn's split rounds each class's share either way). */
-const heldOutAtLeast = (count: number, testSize: number) => Math.floor(count * testSize);
 
 const SHA256 = /^[0-9a-f]{64}$/;
 
@@ -62,15 +62,21 @@ export async function readUpload(input: { definition: unknown; csvBase64: string
   const file = definition.source.files[0]!;
   try {
     const { header, rows } = parseSource(definition, file, decodeSource(definition, file, bytes));
-    return { definition, file, bytes: bytes.length, sha256, shaGiven: named.given, header, rows, dataset: readParsedDataset(definition, [{ header, rows }]) };
+    const read = readParsedDataset(definition, [{ header, rows }]);
+    // Without a sample of its own, the task's understanding test takes one derived from the data.
+    const sampleGiven = definition.understandingSample !== undefined;
+    const complete = sampleGiven ? definition : { ...definition, understandingSample: deriveUnderstandingSample(read) };
+    const dataset = { ...read, definition: complete };
+    return { definition: complete, file, bytes: bytes.length, sha256, shaGiven: named.given, sampleGiven, header, rows, dataset };
   } catch (err) {
     if (err instanceof DataSourceError) throw badRequest('source_breaks_definition', err.message);
+    if (err instanceof SampleNotDerivable) throw badRequest('understanding_sample_needed', err.message);
     throw err;
   }
 }
 
 export async function previewDataset(input: { definition: unknown; csvBase64: string }): Promise<DatasetPreview> {
-  const { definition, file, bytes, sha256, shaGiven, header, rows, dataset } = await readUpload(input);
+  const { definition, file, bytes, sha256, shaGiven, sampleGiven, header, rows, dataset } = await readUpload(input);
 
   const missingMarkers = new Set(['', ...definition.missing.markers]);
   const features = new Set(definition.columns.map(sourceColumnOf));
@@ -103,20 +109,40 @@ export async function previewDataset(input: { definition: unknown; csvBase64: st
   const positive = dataset.examples.filter((e) => e.label === 1).length;
   const negative = dataset.examples.length - positive;
   const { pools, split } = definition;
-  const needed = (pools.tutorial + pools.pre + pools.main * pools.mainPools) / 2;
-  const heldOut = { positive: heldOutAtLeast(positive, split.testSize), negative: heldOutAtLeast(negative, split.testSize) };
+  const needed = neededPerOutcome(pools);
+  // The held-out split exactly as the build draws it.
+  const labels = dataset.examples.map((e) => e.label);
+  const test = heldOutSplit(definition, labels).test;
+  const heldPositive = test.filter((i) => labels[i] === 1).length;
+  const heldOut = { positive: heldPositive, negative: test.length - heldPositive };
+  const canBuild = heldOut.positive >= needed && heldOut.negative >= needed;
   // A definition that named no sha256 of its own does not match: the check reports the one to write in.
   const matches = shaGiven && sha256 === file.sha256;
+  // Settings that fit are worked out only when the definition's do not (it trains the AI once per fold).
+  const fit = canBuild ? { options: [], proposal: null } : proposePoolFit(dataset);
+  const sample = definition.understandingSample!;
+
+  const changes: DatasetPreview['changes'] = [
+    ...(matches ? [] : [{ path: ['source', 'files', 0, 'sha256'], from: shaGiven ? file.sha256 : null, to: sha256, reason: 'sha256' as const }]),
+    ...(fit.proposal && fit.proposal.main_pools !== pools.mainPools ? [{ path: ['pools', 'mainPools'], from: pools.mainPools, to: fit.proposal.main_pools, reason: 'main_pools' as const }] : []),
+    ...(fit.proposal && fit.proposal.test_size !== split.testSize ? [{ path: ['split', 'testSize'], from: split.testSize, to: fit.proposal.test_size, reason: 'test_share' as const }] : []),
+    ...(sampleGiven ? [] : [{ path: ['understandingSample'], from: null, to: sample, reason: 'understanding_sample' as const }]),
+  ];
 
   return {
     dataset: definition.id,
     csv: { bytes, sha256, matches_definition: matches },
     id_in_use: definition.id in datasetDefinitions,
+    names_in_use: Object.values(datasetDefinitions).flatMap((other) =>
+      other.id === definition.id ? [] : (['ja', 'en'] as const).filter((l) => other.texts[l].name === definition.texts[l].name).map((language) => ({ dataset: other.id, language, name: other.texts[language].name })),
+    ),
     source_columns: sourceColumns,
     rows: { read: rows.length, kept: dataset.examples.length },
     columns,
     outcome: { positive, negative, positive_share: dataset.examples.length ? positive / dataset.examples.length : 0 },
-    pools: { needed_per_outcome: needed, held_out: heldOut, can_build: heldOut.positive >= needed && heldOut.negative >= needed },
+    pools: { needed_per_outcome: needed, needed_with_one_main_pool: neededPerOutcome(pools, 1), held_out: heldOut, can_build: canBuild, short: outcomesShort(dataset, heldOut), options: fit.options, proposal: fit.proposal },
+    understanding_sample: { derived: !sampleGiven, sample },
+    changes,
     build: { definition_file: `ml-assets/datasets/${definition.id}.json`, csv_file: file.path, sha256_to_set: matches ? null : sha256 },
   };
 }

@@ -2,7 +2,7 @@ import { Button, Dialog, DialogTrigger, Heading, Modal, ModalOverlay } from 'rea
 import { useTranslation } from 'react-i18next';
 import type { ParticipantCase } from '../../../worker/schemas/experiment';
 import type { DatasetType } from '../../../worker/schemas/study-config';
-import { FEATURE_MATRICES, formatFeature } from '../../lib/case-format';
+import { featureMatrixOf, formatFeature } from '../../lib/case-format';
 
 /**
  * One case as participants see it: the task, every feature with its value in words (compact
@@ -37,7 +37,7 @@ export function CaseCard({
     );
   }
   const fields = Object.keys(t(`fields.${datasetType}`, { returnObjects: true }) as Record<string, unknown>);
-  const matrix = FEATURE_MATRICES[datasetType];
+  const matrix = featureMatrixOf(datasetType);
   const inMatrix = new Set(matrix?.rows.flatMap((r) => r.fields));
   const value = (field: string) => formatFeature(t, i18n.language, datasetType, field, item.features[field]);
   const title = heading ?? t('caseCard.heading', { number: item.case_number });

@@ -6,11 +6,12 @@ import { useTranslation } from 'react-i18next';
 import { Card } from '../../components/ui/card';
 import { StatusBadge } from '../../components/ui/status-badge';
 import { RefusalNotice } from '../../components/ui/refusal-notice';
-import { api, unwrap } from '../../lib/api';
+import { api, ApiError, unwrap } from '../../lib/api';
 import { localeOf, useDateTime } from '../../lib/date-time';
 import { base64Of, readJsonFile } from '../../lib/read-file';
-import { MAX_PREVIEW_CSV_BYTES } from '../../../worker/schemas/dataset-definition';
+import { applyDefinitionChanges, MAX_PREVIEW_CSV_BYTES } from '../../../worker/schemas/dataset-definition';
 import { loadStudyDatasets } from '../../lib/study-datasets';
+import { MIN_TRAINING_ROWS } from '../../../worker/schemas/study-counts';
 import { isLanguage, LANGUAGES } from '../../../worker/schemas/study-config';
 import { DataTable, type ColumnDef } from './data-table';
 
@@ -35,6 +36,7 @@ function useDatasetsChanged() {
 /** Offers a dataset added here to new sessions (once every copy of the Worker knows it), or stops; sessions that have it keep it. */
 function OfferToggle({ dataset, enabled, offerableFrom }: { dataset: string; enabled: boolean; offerableFrom: string }) {
   const { t, i18n } = useTranslation();
+  const explain = useRefusalText();
   const changed = useDatasetsChanged();
   const toggle = useMutation({
     mutationFn: async () => unwrap(await api.api.admin.datasets[':dataset'].enabled.$post({ param: { dataset }, json: { enabled: !enabled } })),
@@ -53,7 +55,7 @@ function OfferToggle({ dataset, enabled, offerableFrom }: { dataset: string; ena
         {t(k(enabled ? 'stopOffering' : 'offer'))}
       </Button>
       {!enabled && !settled ? <span className="muted">{t(k('offerableFrom'), { time: new Date(offerableFrom).toLocaleTimeString(localeOf(i18n.language)) })}</span> : null}
-      {toggle.error ? <span role="alert">{toggle.error.message}</span> : null}
+      {toggle.error ? <span role="alert">{(toggle.error instanceof ApiError && toggle.error.code ? explain(toggle.error.code) : undefined) ?? toggle.error.message}</span> : null}
     </span>
   );
 }
@@ -92,7 +94,19 @@ function StudyDatasets() {
 }
 
 /** What the check found, in the interface's language, and the steps that build the dataset. */
-function PreviewResult({ preview, upload }: { preview: Preview; upload: { definition: Record<string, unknown>; csv_base64: string } }) {
+type Upload = { definition: Record<string, unknown>; csv_base64: string };
+
+/** What a refusal's code means, in the interface's language (the server's detail stays beside it). */
+function useRefusalText() {
+  const { t, i18n } = useTranslation();
+  return (code: string) => (i18n.exists(k(`refusals.${code}`)) ? t(k(`refusals.${code}`)) : undefined);
+}
+
+/** Whether the file is the one the definition names, another, or the definition names none yet. */
+const shaState = (preview: Preview) =>
+  preview.csv.matches_definition ? 'shaMatches' : preview.changes.some((c) => c.reason === 'sha256' && c.from === null) ? 'shaMissing' : 'shaDiffers';
+
+function PreviewResult({ preview, upload, onApply, applying }: { preview: Preview; upload: Upload; onApply: () => void; applying: boolean }) {
   const { t } = useTranslation();
   const number = (n: number | null) => (n === null ? '—' : n.toLocaleString());
   const features: ColumnDef<FeatureRow>[] = [
@@ -126,17 +140,30 @@ function PreviewResult({ preview, upload }: { preview: Preview; upload: { defini
         <li>{t(k('rows'), { read: number(preview.rows.read), kept: number(preview.rows.kept) })}</li>
         <li>{t(k('balance'), { positive: number(preview.outcome.positive), negative: number(preview.outcome.negative), share: (preview.outcome.positive_share * 100).toFixed(1) })}</li>
         <li>
-          <StatusBadge state={preview.csv.matches_definition ? 'ready' : 'warning'} label={t(k(preview.csv.matches_definition ? 'shaMatches' : 'shaDiffers'))} />
+          <StatusBadge state={preview.csv.matches_definition ? 'ready' : 'warning'} label={t(k(shaState(preview)))} />
         </li>
         <li data-testid="dataset-preview-pools">
           <StatusBadge state={preview.pools.can_build ? 'ready' : 'error'} label={t(k(preview.pools.can_build ? 'poolsOk' : 'poolsShort'), poolText)} />
+          {preview.pools.short.length > 0 ? (
+            <ul data-testid="dataset-preview-short">
+              {preview.pools.short.map((s) => (
+                <li key={s.outcome}>{t(k(`short.${s.outcome}`), { value: s.value, held: number(s.held_out), needed: number(s.needed) })}</li>
+              ))}
+            </ul>
+          ) : null}
         </li>
+        {preview.names_in_use.map((same) => (
+          <li key={`${same.dataset}-${same.language}`} data-testid="dataset-name-in-use">
+            <StatusBadge state="warning" label={t(k('nameInUse'), { dataset: same.dataset, name: same.name })} />
+          </li>
+        ))}
         {preview.id_in_use ? (
           <li>
             <StatusBadge state="error" label={t(k('idInUse'), { dataset: preview.dataset })} />
           </li>
         ) : null}
       </ul>
+      <ProposedChanges preview={preview} onApply={onApply} applying={applying} />
       <AddDataset preview={preview} upload={upload} />
       <h4>{t(k('featuresTitle'))}</h4>
       <DataTable label={t(k('featuresTitle'))} columns={features} rows={preview.columns.map((c, id) => ({ ...c, id }))} />
@@ -153,9 +180,98 @@ function PreviewResult({ preview, upload }: { preview: Preview; upload: { defini
   );
 }
 
-/** Adds the checked dataset: built inside the Worker by set-up's rules, then offered to new sessions from the table above. */
-function AddDataset({ preview, upload }: { preview: Preview; upload: { definition: Record<string, unknown>; csv_base64: string } }) {
+/**
+ * What the check proposes to change in the definition, each edit said in words, applied with one
+ * click (and checked again); when no setting fits, what the data would need.
+ */
+function ProposedChanges({ preview, onApply, applying }: { preview: Preview; onApply: () => void; applying: boolean }) {
   const { t } = useTranslation();
+  const { pools, changes } = preview;
+  const percent = (x: number) => (x * 100).toFixed(1);
+  const proposal = pools.proposal;
+  if (changes.length === 0 && (pools.can_build || proposal)) return null;
+  const sample = preview.understanding_sample.sample.features;
+  const describe = (change: Preview['changes'][number]) => {
+    switch (change.reason) {
+      case 'sha256':
+        return (
+          <>
+            {t(k('change.sha256'), { sha: '' })}
+            <code className="sha256">{String(change.to)}</code>
+          </>
+        );
+      case 'main_pools':
+        return t(k('change.mainPools'), { from: String(change.from), to: String(change.to) });
+      case 'test_share':
+        return t(k('change.testShare'), { from: String(change.from), to: String(change.to) });
+      case 'understanding_sample':
+        return t(k('change.sample'), { a: sample.a.feature, b: sample.b.feature, c: sample.c.feature, d: sample.d.feature });
+    }
+  };
+  return (
+    <div className="dataset-proposal" data-testid="dataset-proposal">
+      <h4>{t(k('proposalTitle'))}</h4>
+      {!pools.can_build && !proposal ? (
+        <p className="notice notice-error">{t(k('noFit'), { needed: pools.needed_with_one_main_pool, min: MIN_TRAINING_ROWS })}</p>
+      ) : null}
+      {proposal ? (
+        <p data-testid="dataset-proposal-fit">
+          {t(k('proposalFit'), {
+            pools: proposal.main_pools,
+            share: proposal.test_size,
+            held: proposal.held_out.positive + proposal.held_out.negative,
+            training: proposal.training_rows,
+            cv: percent(proposal.cv_accuracy),
+            folds: proposal.cv_folds,
+          })}
+        </p>
+      ) : null}
+      {changes.length > 0 ? (
+        <>
+          <ul>
+            {changes.map((change) => (
+              <li key={change.reason}>{describe(change)}</li>
+            ))}
+          </ul>
+          <Button className="button button-primary" onPress={onApply} isDisabled={applying} data-testid="dataset-apply">
+            {applying ? t(k('checking')) : t(k('apply'))}
+          </Button>
+        </>
+      ) : null}
+      {pools.options.length > 1 ? (
+        <details>
+          <summary>{t(k('otherOptions'))}</summary>
+          <ul>
+            {pools.options.slice(1).map((o) => (
+              <li key={o.main_pools}>{t(k('option'), { pools: o.main_pools, share: o.test_size, training: o.training_rows })}</li>
+            ))}
+          </ul>
+        </details>
+      ) : null}
+    </div>
+  );
+}
+
+/** The definition as checked, to keep: what set-up reads and what the dashboard added. */
+function DownloadDefinition({ upload, dataset }: { upload: Upload; dataset: string }) {
+  const { t } = useTranslation();
+  const save = () => {
+    const url = URL.createObjectURL(new Blob([`${JSON.stringify(upload.definition, null, 2)}\n`], { type: 'application/json' }));
+    const a = Object.assign(document.createElement('a'), { href: url, download: `${dataset}.json` });
+    a.click();
+    URL.revokeObjectURL(url);
+  };
+  return (
+    <Button className="button" onPress={save} data-testid="dataset-download-definition">
+      {t(k('downloadDefinition'), { file: `${dataset}.json` })}
+    </Button>
+  );
+}
+
+/** Adds the checked dataset: built inside the Worker by set-up's rules, then offered to new sessions from the table above. */
+function AddDataset({ preview, upload }: { preview: Preview; upload: Upload }) {
+  const { t } = useTranslation();
+  const explain = useRefusalText();
   const changed = useDatasetsChanged();
   const add = useMutation({
     mutationFn: async (): Promise<Added> => unwrap(await api.api.admin.datasets.$post({ json: upload })),
@@ -163,7 +279,7 @@ function AddDataset({ preview, upload }: { preview: Preview; upload: { definitio
   });
   const blockers = [
     ...(preview.id_in_use ? [t(k('idInUse'), { dataset: preview.dataset })] : []),
-    ...(preview.csv.matches_definition ? [] : [t(k('shaDiffers'))]),
+    ...(preview.csv.matches_definition ? [] : [t(k(shaState(preview)))]),
     ...(preview.pools.can_build ? [] : [t(k('poolsCannot'))]),
   ];
   const percent = (x: number) => (x * 100).toFixed(1);
@@ -182,7 +298,7 @@ function AddDataset({ preview, upload }: { preview: Preview; upload: { definitio
           {add.isPending ? t(k('adding')) : t(k('add'))}
         </Button>
       )}
-      {add.error ? <RefusalNotice error={add.error} lead={t(k('refused'))} /> : null}
+      {add.error ? <RefusalNotice error={add.error} lead={t(k('refused'))} explain={explain} testId="dataset-add-refused" /> : null}
     </div>
   );
 }
@@ -190,18 +306,28 @@ function AddDataset({ preview, upload }: { preview: Preview; upload: { definitio
 /** A researcher's new task: its definition and CSV, checked by the Worker by set-up's rules; nothing is stored. */
 function CheckDataset() {
   const { t } = useTranslation();
+  const explain = useRefusalText();
   const [definitionFile, setDefinitionFile] = useState<File | null>(null);
   const [csvFile, setCsvFile] = useState<File | null>(null);
   // Over the Worker's limit the file is not sent at all: said here, before any upload.
   const tooLarge = csvFile !== null && csvFile.size > MAX_PREVIEW_CSV_BYTES;
   const check = useMutation({
-    mutationFn: async () => {
-      if (!definitionFile || !csvFile) throw new Error(t(k('checkLead')));
-      const definition = await readJsonFile(definitionFile, (file) => t(k('notJson'), { file }));
-      const upload = { definition, csv_base64: await base64Of(csvFile) };
-      return { upload, preview: await unwrap(await api.api.admin.datasets.preview.$post({ json: upload })) };
+    /** The files as chosen, or (`applied`) the last upload with the check's changes applied. */
+    mutationFn: async (applied?: Upload) => {
+      let upload = applied;
+      if (!upload) {
+        if (!definitionFile || !csvFile) throw new Error(t(k('checkLead')));
+        const definition = await readJsonFile(definitionFile, (file) => t(k('notJson'), { file }));
+        upload = { definition, csv_base64: await base64Of(csvFile) };
+      }
+      return { upload, applied: applied !== undefined, preview: await unwrap(await api.api.admin.datasets.preview.$post({ json: upload })) };
     },
   });
+  const apply = () => {
+    if (!check.data) return;
+    const { upload, preview } = check.data;
+    check.mutate({ ...upload, definition: applyDefinitionChanges(upload.definition, preview.changes) });
+  };
   return (
     <Card title={t(k('checkTitle'))}>
       <p className="muted">{t(k('checkLead'))}</p>
@@ -210,9 +336,9 @@ function CheckDataset() {
           {t(k('definitionFile'))} <input type="file" accept=".json,application/json" data-testid="dataset-definition-file" onChange={(e) => setDefinitionFile(e.target.files?.[0] ?? null)} />
         </label>
         <label>
-          {t(k('csvFile'))} <input type="file" accept=".csv,text/csv" data-testid="dataset-csv-file" onChange={(e) => setCsvFile(e.target.files?.[0] ?? null)} />
+          {t(k('csvFile'))} <input type="file" accept=".csv,.data,.txt,text/csv,text/plain" data-testid="dataset-csv-file" onChange={(e) => setCsvFile(e.target.files?.[0] ?? null)} />
         </label>
-        <Button className="button button-primary" onPress={() => check.mutate()} isDisabled={!definitionFile || !csvFile || tooLarge || check.isPending}>
+        <Button className="button button-primary" onPress={() => check.mutate(undefined)} isDisabled={!definitionFile || !csvFile || tooLarge || check.isPending}>
           {check.isPending ? t(k('checking')) : t(k('check'))}
         </Button>
       </div>
@@ -221,8 +347,21 @@ function CheckDataset() {
           {t(k('csvTooLarge'), { file: csvFile.name, size: (csvFile.size / 1024 / 1024).toFixed(1), max: MAX_PREVIEW_CSV_BYTES / 1024 / 1024 })}
         </p>
       ) : null}
-      {check.error ? <RefusalNotice error={check.error} lead={t(k('refused'))} testId="dataset-refused" /> : null}
-      {check.data ? <PreviewResult key={check.data.preview.csv.sha256 + check.data.preview.dataset} preview={check.data.preview} upload={check.data.upload} /> : null}
+      {check.error ? <RefusalNotice error={check.error} lead={t(k('refused'))} explain={explain} testId="dataset-refused" /> : null}
+      {check.data?.applied ? (
+        <p className="notice notice-success" role="status" data-testid="dataset-applied">
+          {t(k('applied'))} <DownloadDefinition upload={check.data.upload} dataset={check.data.preview.dataset} />
+        </p>
+      ) : null}
+      {check.data ? (
+        <PreviewResult
+          key={check.submittedAt}
+          preview={check.data.preview}
+          upload={check.data.upload}
+          onApply={apply}
+          applying={check.isPending}
+        />
+      ) : null}
     </Card>
   );
 }

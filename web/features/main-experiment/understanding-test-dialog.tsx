@@ -3,7 +3,7 @@ import { Button, Label, Radio, RadioGroup } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { FullScreenDialog } from '../../components/ui/full-screen-dialog';
 import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
-import { drawUnderstandingQuestions, sampleCaptionShares, sampleRoleOf, sampleShares, SAMPLE_ROLES, UNDERSTANDING_SAMPLES } from '../../../worker/schemas/understanding-test';
+import { drawUnderstandingQuestions, sampleCaptionShares, sampleRoleOf, sampleShares, SAMPLE_ROLES, understandingSampleOf } from '../../../worker/schemas/understanding-test';
 import { ExplanationChart } from '../../components/ui/explanation-chart';
 import { currentQuestion, isLastQuestion, newAttempt, testReducer, type TestAnswer } from './understanding-test-machine';
 
@@ -32,7 +32,7 @@ export function UnderstandingTestDialog({
   const { t } = useTranslation();
   const [state, dispatch] = useReducer(testReducer, undefined, () => newAttempt(newAttemptId(), drawUnderstandingQuestions()));
   const question = currentQuestion(state);
-  const sample = UNDERSTANDING_SAMPLES[datasetType];
+  const sample = understandingSampleOf(datasetType);
   const bars = sampleShares(sample);
   const featureName = (role: string) => {
     const bar = bars.find((b) => b.role === role);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import { SAMPLE_ROLES, sampleShares, UNDERSTANDING_SAMPLES } from '../../../worker/schemas/understanding-test';
+import { SAMPLE_ROLES, sampleShares, understandingSampleOf } from '../../../worker/schemas/understanding-test';
 import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { ExplanationChart, type FeatureBar } from '../../components/ui/explanation-chart';
 import { api, unwrap } from '../../lib/api';
@@ -12,7 +12,7 @@ const bar = (feature: string, share: number): FeatureBar => ({ feature, importan
 
 /** The understanding test's sample for the dataset: the AI's bars against the alpha 0.5 mix. */
 function sampleExample(datasetType: DatasetType): Example {
-  const sample = UNDERSTANDING_SAMPLES[datasetType];
+  const sample = understandingSampleOf(datasetType);
   return {
     datasetType,
     before: SAMPLE_ROLES.map((r) => bar(sample.features[r].feature, sample.features[r].ai)),

@@ -1,4 +1,5 @@
 import { Hono } from 'hono';
+import { BUILT_IN_DATASET_IDS } from '../../schemas/datasets';
 import type { z } from 'zod';
 import { desc } from 'drizzle-orm';
 import { addedDatasets } from '../../db/schema';
@@ -21,7 +22,9 @@ export const adminDatasetRoutes = new Hono<AppEnv>()
     return c.json({
       datasets: DATASET_TYPES.map((id) => {
         const d = datasetDefinitions[id]!;
-        const row = added.find((a) => a.datasetType === id);
+        // A set-up file's dataset is built in whatever D1 holds (set-up refuses to seed an id the
+        // dashboard added, but a database may predate that): its row there is not this dataset's.
+        const row = BUILT_IN_DATASET_IDS.includes(id) ? undefined : added.find((a) => a.datasetType === id);
         return {
           id,
           name: { ja: d.texts.ja.name, en: d.texts.en.name },
