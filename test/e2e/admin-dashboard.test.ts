@@ -309,6 +309,8 @@ describe('/admin', () => {
     await preview.waitFor();
     expect(await preview.locator('h3').innerText()).toBe(texts.dashboard.datasets.resultTitle.replace('{{dataset}}', LOAN_ID));
     expect(await page.getByTestId('dataset-preview-pools').innerText()).toContain(texts.dashboard.datasets.poolsOk.split('{{')[0]!.trim());
+    // The AI's cross-validated accuracy beside the two baselines', on the rows it would be trained on.
+    expect(await page.getByTestId('dataset-accuracy').innerText()).toContain(texts.dashboard.datasets.accuracy.definition.split('{{')[0]!.trim());
     expect(await preview.getByRole('row').filter({ hasText: 'applicant_name' }).innerText()).toContain(texts.dashboard.datasets.readAs.ignored);
     expect(await page.getByTestId('dataset-preview-steps').locator('li').first().innerText()).toBe(texts.dashboard.datasets.steps.definition.replace('{{file}}', `ml-assets/datasets/${LOAN_ID}.json`));
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);

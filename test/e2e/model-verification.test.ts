@@ -28,6 +28,11 @@ describe('/model-verification', () => {
     await signIn(page);
     await page.getByTestId('dataset-select').selectOption('compas');
     const before = await activeModel(page);
+    // The set-up model's test accuracy beside the two baselines fitted in the same build.
+    for (const label of [mvJa.ai.testAccuracy, mvJa.ai.baselineLogistic, mvJa.ai.baselineMajority]) {
+      const fact = page.locator('.facts div').filter({ has: page.getByText(label, { exact: true }) });
+      expect(await fact.locator('dd').innerText(), label).toMatch(/^\d+\.\d+%$/);
+    }
 
     // The encoding alone is not a model: the refusal says why.
     await page.getByTestId('upload-model-file').setInputFiles(path.join(COMPAS_FIXTURE, 'encoding.json'));

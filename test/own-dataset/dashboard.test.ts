@@ -15,6 +15,7 @@ import { pageOverflow, signInAsAdmin, useBrowser } from '../e2e/browser';
 import { adoptParticipant, makeParticipant, preThroughApi, judgeInitially, startMainPrepared } from '../e2e/participants';
 import { loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
 import { understandingQuestion } from '../../worker/schemas/understanding-test';
+import { DATASETS } from '../../worker/schemas/datasets';
 import { OWN_ADMIN_PASSWORD } from './global-setup';
 import { expectExampleCase, expectOnSelectionPage } from './task-pages';
 
@@ -72,7 +73,8 @@ describe("a researcher's own dataset, added on the dashboard of the running plat
     // The proposal: one main pool at the test share that fills it, what that leaves to train on and the AI's expected accuracy.
     const fit = await page.getByTestId('dataset-proposal-fit').innerText();
     expect(fit).toMatch(/本実験プール 1 個、保留割合 0\.\d+（ケース用に \d+ 行を保留し、AIモデルの学習に \d+ 行が残ります）/);
-    expect(fit).toMatch(/正解率は \d+\.\d% です/);
+    // What the AI reaches on those rows, beside the two baselines on the same folds.
+    expect(await page.getByTestId('dataset-accuracy').innerText()).toMatch(/AIモデル \d+\.\d%、正則化ロジスティック回帰 \d+\.\d%、常に多い方の結果を答える場合 \d+\.\d%/);
     const proposal = page.getByTestId('dataset-proposal');
     for (const change of [t.change.sha256, t.change.mainPools, t.change.testShare, t.change.sample]) expect(await proposal.innerText()).toContain(change.split('{{')[0]!.trim());
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
@@ -135,6 +137,11 @@ describe("a researcher's own dataset, added on the dashboard of the running plat
     const p = await makeParticipant(ADDED_ID);
     await adoptParticipant(page, p, language);
 
+    // The entry page names the tasks by their definitions, the one added here among them.
+    await page.goto(`${inject('baseUrl')}/`);
+    const lead = await page.getByTestId('entry-lead').innerText();
+    expect(lead).toContain(words.name);
+    expect(lead).toContain(DATASETS.compas!.texts[language].name);
     await expectOnSelectionPage(page, t, words.name, 10);
     await expectExampleCase(page, ['credit_score', 'housing', 'region', 'education'].map((name) => column(name).label[language]));
 

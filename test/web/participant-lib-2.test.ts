@@ -187,6 +187,37 @@ describe('case values from a definition', () => {
     expect(formatValue(t, 'en', column('credit_score'), null)).toBe(en.common.unknown);
   });
 
+  it("shows a column's decimals and its unit in each language, and the place of any quantity among its values", () => {
+    // As a measurement of a breast-mass dataset would be defined (issue #44: 0.09401 showed as 0.094).
+    const measured = parseDatasetDefinition({
+      ...loanDefinition('0'.repeat(64)),
+      columns: [
+        { name: 'smoothness', kind: 'numeric', decimals: 5, unit: { en: 'mm', ja: 'ミリ' }, meaning: 'm', label: { en: 'S', ja: 'S' }, description: { en: 'S', ja: 'S' } },
+        {
+          name: 'temperature',
+          kind: 'numeric',
+          format: 'percentile',
+          decimals: 1,
+          unit: { en: '°C', ja: '℃' },
+          statistics: { min: -10, q1: 0, median: 10, q3: 20, max: 30 },
+          meaning: 't',
+          label: { en: 'T', ja: 'T' },
+          description: { en: 'T', ja: 'T' },
+        },
+      ],
+      understandingSample: undefined,
+    }).columns;
+    const [smoothness, temperature] = measured as [DatasetColumn, DatasetColumn];
+    expect(formatValue(t, 'en', smoothness, 0.09401)).toBe('0.09401 mm');
+    expect(formatValue(t, 'en', smoothness, 0.1)).toBe('0.10000 mm');
+    expect(formatValue(tJa, 'ja', smoothness, 0.09401)).toBe('0.09401ミリ');
+    // Without decimals: up to 3, as before; a unit given as one text is the codebook's only.
+    expect(formatValue(t, 'en', { ...smoothness, decimals: undefined, unit: 'mm' } as DatasetColumn, 0.09401)).toBe('0.094');
+    // A percentile of a quantity that is not money, negative values included.
+    expect(formatValue(t, 'en', temperature, 20)).toBe('20.0 °C (top 25%)');
+    expect(formatValue(tJa, 'ja', temperature, -5)).toBe('-5.0℃（上位87%）');
+  });
+
   it('formats an amount in another currency with its own symbol', () => {
     const euros = { ...column('income'), currency: 'EUR' } as DatasetColumn;
     expect(formatValue(t, 'en', euros, 52000)).toBe('€52,000.00');

@@ -151,6 +151,15 @@ describe("a researcher's own dataset, added on the dashboard", () => {
     // The model-verification page names the model as built: on the dashboard, not by set-up.
     const versions = (await (await api(`/api/model-verification/ai-model/versions?dataset_type=${LOAN_ID}`, { headers: { Cookie: cookie } })).json()) as { versions: { model_identifier: string; origin: string }[] };
     expect(versions.versions.find((v) => v.model_identifier === e.model_identifier)).toMatchObject({ origin: 'admin_dataset' });
+    // Beside its test accuracy, the two baselines fitted in the same build on the same rows.
+    const status = (await (await api(`/api/model-verification/ai-model/status?dataset_type=${LOAN_ID}`, { headers: { Cookie: cookie } })).json()) as {
+      current_performance: { test_accuracy: number; baseline_majority_accuracy: number; baseline_logistic_accuracy: number };
+    };
+    const { test_accuracy: accuracy, baseline_majority_accuracy: majority, baseline_logistic_accuracy: logistic } = status.current_performance;
+    expect(majority).toBeGreaterThan(0.6);
+    expect(majority).toBeLessThan(0.8);
+    expect(logistic).toBeGreaterThan(majority);
+    expect(accuracy).toBeGreaterThan(majority);
 
     // The export carries its cases with its feature columns and codes; its codebook names it.
     const exported = await (await api(`/api/enhanced-export/case-data?user_name=${p.id}`, { headers: { Cookie: cookie } })).text();

@@ -115,17 +115,21 @@ describe("a researcher's new dataset, checked on the dashboard", () => {
     ]);
     // One main pool needs (2 + 200 + 50) / 2 = 126 of each; the smaller outcome sets the test share.
     const proposal = p.pools.proposal!;
-    expect(proposal).toMatchObject({ main_pools: 1, needed_per_outcome: 126, cv_folds: 5 });
+    expect(proposal).toMatchObject({ main_pools: 1, needed_per_outcome: 126 });
     expect(proposal.held_out.positive).toBeGreaterThanOrEqual(126);
     expect(proposal.held_out.negative).toBeGreaterThanOrEqual(126);
     expect(proposal.test_size).toBeGreaterThanOrEqual(126 / approved);
     expect(proposal.test_size).toBeLessThan(126 / approved + 0.02);
     expect(proposal.training_rows).toBe(569 - proposal.held_out.positive - proposal.held_out.negative);
-    expect(proposal.cv_accuracy).toBeGreaterThan(0.6);
-    expect(proposal.cv_accuracy).toBeLessThanOrEqual(1);
+    // What the AI reaches on the rows left to train on, beside the two baselines on the same folds.
+    expect(p.accuracy).toMatchObject({ split: 'proposal', training_rows: proposal.training_rows, cv_folds: 5 });
+    expect(p.accuracy!.ai_model).toBeGreaterThan(0.6);
+    expect(p.accuracy!.ai_model).toBeLessThanOrEqual(1);
+    // About 29 % are approved: always answering "no" is right as often as the others are.
+    expect(p.accuracy!.majority).toBeCloseTo(1 - approved / 569, 1);
+    expect(p.accuracy!.logistic_regression).toBeGreaterThan(p.accuracy!.majority);
     // Every option fills the pools; more main pools leave fewer rows to train on.
-    const { cv_accuracy: _accuracy, cv_folds: _folds, ...fewest } = proposal;
-    expect(p.pools.options[0]).toEqual(fewest);
+    expect(p.pools.options[0]).toEqual(proposal);
     for (let i = 1; i < p.pools.options.length; i++) expect(p.pools.options[i]!.training_rows).toBeLessThan(p.pools.options[i - 1]!.training_rows);
     // The derived understanding sample: columns of this task, the strongest first.
     expect(p.understanding_sample.derived).toBe(true);

@@ -14,6 +14,16 @@ type Value = string | number | null | undefined;
 
 const number = (value: number, lng: string) => value.toLocaleString(localeOf(lng));
 
+type NumericColumn = Extract<ShownColumn, { kind: 'numeric' }>;
+
+/** A `plain` value: the column's decimals (every value alike) or up to 3, then its unit in the participant's language, if it gives one per language. */
+function plainValue(t: TFunction, lng: string, column: NumericColumn, n: number): string {
+  const digits = column.decimals;
+  const text = n.toLocaleString(localeOf(lng), digits === undefined ? undefined : { minimumFractionDigits: digits, maximumFractionDigits: digits });
+  const unit = typeof column.unit === 'object' ? column.unit[isLanguage(lng) ? lng : LANGUAGES[0]] : undefined;
+  return unit ? t('caseCard.withUnit', { value: text, unit }) : text;
+}
+
 
 /** One value of a column, in words or its format; `Unknown` when missing. */
 export function formatValue(t: TFunction, lng: string, column: ShownColumn | undefined, value: Value): string {
@@ -43,13 +53,15 @@ export function formatValue(t: TFunction, lng: string, column: ShownColumn | und
     case 'percentile':
       // The definition's schema requires statistics with this format.
       try {
-        return t('caseCard.incomeTop', { value: number(n, lng), top: percentileOf(n, column.statistics!).top });
+        // An amount of money as the spec shows speed dating's incomes; any other quantity as a plain value.
+        if (column.currency) return t('caseCard.incomeTop', { value: number(n, lng), top: percentileOf(n, column.statistics!).top });
+        return t('caseCard.valueTop', { value: plainValue(t, lng, column, n), top: percentileOf(n, column.statistics!, false).top });
       } catch (err) {
         if (err instanceof InvalidAmountError) return t('caseCard.invalidIncome');
         throw err;
       }
     default:
-      return number(n, lng);
+      return plainValue(t, lng, column, n);
   }
 }
 

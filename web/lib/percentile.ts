@@ -9,8 +9,9 @@ export class InvalidAmountError extends Error {
   override readonly name = 'InvalidAmountError';
 }
 
-export function percentileOf(amount: number, s: ColumnStatistics): { percentile: number; top: number } {
-  if (!Number.isFinite(amount) || amount < 0) throw new InvalidAmountError('invalid income value');
+/** `money`: the value is an amount of money, which is never negative (speed dating's incomes); any other quantity may be. */
+export function percentileOf(amount: number, s: ColumnStatistics, money = true): { percentile: number; top: number } {
+  if (!Number.isFinite(amount) || (money && amount < 0)) throw new InvalidAmountError('invalid income value');
   const knots: [number, number][] = [
     [s.min, 1],
     [s.q1, 25],

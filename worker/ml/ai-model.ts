@@ -4,6 +4,7 @@
  * screen shows (part 2 §3 "AI model status").
  */
 import type { PreparedDataset } from '../services/dataset-source';
+import type { BaselineAccuracy } from './baselines';
 import { binaryMetrics, type BinaryMetrics } from './metrics';
 import { compileModel, type GbdtModel } from './model';
 import { predictProbability } from './predict';
@@ -15,7 +16,11 @@ import { encodeRows, toTrainingData } from './training-data';
 export { AI_MODEL_PARAMS };
 
 /** The set-up's report: the Worker's retrain report without a hold-out share (the set-up's split is fixed), with the dataset. */
-export type AiModelReport = Omit<RetrainReport, 'test_size'> & { dataset: string };
+export type AiModelReport = Omit<RetrainReport, 'test_size'> & {
+  dataset: string;
+  /** The baselines' accuracy on the same test rows, fitted on the same training rows (a build's report; absent from older ones). */
+  baselines?: BaselineAccuracy;
+};
 
 /** The figures the model-verification screen shows of a set-up model (its `ai_models.metrics`). */
 export const setUpMetrics = (r: AiModelReport) => ({
@@ -31,6 +36,7 @@ export const setUpMetrics = (r: AiModelReport) => ({
   training_samples: r.training_samples,
   validation_samples: r.validation_samples,
   test_samples: r.test_samples,
+  ...(r.baselines ? { baseline_majority_accuracy: r.baselines.majority, baseline_logistic_accuracy: r.baselines.logistic_regression } : {}),
 });
 
 export function evaluateModel(model: GbdtModel, data: PreparedDataset, indices: readonly number[]): BinaryMetrics {

@@ -12,9 +12,10 @@ import { buildCasePools, type GeneratedCase } from './case-pools';
 import type { GbdtModel } from './model';
 import type { TrainingTable } from './retrain';
 import { stratifiedSplit } from './split';
+import { baselineAccuracy, type BaselineAccuracy } from './baselines';
 import { encodeRows } from './training-data';
 
-export type BuiltDataset = { cases: GeneratedCase[]; model: GbdtModel; report: AiModelReport; trainingTable: TrainingTable };
+export type BuiltDataset = { cases: GeneratedCase[]; model: GbdtModel; report: AiModelReport & { baselines: BaselineAccuracy }; trainingTable: TrainingTable };
 
 /** The held-out split the case pools come from and the AI model is tested on. */
 export const heldOutSplit = (definition: DatasetDefinition, labels: readonly number[]) =>
@@ -39,6 +40,8 @@ export function buildDataset(data: PreparedDataset): BuiltDataset {
   const split = heldOutSplit(definition, data.examples.map((e) => e.label));
   const { pools } = definition;
   const cases = buildCasePools(data, split.test, pools.seed, { tutorial: pools.tutorial, pre: pools.pre, main: pools.main, mainPools: pools.mainPools });
-  const { model, report } = trainAiModel(data, split, { folds: definition.model.cvFolds, ...(definition.model.params ? { params: definition.model.params } : {}) });
-  return { cases, model, report, trainingTable: trainingTableOf(data, split.train) };
+  const trained = trainAiModel(data, split, { folds: definition.model.cvFolds, ...(definition.model.params ? { params: definition.model.params } : {}) });
+  // The baselines go in the report beside the model's test figures, not into the model file (its identifier stays the same).
+  const report = { ...trained.report, baselines: baselineAccuracy(data, split.train, split.test) };
+  return { cases, model: trained.model, report, trainingTable: trainingTableOf(data, split.train) };
 }

@@ -2,13 +2,12 @@
  * Whether a dataset's held-out split can fill its case pools, and if not, settings that would:
  * which outcome is short and by how much, and for each number of main pools up to the definition's
  * the smallest test share (in hundredths) whose split holds enough of both outcomes and what it
- * leaves to train the AI. The proposal takes the fewest main pools (the most rows left to train on)
- * and says what cross-validated accuracy the AI reaches on what is left. Pure: the dashboard's check
- * runs it on the uploaded rows; the split is the one the build makes (split.ts), not an estimate.
+ * leaves to train the AI. The proposal takes the fewest main pools (the most rows left to train on).
+ * Pure: the dashboard's check runs it on the uploaded rows; the split is the one the build makes
+ * (split.ts), not an estimate.
  */
 import type { DatasetDefinition } from '../schemas/dataset-definition';
 import type { PreparedDataset } from '../services/dataset-source';
-import { crossValidate } from './ai-model';
 import { stratifiedSplit } from './split';
 import { MIN_TRAINING_ROWS } from '../schemas/study-counts';
 
@@ -58,24 +57,19 @@ export function poolOptions(data: PreparedDataset): PoolOption[] {
   return options;
 }
 
-export type PoolProposal = PoolOption & { cv_accuracy: number; cv_folds: number };
-
 /**
- * The settings to propose when the definition's do not fit: the fewest main pools, at the smallest
- * test share that fills them, with the AI's cross-validated accuracy on the rows left to train on.
- * Null when no setting leaves MIN_TRAINING_ROWS to train on.
+ * The option to propose when the definition's settings do not fit: the fewest main pools, at the
+ * smallest test share that fills them, if it leaves MIN_TRAINING_ROWS to train on; else null.
  */
-export function proposePoolFit(data: PreparedDataset): { options: PoolOption[]; proposal: PoolProposal | null } {
+export function proposePoolFit(data: PreparedDataset): { options: PoolOption[]; proposal: PoolOption | null } {
   const options = poolOptions(data);
-  const best = options.find((o) => o.training_rows >= MIN_TRAINING_ROWS);
-  if (!best) return { options, proposal: null };
-  const { definition } = data;
-  const { train } = heldOut(
-    data.examples.map((e) => e.label),
-    best.test_size,
-    definition.split.seed,
-  );
-  const folds = definition.model.cvFolds;
-  const accuracy = crossValidate(data, train, { folds, ...(definition.model.params ? { params: definition.model.params } : {}) });
-  return { options, proposal: { ...best, cv_accuracy: accuracy.reduce((a, b) => a + b, 0) / folds, cv_folds: folds } };
+  return { options, proposal: options.find((o) => o.training_rows >= MIN_TRAINING_ROWS) ?? null };
 }
+
+/** The training rows of the split `testSize` makes (the definition's seed), as the build draws it. */
+export const trainingRowsAt = (data: PreparedDataset, testSize: number) =>
+  heldOut(
+    data.examples.map((e) => e.label),
+    testSize,
+    data.definition.split.seed,
+  ).train;

@@ -22,11 +22,10 @@ const featureNameSchema = z
 
 const bilingual = z.object({ ja: z.string().min(1), en: z.string().min(1) });
 
-/** How a number is shown on the case card; the value is the cell as read. */
 /**
- * How a number is shown on the case card. `age`: a person's age (32 years / 32歳); `years`: a
- * duration (27 years / 27年); `percentile`: an amount (in `currency`) with its place among the
- * dataset's own values ("top 24%").
+ * How a number is shown on the case card; the value is the cell as read. `age`: a person's age
+ * (32 years / 32歳); `years`: a duration (27 years / 27年); `percentile`: the value (in `currency`
+ * when it has one, else as `plain`) with its place among the dataset's own values ("top 24%").
  */
 export const NUMBER_FORMATS = ['plain', 'currency', 'age', 'years', 'hours', 'points', 'out_of_10', 'percentile'] as const;
 
@@ -46,9 +45,17 @@ const numericColumn = z.object({
   kind: z.literal('numeric'),
   /** Every value is a whole number (the codebook's type). */
   integer: z.boolean().default(false),
-  unit: z.string().min(1).optional(),
+  /**
+   * What the number counts. A text (`"offences"`) is the codebook's unit only; `{ "ja": …, "en": … }`
+   * is also written after the value on the case card in each language (the codebook takes the
+   * English), with `plain` values and `percentile` values without a currency: the other formats
+   * carry their own units.
+   */
+  unit: z.union([z.string().min(1), bilingual]).optional(),
   format: z.enum(NUMBER_FORMATS).default('plain'),
-  /** Currency code for `format: currency` or `percentile`. */
+  /** Digits after the decimal point on the case card (`plain` and `percentile` values, every value the same); up to 3, trailing zeros dropped, without it. */
+  decimals: z.number().int().min(0).max(6).optional(),
+  /** Currency code for `format: currency` (required) or `percentile` (an amount of money). */
   currency: z.string().length(3).optional(),
   /** Words for particular values (e.g. 0 = female, 1 = male), shown instead of the number. */
   values: z.record(z.string(), bilingual).optional(),
@@ -210,7 +217,7 @@ export const datasetDefinitionSchema = z
       if (c.kind === 'ordinal') {
         for (const level of c.levels) if (!(level in c.values)) issue(['columns', i, 'values'], `column ${c.name}: level ${level} has no label`);
       }
-      if (c.kind === 'numeric' && (c.format === 'currency' || c.format === 'percentile') && !c.currency) issue(['columns', i, 'currency'], `column ${c.name}: format ${c.format} needs a currency code`);
+      if (c.kind === 'numeric' && c.format === 'currency' && !c.currency) issue(['columns', i, 'currency'], `column ${c.name}: format currency needs a currency code`);
       if (c.kind === 'numeric' && c.format === 'percentile') {
         const s = c.statistics;
         if (!s) issue(['columns', i, 'statistics'], `column ${c.name}: format percentile needs statistics (min, q1, median, q3, max of its values; the dashboard's check reports them)`);
@@ -352,9 +359,25 @@ export const datasetPreviewSchema = z.object({
     short: z.array(z.object({ outcome: z.enum(['positive', 'negative']), value: z.string(), held_out: countSchema, needed: countSchema })),
     /** When the pools cannot be built: for 1 … the definition's main pools, the smallest test share that fills them and what it leaves to train on. */
     options: z.array(poolOptionSchema),
-    /** The option proposed (the fewest main pools leaving enough to train on), with the AI's cross-validated accuracy on what is left; null when none does. */
-    proposal: poolOptionSchema.extend({ cv_accuracy: z.number(), cv_folds: countSchema }).nullable(),
+    /** The option proposed (the fewest main pools leaving enough to train on); null when none does. */
+    proposal: poolOptionSchema.nullable(),
   }),
+  /**
+   * Whether the AI is worth studying on this task: on the training rows of the split the dataset
+   * would be built with (the proposal's when the definition's does not fit), the cross-validated
+   * accuracy of the AI model and of two baselines on the same folds: always answering the majority
+   * outcome, and a regularised logistic regression (worker/ml/baselines.ts). Null when no split fits.
+   */
+  accuracy: z
+    .object({
+      split: z.enum(['definition', 'proposal']),
+      training_rows: countSchema,
+      cv_folds: countSchema,
+      ai_model: z.number(),
+      majority: z.number(),
+      logistic_regression: z.number(),
+    })
+    .nullable(),
   /** The understanding test's sample chart: the definition's own, or derived from the data (and then proposed as a change). */
   understanding_sample: z.object({ derived: z.boolean(), sample: understandingSampleSchema }),
   /**
@@ -377,7 +400,7 @@ export const datasetEnabledBodySchema = z.object({ enabled: z.boolean({ message:
 export const datasetParamSchema = z.object({ dataset: datasetIdSchema });
 
 /** A column as participants' screens read it: its words, format and values, without its codebook meaning or source. */
-export type ShownColumn = DatasetColumn extends infer C ? (C extends unknown ? Omit<C, 'meaning' | 'source' | 'unit' | 'integer'> : never) : never;
+export type ShownColumn = DatasetColumn extends infer C ? (C extends unknown ? Omit<C, 'meaning' | 'source' | 'integer'> : never) : never;
 
 /** What participants' screens need of a definition (validated by set-up, every default filled in). */
 export type DefinedDataset = Pick<DatasetDefinition, 'id' | 'order' | 'texts' | 'colours' | 'matrix'> & {
@@ -401,7 +424,7 @@ export const shownDefinition = (d: DatasetDefinition): DefinedDataset => ({
   understandingSample: sampleOf(d),
   columns: d.columns.map(({ meaning: _meaning, source: _source, ...shown }) => {
     if (shown.kind !== 'numeric') return shown;
-    const { unit: _unit, integer: _integer, ...numeric } = shown;
+    const { integer: _integer, ...numeric } = shown;
     return numeric;
   }),
 });

@@ -18,7 +18,7 @@ type Feature = {
 
 /** The codebook's view of a definition's column: its type, meaning, units and (for coded categories) codes. */
 function featureOf(column: DatasetColumn): Feature {
-  if (column.kind === 'numeric') return { name: column.name, type: column.integer ? 'integer' : 'number', meaning: column.meaning, ...(column.unit ? { units: column.unit } : {}) };
+  if (column.kind === 'numeric') return { name: column.name, type: column.integer ? 'integer' : 'number', meaning: column.meaning, ...(column.unit ? { units: typeof column.unit === 'string' ? column.unit : column.unit.en } : {}) };
   if (column.kind === 'categorical' && column.codes) {
     const { min, max } = column.codes;
     return { name: column.name, type: 'category', meaning: `${column.meaning} (dataset coding ${min}–${max})`, codes: { min, max } };

@@ -27,6 +27,9 @@ export const aiModelStatusSchema = z.object({
     test_accuracy: z.number().nullable(),
     test_f1_score: z.number().nullable(),
     test_samples: z.number().int().nullable(),
+    /** On the same test rows: always answering the training rows' majority outcome, and a regularised logistic regression fitted in the same build (null for a model built before these were recorded, or uploaded). */
+    baseline_majority_accuracy: z.number().nullable(),
+    baseline_logistic_accuracy: z.number().nullable(),
     error: z.string().nullable(),
   }),
   database_info: z.object({

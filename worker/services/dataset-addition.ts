@@ -139,6 +139,8 @@ export async function addDataset(db: Db, bucket: R2Bucket, input: { definition: 
     model_identifier: identifier,
     test_accuracy: report.test.accuracy,
     cross_validation_score: report.cross_validation_score,
+    /** On the same test rows: the two baselines the AI is measured against. */
+    baselines: report.baselines,
   };
 }
 

@@ -7,11 +7,13 @@
 import { badRequest } from '../errors';
 import { DatasetDefinitionError, parseDatasetDefinition, sourceColumnOf, type DatasetDefinition, type DatasetPreview } from '../schemas/dataset-definition';
 import { datasetDefinitions, studyConfig } from '../schemas/study';
-import { DataSourceError, decodeSource, parseSource, readParsedDataset } from './dataset-source';
+import { DataSourceError, decodeSource, parseSource, readParsedDataset, type PreparedDataset } from './dataset-source';
 import { poolsShortOfTheStudy } from '../schemas/study-counts';
 import { deriveUnderstandingSample, SampleNotDerivable } from '../ml/understanding-sample';
 import { heldOutSplit } from '../ml/dataset-build';
-import { neededPerOutcome, outcomesShort, proposePoolFit } from '../ml/pool-fit';
+import { neededPerOutcome, outcomesShort, proposePoolFit, trainingRowsAt } from '../ml/pool-fit';
+import { crossValidate } from '../ml/ai-model';
+import { baselineCrossValidated } from '../ml/baselines';
 
 const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -75,6 +77,19 @@ export async function readUpload(input: { definition: unknown; csvBase64: string
   }
 }
 
+/**
+ * The AI model's and the baselines' cross-validated accuracy on the training rows of the split
+ * `at` names, with the definition's folds and parameters: what the build would report as its CV.
+ */
+function accuracyOf(data: PreparedDataset, at: { split: 'definition' | 'proposal'; testSize: number } | null): DatasetPreview['accuracy'] {
+  if (!at) return null;
+  const { definition } = data;
+  const train = trainingRowsAt(data, at.testSize);
+  const folds = definition.model.cvFolds;
+  const ai = crossValidate(data, train, { folds, ...(definition.model.params ? { params: definition.model.params } : {}) });
+  return { split: at.split, training_rows: train.length, cv_folds: folds, ai_model: ai.reduce((a, b) => a + b, 0) / folds, ...baselineCrossValidated(data, train, folds) };
+}
+
 export async function previewDataset(input: { definition: unknown; csvBase64: string }): Promise<DatasetPreview> {
   const { definition, file, bytes, sha256, shaGiven, sampleGiven, header, rows, dataset } = await readUpload(input);
 
@@ -121,6 +136,7 @@ export async function previewDataset(input: { definition: unknown; csvBase64: st
   // Settings that fit are worked out only when the definition's do not (it trains the AI once per fold).
   const fit = canBuild ? { options: [], proposal: null } : proposePoolFit(dataset);
   const sample = definition.understandingSample!;
+  const accuracy = accuracyOf(dataset, canBuild ? { split: 'definition', testSize: split.testSize } : fit.proposal ? { split: 'proposal', testSize: fit.proposal.test_size } : null);
 
   const changes: DatasetPreview['changes'] = [
     ...(matches ? [] : [{ path: ['source', 'files', 0, 'sha256'], from: shaGiven ? file.sha256 : null, to: sha256, reason: 'sha256' as const }]),
@@ -142,6 +158,7 @@ export async function previewDataset(input: { definition: unknown; csvBase64: st
     outcome: { positive, negative, positive_share: dataset.examples.length ? positive / dataset.examples.length : 0 },
     pools: { needed_per_outcome: needed, needed_with_one_main_pool: neededPerOutcome(pools, 1), held_out: heldOut, can_build: canBuild, short: outcomesShort(dataset, heldOut), options: fit.options, proposal: fit.proposal },
     understanding_sample: { derived: !sampleGiven, sample },
+    accuracy,
     changes,
     build: { definition_file: `ml-assets/datasets/${definition.id}.json`, csv_file: file.path, sha256_to_set: matches ? null : sha256 },
   };

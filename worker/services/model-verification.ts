@@ -33,6 +33,8 @@ export async function aiModelStatus(db: Db, bucket: R2Bucket, dataset: DatasetTy
       test_accuracy: num(m.test_accuracy),
       test_f1_score: num(m.test_f1_score),
       test_samples: int(m.test_samples),
+      baseline_majority_accuracy: num(m.baseline_majority_accuracy),
+      baseline_logistic_accuracy: num(m.baseline_logistic_accuracy),
       error: missing ?? (exists ? null : `The model file ${row!.r2Key} is missing from storage`),
     },
     database_info: {

@@ -163,6 +163,7 @@ function PreviewResult({ preview, upload, onApply, applying }: { preview: Previe
           </li>
         ) : null}
       </ul>
+      {preview.accuracy ? <ModelAccuracy accuracy={preview.accuracy} /> : null}
       <ProposedChanges preview={preview} onApply={onApply} applying={applying} />
       <AddDataset preview={preview} upload={upload} />
       <h4>{t(k('featuresTitle'))}</h4>
@@ -187,7 +188,6 @@ function PreviewResult({ preview, upload, onApply, applying }: { preview: Previe
 function ProposedChanges({ preview, onApply, applying }: { preview: Preview; onApply: () => void; applying: boolean }) {
   const { t } = useTranslation();
   const { pools, changes } = preview;
-  const percent = (x: number) => (x * 100).toFixed(1);
   const proposal = pools.proposal;
   if (changes.length === 0 && (pools.can_build || proposal)) return null;
   const sample = preview.understanding_sample.sample.features;
@@ -221,8 +221,6 @@ function ProposedChanges({ preview, onApply, applying }: { preview: Preview; onA
             share: proposal.test_size,
             held: proposal.held_out.positive + proposal.held_out.negative,
             training: proposal.training_rows,
-            cv: percent(proposal.cv_accuracy),
-            folds: proposal.cv_folds,
           })}
         </p>
       ) : null}
@@ -247,6 +245,32 @@ function ProposedChanges({ preview, onApply, applying }: { preview: Preview; onA
             ))}
           </ul>
         </details>
+      ) : null}
+    </div>
+  );
+}
+
+/** Whether the AI is worth studying here: its cross-validated accuracy beside the two baselines', on the same rows and folds. */
+function ModelAccuracy({ accuracy }: { accuracy: NonNullable<Preview['accuracy']> }) {
+  const { t } = useTranslation();
+  const percent = (x: number) => (x * 100).toFixed(1);
+  // Within a percentage point of a baseline is no better, at the precision shown.
+  const weak = accuracy.ai_model < Math.max(accuracy.logistic_regression, accuracy.majority) + 0.01;
+  return (
+    <div data-testid="dataset-accuracy">
+      <p>
+        {t(k(`accuracy.${accuracy.split}`), {
+          rows: accuracy.training_rows.toLocaleString(),
+          folds: accuracy.cv_folds,
+          ai: percent(accuracy.ai_model),
+          lr: percent(accuracy.logistic_regression),
+          majority: percent(accuracy.majority),
+        })}
+      </p>
+      {weak ? (
+        <p className="notice notice-warning" data-testid="dataset-accuracy-weak">
+          {t(k('accuracy.weak'))}
+        </p>
       ) : null}
     </div>
   );
@@ -291,7 +315,15 @@ function AddDataset({ preview, upload }: { preview: Preview; upload: Upload }) {
         <p className="notice notice-warning">{t(k('cannotAdd'), { reasons: blockers.join('; ') })}</p>
       ) : add.data ? (
         <p role="status" className="notice notice-success" data-testid="dataset-added">
-          {t(k('added'), { dataset: add.data.dataset, cases: add.data.cases, rows: add.data.rows.toLocaleString(), accuracy: percent(add.data.test_accuracy), cv: percent(add.data.cross_validation_score) })}
+          {t(k('added'), {
+            dataset: add.data.dataset,
+            cases: add.data.cases,
+            rows: add.data.rows.toLocaleString(),
+            accuracy: percent(add.data.test_accuracy),
+            cv: percent(add.data.cross_validation_score),
+            lr: percent(add.data.baselines.logistic_regression),
+            majority: percent(add.data.baselines.majority),
+          })}
         </p>
       ) : (
         <Button className="button button-primary" onPress={() => add.mutate()} isDisabled={add.isPending} data-testid="dataset-add-button">

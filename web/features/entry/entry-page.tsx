@@ -154,7 +154,10 @@ export function EntryPage() {
   return (
     <div className="page entry-page">
       <h1>{t('entry.title')}</h1>
-      <p className="lead">{t('entry.lead')}</p>
+      {/* The tasks as their definitions name them: the study is not always about people. */}
+      <p className="lead" data-testid="entry-lead">
+        {t('entry.lead', { tasks: enabledDatasets().map((id) => t(`datasets.${id}.name`)).join(t('entry.taskSeparator')) })}
+      </p>
 
       {/* The way in comes first: a phone shows it without scrolling; the details follow. */}
       <Card className="participation-card">

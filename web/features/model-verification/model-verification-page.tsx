@@ -84,6 +84,8 @@ function AiModelTab({ dataset, notify }: { dataset: DatasetType; notify: (m: Mes
               [t(k('ai.identifier')), <code key="id">{s.model_identifier ?? '—'}</code>],
               [t(k('ai.fileExists')), <StatusBadge key="f" state={s.model_file_exists ? 'healthy' : 'error'} label={t(k(s.model_file_exists ? 'ai.present' : 'ai.missing'))} />],
               [t(k('ai.testAccuracy')), pct(s.current_performance.test_accuracy)],
+              [t(k('ai.baselineLogistic')), pct(s.current_performance.baseline_logistic_accuracy)],
+              [t(k('ai.baselineMajority')), pct(s.current_performance.baseline_majority_accuracy)],
               [t(k('ai.f1')), s.current_performance.test_f1_score?.toFixed(3) ?? '—'],
               [t(k('ai.testSamples')), s.current_performance.test_samples ?? '—'],
               [t(k('ai.cvScore')), pct(s.database_info.cross_validation_score)],
