@@ -4,6 +4,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { runtimeBuiltModel } from './test/helpers/runtime-build';
 
 const root = import.meta.dirname;
 
@@ -32,6 +33,8 @@ export default defineConfig(async () => {
   // Speed dating's, whose categories are the dataset's integer codes (race "1" → 1 …).
   const speedDatingDir = path.join(fixturesRoot, 'speed_dating', 'ai_model');
   const speedDatingFixture = existsSync(speedDatingDir) ? { model: readFixture(speedDatingDir, 'model.json'), encoding: readFixture(speedDatingDir, 'encoding.json') } : null;
+  // The same dataset built in Node, for workerd to build again and compare byte for byte.
+  const nodeBuiltModel = runtimeBuiltModel();
   return {
     test: {
       projects: [
@@ -48,6 +51,7 @@ export default defineConfig(async () => {
                   ML_FIXTURE: mlFixture,
                   COMPAS_AI_FIXTURE: compasFixture,
                   SPEED_DATING_AI_FIXTURE: speedDatingFixture,
+                  NODE_BUILT_MODEL: nodeBuiltModel,
                   // Generated calls of the fuzzing suite in all (test/worker/fuzz.test.ts).
                   XDL_FUZZ_RUNS: Number(process.env.XDL_FUZZ_RUNS ?? 10_000),
                 },

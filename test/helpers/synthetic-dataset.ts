@@ -18,8 +18,11 @@ const NAMES = ['Alex Example', 'Sam Sample', 'Kim Placeholder', 'Lee Testcase'];
 
 const pick = <T>(random: () => number, items: readonly T[]) => items[Math.floor(random() * items.length)]!;
 
-/** The CSV text: `rows` applications, about 30% approved. */
-export function loanCsv(rows: number, seed = 7): string {
+/** The purpose a few applications give (`rareLevels`): a category level too rare to be split on alone. */
+export const RARE_PURPOSE = 'wedding';
+
+/** The CSV text: `rows` applications, about 30% approved; `rareLevels`: about 1.5 % of them for a rare purpose. */
+export function loanCsv(rows: number, seed = 7, options: { rareLevels?: boolean } = {}): string {
   const random = seededRandom(seed);
   const lines = ['applicant_id,applicant_name,income,debt_ratio,years_employed,credit_score,open_accounts,late_payments,housing,purpose,region,education,approved'];
   for (let i = 0; i < rows; i++) {
@@ -30,7 +33,7 @@ export function loanCsv(rows: number, seed = 7): string {
     const accounts = Math.floor(random() * 12);
     const late = random() < 0.7 ? 0 : Math.floor(random() * 6);
     const housing = pick(random, HOUSING);
-    const purpose = pick(random, PURPOSE);
+    const purpose = options.rareLevels && random() < 0.015 ? RARE_PURPOSE : pick(random, PURPOSE);
     const region = 1 + Math.floor(random() * 4);
     const education = pick(random, EDUCATION);
     const z = (score - 600) / 80 + (income - 80_000) / 40_000 - debt * 3 - late * 0.6 + (housing === 'own' ? 0.5 : 0) + EDUCATION.indexOf(education) * 0.3 - 0.5;

@@ -13,7 +13,7 @@ import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { pageOverflow, signInAsAdmin, useBrowser } from '../e2e/browser';
 import { adoptParticipant, makeParticipant, preThroughApi, judgeInitially, startMainPrepared } from '../e2e/participants';
-import { loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
+import { loanCsv, loanDefinition, RARE_PURPOSE } from '../helpers/synthetic-dataset';
 import { understandingQuestion } from '../../worker/schemas/understanding-test';
 import { DATASETS } from '../../worker/schemas/datasets';
 import { OWN_ADMIN_PASSWORD } from './global-setup';
@@ -35,11 +35,13 @@ const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
  */
 const ADDED_ID = 'loan_review';
 const ROWS = 569;
-const csv = loanCsv(ROWS, 21);
+// Coded (region), ordinal (education) and free categories, one with a rare level, and missing values written two ways.
+const csv = loanCsv(ROWS, 21, { rareLevels: true });
 const base = loanDefinition(createHash('sha256').update(csv).digest('hex'));
 const { understandingSample: _written, ...withoutSample } = base;
 const definition = {
   ...withoutSample,
+  columns: withoutSample.columns.map((c) => (c.name === 'purpose' && c.kind === 'categorical' ? { ...c, values: { ...c.values, [RARE_PURPOSE]: { en: 'Wedding', ja: '結婚式' } } } : c)),
   id: ADDED_ID,
   order: 50,
   source: { files: [{ path: `${ADDED_ID}/applications.csv` }] },
@@ -172,6 +174,18 @@ describe("a researcher's own dataset, added on the dashboard of the running plat
     for (const name of ['income', 'credit_score', 'region']) expect(bars).toContain(column(name).label[language]);
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/added-explanation-${language}-390.png`, fullPage: true });
+    // The case to its end: the final judgement and the questions, then the next case.
+    await page.getByRole('button', { name: t.main.toFinal }).click();
+    await page.getByTestId('final-ai-reminder').waitFor();
+    await page.locator('.answer-bar .judgement-prediction .radio').nth(1).click();
+    await page.locator('.answer-bar .judgement-confidence .radio').nth(2).click();
+    await page.getByRole('button', { name: t.judgement.submit, exact: true }).click();
+    const items = page.locator('.survey-item');
+    await items.first().waitFor();
+    for (let i = 0; i < 5; i++) await items.nth(i).locator('.radio').nth(i).click();
+    await page.getByRole('button', { name: t.main.survey.submit }).click();
+    await page.locator('.case-card h2').filter({ hasText: '2' }).waitFor();
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     await page.context().close();
   });
 });

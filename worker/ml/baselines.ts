@@ -11,6 +11,7 @@
 import type { PreparedDataset } from '../services/dataset-source';
 import { stratifiedFolds } from './ai-model';
 import { encodeRows } from './training-data';
+import { exp } from './exact-math';
 
 /** Levels rarer than this share of the training rows get no indicator of their own. */
 const RARE_LEVEL = 0.01;
@@ -45,7 +46,7 @@ export function designOf(data: PreparedDataset, rows: Float64Array[]): Design {
     for (const v of values) mean += v;
     mean /= values.length;
     let variance = 0;
-    for (const v of values) variance += (v - mean) ** 2;
+    for (const v of values) variance += (v - mean) * (v - mean);
     const scale = Math.sqrt(variance / values.length);
     if (!(scale > 0)) return;
     const at = width++;
@@ -64,7 +65,7 @@ export function designOf(data: PreparedDataset, rows: Float64Array[]): Design {
   };
 }
 
-const sigmoid = (z: number) => (z >= 0 ? 1 / (1 + Math.exp(-z)) : Math.exp(z) / (1 + Math.exp(z)));
+const sigmoid = (z: number) => (z >= 0 ? 1 / (1 + exp(-z)) : exp(z) / (1 + exp(z)));
 
 /** Solves the symmetric positive-definite system `a·x = b` (Cholesky); `a` is n×n row-major. */
 function solve(a: Float64Array, b: Float64Array, n: number): Float64Array {

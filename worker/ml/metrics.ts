@@ -1,4 +1,5 @@
 /** Binary classification metrics at a 0.5 threshold, as reported for every trained model. */
+import { log } from './exact-math';
 
 export type BinaryMetrics = {
   accuracy: number;
@@ -24,7 +25,7 @@ export function binaryMetrics(labels: ArrayLike<number>, probabilities: ArrayLik
     if (predicted === 1 && y === 1) tp++;
     else if (predicted === 1) fp++;
     else if (y === 1) fn++;
-    logloss -= y * Math.log(p) + (1 - y) * Math.log(1 - p);
+    logloss -= y * log(p) + (1 - y) * log(1 - p);
   }
   const precision = tp + fp > 0 ? tp / (tp + fp) : 0;
   const recall = tp + fn > 0 ? tp / (tp + fn) : 0;

@@ -7,6 +7,7 @@
 import { forestOf, goesLeft } from './forest';
 import { MissingType, ZERO_THRESHOLD, type CompiledModel, type CompiledTree } from './model';
 import { buildQuickScorer, quickScore, type QuickScorer } from './quick-scorer';
+import { exp } from './exact-math';
 
 /** Whether `value` is among `codes[from .. from + length)`, which are sorted. */
 function inSortedSet(codes: Int32Array, from: number, length: number, value: number): boolean {
@@ -76,7 +77,7 @@ export function walkForest(model: CompiledModel, x: Float64Array): number {
   return score;
 }
 
-export const sigmoid = (raw: number) => 1 / (1 + Math.exp(-raw));
+export const sigmoid = (raw: number) => 1 / (1 + exp(-raw));
 
 /** Probability of the positive class (binary objective). */
 export const predictProbability = (model: CompiledModel, x: Float64Array) => sigmoid(predictRaw(model, x));

@@ -20,6 +20,7 @@ import {
   type NumericBins,
 } from './binning';
 import { DecisionType, MODEL_FORMAT, MODEL_FORMAT_VERSION, MissingType, type GbdtModel, type SerializedTree } from './model';
+import { exp, log } from './exact-math';
 
 export const trainParamsSchema = z.object({
   numTrees: z.number().int().min(1).max(5000).default(100),
@@ -639,7 +640,7 @@ function logLossGradients(scores: Float64Array, labels: Float64Array, weights: F
   const n = scores.length;
   if (weights) {
     for (let i = 0; i < n; i++) {
-      const prob = 1 / (1 + Math.exp(-scores[i]!));
+      const prob = 1 / (1 + exp(-scores[i]!));
       const w = weights[i]!;
       gradHess[2 * i] = (prob - labels[i]!) * w;
       gradHess[2 * i + 1] = prob * (1 - prob) * w;
@@ -647,7 +648,7 @@ function logLossGradients(scores: Float64Array, labels: Float64Array, weights: F
     return;
   }
   for (let i = 0; i < n; i++) {
-    const prob = 1 / (1 + Math.exp(-scores[i]!));
+    const prob = 1 / (1 + exp(-scores[i]!));
     gradHess[2 * i] = prob - labels[i]!;
     gradHess[2 * i + 1] = prob * (1 - prob);
   }
@@ -677,7 +678,7 @@ export function trainGbdt(data: TrainingData, paramsInput: TrainParamsInput, enc
     sumWY += w * labels[i]!;
   }
   const mean = sumWY / sumW;
-  const initScore = mean > 0 && mean < 1 ? Math.log(mean / (1 - mean)) : 0;
+  const initScore = mean > 0 && mean < 1 ? log(mean / (1 - mean)) : 0;
 
   const scores = new Float64Array(numRows).fill(initScore);
   const gradHess = new Float64Array(2 * numRows);

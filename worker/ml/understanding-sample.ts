@@ -49,8 +49,8 @@ function scoreNumeric(column: DatasetColumn, pairs: { x: number; y: 0 | 1 }[]): 
   let syy = 0;
   for (const p of pairs) {
     sxy += (p.x - mx) * (p.y - my);
-    sxx += (p.x - mx) ** 2;
-    syy += (p.y - my) ** 2;
+    sxx += (p.x - mx) * (p.x - mx);
+    syy += (p.y - my) * (p.y - my);
   }
   const strength = sxx > 0 && syy > 0 ? Math.abs(sxy) / Math.sqrt(sxx * syy) : 0;
   // An ordinal value is shown by its level; a numeric one as the value a row of that side has.

@@ -163,8 +163,8 @@ function PreviewResult({ preview, upload, onApply, applying }: { preview: Previe
           </li>
         ) : null}
       </ul>
-      {preview.accuracy ? <ModelAccuracy accuracy={preview.accuracy} /> : null}
       <ProposedChanges preview={preview} onApply={onApply} applying={applying} />
+      {preview.accuracy ? <ModelAccuracy accuracy={preview.accuracy} /> : null}
       <AddDataset preview={preview} upload={upload} />
       <h4>{t(k('featuresTitle'))}</h4>
       <DataTable label={t(k('featuresTitle'))} columns={features} rows={preview.columns.map((c, id) => ({ ...c, id }))} />
