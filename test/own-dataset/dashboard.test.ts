@@ -17,7 +17,7 @@ import { loanCsv, loanDefinition, RARE_PURPOSE } from '../helpers/synthetic-data
 import { understandingQuestion } from '../../worker/schemas/understanding-test';
 import { DATASETS } from '../../worker/schemas/datasets';
 import { OWN_ADMIN_PASSWORD } from './global-setup';
-import { expectExampleCase, expectOnSelectionPage } from './task-pages';
+import { expectExampleCase, expectOnSelectionPage, finishFirstMainCase } from './task-pages';
 
 const session = useBrowser();
 const streamText = async (stream: Readable) => {
@@ -175,16 +175,7 @@ describe("a researcher's own dataset, added on the dashboard of the running plat
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/added-explanation-${language}-390.png`, fullPage: true });
     // The case to its end: the final judgement and the questions, then the next case.
-    await page.getByRole('button', { name: t.main.toFinal }).click();
-    await page.getByTestId('final-ai-reminder').waitFor();
-    await page.locator('.answer-bar .judgement-prediction .radio').nth(1).click();
-    await page.locator('.answer-bar .judgement-confidence .radio').nth(2).click();
-    await page.getByRole('button', { name: t.judgement.submit, exact: true }).click();
-    const items = page.locator('.survey-item');
-    await items.first().waitFor();
-    for (let i = 0; i < 5; i++) await items.nth(i).locator('.radio').nth(i).click();
-    await page.getByRole('button', { name: t.main.survey.submit }).click();
-    await page.locator('.case-card h2').filter({ hasText: '2' }).waitFor();
+    await finishFirstMainCase(page, t);
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     await page.context().close();
   });

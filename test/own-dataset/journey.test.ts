@@ -16,7 +16,7 @@ import { pageOverflow, useBrowser } from '../e2e/browser';
 import { adoptParticipant, makeParticipant, mainThroughApi, postSurveyThroughApi, preThroughApi, judgeInitially, startMainPrepared } from '../e2e/participants';
 import { LOAN_ID, loanDefinition } from '../helpers/synthetic-dataset';
 import { OWN_ADMIN_PASSWORD } from './global-setup';
-import { expectExampleCase, expectOnSelectionPage } from './task-pages';
+import { expectExampleCase, expectOnSelectionPage, finishFirstMainCase } from './task-pages';
 
 const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
@@ -85,16 +85,7 @@ describe("a researcher's own dataset, added as a definition and a CSV", () => {
     for (const name of ['income', 'credit_score', 'region']) expect(bars).toContain(column(name).label[language]);
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     await shot('explanation');
-    await page.getByRole('button', { name: t.main.toFinal }).click();
-    await page.getByTestId('final-ai-reminder').waitFor();
-    await page.locator('.answer-bar .judgement-prediction .radio').nth(1).click();
-    await page.locator('.answer-bar .judgement-confidence .radio').nth(2).click();
-    await page.getByRole('button', { name: t.judgement.submit, exact: true }).click();
-    const items = page.locator('.survey-item');
-    await items.first().waitFor();
-    for (let i = 0; i < 5; i++) await items.nth(i).locator('.radio').nth(i).click();
-    await page.getByRole('button', { name: t.main.survey.submit }).click();
-    await page.locator('.case-card h2').filter({ hasText: '2' }).waitFor();
+    await finishFirstMainCase(page, t);
 
     // The other 49 cases and the post-survey, then the completion page with its code.
     await mainThroughApi(p);

@@ -22,3 +22,17 @@ export async function expectExampleCase(page: Page, labels: string[]): Promise<s
   for (const label of labels) expect(text).toContain(label);
   return text;
 }
+
+/** From the explanation step, the first main case to its end (final judgement, the five questions); resolves once the second case shows. */
+export async function finishFirstMainCase(page: Page, t: typeof en): Promise<void> {
+  await page.getByRole('button', { name: t.main.toFinal }).click();
+  await page.getByTestId('final-ai-reminder').waitFor();
+  await page.locator('.answer-bar .judgement-prediction .radio').nth(1).click();
+  await page.locator('.answer-bar .judgement-confidence .radio').nth(2).click();
+  await page.getByRole('button', { name: t.judgement.submit, exact: true }).click();
+  const items = page.locator('.survey-item');
+  await items.first().waitFor();
+  for (let i = 0; i < 5; i++) await items.nth(i).locator('.radio').nth(i).click();
+  await page.getByRole('button', { name: t.main.survey.submit }).click();
+  await page.locator('.case-card h2').filter({ hasText: '2' }).waitFor();
+}
