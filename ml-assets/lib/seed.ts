@@ -10,16 +10,15 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { execFileSync, type SpawnOptions } from 'node:child_process';
+import type { SpawnOptions } from 'node:child_process';
 import { DatasetDefinitionError } from '../../worker/schemas/dataset-definition';
-import { projectRoot } from './paths';
 import { setUpMetrics } from '../../worker/ml/ai-model';
 import { gbdtModelSchema } from '../../worker/ml/model';
 import type { DatasetType } from '../../worker/schemas/study';
 import { allDefinitions } from './definitions';
 import { r2Keys } from '../../worker/storage/r2';
 import { readDeployTarget } from '../../scripts/lib/wrangler-config';
-import { applyLocalMigrations, bin, offlineEnv, runTool, stateFlags, type StateTarget } from '../../scripts/lib/wrangler';
+import { applyLocalMigrations, d1Rows, offlineEnv, runTool, stateFlags, type StateTarget } from '../../scripts/lib/wrangler';
 import { prepareAll, readAssets, trainingTablePath, type DatasetAssets } from './prepare';
 
 /** SQL string literal: single quotes doubled; SQLite has no other escapes. */
@@ -87,14 +86,11 @@ const SPEC_DATASET_IDS = ['adult_income', 'speed_dating', 'compas'];
 function refuseDashboardIds(target: StateTarget, database: string, ids: string[]): void {
   const own = ids.filter((id) => !SPEC_DATASET_IDS.includes(id));
   if (own.length === 0) return;
-  const sql = `select dataset_type as id, created_at from added_datasets where dataset_type in (${own.map((id) => `'${id}'`).join(', ')})`;
-  const out = execFileSync(bin('wrangler'), ['d1', 'execute', database, '--json', '--command', sql, ...stateFlags(target)], {
-    cwd: projectRoot,
-    env: offlineEnv({ CI: 'true' }),
-    encoding: 'utf8',
-    stdio: ['ignore', 'pipe', 'pipe'],
-  });
-  const taken = (JSON.parse(out) as { results: { id: string; created_at: string }[] }[])[0]!.results;
+  const taken = d1Rows<{ id: string; created_at: string }>(
+    target,
+    `select dataset_type as id, created_at from added_datasets where dataset_type in (${own.map(literal).join(', ')})`,
+    database,
+  );
   if (taken.length > 0) {
     throw new DatasetDefinitionError(
       taken

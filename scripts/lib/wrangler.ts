@@ -10,7 +10,7 @@ import path from 'node:path';
 export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 export const D1_DATABASE = 'xai-decision-lab';
 
-export const bin = (name: string) => path.join(projectRoot, 'node_modules', '.bin', name);
+const bin = (name: string) => path.join(projectRoot, 'node_modules', '.bin', name);
 
 export function offlineEnv(extra: Record<string, string> = {}): NodeJS.ProcessEnv {
   return {
@@ -141,14 +141,18 @@ export async function killLocalWorker(child: ChildProcess, signal: NodeJS.Signal
   await exited;
 }
 
-/** Rows of a query on a local D1 state directory, as a researcher's query would read them. */
-export function localD1Rows<T>(persistTo: string, sql: string): T[] {
-  const out = execFileSync(bin('wrangler'), ['d1', 'execute', D1_DATABASE, '--local', '--persist-to', persistTo, '--json', '--command', sql], {
+/** Rows of a query on the D1 of `target` (local or remote), as a researcher's query would read them. */
+export function d1Rows<T>(target: StateTarget, sql: string, database = D1_DATABASE): T[] {
+  const out = execFileSync(bin('wrangler'), ['d1', 'execute', database, ...stateFlags(target), '--json', '--command', sql], {
     cwd: projectRoot,
-    env: offlineEnv(),
+    // CI=true: a remote query asks no confirmation.
+    env: offlineEnv({ CI: 'true' }),
     encoding: 'utf8',
     maxBuffer: 256 * 1024 * 1024,
     stdio: ['ignore', 'pipe', 'ignore'],
   });
   return (JSON.parse(out) as { results: T[] }[])[0]!.results;
 }
+
+/** Rows of a query on a local D1 state directory. */
+export const localD1Rows = <T>(persistTo: string, sql: string): T[] => d1Rows<T>({ persistTo }, sql);

@@ -316,6 +316,19 @@ describe('/admin', () => {
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-dataset-check-${lang}-${width}.png`, fullPage: true });
 
+    // A small file as first written (no sha256, the default pools): the short outcomes, the proposal and what the AI would reach, nothing past the edge.
+    const small = loanCsv(569);
+    const first = structuredClone(definition) as { source: { files: Record<string, unknown>[] } };
+    delete first.source.files[0]!.sha256;
+    await choose(first, small);
+    await page.getByTestId('dataset-proposal').waitFor();
+    expect(await page.getByTestId('dataset-preview-short').locator('li').count()).toBe(2);
+    expect(await page.getByTestId('dataset-proposal-fit').innerText()).toContain(texts.dashboard.datasets.proposalFit.split('{{')[0]!.trim());
+    expect(await page.getByTestId('dataset-accuracy').innerText()).toContain(texts.dashboard.datasets.accuracy.proposal.split('{{')[0]!.trim());
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    await page.getByTestId('dataset-proposal').scrollIntoViewIfNeeded();
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-dataset-proposal-${lang}-${width}.png` });
+
     // A broken definition: refused, naming the column and the rule.
     const broken = structuredClone(definition) as { columns: Record<string, unknown>[] };
     broken.columns[3]!.format = 'stars';

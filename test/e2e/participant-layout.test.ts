@@ -9,6 +9,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { DATASET_TYPES, LANGUAGES, type DatasetType } from '../../worker/schemas/study-config';
+import { datasetOf } from '../../worker/schemas/datasets';
 import { useBrowser } from './browser';
 import { adoptParticipant, makeParticipant, participantReadyForMain, startMainPrepared } from './participants';
 
@@ -92,6 +93,10 @@ describe.each(DATASET_TYPES)('%s', (dataset: DatasetType) => {
 
     // Consent (a participant who has not consented yet): the agree button on the first screen.
     await adoptParticipant(page, await makeParticipant(dataset, { consent: false }), language);
+    // The entry page names the offered tasks as their definitions do.
+    await page.goto(`${base}/`);
+    expect(await page.getByTestId('entry-lead').innerText()).toContain(datasetOf(dataset).texts[language].name);
+    await shot(page, 'entry');
     await page.goto(`${base}/experiment/consent`);
     await page.getByRole('heading', { name: t.consent.title, level: 1 }).waitFor();
     await shot(page, 'consent');

@@ -24,7 +24,7 @@ type Design = { width: number; row: (x: Float64Array) => Float64Array };
 
 /** The logistic regression's inputs, learned from the training rows only. */
 export function designOf(data: PreparedDataset, rows: Float64Array[]): Design {
-  const parts: ((x: Float64Array, out: Float64Array, at: number) => void)[] = [];
+  const parts: ((x: Float64Array, out: Float64Array) => void)[] = [];
   let width = 0;
   data.featureNames.forEach((name, f) => {
     const values = rows.map((x) => x[f]!).filter((v) => !Number.isNaN(v));
@@ -59,7 +59,7 @@ export function designOf(data: PreparedDataset, rows: Float64Array[]): Design {
     width,
     row: (x) => {
       const out = new Float64Array(width);
-      for (const part of parts) part(x, out, 0);
+      for (const part of parts) part(x, out);
       return out;
     },
   };

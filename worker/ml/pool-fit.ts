@@ -8,7 +8,7 @@
  */
 import type { DatasetDefinition } from '../schemas/dataset-definition';
 import type { PreparedDataset } from '../services/dataset-source';
-import { stratifiedSplit } from './split';
+import { heldOutSplit } from './dataset-build';
 import { MIN_TRAINING_ROWS } from '../schemas/study-counts';
 
 /** The largest test share proposed: past it the AI is trained on almost nothing. */
@@ -19,10 +19,11 @@ export type PoolOption = { main_pools: number; test_size: number; needed_per_out
 
 export const neededPerOutcome = (pools: DatasetDefinition['pools'], mainPools = pools.mainPools) => (pools.tutorial + pools.pre + pools.main * mainPools) / 2;
 
-function heldOut(labels: readonly (0 | 1)[], testSize: number, seed: number) {
-  const { train, test } = stratifiedSplit(labels, testSize, seed);
+/** The build's split (`heldOutSplit`) at `testSize`: its training rows and how many of each outcome it holds out. */
+export function heldOutAt(definition: DatasetDefinition, labels: readonly (0 | 1)[], testSize: number) {
+  const { train, test } = heldOutSplit({ ...definition, split: { ...definition.split, testSize } }, labels);
   const positive = test.filter((i) => labels[i] === 1).length;
-  return { train, positive, negative: test.length - positive };
+  return { train, held: { positive, negative: test.length - positive } };
 }
 
 /** The outcomes the definition's own split holds too few of, each named by its first cell text. */
@@ -47,9 +48,9 @@ export function poolOptions(data: PreparedDataset): PoolOption[] {
     const from = Math.max(Math.round(definition.split.testSize * 100), Math.floor((needed / smaller) * 100) - 2, 1);
     for (let hundredths = from; hundredths <= MAX_TEST_SHARE * 100; hundredths++) {
       const testSize = hundredths / 100;
-      const held = heldOut(labels, testSize, definition.split.seed);
+      const { train, held } = heldOutAt(definition, labels, testSize);
       if (held.positive >= needed && held.negative >= needed) {
-        options.push({ main_pools: k, test_size: testSize, needed_per_outcome: needed, held_out: { positive: held.positive, negative: held.negative }, training_rows: held.train.length });
+        options.push({ main_pools: k, test_size: testSize, needed_per_outcome: needed, held_out: held, training_rows: train.length });
         break;
       }
     }
@@ -65,11 +66,3 @@ export function proposePoolFit(data: PreparedDataset): { options: PoolOption[]; 
   const options = poolOptions(data);
   return { options, proposal: options.find((o) => o.training_rows >= MIN_TRAINING_ROWS) ?? null };
 }
-
-/** The training rows of the split `testSize` makes (the definition's seed), as the build draws it. */
-export const trainingRowsAt = (data: PreparedDataset, testSize: number) =>
-  heldOut(
-    data.examples.map((e) => e.label),
-    testSize,
-    data.definition.split.seed,
-  ).train;

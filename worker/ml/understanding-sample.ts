@@ -28,7 +28,13 @@ type Scored = {
   typical: string | number;
 };
 
-const median = (values: number[]) => Float64Array.from(values).sort()[Math.floor(values.length / 2)]!;
+/** The sorted values at ⌊n·q⌋, as the spec's income statistics are taken (part 1 §9); the dashboard's check reports them too. */
+export function quartilesOf(values: number[]): { q1: number; median: number; q3: number } {
+  const sorted = Float64Array.from(values).sort();
+  const at = (q: number) => sorted[Math.floor(sorted.length * q)]!;
+  return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
+}
+const median = (values: number[]) => quartilesOf(values).median;
 const rounded = (x: number) => Math.round(x * 1e6) / 1e6;
 
 function scoreNumeric(column: DatasetColumn, pairs: { x: number; y: 0 | 1 }[]): Scored | null {

@@ -9,9 +9,8 @@ import { DatasetDefinitionError, parseDatasetDefinition, sourceColumnOf, type Da
 import { datasetDefinitions, studyConfig } from '../schemas/study';
 import { DataSourceError, decodeSource, parseSource, readParsedDataset, type PreparedDataset } from './dataset-source';
 import { poolsShortOfTheStudy } from '../schemas/study-counts';
-import { deriveUnderstandingSample, SampleNotDerivable } from '../ml/understanding-sample';
-import { heldOutSplit } from '../ml/dataset-build';
-import { neededPerOutcome, outcomesShort, proposePoolFit, trainingRowsAt } from '../ml/pool-fit';
+import { deriveUnderstandingSample, quartilesOf, SampleNotDerivable } from '../ml/understanding-sample';
+import { heldOutAt, neededPerOutcome, outcomesShort, proposePoolFit } from '../ml/pool-fit';
 import { crossValidate } from '../ml/ai-model';
 import { baselineCrossValidated } from '../ml/baselines';
 
@@ -24,13 +23,6 @@ function definitionOrRefuse(input: unknown): DatasetDefinition {
     if (err instanceof DatasetDefinitionError) throw badRequest('invalid_definition', err.message);
     throw err;
   }
-}
-
-/** The sorted values at ⌊n·q⌋, as the spec's income statistics are taken (part 1 §9). */
-function quartilesOf(values: number[]): { q1: number; median: number; q3: number } {
-  const sorted = Float64Array.from(values).sort();
-  const at = (q: number) => sorted[Math.floor(sorted.length * q)]!;
-  return { q1: at(0.25), median: at(0.5), q3: at(0.75) };
 }
 
 const SHA256 = /^[0-9a-f]{64}$/;
@@ -78,13 +70,14 @@ export async function readUpload(input: { definition: unknown; csvBase64: string
 }
 
 /**
- * The AI model's and the baselines' cross-validated accuracy on the training rows of the split
- * `at` names, with the definition's folds and parameters: what the build would report as its CV.
+ * The AI model's and the baselines' cross-validated accuracy on the training rows `at` gives (the
+ * definition's split or the proposal's), with the definition's folds and parameters: what the
+ * build would report as its CV.
  */
-function accuracyOf(data: PreparedDataset, at: { split: 'definition' | 'proposal'; testSize: number } | null): DatasetPreview['accuracy'] {
+function accuracyOf(data: PreparedDataset, at: { split: 'definition' | 'proposal'; train: number[] } | null): DatasetPreview['accuracy'] {
   if (!at) return null;
   const { definition } = data;
-  const train = trainingRowsAt(data, at.testSize);
+  const { train } = at;
   const folds = definition.model.cvFolds;
   const ai = crossValidate(data, train, { folds, ...(definition.model.params ? { params: definition.model.params } : {}) });
   return { split: at.split, training_rows: train.length, cv_folds: folds, ai_model: ai.reduce((a, b) => a + b, 0) / folds, ...baselineCrossValidated(data, train, folds) };
@@ -127,16 +120,18 @@ export async function previewDataset(input: { definition: unknown; csvBase64: st
   const needed = neededPerOutcome(pools);
   // The held-out split exactly as the build draws it.
   const labels = dataset.examples.map((e) => e.label);
-  const test = heldOutSplit(definition, labels).test;
-  const heldPositive = test.filter((i) => labels[i] === 1).length;
-  const heldOut = { positive: heldPositive, negative: test.length - heldPositive };
+  const own = heldOutAt(definition, labels, split.testSize);
+  const heldOut = own.held;
   const canBuild = heldOut.positive >= needed && heldOut.negative >= needed;
   // A definition that named no sha256 of its own does not match: the check reports the one to write in.
   const matches = shaGiven && sha256 === file.sha256;
-  // Settings that fit are worked out only when the definition's do not (it trains the AI once per fold).
+  // Settings that fit are worked out only when the definition's do not.
   const fit = canBuild ? { options: [], proposal: null } : proposePoolFit(dataset);
   const sample = definition.understandingSample!;
-  const accuracy = accuracyOf(dataset, canBuild ? { split: 'definition', testSize: split.testSize } : fit.proposal ? { split: 'proposal', testSize: fit.proposal.test_size } : null);
+  const accuracy = accuracyOf(
+    dataset,
+    canBuild ? { split: 'definition', train: own.train } : fit.proposal ? { split: 'proposal', train: heldOutAt(definition, labels, fit.proposal.test_size).train } : null,
+  );
 
   const changes: DatasetPreview['changes'] = [
     ...(matches ? [] : [{ path: ['source', 'files', 0, 'sha256'], from: shaGiven ? file.sha256 : null, to: sha256, reason: 'sha256' as const }]),

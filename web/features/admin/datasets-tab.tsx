@@ -5,8 +5,8 @@ import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../components/ui/card';
 import { StatusBadge } from '../../components/ui/status-badge';
-import { RefusalNotice } from '../../components/ui/refusal-notice';
-import { api, ApiError, unwrap } from '../../lib/api';
+import { RefusalNotice, useRefusalText } from '../../components/ui/refusal-notice';
+import { api, unwrap } from '../../lib/api';
 import { localeOf, useDateTime } from '../../lib/date-time';
 import { base64Of, readJsonFile } from '../../lib/read-file';
 import { applyDefinitionChanges, MAX_PREVIEW_CSV_BYTES } from '../../../worker/schemas/dataset-definition';
@@ -16,6 +16,8 @@ import { isLanguage, LANGUAGES } from '../../../worker/schemas/study-config';
 import { DataTable, type ColumnDef } from './data-table';
 
 const k = (key: string) => `admin.dashboard.datasets.${key}`;
+/** Where the words for each refusal code are. */
+const REFUSALS = k('refusals');
 
 type Listed = Omit<InferResponseType<typeof api.api.admin.datasets.$get, 200>['datasets'][number], 'id'> & { id: number; dataset: string };
 type Preview = InferResponseType<typeof api.api.admin.datasets.preview.$post, 200>;
@@ -36,7 +38,7 @@ function useDatasetsChanged() {
 /** Offers a dataset added here to new sessions (once every copy of the Worker knows it), or stops; sessions that have it keep it. */
 function OfferToggle({ dataset, enabled, offerableFrom }: { dataset: string; enabled: boolean; offerableFrom: string }) {
   const { t, i18n } = useTranslation();
-  const explain = useRefusalText();
+  const explain = useRefusalText(REFUSALS);
   const changed = useDatasetsChanged();
   const toggle = useMutation({
     mutationFn: async () => unwrap(await api.api.admin.datasets[':dataset'].enabled.$post({ param: { dataset }, json: { enabled: !enabled } })),
@@ -55,7 +57,7 @@ function OfferToggle({ dataset, enabled, offerableFrom }: { dataset: string; ena
         {t(k(enabled ? 'stopOffering' : 'offer'))}
       </Button>
       {!enabled && !settled ? <span className="muted">{t(k('offerableFrom'), { time: new Date(offerableFrom).toLocaleTimeString(localeOf(i18n.language)) })}</span> : null}
-      {toggle.error ? <span role="alert">{(toggle.error instanceof ApiError && toggle.error.code ? explain(toggle.error.code) : undefined) ?? toggle.error.message}</span> : null}
+      {toggle.error ? <span role="alert">{explain(toggle.error) ?? toggle.error.message}</span> : null}
     </span>
   );
 }
@@ -95,12 +97,6 @@ function StudyDatasets() {
 
 /** What the check found, in the interface's language, and the steps that build the dataset. */
 type Upload = { definition: Record<string, unknown>; csv_base64: string };
-
-/** What a refusal's code means, in the interface's language (the server's detail stays beside it). */
-function useRefusalText() {
-  const { t, i18n } = useTranslation();
-  return (code: string) => (i18n.exists(k(`refusals.${code}`)) ? t(k(`refusals.${code}`)) : undefined);
-}
 
 /** Whether the file is the one the definition names, another, or the definition names none yet. */
 const shaState = (preview: Preview) =>
@@ -295,7 +291,6 @@ function DownloadDefinition({ upload, dataset }: { upload: Upload; dataset: stri
 /** Adds the checked dataset: built inside the Worker by set-up's rules, then offered to new sessions from the table above. */
 function AddDataset({ preview, upload }: { preview: Preview; upload: Upload }) {
   const { t } = useTranslation();
-  const explain = useRefusalText();
   const changed = useDatasetsChanged();
   const add = useMutation({
     mutationFn: async (): Promise<Added> => unwrap(await api.api.admin.datasets.$post({ json: upload })),
@@ -330,7 +325,7 @@ function AddDataset({ preview, upload }: { preview: Preview; upload: Upload }) {
           {add.isPending ? t(k('adding')) : t(k('add'))}
         </Button>
       )}
-      {add.error ? <RefusalNotice error={add.error} lead={t(k('refused'))} explain={explain} testId="dataset-add-refused" /> : null}
+      {add.error ? <RefusalNotice error={add.error} lead={t(k('refused'))} texts={REFUSALS} testId="dataset-add-refused" /> : null}
     </div>
   );
 }
@@ -338,7 +333,6 @@ function AddDataset({ preview, upload }: { preview: Preview; upload: Upload }) {
 /** A researcher's new task: its definition and CSV, checked by the Worker by set-up's rules; nothing is stored. */
 function CheckDataset() {
   const { t } = useTranslation();
-  const explain = useRefusalText();
   const [definitionFile, setDefinitionFile] = useState<File | null>(null);
   const [csvFile, setCsvFile] = useState<File | null>(null);
   // Over the Worker's limit the file is not sent at all: said here, before any upload.
@@ -379,7 +373,7 @@ function CheckDataset() {
           {t(k('csvTooLarge'), { file: csvFile.name, size: (csvFile.size / 1024 / 1024).toFixed(1), max: MAX_PREVIEW_CSV_BYTES / 1024 / 1024 })}
         </p>
       ) : null}
-      {check.error ? <RefusalNotice error={check.error} lead={t(k('refused'))} explain={explain} testId="dataset-refused" /> : null}
+      {check.error ? <RefusalNotice error={check.error} lead={t(k('refused'))} texts={REFUSALS} testId="dataset-refused" /> : null}
       {check.data?.applied ? (
         <p className="notice notice-success" role="status" data-testid="dataset-applied">
           {t(k('applied'))} <DownloadDefinition upload={check.data.upload} dataset={check.data.preview.dataset} />

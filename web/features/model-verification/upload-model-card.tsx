@@ -19,7 +19,7 @@ const k = (key: string) => `modelVerification.upload.${key}`;
  * experiment cases beside the active model; it serves participants only once activated here.
  */
 export function UploadModelCard({ dataset, notify }: { dataset: DatasetType; notify: (m: { kind: 'success' | 'error'; text: string }) => void }) {
-  const { t, i18n } = useTranslation();
+  const { t } = useTranslation();
   const [modelFile, setModelFile] = useState<File | null>(null);
   const [encodingFile, setEncodingFile] = useState<File | null>(null);
   const [result, setResult] = useState<Uploaded | null>(null);
@@ -47,7 +47,7 @@ export function UploadModelCard({ dataset, notify }: { dataset: DatasetType; not
           {upload.isPending ? t(k('checking')) : t(k('check'))}
         </Button>
       </div>
-      {upload.error ? <RefusalNotice error={upload.error} lead={t(k('refused'))} explain={(code) => (i18n.exists(k(`refusals.${code}`)) ? t(k(`refusals.${code}`)) : undefined)} testId="upload-refused" /> : null}
+      {upload.error ? <RefusalNotice error={upload.error} lead={t(k('refused'))} texts={k('refusals')} testId="upload-refused" /> : null}
       {result ? (
         <div data-testid="upload-result">
           <p>
