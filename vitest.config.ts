@@ -4,6 +4,7 @@ import { cloudflareTest, readD1Migrations } from '@cloudflare/vitest-plugin';
 import react from '@vitejs/plugin-react';
 import type { Plugin } from 'vite';
 import { defineConfig } from 'vitest/config';
+import { textParts } from './scripts/lib/text-parts-plugin';
 import { runtimeBuiltModel } from './test/helpers/runtime-build';
 
 const root = import.meta.dirname;
@@ -77,7 +78,7 @@ export default defineConfig(async () => {
           },
         },
         {
-          plugins: [react()],
+          plugins: [react(), textParts()],
           test: {
             name: 'web',
             include: ['test/web/**/*.test.{ts,tsx}'],

@@ -1,7 +1,6 @@
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { RouterProvider } from 'react-router';
-import { createRouter } from './app/router';
+import { createAppRoutes } from './app/router';
 import { Providers } from './app/providers';
 import { createI18n, initialLanguage, loadLanguage } from './i18n';
 import { installDebugHelpers } from './lib/debug-helpers';
@@ -30,10 +29,11 @@ const datasets = loadStudyDatasets(i18n).catch((err: unknown) => logger.error('d
 void Promise.all([translations, datasets]).finally(async () => {
   // The first render is already in the participant's language.
   await i18n.changeLanguage(language).catch((err: unknown) => logger.error('translation_load', 'language could not be switched', { error: String(err) }));
+  const AppRoutes = createAppRoutes(i18n);
   createRoot(document.getElementById('root')!).render(
     <StrictMode>
       <Providers i18n={i18n}>
-        <RouterProvider router={createRouter()} />
+        <AppRoutes />
       </Providers>
     </StrictMode>,
   );

@@ -5,7 +5,7 @@
  */
 import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { DatasetDefinitionError, parseDatasetDefinition, shownDefinition, type DatasetDefinition } from '../../worker/schemas/dataset-definition';
+import { DatasetDefinitionError, indexEntry, parseDatasetDefinition, shownDefinition, type DatasetDefinition } from '../../worker/schemas/dataset-definition';
 import { projectRoot } from './paths';
 import { poolsShortOfTheStudy } from '../../worker/schemas/study-counts';
 import { deriveUnderstandingSample, SampleNotDerivable } from '../../worker/ml/understanding-sample';
@@ -45,10 +45,12 @@ export function allDefinitions(dir = definitionsDir()): DatasetDefinition[] {
  * `npm install` write them, so a definition added to the folder needs no code. The Worker reads
  * `datasets.json` whole (worker/schemas/study.ts); participants' pages read
  * `datasets.participant.json` (worker/schemas/datasets.ts): what a screen shows, without the
- * sources, codebook meanings and set-up rules.
+ * sources, codebook meanings and set-up rules; the participant's first page reads only
+ * `datasets.index.json` (worker/schemas/dataset-index.ts): ids, order and texts.
  */
 export const registryPath = () => path.join(projectRoot, 'ml-assets', 'generated', 'datasets.json');
 const participantRegistryPath = () => path.join(projectRoot, 'ml-assets', 'generated', 'datasets.participant.json');
+const indexPath = () => path.join(projectRoot, 'ml-assets', 'generated', 'datasets.index.json');
 
 /** Writes `file` only when its content changes, so watchers (wrangler dev, vite) do not rebuild for nothing. */
 function writeIfChanged(file: string, value: unknown): void {
@@ -83,6 +85,7 @@ export function writeDatasetRegistry(definitions = allDefinitions()): DatasetDef
   const complete = definitions.map(withUnderstandingSample);
   writeIfChanged(registryPath(), { datasets: complete });
   writeIfChanged(participantRegistryPath(), { datasets: complete.map(shownDefinition) });
+  writeIfChanged(indexPath(), { datasets: complete.map(indexEntry) });
   return complete;
 }
 

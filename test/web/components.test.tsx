@@ -5,7 +5,9 @@ import { badgeTone, StatusBadge } from '../../web/components/ui/status-badge';
 import { ErrorDisplay } from '../../web/components/ui/error-display';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
-import { createI18n, switchLanguage } from '../../web/i18n';
+import { createI18n, loadScreenTexts, switchLanguage } from '../../web/i18n';
+import { textPart } from '../../web/i18n/parts';
+import { datasetTranslations } from '../../worker/schemas/datasets';
 import { renderScreen } from './render';
 import { DataFields } from '../../web/components/ui/data-fields';
 
@@ -36,7 +38,46 @@ describe('translations', () => {
     expect(i18n.hasResourceBundle('en', 'translation')).toBe(false);
     await switchLanguage(i18n, 'en');
     expect(i18n.language).toBe('en');
-    expect(i18n.t('resume.idHint')).toBe(en.resume.idHint);
+    expect(i18n.t('entry.yourId')).toBe(en.entry.yourId);
+  });
+
+  it("give the first page only the shell, and a screen its texts and the datasets' columns in each loaded language", async () => {
+    const i18n = createI18n('ja');
+    const has = (lng: string, key: string) => i18n.getResource(lng, 'translation', key) !== undefined;
+    expect(has('ja', 'entry.lead')).toBe(true);
+    expect(has('ja', 'datasets.adult_income.name')).toBe(true);
+    expect(has('ja', 'consent.person')).toBe(true);
+    expect(has('ja', 'consent.title')).toBe(false);
+    expect(has('ja', 'fields.adult_income.age.label')).toBe(false);
+    await loadScreenTexts(i18n);
+    expect(i18n.t('consent.title')).toBe(ja.consent.title);
+    expect(has('ja', 'fields.adult_income.age.label')).toBe(true);
+    expect(has('en', 'translation')).toBe(false);
+    await switchLanguage(i18n, 'en');
+    expect(i18n.t('consent.title')).toBe(en.consent.title);
+    expect(i18n.t('fields.adult_income.age.label')).toBe(datasetTranslations('en').fields.adult_income!.age!.label);
+  });
+
+  it("follow the language a component switches to through react-i18next's proxy of the instance", async () => {
+    const i18n = createI18n('ja');
+    await loadScreenTexts(i18n);
+    // What useTranslation() hands a component: a proxy, not the instance itself.
+    const proxied = new Proxy(i18n, {});
+    await switchLanguage(proxied, 'en');
+    expect(i18n.t('consent.title')).toBe(en.consent.title);
+    expect(i18n.t('fields.adult_income.age.label')).toBe(datasetTranslations('en').fields.adult_income!.age!.label);
+  });
+
+  it('split each language into two parts that together hold every text once', () => {
+    for (const texts of [ja, en]) {
+      const shell = textPart(texts, 'shell');
+      const screens = textPart(texts, 'screens');
+      const keys = (o: object, prefix = ''): string[] =>
+        Object.entries(o).flatMap(([k, v]) => (v && typeof v === 'object' && !Array.isArray(v) ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
+      const all = keys(texts).sort();
+      expect([...keys(shell), ...keys(screens)].sort()).toEqual(all);
+      expect(keys(shell).length).toBeLessThan(all.length / 2);
+    }
   });
 });
 

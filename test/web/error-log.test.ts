@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { healthOf } from '../../web/lib/error-health';
 import { ErrorLog } from '../../web/lib/error-log';
 
 const MINUTE = 60_000;
@@ -32,7 +33,7 @@ describe('ErrorLog', () => {
   });
 
   it('starts healthy at 100', () => {
-    expect(logAt().log.health()).toMatchObject({ score: 100, status: 'healthy', risk: 'low' });
+    expect(healthOf(logAt().log)).toMatchObject({ score: 100, status: 'healthy', risk: 'low' });
   });
 
   it('takes 15 above 5 errors and 30 above 10, spread out so the per-minute rule does not fire', () => {
@@ -41,21 +42,21 @@ describe('ErrorLog', () => {
       log.report(`t${i}`, 'x');
       advance(MINUTE);
     }
-    expect(log.health().score).toBe(85);
+    expect(healthOf(log).score).toBe(85);
     for (let i = 0; i < 5; i++) {
       log.report(`u${i}`, 'x');
       advance(MINUTE);
     }
-    expect(log.health()).toMatchObject({ score: 70, status: 'degraded' });
+    expect(healthOf(log)).toMatchObject({ score: 70, status: 'degraded' });
   });
 
   it('takes 50 for any critical error and 25 for more than 2 errors in the last minute', () => {
     const { log } = logAt();
     log.report('a', 'x', {}, 'critical');
-    expect(log.health()).toMatchObject({ score: 50, status: 'degraded' });
+    expect(healthOf(log)).toMatchObject({ score: 50, status: 'degraded' });
     log.report('b', 'x');
     log.report('c', 'x');
-    expect(log.health()).toMatchObject({ score: 25, status: 'critical', errorsLastMinute: 3 });
+    expect(healthOf(log)).toMatchObject({ score: 25, status: 'critical', errorsLastMinute: 3 });
   });
 
   it('computes per-minute rates over 5, 15, 30 and 60 minute windows', () => {
@@ -65,7 +66,7 @@ describe('ErrorLog', () => {
     log.report('recent', 'x');
     log.report('recent', 'x');
     advance(MINUTE);
-    const { rates } = log.health();
+    const { rates } = healthOf(log);
     expect(rates[5]).toBeCloseTo(2 / 5);
     expect(rates[15]).toBeCloseTo(2 / 15);
     expect(rates[30]).toBeCloseTo(3 / 30);
@@ -76,9 +77,9 @@ describe('ErrorLog', () => {
     const { log } = logAt();
     log.report('save', 'x');
     log.report('save', 'x');
-    expect(log.health().repeatedTypes).toEqual([]);
+    expect(healthOf(log).repeatedTypes).toEqual([]);
     log.report('save', 'x');
-    expect(log.health().repeatedTypes).toEqual([{ type: 'save', count: 3 }]);
+    expect(healthOf(log).repeatedTypes).toEqual([{ type: 'save', count: 3 }]);
   });
 
   it.each([
@@ -89,7 +90,7 @@ describe('ErrorLog', () => {
   ] as const)('projects %i errors in the last hour to a 24 h risk of %s', (errors, risk) => {
     const { log } = logAt();
     for (let i = 0; i < errors; i++) log.report(`t${i % 2}`, 'x');
-    const health = log.health();
+    const health = healthOf(log);
     expect(health.projected24h).toBe(errors * 24);
     expect(health.risk).toBe(risk);
   });

@@ -5,7 +5,7 @@ import { errorLog } from '../../web/lib/error-log';
 import { resumeDestination, resumeErrorKey, UnknownResumeAction, type ResumeData } from '../../web/lib/resume';
 import { datasetOf } from '../../worker/schemas/datasets';
 import { formatValue } from '../../web/lib/case-format';
-import { createI18n } from '../../web/i18n';
+import { allTextsI18n } from './render';
 import en from '../../web/i18n/en.json';
 import { parseDatasetDefinition, type DatasetColumn } from '../../worker/schemas/dataset-definition';
 import { loanDefinition } from '../helpers/synthetic-dataset';
@@ -172,7 +172,7 @@ describe('resumeDestination', () => {
 describe('case values from a definition', () => {
   const loan = parseDatasetDefinition(loanDefinition('0'.repeat(64)));
   const column = (name: string) => loan.columns.find((c) => c.name === name)!;
-  const i18n = createI18n('en', { en });
+  const i18n = allTextsI18n('en');
   const t = i18n.getFixedT('en');
   const tJa = i18n.getFixedT('ja');
 

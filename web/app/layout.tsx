@@ -1,10 +1,13 @@
-import { useEffect } from 'react';
+import { lazy, Suspense, useEffect } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, Outlet, useLocation, useNavigation } from 'react-router';
+import { Link, Outlet, useLocation } from 'react-router';
 import { CriticalErrorBanner } from '../components/ui/critical-error-banner';
 import { LanguageToggle } from '../components/ui/language-toggle';
 import { RateLimitNotice } from '../components/ui/rate-limit-notice';
-import { SentBackNotice } from '../components/ui/sent-back-notice';
+import type { SentBack } from '../components/ui/sent-back-notice';
+
+// Shown only to a participant sent here from a page they are not yet due on.
+const SentBackNotice = lazy(() => import('../components/ui/sent-back-notice').then((m) => ({ default: m.SentBackNotice })));
 
 /** The spec scrolls to the top on every route change. */
 function ScrollToTop() {
@@ -15,22 +18,25 @@ function ScrollToTop() {
   return null;
 }
 
-/** A lazy screen's code is on its way (first load of a route, or a navigation to it). */
+/** A lazy screen's code and texts are on their way (the first visit to a route, or a navigation to it). */
 export function RouteLoading() {
   const { t } = useTranslation();
   return (
-    <p className="page route-loading" aria-busy="true">
-      {t('common.loading')}
-    </p>
+    <>
+      <div className="navigation-progress" role="progressbar" aria-label={t('common.loading')} />
+      <p className="page route-loading" aria-busy="true">
+        {t('common.loading')}
+      </p>
+    </>
   );
 }
 
 export function Layout() {
   const { t } = useTranslation();
-  const navigating = useNavigation().state === 'loading';
+  const { pathname, state } = useLocation();
+  const sentBack = (state as { sentBack?: SentBack } | null)?.sentBack;
   return (
     <div className="app">
-      {navigating ? <div className="navigation-progress" role="progressbar" aria-label={t('common.loading')} /> : null}
       <ScrollToTop />
       <a className="skip-link" href="#main">
         {t('app.skipToContent')}
@@ -45,8 +51,15 @@ export function Layout() {
       <main id="main" className="app-main">
         <CriticalErrorBanner />
         <RateLimitNotice />
-        <SentBackNotice />
-        <Outlet />
+        {sentBack ? (
+          <Suspense fallback={null}>
+            <SentBackNotice sentBack={sentBack} />
+          </Suspense>
+        ) : null}
+        {/* One boundary per path: a screen whose chunk is not here yet shows the loading state. */}
+        <Suspense key={pathname} fallback={<RouteLoading />}>
+          <Outlet />
+        </Suspense>
       </main>
       <footer className="app-footer">{t('app.footer')}</footer>
     </div>

@@ -1,44 +1,57 @@
-import { createBrowserRouter, type RouteObject } from 'react-router';
+import type { i18n } from 'i18next';
+import { lazy, type ComponentType } from 'react';
+import { BrowserRouter, Route, Routes } from 'react-router';
+import { loadScreenTexts } from '../i18n';
 import EntryRoute from '../routes/entry';
-import NotFoundRoute from '../routes/not-found';
-import { Layout, RouteLoading } from './layout';
+import { Layout } from './layout';
 import { paths } from './paths';
 
+type ScreenModule = { default: ComponentType };
+
 /**
- * Only the entry page is in the first download; every other screen is its own chunk, fetched
- * when a participant reaches it, so the first load stays small on a phone.
+ * The app's routes, declared (not the data router: no screen loads data through the router, and
+ * the declarative one is half its download). Only the entry page is in the first download; every
+ * other screen is its own chunk, fetched with its texts when a participant reaches it, so the
+ * first load stays small on a phone.
  */
-const lazyRoute = (load: () => Promise<{ default: React.ComponentType }>): RouteObject['lazy'] =>
-  async () => ({ Component: (await load()).default });
+export function createAppRoutes(i18n: i18n): () => React.JSX.Element {
+  const screen = (load: () => Promise<ScreenModule>) => lazy(async () => (await Promise.all([load(), loadScreenTexts(i18n)]))[0]);
+  const PostSurvey = screen(() => import('../routes/post-survey'));
+  const screens: [string, ComponentType][] = [
+    [paths.selection, screen(() => import('../routes/selection'))],
+    [paths.consent, screen(() => import('../routes/consent'))],
+    [paths.pre, screen(() => import('../routes/pre-experiment'))],
+    [paths.mainIntro, screen(() => import('../routes/main-intro'))],
+    [paths.main, screen(() => import('../routes/main-experiment'))],
+    [paths.postSurveyIntro, screen(() => import('../routes/post-survey-intro'))],
+    [paths.postSurvey, PostSurvey],
+    [paths.postSurveyDebug, PostSurvey],
+    [paths.complete, screen(() => import('../routes/complete'))],
+    [paths.screenedOut, screen(() => import('../routes/screened-out'))],
+    [paths.withdraw, screen(() => import('../routes/withdraw'))],
+    [paths.resume, screen(() => import('../routes/resume'))],
+    [paths.status, screen(() => import('../routes/status'))],
+    [paths.home, screen(() => import('../routes/home'))],
+    [paths.admin, screen(() => import('../routes/admin'))],
+    [paths.modelVerification, screen(() => import('../routes/model-verification'))],
+    [paths.errorTest, screen(() => import('../routes/error-test'))],
+    // Any other address: the not-found page.
+    ['*', screen(() => import('../routes/not-found'))],
+  ];
 
-export const routes: RouteObject[] = [
-  {
-    element: <Layout />,
-    // Shown while a lazy route's chunk loads on the first visit to it.
-    hydrateFallbackElement: <RouteLoading />,
-    children: [
-      { path: paths.root, element: <EntryRoute /> },
-      { path: paths.introduction, element: <EntryRoute /> },
-      { path: paths.selection, lazy: lazyRoute(() => import('../routes/selection')) },
-      { path: paths.consent, lazy: lazyRoute(() => import('../routes/consent')) },
-      { path: paths.pre, lazy: lazyRoute(() => import('../routes/pre-experiment')) },
-      { path: paths.mainIntro, lazy: lazyRoute(() => import('../routes/main-intro')) },
-      { path: paths.main, lazy: lazyRoute(() => import('../routes/main-experiment')) },
-      { path: paths.postSurveyIntro, lazy: lazyRoute(() => import('../routes/post-survey-intro')) },
-      { path: paths.postSurvey, lazy: lazyRoute(() => import('../routes/post-survey')) },
-      { path: paths.postSurveyDebug, lazy: lazyRoute(() => import('../routes/post-survey')) },
-      { path: paths.complete, lazy: lazyRoute(() => import('../routes/complete')) },
-      { path: paths.screenedOut, lazy: lazyRoute(() => import('../routes/screened-out')) },
-      { path: paths.withdraw, lazy: lazyRoute(() => import('../routes/withdraw')) },
-      { path: paths.resume, lazy: lazyRoute(() => import('../routes/resume')) },
-      { path: paths.status, lazy: lazyRoute(() => import('../routes/status')) },
-      { path: paths.home, lazy: lazyRoute(() => import('../routes/home')) },
-      { path: paths.admin, lazy: lazyRoute(() => import('../routes/admin')) },
-      { path: paths.modelVerification, lazy: lazyRoute(() => import('../routes/model-verification')) },
-      { path: paths.errorTest, lazy: lazyRoute(() => import('../routes/error-test')) },
-      { path: '*', element: <NotFoundRoute /> },
-    ],
-  },
-];
-
-export const createRouter = () => createBrowserRouter(routes);
+  return function AppRoutes() {
+    return (
+      <BrowserRouter>
+        <Routes>
+          <Route element={<Layout />}>
+            <Route path={paths.root} element={<EntryRoute />} />
+            <Route path={paths.introduction} element={<EntryRoute />} />
+            {screens.map(([path, Screen]) => (
+              <Route key={path} path={path} element={<Screen />} />
+            ))}
+          </Route>
+        </Routes>
+      </BrowserRouter>
+    );
+  };
+}

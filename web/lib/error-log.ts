@@ -1,7 +1,7 @@
 /**
  * The client-side error log of part 2 §8: every reported error with its type, message, time,
- * context and severity; alert callbacks on critical errors; a health score; error rates over
- * 5/15/30/60-minute windows; repeated-error warnings; and a projected 24-hour risk level.
+ * context and severity, and alert callbacks on critical errors. What the status page makes of it
+ * (the health score, rates, warnings and risk) is in error-health.ts.
  */
 
 export type Severity = 'low' | 'medium' | 'high' | 'critical';
@@ -14,29 +14,8 @@ export type ErrorEntry = {
   severity: Severity;
 };
 
-export type HealthStatus = 'healthy' | 'degraded' | 'critical';
-export type RiskLevel = 'low' | 'medium' | 'high' | 'critical';
-
-export const RATE_WINDOWS_MINUTES = [5, 15, 30, 60] as const;
-/** This many errors of one type make a repeated-error warning. */
-export const REPEAT_THRESHOLD = 3;
 /** Entries beyond this are dropped oldest first, so a failure loop cannot exhaust memory. */
 const MAX_ENTRIES = 500;
-
-const MINUTE = 60_000;
-
-export type HealthReport = {
-  score: number;
-  status: HealthStatus;
-  totalErrors: number;
-  criticalErrors: number;
-  errorsLastMinute: number;
-  /** Errors per minute in each window. */
-  rates: Record<(typeof RATE_WINDOWS_MINUTES)[number], number>;
-  repeatedTypes: { type: string; count: number }[];
-  projected24h: number;
-  risk: RiskLevel;
-};
 
 export class ErrorLog {
   private entries: ErrorEntry[] = [];
@@ -45,7 +24,8 @@ export class ErrorLog {
   /** Bumped on every change, for React's useSyncExternalStore. */
   version = 0;
 
-  constructor(private readonly now: () => number = () => Date.now()) {}
+  /** `now` is the log's clock (a test's own, or the time). */
+  constructor(readonly now: () => number = () => Date.now()) {}
 
   /** Records an error; a critical one is passed to every alert callback. */
   report(type: string, message: string, context: Record<string, unknown> = {}, severity: Severity = 'medium'): ErrorEntry {
@@ -85,41 +65,6 @@ export class ErrorLog {
     this.changed();
   }
 
-  private countSince(minutes: number): number {
-    const since = this.now() - minutes * MINUTE;
-    return this.entries.filter((e) => e.timestamp >= since).length;
-  }
-
-  health(): HealthReport {
-    const totalErrors = this.entries.length;
-    const criticalErrors = this.entries.filter((e) => e.severity === 'critical').length;
-    const errorsLastMinute = this.countSince(1);
-
-    let score = 100;
-    if (totalErrors > 10) score -= 30;
-    else if (totalErrors > 5) score -= 15;
-    if (criticalErrors > 0) score -= 50;
-    if (errorsLastMinute > 2) score -= 25;
-    score = Math.max(0, score);
-    const status: HealthStatus = score >= 80 ? 'healthy' : score >= 50 ? 'degraded' : 'critical';
-
-    const rates = Object.fromEntries(
-      RATE_WINDOWS_MINUTES.map((w) => [w, this.countSince(w) / w]),
-    ) as HealthReport['rates'];
-
-    const byType = new Map<string, number>();
-    for (const e of this.entries) byType.set(e.type, (byType.get(e.type) ?? 0) + 1);
-    const repeatedTypes = [...byType]
-      .filter(([, count]) => count >= REPEAT_THRESHOLD)
-      .map(([type, count]) => ({ type, count }));
-
-    // The last hour's rate, extrapolated over a day.
-    const projected24h = Math.round(rates[60] * 60 * 24);
-    const risk: RiskLevel =
-      projected24h > 1000 ? 'critical' : projected24h > 500 ? 'high' : projected24h > 100 ? 'medium' : 'low';
-
-    return { score, status, totalErrors, criticalErrors, errorsLastMinute, rates, repeatedTypes, projected24h, risk };
-  }
 }
 
 /** The app's one log; features report into it and the status page reads it. */

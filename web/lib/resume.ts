@@ -1,25 +1,13 @@
 /**
  * Resuming by participant ID, implemented once for the entry page panel, /resume and the error
- * screens: the existence check, the resume call, and the destination order of part 1 §4.
+ * screens: the resume call and the destination order of part 1 §4 (the existence check before it
+ * is check-existing.ts).
  */
 import type { InferResponseType } from 'hono/client';
-import { NOTHING_FOUND } from '../../worker/schemas/nothing-found';
 import { api, ApiError, unwrap } from './api';
 
 const resumeCall = api.api.experiments.resume.$post;
 export type ResumeData = InferResponseType<typeof resumeCall, 200>;
-export type ExistingCheck = InferResponseType<typeof api.api.experiments['check-existing']['$post'], 200>;
-
-
-/** The spec treats a failed check as "nothing found". */
-export async function checkExisting(participantId: string, signal?: AbortSignal): Promise<ExistingCheck> {
-  try {
-    return await unwrap(await api.api.experiments['check-existing'].$post({ json: { participant_name: participantId } }, { init: { signal } }));
-  } catch (err) {
-    if (signal?.aborted) throw err;
-    return NOTHING_FOUND;
-  }
-}
 
 export const fetchResume = async (participantId: string): Promise<ResumeData> =>
   unwrap(await resumeCall({ json: { participant_name: participantId } }));

@@ -1,11 +1,11 @@
 /**
  * The datasets administrators added on the dashboard, which this build of the SPA does not carry:
  * read from the Worker when the page opens (and again after an administrator adds or enables
- * one), registered beside the built-in ones with their texts in every loaded language, so every
- * screen treats them alike.
+ * one), registered beside the built-in ones with their names in every loaded language (their
+ * columns' texts come with the screens that show cases, web/i18n), so every screen treats them alike.
  */
 import type { i18n } from 'i18next';
-import { datasetTranslations, registerDatasets, setEnabledAdded } from '../../worker/schemas/datasets';
+import { datasetIndexTranslations, registerDatasets, setEnabledAdded } from '../../worker/schemas/dataset-index';
 import { LANGUAGES } from '../../worker/schemas/study-config';
 import { api, unwrap } from './api';
 
@@ -14,7 +14,7 @@ export async function loadStudyDatasets(instance: i18n): Promise<void> {
   const fresh = registerDatasets(added);
   for (const lng of LANGUAGES) {
     if (fresh.length > 0 && instance.hasResourceBundle(lng, 'translation')) {
-      instance.addResourceBundle(lng, 'translation', datasetTranslations(lng, fresh), true, true);
+      instance.addResourceBundle(lng, 'translation', datasetIndexTranslations(lng, fresh), true, true);
     }
   }
   setEnabledAdded(enabled);

@@ -429,6 +429,10 @@ export const shownDefinition = (d: DatasetDefinition): DefinedDataset => ({
   }),
 });
 
+/** A dataset as the first page's index lists it (datasets.index.json): its id, place and name in each language. */
+export type IndexedDataset = Pick<DatasetDefinition, 'id' | 'order'> & { texts: { [L in keyof DatasetDefinition['texts']]: Pick<DatasetDefinition['texts'][L], 'name'> } };
+export const indexEntry = ({ id, order, texts }: IndexedDataset): IndexedDataset => ({ id, order, texts: { ja: { name: texts.ja.name }, en: { name: texts.en.name } } });
+
 /**
  * A definition with the check's proposed changes applied (the dashboard's one click): each change
  * sets its path's value, creating the objects on the way. The input is not changed.

@@ -3,55 +3,26 @@
  * (ml-assets/datasets/*.json, gathered by set-up into ml-assets/generated/): each one's columns
  * with their words and formats, its texts, colours, table and understanding-test sample. Adding a
  * definition file adds a dataset, with no code; so does an administrator's dataset added on the
- * dashboard, registered at run time. Zod-free, so the SPA reads it; the Worker reads the whole
- * definitions and validates them when it starts (study.ts).
+ * dashboard, registered at run time (worker/schemas/dataset-index.ts keeps the ids, names and
+ * registrations). Zod-free, so the SPA reads it, in the chunks of the screens that show cases; the
+ * Worker reads the whole definitions and validates them when it starts (study.ts).
  */
 import registry from '../../ml-assets/generated/datasets.participant.json';
 import type { DefinedDataset } from './dataset-definition';
+import { onDatasetsRegistered } from './dataset-index';
 import type { Language } from './study-config';
 
 export type { DefinedDataset, ShownColumn } from './dataset-definition';
 
+export { BUILT_IN_DATASET_IDS, DATASET_IDS, isEnabledAdded, registerDatasets, setEnabledAdded } from './dataset-index';
+
 const builtWith = (registry as unknown as { datasets: DefinedDataset[] }).datasets;
 
-/** The datasets the platform was built with (the others were added on the dashboard). */
-export const BUILT_IN_DATASET_IDS: readonly string[] = builtWith.map((d) => d.id);
-
-/**
- * Every dataset's id, in the study's order (`order`, then id): the ones the platform was built
- * with, then, once registered, the ones administrators added on the dashboard (kept in D1).
- */
-export const DATASET_IDS: readonly string[] = [...BUILT_IN_DATASET_IDS];
-
+/** Every dataset's definition by id: the built-in ones, and each added one once registered. */
 export const DATASETS: Readonly<Record<string, DefinedDataset>> = Object.fromEntries(builtWith.map((d) => [d.id, d]));
-
-/**
- * Adds datasets defined at run time (an administrator's, from the dashboard) beside the built-in
- * ones; a known id is left as it is (a dataset never changes once sessions may use it). Returns
- * the ones that were new.
- */
-export function registerDatasets(datasets: readonly DefinedDataset[]): DefinedDataset[] {
-  const fresh = datasets.filter((d) => !DATASETS[d.id]);
-  if (fresh.length === 0) return fresh;
-  const ids = DATASET_IDS as string[];
-  for (const d of fresh) {
-    (DATASETS as Record<string, DefinedDataset>)[d.id] = d;
-    ids.push(d.id);
-  }
-  ids.sort((a, b) => DATASETS[a]!.order - DATASETS[b]!.order || (a < b ? -1 : a > b ? 1 : 0));
-  return fresh;
-}
-
-/** Added datasets an administrator has enabled for new sessions (the built-in ones are enabled by the study configuration). */
-const enabledAdded = new Set<string>();
-
-/** Sets which added datasets new sessions may get, as the dashboard last left them. */
-export function setEnabledAdded(ids: Iterable<string>): void {
-  enabledAdded.clear();
-  for (const id of ids) enabledAdded.add(id);
-}
-
-export const isEnabledAdded = (id: string) => enabledAdded.has(id);
+onDatasetsRegistered((fresh) => {
+  for (const d of fresh) (DATASETS as Record<string, DefinedDataset>)[d.id] = d;
+});
 
 /** A dataset's definition; throws for an id no definition has (callers validate ids first). */
 export function datasetOf(id: string): DefinedDataset {

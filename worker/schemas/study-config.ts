@@ -5,7 +5,7 @@
  * `study.ts` holds its schema, and the Worker refuses to start with an inconsistent edit.
  * Kept free of zod: the participant's first page load carries these values, not the validator.
  */
-import { DATASET_IDS, isEnabledAdded } from './datasets';
+import { DATASET_IDS, isEnabledAdded } from './dataset-index';
 import type { Condition, StudyConfig } from './study';
 import { STUDY_CASE_COUNTS } from './study-counts';
 

@@ -5,7 +5,8 @@ import { useNavigate } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study-config';
 import { logger } from '../../lib/error-log';
 import { rememberParticipant } from '../../lib/participant';
-import { checkExisting, fetchResume, resumeDestination, resumeErrorKey, type ExistingCheck } from '../../lib/resume';
+import { checkExisting, type ExistingCheck } from '../../lib/check-existing';
+import { fetchResume, resumeDestination, resumeErrorKey } from '../../lib/resume';
 import { normaliseParticipantId, participantIdCandidates } from '../../lib/session-id';
 
 type PanelState =

@@ -1,6 +1,8 @@
+import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
-import { Link, useLocation } from 'react-router';
+import { Link } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study-config';
+import { WithScreenTexts } from '../../i18n/screen-texts';
 import type { ProgressPhase } from './progress-bar';
 
 /**
@@ -14,11 +16,23 @@ export type SentBack = { reason: 'main_not_yet' | 'post_survey_not_yet'; phase: 
 export const phaseOfPath = (path: string): ProgressPhase =>
   path.startsWith('/experiment/pre') ? 'pre_experiment' : path.startsWith('/experiment/main') ? 'main_experiment' : path.includes('post-survey') ? 'post_survey' : 'preparation';
 
-/** Says, in the participant's language, where they are and why they were brought here (navigation state `sentBack`). */
-export function SentBackNotice() {
+/**
+ * Says, in the participant's language, where they are and why they were brought here (navigation
+ * state `sentBack`, which the layout reads); its words are the study screens' (the screen that sent
+ * them has loaded them).
+ */
+export function SentBackNotice({ sentBack }: { sentBack: SentBack }) {
+  return (
+    <Suspense fallback={null}>
+      <WithScreenTexts>
+        <SentBackText sentBack={sentBack} />
+      </WithScreenTexts>
+    </Suspense>
+  );
+}
+
+function SentBackText({ sentBack }: { sentBack: SentBack }) {
   const { t } = useTranslation();
-  const sentBack = (useLocation().state as { sentBack?: SentBack } | null)?.sentBack;
-  if (!sentBack) return null;
   return (
     <div className="notice notice-info sent-back" role="status" data-testid="sent-back">
       <p>{t(`sentBack.${sentBack.reason}`, { total: studyConfig.preExperiment.numCases, phase: t(`progress.phases.${sentBack.phase}`) })}</p>

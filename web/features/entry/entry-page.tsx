@@ -5,17 +5,30 @@ import { enabledDatasets, isDatasetType, isLanguage, LANGUAGES, studyConfig, typ
 import { Card } from '../../components/ui/card';
 import { StudyContacts } from '../../components/ui/study-contacts';
 import { logger } from '../../lib/error-log';
-import { userErrorMessage } from '../../lib/http-errors';
 import { rememberParticipant, storedParticipant } from '../../lib/participant';
-import { checkExisting } from '../../lib/resume';
 import { captureProlificParams } from '../../lib/prolific';
 import { generateParticipantId } from '../../lib/session-id';
-import { continueParticipation, recruitmentNow, SetupError, startParticipation, StudyUnavailableError, suggestedDataset, type ForcedDataset, type Unavailability } from './start-participation';
-import { StudyUnavailable } from './study-unavailable';
+import { recruitmentNow, SetupError, StudyUnavailableError, suggestedDataset, type ForcedDataset, type Unavailability } from './start-participation';
+import { WithScreenTexts } from '../../i18n/screen-texts';
 
-// The entry page is the whole first download: what only some visitors need comes when they need it.
+// The entry page is the whole first download: what only some visitors need comes when they need
+// it, with the texts it speaks in (WithScreenTexts).
 const ResumePanel = lazy(() => import('../../components/ui/resume-panel').then((m) => ({ default: m.ResumePanel })));
 const SetupErrorScreen = lazy(() => import('./setup-error').then((m) => ({ default: m.SetupErrorScreen })));
+const StudyUnavailable = lazy(() => import('./study-unavailable').then((m) => ({ default: m.StudyUnavailable })));
+/**
+ * Joining's code (start, continue): fetched at the first sign that the participant is about to
+ * click (a touch, the pointer or the focus on the participation card), and awaited on the click.
+ */
+const joining = () => import('./joining');
+const prefetchJoining = () => void joining().catch(() => undefined);
+/**
+ * A participation this browser holds: fetched at start-up for a returning visitor alone, beside
+ * the first render's wait for the study's datasets, so it shows with the page.
+ */
+const ongoingPanel = () => import('./ongoing-participation');
+if (storedParticipant()) void ongoingPanel().catch(() => undefined);
+const OngoingParticipation = lazy(() => ongoingPanel().then((m) => ({ default: m.OngoingParticipation })));
 
 /** The dataset forced by `?dataset=` (else by the selection page's state); an invalid value is ignored with a warning. */
 function useForcedDataset(): ForcedDataset | null {
@@ -66,18 +79,6 @@ export function EntryPage() {
   const [setupError, setSetupError] = useState<SetupError | null>(null);
   // A participation in progress is continued unless the person deliberately draws a new ID.
   const [drawNew, setDrawNew] = useState(false);
-  const [continueError, setContinueError] = useState<string | null>(null);
-  // Whether the stored participation is over (completed, or screened out): then it is not "in progress".
-  const [ongoingEnded, setOngoingEnded] = useState<'completed' | 'screened_out' | null>(null);
-  const ongoingId = ongoing?.sessionId ?? null;
-  useEffect(() => {
-    if (!ongoingId) return;
-    const controller = new AbortController();
-    checkExisting(ongoingId, controller.signal)
-      .then((check) => setOngoingEnded(check.isCompleted ? 'completed' : check.isScreenedOut ? 'screened_out' : null))
-      .catch(() => undefined);
-    return () => controller.abort();
-  }, [ongoingId]);
 
   // A paused or closed study admits nobody new: the page says so instead of offering a start.
   const [unavailable, setUnavailable] = useState<{ status: Unavailability; prolificReturnUrl: string | null } | null>(null);
@@ -110,6 +111,7 @@ export function EntryPage() {
     setSetupError(null);
     try {
       const language = isLanguage(i18n.language) ? i18n.language : LANGUAGES[0];
+      const { startParticipation } = await joining().catch((err: unknown) => Promise.reject(new SetupError('network', err)));
       const session = await startParticipation({ participantId, forced, language });
       rememberParticipant(session);
       void navigate('/experiment/consent', {
@@ -129,24 +131,12 @@ export function EntryPage() {
     }
   };
 
-  const continueOngoing = async () => {
-    if (!ongoing) return;
-    setStarting(true);
-    setContinueError(null);
-    try {
-      const destination = await continueParticipation(ongoing.sessionId);
-      void navigate(destination.path, { state: destination.state });
-    } catch (err) {
-      logger.error('continue_participation', 'participation in progress could not be continued', { error: String(err) });
-      setContinueError(userErrorMessage(t, err));
-      setStarting(false);
-    }
-  };
-
   if (setupError) {
     return (
       <Suspense fallback={<p>{t('common.loading')}</p>}>
-        <SetupErrorScreen kind={setupError.kind} onRetry={start} participantId={participantId} onHome={() => setSetupError(null)} />
+        <WithScreenTexts>
+          <SetupErrorScreen kind={setupError.kind} onRetry={start} participantId={participantId} onHome={() => setSetupError(null)} />
+        </WithScreenTexts>
       </Suspense>
     );
   }
@@ -160,7 +150,7 @@ export function EntryPage() {
       </p>
 
       {/* The way in comes first: a phone shows it without scrolling; the details follow. */}
-      <Card className="participation-card">
+      <Card className="participation-card" onIntent={prefetchJoining}>
         <fieldset className="mode-toggle">
           <legend>{t('entry.modeLabel')}</legend>
           {(['new', 'resume'] as const).map((value) => (
@@ -172,39 +162,15 @@ export function EntryPage() {
         </fieldset>
 
         {mode === 'new' && ongoing && !drawNew ? (
-          <div className="ongoing-participation" data-testid="ongoing-participation">
-            <h2>{t(ongoingEnded === 'completed' ? 'entry.completedTitle' : ongoingEnded === 'screened_out' ? 'entry.endedTitle' : 'entry.ongoingTitle')}</h2>
-            <p>{t(ongoingEnded === 'completed' ? 'entry.completedText' : ongoingEnded === 'screened_out' ? 'resume.screenedOut' : 'entry.ongoingText')}</p>
-            <dl className="kv">
-              <dt>{t('entry.yourId')}</dt>
-              <dd>
-                <output className="participant-id participant-id-small">{ongoing.sessionId}</output>
-              </dd>
-              {ongoing.datasetType ? (
-                <>
-                  <dt>{t('entry.datasetLabel')}</dt>
-                  <dd>{t(`datasets.${ongoing.datasetType}.name`)}</dd>
-                </>
-              ) : null}
-            </dl>
-            {continueError ? (
-              <p role="alert" className="notice notice-error">
-                {continueError}
-              </p>
-            ) : null}
-            <div className="button-row">
-              <button type="button" className="button button-primary" onClick={() => void continueOngoing()} disabled={starting}>
-                {starting
-                  ? t('entry.starting')
-                  : t(ongoingEnded === 'completed' ? 'resume.toCompletion' : ongoingEnded === 'screened_out' ? 'resume.toScreenedOut' : 'entry.continueOngoing')}
-              </button>
-              <button type="button" className="button" onClick={() => setDrawNew(true)} disabled={starting}>
-                {t('entry.startOver')}
-              </button>
-            </div>
-          </div>
+          <Suspense fallback={<p>{t('common.loading')}</p>}>
+            <OngoingParticipation ongoing={ongoing} onStartOver={() => setDrawNew(true)} />
+          </Suspense>
         ) : mode === 'new' && unavailable ? (
-          <StudyUnavailable status={unavailable.status} prolificReturnUrl={unavailable.prolificReturnUrl} />
+          <Suspense fallback={<p>{t('common.loading')}</p>}>
+            <WithScreenTexts>
+              <StudyUnavailable status={unavailable.status} prolificReturnUrl={unavailable.prolificReturnUrl} />
+            </WithScreenTexts>
+          </Suspense>
         ) : mode === 'new' ? (
           <div className="new-participation">
             {ongoing ? <p className="notice notice-warning">{t('entry.startOverNote', { id: ongoing.sessionId })}</p> : null}
@@ -232,7 +198,9 @@ export function EntryPage() {
           <div className="resume-participation">
             <h2>{t('resume.title')}</h2>
             <Suspense fallback={<p>{t('common.loading')}</p>}>
-              <ResumePanel initialId={ongoing?.sessionId ?? ''} />
+              <WithScreenTexts>
+                <ResumePanel initialId={ongoing?.sessionId ?? ''} />
+              </WithScreenTexts>
             </Suspense>
           </div>
         )}

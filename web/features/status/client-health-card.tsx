@@ -2,7 +2,8 @@ import { useSyncExternalStore } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Card } from '../../components/ui/card';
 import { StatusBadge } from '../../components/ui/status-badge';
-import { RATE_WINDOWS_MINUTES, errorLog, type HealthReport } from '../../lib/error-log';
+import { healthOf, RATE_WINDOWS_MINUTES, type HealthReport } from '../../lib/error-health';
+import { errorLog } from '../../lib/error-log';
 
 const subscribe = (onChange: () => void) => errorLog.subscribe(onChange);
 
@@ -11,7 +12,7 @@ export function ClientHealthCard() {
   const { t } = useTranslation();
   // Re-render whenever the log changes.
   useSyncExternalStore(subscribe, () => errorLog.version);
-  const health: HealthReport = errorLog.health();
+  const health: HealthReport = healthOf(errorLog);
   const tone = health.status === 'healthy' ? 'healthy' : health.status === 'degraded' ? 'warning' : 'error';
   return (
     <Card title={t('status.clientHealth.title')} className="client-health">
