@@ -46,7 +46,7 @@ function fill(file: string) {
   );
   const pre = db.prepare(
     `insert into pre_experiment_responses (participant_id, session_id, dataset_type, case_id, case_number, prediction, confidence, response_time_ms, ground_truth, case_data, created_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, ?, '{}', ?)`,
+     values (?, ?, ?, ?, ?, ?, ?, ?, ?, null, ?)`,
   );
   const main = db.prepare(
     `insert into main_experiment_responses (participant_id, session_id, dataset_type, case_id, case_number, ground_truth, initial_prediction, initial_confidence, final_prediction, final_confidence,

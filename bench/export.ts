@@ -28,10 +28,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 /** Participants, consented sessions and their answers, as the API would have stored them. */
 function fillAnswers(file: string) {
   const db = new DatabaseSync(file);
-  const cases = db.prepare("select case_id, ground_truth, features from cases where dataset_type = 'adult_income' and pool = 'pre_experiment' order by case_number limit ?").all(ANSWERS) as {
+  const cases = db.prepare("select case_id, ground_truth from cases where dataset_type = 'adult_income' and pool = 'pre_experiment' order by case_number limit ?").all(ANSWERS) as {
     case_id: string;
     ground_truth: number;
-    features: string;
   }[];
   if (cases.length < ANSWERS) throw new Error(`only ${cases.length} pre-experiment cases seeded`);
   const now = new Date().toISOString();
@@ -51,7 +50,8 @@ function fillAnswers(file: string) {
     cases.forEach((c, i) => {
       // Some reasons carry what a writer must quote: commas, quotes, line breaks, Japanese.
       const reasoning = i % 10 === 0 ? `理由, "${p}"\n${i}` : null;
-      answer.run(id, code, c.case_id, i + 1, (p + i) % 2, 1 + ((p * 7 + i) % 5), 1500 + ((p * 31 + i * 17) % 9000), reasoning, c.ground_truth, c.features, now);
+      // As the Worker stores them: the case shown is its row in `cases` (no copy).
+      answer.run(id, code, c.case_id, i + 1, (p + i) % 2, 1 + ((p * 7 + i) % 5), 1500 + ((p * 31 + i * 17) % 9000), reasoning, c.ground_truth, null, now);
     });
   }
   db.exec('commit');

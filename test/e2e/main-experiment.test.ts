@@ -108,7 +108,10 @@ async function introToCases(page: Page, texts: Texts) {
 type StoredCase = { case_number: number; alignment_alpha: number | null; explanation_kind: string | null; shown: string | null; ai: string | null; user_model_identifier: string | null };
 const storedCases = (p: TestParticipant) =>
   d1Rows<StoredCase>(
-    `select case_number, alignment_alpha, explanation_kind, shown_feature_importance as shown, ai_feature_importance as ai, user_model_identifier from main_experiment_responses where session_id = '${p.id}' order by case_number`,
+    // The bars are the serve's the trial names (issue #45: kept once).
+    `select r.case_number, r.alignment_alpha, r.explanation_kind, coalesce(r.shown_feature_importance, s.shown_feature_importance) as shown,
+            coalesce(r.ai_feature_importance, s.ai_feature_importance) as ai, r.user_model_identifier
+       from main_experiment_responses r left join served_explanations s on s.id = r.served_explanation_id where r.session_id = '${p.id}' order by r.case_number`,
   );
 
 async function mainJourney(p: TestParticipant, page: Page, texts: Texts) {

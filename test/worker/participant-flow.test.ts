@@ -104,14 +104,15 @@ describe('POST /api/experiments/pre-experiment/responses', () => {
     const stored = async (id: string) =>
       await env.DB.prepare(
         `select r.participant_id = s.participant_id as own, r.dataset_type, r.case_number, r.prediction, r.confidence, r.response_time_ms,
-                r.reasoning, r.ground_truth, r.case_data, r.created_at is not null as dated
-         from pre_experiment_responses r join sessions s on s.session_id = r.session_id where r.session_id = ? and r.case_id = ?`,
+                r.reasoning, r.ground_truth, r.case_data, c.features as case_shown, r.created_at is not null as dated
+         from pre_experiment_responses r join sessions s on s.session_id = r.session_id join cases c on c.case_id = r.case_id
+         where r.session_id = ? and r.case_id = ?`,
       )
         .bind(id, second!.case_id)
         .first();
     const row = await stored(alone.id);
     const features = await env.DB.prepare('select features from cases where case_id = ?').bind(second!.case_id).first<{ features: string }>();
-    expect(row).toMatchObject({ own: 1, case_number: 2, prediction: 1, confidence: 4, response_time_ms: 1503, reasoning: 'two priors', case_data: features!.features, dated: 1 });
+    expect(row).toMatchObject({ own: 1, case_number: 2, prediction: 1, confidence: 4, response_time_ms: 1503, reasoning: 'two priors', case_data: null, case_shown: features!.features, dated: 1 });
     expect(await stored(batched.id)).toEqual({ ...row, case_number: positionInBatched });
   });
 

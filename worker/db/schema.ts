@@ -18,6 +18,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 import { EXPLANATION_KINDS, LANGUAGES, type DatasetType, type RecruitmentTargets } from '../schemas/study';
+import { featureBars, modelBars } from './feature-bars';
 
 /** A dataset's id (a definition of ml-assets/datasets/; checked where it comes in). */
 const datasetTypeColumn = () => text('dataset_type').$type<DatasetType>().notNull();
@@ -236,7 +237,12 @@ export const preExperimentResponses = sqliteTable(
     responseTimeMs: integer('response_time_ms').notNull(),
     reasoning: text('reasoning'),
     groundTruth: integer('ground_truth').notNull(),
-    caseData: text('case_data', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /**
+     * The case as shown, when it is not the case's own stored row: null for every answer stored
+     * since issue #45 (the case is `case_id` in `cases`, which is never rewritten); a copy kept
+     * only where an older answer's differs from it.
+     */
+    caseData: text('case_data', { mode: 'json' }).$type<Record<string, unknown>>(),
     ...timestamps,
   },
   (t) => [
@@ -279,13 +285,19 @@ export const mainExperimentResponses = sqliteTable(
     alignmentAlpha: real('alignment_alpha'),
     aiModelPrediction: integer('ai_model_prediction'),
     userModelPrediction: integer('user_model_prediction'),
-    aiFeatureImportance: text('ai_feature_importance', { mode: 'json' }).$type<unknown[]>(),
-    userFeatureImportance: text('user_feature_importance', { mode: 'json' }).$type<unknown[]>(),
+    /**
+     * The AI side's bars: null when the trial names its serve (`served_explanation_id`), whose bars
+     * they are; `[]` when the condition shows no AI; the trial's own only for one stored before
+     * serves were recorded.
+     */
+    aiFeatureImportance: modelBars('ai_feature_importance'),
+    userFeatureImportance: modelBars('user_feature_importance'),
     comprehensibility: integer('comprehensibility'),
     transparency: integer('transparency'),
     satisfaction: integer('satisfaction'),
     trust: integer('trust'),
     alignment: integer('alignment'),
+    /** As the pre-experiment's: null unless an older trial's copy differs from the case's stored row. */
     caseData: text('case_data', { mode: 'json' }).$type<Record<string, unknown>>(),
     explanationViewingTimeMs: integer('explanation_viewing_time_ms'),
     totalTaskTimeMs: integer('total_task_time_ms'),
@@ -295,8 +307,8 @@ export const mainExperimentResponses = sqliteTable(
     userModelIdentifier: text('user_model_identifier'),
     aiProbability: real('ai_probability'),
     userModelProbability: real('user_model_probability'),
-    /** The bars shown, exactly as the participant saw them, so the screen can be replayed. */
-    shownFeatureImportance: text('shown_feature_importance', { mode: 'json' }).$type<unknown[]>(),
+    /** The bars shown, exactly as the participant saw them, so the screen can be replayed: the serve's, as the AI side's bars are. */
+    shownFeatureImportance: featureBars('shown_feature_importance'),
     /**
      * Whether the bars shown, summed with their signs, lean toward the label the AI predicted
      * (computed by the server when the case is stored; null without bars): shares have no starting
@@ -359,9 +371,10 @@ export const servedExplanations = sqliteTable(
     aiBaseProbability: real('ai_base_probability').notNull(),
     userModelPrediction: integer('user_model_prediction'),
     userModelProbability: real('user_model_probability'),
-    aiFeatureImportance: text('ai_feature_importance', { mode: 'json' }).$type<unknown[]>().notNull(),
-    userFeatureImportance: text('user_feature_importance', { mode: 'json' }).$type<unknown[]>().notNull(),
-    shownFeatureImportance: text('shown_feature_importance', { mode: 'json' }).$type<unknown[]>().notNull(),
+    /** The bars of the AI, of the participant model and on screen (worker/db/feature-bars.ts). */
+    aiFeatureImportance: modelBars('ai_feature_importance').notNull(),
+    userFeatureImportance: modelBars('user_feature_importance').notNull(),
+    shownFeatureImportance: featureBars('shown_feature_importance').notNull(),
     /** What identifies the serve among the session's serves of the case (kind, models, alpha). */
     serveKey: text('serve_key').notNull(),
     serveCount: integer('serve_count').notNull().default(1),

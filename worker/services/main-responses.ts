@@ -1,7 +1,8 @@
 /**
  * Stores main-experiment cases. Each one must belong to the session's stored main set; its case
- * number (position), ground truth, features and alpha come from the server's tables, and the
- * explanation is kept exactly as shown. UNIQUE(session, case) makes a retry a duplicate that
+ * number (position), ground truth and alpha come from the server's tables, the case shown is the
+ * set's case (`cases`, never rewritten) and the explanation is the serve the trial names, kept
+ * once in `served_explanations`. UNIQUE(session, case) makes a retry a duplicate that
  * counts as success and never overwrites what was stored first.
  */
 import { and, count, eq, getTableColumns, isNotNull, type Placeholder, sql, type SQL } from 'drizzle-orm';
@@ -44,9 +45,10 @@ function answerColumns(body: IntegratedResponseBody, served: ServedExplanation |
     aiPrediction: served?.aiPrediction ?? null,
     aiModelPrediction: served?.aiPrediction ?? null,
     userModelPrediction: served?.userModelPrediction ?? null,
-    aiFeatureImportance: served?.aiFeatureImportance ?? [],
-    userFeatureImportance: served?.userFeatureImportance ?? [],
-    shownFeatureImportance: served?.shownFeatureImportance ?? null,
+    // The bars are the serve's, kept there once (the trial names it); without AI there are none.
+    aiFeatureImportance: served ? null : [],
+    userFeatureImportance: served ? null : [],
+    shownFeatureImportance: null,
     shownLeansWithAi: served ? sharesLeanToward(served.shownFeatureImportance as { importance: number }[], served.aiPrediction as 0 | 1) : null,
     aiBaselineShown: served ? baselineShown(served) : null,
     explanationKind: served?.kind ?? null,
@@ -92,7 +94,8 @@ const saveStatements = builtOnce((db) => {
     caseId: caseSetItems.caseId,
     caseNumber: sql`${caseSetItems.position} + 1 + ${sql.placeholder('caseNumberBase')}`,
     groundTruth: cases.groundTruth,
-    caseData: cases.features,
+    // The case shown is the set's case, in `cases` (never rewritten): no copy.
+    caseData: sql`null`,
     // A set drawn before alphas were stored explains with the fallback; a condition without explanations has none.
     alignmentAlpha: sql`case when ${caseSetItems.alignmentAlpha} is null and ${sql.placeholder('explains')} then ${studyConfig.mainExperiment.fallbackAlpha} else ${caseSetItems.alignmentAlpha} end`,
   } as const;

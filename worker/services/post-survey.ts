@@ -6,7 +6,8 @@
 import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
-import { mainExperimentResponses, postSurveys, sessions } from '../db/schema';
+import { cases, mainExperimentResponses, postSurveys, servedExplanations, sessions } from '../db/schema';
+import { caseShown, trialBars } from '../db/trial-record';
 import { AppError, conflict } from '../errors';
 import { answeredQuestions, checkSection, issueMessage, postSurveyFor, scorePostSurvey, type Audience } from '../schemas/post-survey';
 import { checkedPostSurvey, type PostSurveyBody } from '../schemas/post-survey-schemas';
@@ -78,14 +79,20 @@ export async function adjustmentExample(db: Db, sessionId: string) {
       caseNumber: mainExperimentResponses.caseNumber,
       datasetType: mainExperimentResponses.datasetType,
       alpha: mainExperimentResponses.alignmentAlpha,
-      ai: mainExperimentResponses.aiFeatureImportance,
-      shown: mainExperimentResponses.shownFeatureImportance,
-      features: mainExperimentResponses.caseData,
+      ownAi: mainExperimentResponses.aiFeatureImportance,
+      ownShown: mainExperimentResponses.shownFeatureImportance,
+      servedAi: servedExplanations.aiFeatureImportance,
+      servedShown: servedExplanations.shownFeatureImportance,
+      features: caseShown(mainExperimentResponses),
       aiPrediction: mainExperimentResponses.aiPrediction,
     })
     .from(mainExperimentResponses)
+    .leftJoin(cases, eq(cases.caseId, mainExperimentResponses.caseId))
+    .leftJoin(servedExplanations, eq(servedExplanations.id, mainExperimentResponses.servedExplanationId))
     .where(and(eq(mainExperimentResponses.sessionId, sessionId), eq(mainExperimentResponses.explanationKind, 'human_aligned'), sql`${mainExperimentResponses.alignmentAlpha} < 1`))
     .orderBy(asc(mainExperimentResponses.alignmentAlpha), asc(mainExperimentResponses.caseNumber))
     .get();
-  return row ?? null;
+  if (!row) return null;
+  const { ownAi, ownShown, servedAi, servedShown, ...rest } = row;
+  return { ...rest, ai: trialBars(ownAi, servedAi), shown: trialBars(ownShown, servedShown) };
 }

@@ -1,6 +1,7 @@
 /**
  * Stores pre-experiment answers. Each answer is checked against the session's own case set; the
- * case number (position in the set), features and ground truth come from the server's tables.
+ * case number (position in the set) and ground truth come from the server's tables, and the case
+ * shown is its row in `cases`.
  * UNIQUE(session, case) makes every retry and the final full send idempotent.
  *
  * Saving is one D1 batch (one round trip, one transaction): insert what is new, mark the phase
@@ -47,13 +48,13 @@ const saveStatements = builtOnce((db) => {
   const arrayAnswer = Object.fromEntries(ANSWER_FIELDS.map((f) => [f, sql.raw(`json_extract(a.value, '$.${f}')`)])) as Record<AnswerField, SQL>;
   const inSet = (caseId: SQL | Placeholder) =>
     sql`exists (select 1 from case_set_items i2 where i2.session_id = ${session} and i2.phase = 'pre_experiment' and i2.case_id = ${caseId})`;
-  // Inserts new answers only, each with its case's number, truth and features from the server's
-  // tables; a retry never overwrites. Columns in the table's order (drizzle lists them all); the id is SQLite's.
+  // Inserts new answers only, each with its case's number and truth from the server's tables (the
+  // case shown is `case_id` in `cases`, never rewritten: no copy); a retry never overwrites. Columns in the table's order (drizzle lists them all); the id is SQLite's.
   const insert = (rows: SQL) => db.insert(preExperimentResponses).select(rows).onConflictDoNothing().returning({ id: preExperimentResponses.id });
   const answerRows = (answer: Record<AnswerField, SQL | Placeholder>, joinAnswers: SQL, andWhere: SQL) => sql`
     select null, s.participant_id, s.session_id, s.dataset_type, i.case_id, i.position + 1,
            ${answer.prediction}, ${answer.confidence}, ${answer.responseTimeMs}, ${answer.reasoning},
-           c.ground_truth, c.features, ${now}
+           c.ground_truth, null, ${now}
     from sessions s ${joinAnswers}
     join case_set_items i on i.session_id = s.session_id and i.phase = 'pre_experiment' and i.case_id = ${answer.caseId}
     join cases c on c.case_id = i.case_id

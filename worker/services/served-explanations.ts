@@ -1,7 +1,7 @@
 /**
  * The record of what the Worker served of the AI for each case of a session's main set, and the
- * one rule a stored trial's AI side follows: it is copied from a serve of that session and case,
- * and whatever the page says it showed must be that serve, field by field, or the trial is
+ * one rule a stored trial's AI side follows: it is copied from a serve of that session and case
+ * (its bars are read from the serve, not copied: worker/db/trial-record.ts), and whatever the page says it showed must be that serve, field by field, or the trial is
  * refused with a 400 naming each field that differs (nothing stored). A field the page leaves
  * out is not a claim and is taken from the serve.
  */

@@ -9,7 +9,8 @@
 import { asc, count, eq } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
-import { preExperimentResponses, userModels, userModelVersions } from '../db/schema';
+import { cases, preExperimentResponses, userModels, userModelVersions } from '../db/schema';
+import { caseShown } from '../db/trial-record';
 import { binaryMetrics } from '../ml/metrics';
 import { compileModel, encodeRow } from '../ml/model';
 import { predictProbability } from '../ml/predict';
@@ -79,9 +80,10 @@ export async function trainUserModel(
     .select({
       prediction: preExperimentResponses.prediction,
       confidence: preExperimentResponses.confidence,
-      caseData: preExperimentResponses.caseData,
+      caseData: caseShown(preExperimentResponses),
     })
     .from(preExperimentResponses)
+    .innerJoin(cases, eq(cases.caseId, preExperimentResponses.caseId))
     .where(eq(preExperimentResponses.sessionId, session.sessionId))
     .orderBy(asc(preExperimentResponses.caseNumber));
 

@@ -4,9 +4,11 @@
  */
 import { and, count, desc, eq, inArray, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from '../client';
+import { caseShown } from '../trial-record';
 import { lastActivityOf, placeOf } from './sessions';
 import { countedParticipant, sessionCondition, shownAlpha, shownKind, type Population } from './analytics';
 import {
+  cases,
   caseSetItems,
   consentRecords,
   datasetAssignments,
@@ -127,7 +129,7 @@ function responseSelect(db: Db, type: ExperimentType, f: ResponseFilter) {
       groundTruth: t.groundTruth,
       responseTimeMs: isMain ? main.finalResponseTimeMs : pre.responseTimeMs,
       reasoning: isMain ? main.finalReasoning : pre.reasoning,
-      caseData: t.caseData,
+      caseData: caseShown(t).as('case_data'),
       initialPrediction: isMain ? main.initialPrediction : nul<number>('initial_prediction'),
       initialConfidence: isMain ? main.initialConfidence : nul<number>('initial_confidence'),
       aiPrediction: isMain ? main.aiPrediction : nul<number>('ai_prediction'),
@@ -137,6 +139,7 @@ function responseSelect(db: Db, type: ExperimentType, f: ResponseFilter) {
     })
     .from(t)
     .innerJoin(participants, eq(participants.id, t.participantId))
+    .leftJoin(cases, eq(cases.caseId, t.caseId))
     .where(
       and(
         f.userName ? eq(participants.participantCode, f.userName) : undefined,

@@ -1,0 +1,148 @@
+/**
+ * Issue #45: a trial keeps what it alone knows. The case shown is read from `cases` and the bars
+ * from the trial's serve, stored once and compactly; migration 0021 converts rows stored the old
+ * way (every answer with its case's copy, every trial with its serve's bars, every serve's bars as
+ * whole objects), and every export is the same, byte for byte, before and after it.
+ */
+import { env } from 'cloudflare:workers';
+import { strFromU8, unzipSync } from 'fflate';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { barsFromText } from '../../worker/db/feature-bars';
+import { adminCookie, api } from '../helpers/api';
+import { seedCompasStudy } from '../helpers/study-factories';
+
+let cookie = '';
+beforeAll(async () => {
+  await seedCompasStudy();
+  cookie = await adminCookie();
+});
+
+const asAdmin = (path: string, init: RequestInit = {}) => api(path, { ...init, headers: { ...(init.headers as Record<string, string>), Cookie: cookie } });
+const rows = async <T = Record<string, unknown>>(sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).all<T>()).results;
+
+/** A participant with 200 pre-experiment answers and 50 main cases, each from a serve, as the registration tools store them. */
+async function finishedParticipant(): Promise<string> {
+  const name = `test_${crypto.randomUUID().slice(0, 8)}`;
+  expect((await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas`, { method: 'POST' })).status).toBe(200);
+  expect((await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=50`, { method: 'POST' })).status).toBe(200);
+  return name;
+}
+
+/** Every CSV of the all-data export of one participant, by file name. */
+async function allData(name: string): Promise<Record<string, string>> {
+  const res = await asAdmin(`/api/enhanced-export/all-data?user_name=${name}`);
+  expect(res.status).toBe(200);
+  const files = unzipSync(new Uint8Array(await res.arrayBuffer()));
+  return Object.fromEntries(
+    Object.entries(files)
+      .filter(([file]) => file.endsWith('.csv'))
+      .map(([file, bytes]) => [file, strFromU8(bytes)]),
+  );
+}
+
+/** The rows of a participant as the code before issue #45 stored them: whole copies of the case and of the serve's bars. */
+async function storeTheOldWay(name: string): Promise<void> {
+  const [session] = await rows<{ session_id: string }>('select s.session_id from sessions s join participants p on p.id = s.participant_id where p.participant_code = ?', name);
+  const sessionId = session!.session_id;
+  const copyCase = (table: string) =>
+    env.DB.prepare(`update ${table} set case_data = (select c.features from cases c where c.case_id = ${table}.case_id) where session_id = ?`).bind(sessionId);
+  const whole = (text: string) => JSON.stringify(barsFromText(text));
+  const serves = await rows<{ id: number; ai: string; user: string; shown: string }>(
+    'select id, ai_feature_importance as ai, user_feature_importance as user, shown_feature_importance as shown from served_explanations where session_id = ?',
+    sessionId,
+  );
+  await env.DB.batch([
+    copyCase('pre_experiment_responses'),
+    copyCase('main_experiment_responses'),
+    ...serves.flatMap((s) => [
+      env.DB.prepare('update served_explanations set ai_feature_importance = ?, user_feature_importance = ?, shown_feature_importance = ? where id = ?').bind(whole(s.ai), whole(s.user), whole(s.shown), s.id),
+      env.DB.prepare('update main_experiment_responses set ai_feature_importance = ?, user_feature_importance = ?, shown_feature_importance = ? where served_explanation_id = ?').bind(
+        whole(s.ai),
+        whole(s.user),
+        whole(s.shown),
+        s.id,
+      ),
+    ]),
+  ]);
+}
+
+/** Migration 0021's conversion of stored rows (its statements after the rebuild of the pre-experiment table). */
+async function convert(): Promise<void> {
+  const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0021_'))!;
+  const updates = migration.queries.map((q) => q.replace(/^(\s*--[^\n]*\n)+/, '').trim()).filter((q) => q.startsWith('UPDATE'));
+  expect(updates.length).toBe(6);
+  for (const q of updates) await env.DB.prepare(q).run();
+}
+
+describe('the trial record, kept once', () => {
+  it('stores no copy of the case or of the bars, and keeps each serve\'s bars compact', async () => {
+    const name = await finishedParticipant();
+    const copies = await rows<{ n: number }>(
+      `select (select count(*) from pre_experiment_responses r join sessions s on s.session_id = r.session_id join participants p on p.id = s.participant_id where p.participant_code = ?1 and r.case_data is not null)
+            + (select count(*) from main_experiment_responses r join participants p on p.id = r.participant_id where p.participant_code = ?1 and (r.case_data is not null or r.shown_feature_importance is not null or r.ai_feature_importance is not null)) as n`,
+      name,
+    );
+    expect(copies[0]!.n).toBe(0);
+    const serves = await rows<{ shown: string; ai: string }>(
+      `select e.shown_feature_importance as shown, e.ai_feature_importance as ai from served_explanations e
+         join sessions s on s.session_id = e.session_id join participants p on p.id = s.participant_id where p.participant_code = ?`,
+      name,
+    );
+    expect(serves.length).toBe(50);
+    // The bars on screen as [feature, importance, raw_shap]; the AI's as [feature, raw_shap], its
+    // shares made again from the raw values; read back as the four fields the Worker served.
+    expect((JSON.parse(serves[0]!.shown) as unknown[][])[0]).toHaveLength(3);
+    expect((JSON.parse(serves[0]!.ai) as unknown[][])[0]).toHaveLength(2);
+    const ai = barsFromText(serves[0]!.ai) as { importance: number; abs_importance: number }[];
+    expect(ai[0]!.abs_importance).toBe(Math.abs(ai[0]!.importance));
+    expect(ai.reduce((sum, b) => sum + b.abs_importance, 0)).toBeCloseTo(1, 12);
+  });
+
+  it('exports the same bytes from rows stored the old way, before and after migration 0021 converts them', async () => {
+    const name = await finishedParticipant();
+    const now = await allData(name);
+    await storeTheOldWay(name);
+    const before = await allData(name);
+    // Read the old way, the record is the same as stored the new way.
+    expect(before).toEqual(now);
+    const bytesBefore = await rows<{ n: number }>(
+      `select sum(length(coalesce(r.case_data, '')) + length(coalesce(r.ai_feature_importance, '')) + length(coalesce(r.shown_feature_importance, ''))) as n
+         from main_experiment_responses r join participants p on p.id = r.participant_id where p.participant_code = ?`,
+      name,
+    );
+    expect(bytesBefore[0]!.n).toBeGreaterThan(10_000);
+
+    await convert();
+    const after = await allData(name);
+    expect(Object.keys(after).sort()).toEqual(Object.keys(before).sort());
+    for (const file of Object.keys(before)) expect(after[file], file).toBe(before[file]);
+    const left = await rows<{ n: number }>(
+      `select count(*) as n from main_experiment_responses r join participants p on p.id = r.participant_id
+        where p.participant_code = ? and (r.case_data is not null or r.ai_feature_importance is not null or r.user_feature_importance is not null or r.shown_feature_importance is not null)`,
+      name,
+    );
+    expect(left[0]!.n).toBe(0);
+  });
+
+  it('keeps the own bars and case of a trial stored before serves were recorded, and exports it unchanged', async () => {
+    const name = await finishedParticipant();
+    await storeTheOldWay(name);
+    // One trial as a page sent it before the server recorded serves: no serve named, its own bars
+    // (keys in the page's order) and a case copy that differs from the case's row.
+    const [trial] = await rows<{ id: number; served: number; shown: string }>(
+      `select r.id, r.served_explanation_id as served, r.shown_feature_importance as shown from main_experiment_responses r
+         join participants p on p.id = r.participant_id where p.participant_code = ? order by r.id limit 1`,
+      name,
+    );
+    const pageBars = JSON.stringify(
+      (JSON.parse(trial!.shown) as { feature: string; importance: number; abs_importance: number; raw_shap: number }[]).map((b) => ({ feature: b.feature, raw_shap: b.raw_shap, importance: b.importance, abs_importance: b.abs_importance })),
+    );
+    await env.DB.prepare(`update main_experiment_responses set served_explanation_id = null, shown_feature_importance = ?, case_data = '{"priors_count":99}' where id = ?`).bind(pageBars, trial!.id).run();
+    const before = await allData(name);
+    await convert();
+    const after = await allData(name);
+    for (const file of Object.keys(before)) expect(after[file], file).toBe(before[file]);
+    const [kept] = await rows<{ shown: string; case_data: string }>('select shown_feature_importance as shown, case_data from main_experiment_responses where id = ?', trial!.id);
+    expect(kept).toEqual({ shown: pageBars, case_data: '{"priors_count":99}' });
+  });
+});
