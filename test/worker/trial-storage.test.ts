@@ -98,6 +98,23 @@ describe('the trial record, kept once', () => {
     expect(ai.reduce((sum, b) => sum + b.abs_importance, 0)).toBeCloseTo(1, 12);
   });
 
+  it("shows the dashboard the case and the bars of every answer and trial, read from where they are kept", async () => {
+    const name = await finishedParticipant();
+    const listed = (await (await asAdmin(`/api/admin/responses?user_name=${name}&limit=1000`)).json()) as { responses: { id: number; experiment_type: string; case_id: string; case_data_json: string }[] };
+    expect(listed.responses).toHaveLength(250);
+    const features = new Map(
+      (await rows<{ case_id: string; features: string }>('select case_id, features from cases')).map((c) => [c.case_id, JSON.parse(c.features) as unknown]),
+    );
+    for (const r of listed.responses) expect(JSON.parse(r.case_data_json)).toEqual(features.get(r.case_id));
+    const trial = listed.responses.find((r) => r.experiment_type === 'main_experiment')!;
+    const detail = (await (await asAdmin(`/api/admin/responses/main/${trial.id}`)).json()) as { caseData: unknown; servedExplanationId: number; shownFeatureImportance: unknown[]; aiFeatureImportance: unknown[] };
+    expect(detail.caseData).toEqual(features.get(trial.case_id));
+    const [serve] = await rows<{ shown: string; ai: string }>('select shown_feature_importance as shown, ai_feature_importance as ai from served_explanations where id = ?', detail.servedExplanationId);
+    expect(detail.shownFeatureImportance).toEqual(barsFromText(serve!.shown));
+    expect(detail.aiFeatureImportance).toEqual(barsFromText(serve!.ai));
+    expect(detail.shownFeatureImportance.length).toBe(8);
+  });
+
   it('exports the same bytes from rows stored the old way, before and after migration 0021 converts them', async () => {
     const name = await finishedParticipant();
     const now = await allData(name);

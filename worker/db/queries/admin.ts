@@ -4,7 +4,7 @@
  */
 import { and, count, desc, eq, inArray, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from '../client';
-import { caseShown } from '../trial-record';
+import { caseShown, trialBars } from '../trial-record';
 import { lastActivityOf, placeOf } from './sessions';
 import { countedParticipant, sessionCondition, shownAlpha, shownKind, type Population } from './analytics';
 import {
@@ -176,7 +176,29 @@ export async function listResponses(db: Db, page: Page, f: ResponseFilter = {}) 
 }
 
 /** A main-experiment case in full (explanation shown, ratings, times) for the detail dialog. */
-export const findMainResponse = async (db: Db, id: number) => (await db.select().from(main).where(eq(main.id, id)).get()) ?? null;
+/** A main-experiment trial with everything it showed: the case from `cases` and the bars from its serve, where it kept no copy. */
+export async function findMainResponse(db: Db, id: number) {
+  const row = await db
+    .select({
+      r: main,
+      caseShown: caseShown(main),
+      served: { ai: servedExplanations.aiFeatureImportance, user: servedExplanations.userFeatureImportance, shown: servedExplanations.shownFeatureImportance },
+    })
+    .from(main)
+    .leftJoin(cases, eq(cases.caseId, main.caseId))
+    .leftJoin(servedExplanations, eq(servedExplanations.id, main.servedExplanationId))
+    .where(eq(main.id, id))
+    .get();
+  if (!row) return null;
+  const { r, served } = row;
+  return {
+    ...r,
+    caseData: row.caseShown,
+    aiFeatureImportance: trialBars(r.aiFeatureImportance, served?.ai),
+    userFeatureImportance: trialBars(r.userFeatureImportance, served?.user),
+    shownFeatureImportance: trialBars(r.shownFeatureImportance, served?.shown),
+  };
+}
 
 /** A page of a table whose rows belong to one participant each, newest first, with the participant's code. */
 async function listOwned<T extends typeof consentRecords | typeof postSurveys>(db: Db, table: T, page: Page) {
