@@ -1,4 +1,6 @@
-import { act, fireEvent, screen, waitFor } from '@testing-library/react';
+import { act, fireEvent, render, screen, waitFor } from '@testing-library/react';
+import { lazy } from 'react';
+import { createMemoryRouter, RouterProvider } from 'react-router';
 import { describe, expect, it, vi } from 'vitest';
 import { LanguageToggle } from '../../web/components/ui/language-toggle';
 import { badgeTone, StatusBadge } from '../../web/components/ui/status-badge';
@@ -8,7 +10,9 @@ import ja from '../../web/i18n/ja.json';
 import { createI18n, loadScreenTexts, switchLanguage } from '../../web/i18n';
 import { textPart } from '../../web/i18n/parts';
 import { datasetTranslations } from '../../worker/schemas/datasets';
-import { renderScreen } from './render';
+import { allTextsI18n, renderScreen } from './render';
+import { Layout } from '../../web/app/layout';
+import { Providers } from '../../web/app/providers';
 import { DataFields } from '../../web/components/ui/data-fields';
 
 describe('StatusBadge', () => {
@@ -173,3 +177,22 @@ describe('DataFields', () => {
     expect(screen.getByText(ja.common.showJson).closest('details')!.querySelector('pre')!.textContent).toBe(JSON.stringify(data, null, 2));
   });
 });
+
+describe('a screen that cannot be fetched', () => {
+  it('says so with a reload in the layout, instead of a blank page', async () => {
+    const Broken = lazy(() => Promise.reject(new TypeError('Failed to fetch dynamically imported module')));
+    const router = createMemoryRouter([{ element: <Layout />, children: [{ path: '/', element: <Broken /> }] }], { initialEntries: ['/'] });
+    const errors = vi.spyOn(console, 'error').mockImplementation(() => undefined);
+    render(
+      <Providers i18n={allTextsI18n('en')}>
+        <RouterProvider router={router} />
+      </Providers>,
+    );
+    const failed = await screen.findByTestId('screen-failed');
+    expect(failed.textContent).toContain(en.app.screenFailed);
+    expect(screen.getByRole('button', { name: en.app.reload })).toBeTruthy();
+    expect(screen.getByRole('banner')).toBeTruthy();
+    errors.mockRestore();
+  });
+});
+

@@ -4,6 +4,7 @@ import { Link, Outlet, useLocation } from 'react-router';
 import { CriticalErrorBanner } from '../components/ui/critical-error-banner';
 import { LanguageToggle } from '../components/ui/language-toggle';
 import { RateLimitNotice } from '../components/ui/rate-limit-notice';
+import { ScreenErrorBoundary } from '../components/ui/screen-error-boundary';
 import type { SentBack } from '../components/ui/sent-back-notice';
 
 // Shown only to a participant sent here from a page they are not yet due on.
@@ -52,14 +53,18 @@ export function Layout() {
         <CriticalErrorBanner />
         <RateLimitNotice />
         {sentBack ? (
-          <Suspense fallback={null}>
-            <SentBackNotice sentBack={sentBack} />
-          </Suspense>
+          <ScreenErrorBoundary key={pathname} fallback={null}>
+            <Suspense fallback={null}>
+              <SentBackNotice sentBack={sentBack} />
+            </Suspense>
+          </ScreenErrorBoundary>
         ) : null}
-        {/* One boundary per path: a screen whose chunk is not here yet shows the loading state. */}
-        <Suspense key={pathname} fallback={<RouteLoading />}>
-          <Outlet />
-        </Suspense>
+        {/* One boundary per path: a screen whose chunk is not here yet shows the loading state, one that cannot be fetched says so. */}
+        <ScreenErrorBoundary key={pathname}>
+          <Suspense fallback={<RouteLoading />}>
+            <Outlet />
+          </Suspense>
+        </ScreenErrorBoundary>
       </main>
       <footer className="app-footer">{t('app.footer')}</footer>
     </div>
