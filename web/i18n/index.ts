@@ -32,6 +32,8 @@ const SCREENS_KEY = 'caseCard.heading';
  * components a proxy of the instance, whose store is the instance's own.
  */
 const withScreens = new WeakSet<object>();
+/** The stores that hear of datasets registered later (added on the dashboard), to give them their screens' texts. */
+const listening = new WeakSet<object>();
 
 /** The saved language, else ja: the spec's browser-language detection always yields ja. */
 export function initialLanguage(): Language {
@@ -73,9 +75,12 @@ export function loadScreenTexts(instance: i18n): Promise<void> {
   let load = loads.get(lng);
   if (!load) {
     load = (async () => {
-      if (!withScreens.has(instance.store)) {
-        withScreens.add(instance.store);
-        const { datasetTranslations } = await import('../../worker/schemas/datasets');
+      // Marked before the fetch, so a language chosen meanwhile brings its screens' texts too.
+      withScreens.add(instance.store);
+      const { datasetTranslations } = await import('../../worker/schemas/datasets');
+      // Listened for once the definitions are here (a failed fetch leaves it to the next call).
+      if (!listening.has(instance.store)) {
+        listening.add(instance.store);
         onDatasetsRegistered((fresh) => {
           for (const language of LANGUAGES) if (has(instance, language, SCREENS_KEY)) instance.addResourceBundle(language, 'translation', datasetTranslations(language, fresh), true, true);
         });

@@ -7,7 +7,7 @@ import { and, asc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
 import { cases, mainExperimentResponses, postSurveys, servedExplanations, sessions } from '../db/schema';
-import { caseShown, trialBars } from '../db/trial-record';
+import { caseShown, servedBars, trialBars, trialServe } from '../db/trial-record';
 import { AppError, conflict } from '../errors';
 import { answeredQuestions, checkSection, issueMessage, postSurveyFor, scorePostSurvey, type Audience } from '../schemas/post-survey';
 import { checkedPostSurvey, type PostSurveyBody } from '../schemas/post-survey-schemas';
@@ -79,20 +79,23 @@ export async function adjustmentExample(db: Db, sessionId: string) {
       caseNumber: mainExperimentResponses.caseNumber,
       datasetType: mainExperimentResponses.datasetType,
       alpha: mainExperimentResponses.alignmentAlpha,
-      ownAi: mainExperimentResponses.aiFeatureImportance,
-      ownShown: mainExperimentResponses.shownFeatureImportance,
-      servedAi: servedExplanations.aiFeatureImportance,
-      servedShown: servedExplanations.shownFeatureImportance,
+      own: {
+        aiFeatureImportance: mainExperimentResponses.aiFeatureImportance,
+        userFeatureImportance: mainExperimentResponses.userFeatureImportance,
+        shownFeatureImportance: mainExperimentResponses.shownFeatureImportance,
+      },
+      served: servedBars,
       features: caseShown(mainExperimentResponses),
       aiPrediction: mainExperimentResponses.aiPrediction,
     })
     .from(mainExperimentResponses)
     .leftJoin(cases, eq(cases.caseId, mainExperimentResponses.caseId))
-    .leftJoin(servedExplanations, eq(servedExplanations.id, mainExperimentResponses.servedExplanationId))
+    .leftJoin(servedExplanations, trialServe)
     .where(and(eq(mainExperimentResponses.sessionId, sessionId), eq(mainExperimentResponses.explanationKind, 'human_aligned'), sql`${mainExperimentResponses.alignmentAlpha} < 1`))
     .orderBy(asc(mainExperimentResponses.alignmentAlpha), asc(mainExperimentResponses.caseNumber))
     .get();
   if (!row) return null;
-  const { ownAi, ownShown, servedAi, servedShown, ...rest } = row;
-  return { ...rest, ai: trialBars(ownAi, servedAi), shown: trialBars(ownShown, servedShown) };
+  const { own, served, ...rest } = row;
+  const { ai, shown } = trialBars(own, served);
+  return { ...rest, ai, shown };
 }

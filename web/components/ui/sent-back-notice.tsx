@@ -1,4 +1,3 @@
-import { Suspense } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study-config';
@@ -22,12 +21,11 @@ export const phaseOfPath = (path: string): ProgressPhase =>
  * them has loaded them).
  */
 export function SentBackNotice({ sentBack }: { sentBack: SentBack }) {
+  // The layout's Suspense waits for the texts as it waits for this chunk.
   return (
-    <Suspense fallback={null}>
-      <WithScreenTexts>
-        <SentBackText sentBack={sentBack} />
-      </WithScreenTexts>
-    </Suspense>
+    <WithScreenTexts>
+      <SentBackText sentBack={sentBack} />
+    </WithScreenTexts>
   );
 }
 

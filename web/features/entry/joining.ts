@@ -65,7 +65,6 @@ export async function startParticipation(input: {
   throw new SetupError('session', new Error('no free participant ID after several attempts'));
 }
 
-/** Whether the study admits newcomers now, and where a Prolific participant returns when it does not. */
 /**
  * Where a participation in progress in this browser continues: the consent form while the
  * participant has not consented (same ID, same dataset), else the resume destination.

@@ -25,6 +25,7 @@ export class StudyUnavailableError extends Error {
   }
 }
 
+/** Whether the study admits newcomers now, and where a Prolific participant returns when it does not. */
 export async function recruitmentNow() {
   return unwrap(await api.api.recruitment.$get());
 }

@@ -4,7 +4,7 @@
  */
 import { and, count, desc, eq, inArray, isNotNull, sql, type AnyColumn } from 'drizzle-orm';
 import type { Db } from '../client';
-import { caseShown, trialBars } from '../trial-record';
+import { caseShown, servedBars, trialBars, trialServe } from '../trial-record';
 import { lastActivityOf, placeOf } from './sessions';
 import { countedParticipant, sessionCondition, shownAlpha, shownKind, type Population } from './analytics';
 import {
@@ -182,22 +182,16 @@ export async function findMainResponse(db: Db, id: number) {
     .select({
       r: main,
       caseShown: caseShown(main),
-      served: { ai: servedExplanations.aiFeatureImportance, user: servedExplanations.userFeatureImportance, shown: servedExplanations.shownFeatureImportance },
+      served: servedBars,
     })
     .from(main)
     .leftJoin(cases, eq(cases.caseId, main.caseId))
-    .leftJoin(servedExplanations, eq(servedExplanations.id, main.servedExplanationId))
+    .leftJoin(servedExplanations, trialServe)
     .where(eq(main.id, id))
     .get();
   if (!row) return null;
-  const { r, served } = row;
-  return {
-    ...r,
-    caseData: row.caseShown,
-    aiFeatureImportance: trialBars(r.aiFeatureImportance, served?.ai),
-    userFeatureImportance: trialBars(r.userFeatureImportance, served?.user),
-    shownFeatureImportance: trialBars(r.shownFeatureImportance, served?.shown),
-  };
+  const { ai, user, shown } = trialBars(row.r, row.served);
+  return { ...row.r, caseData: row.caseShown, aiFeatureImportance: ai, userFeatureImportance: user, shownFeatureImportance: shown };
 }
 
 /** A page of a table whose rows belong to one participant each, newest first, with the participant's code. */

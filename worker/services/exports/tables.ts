@@ -41,7 +41,7 @@ import {
 import { qualityFlags } from '../analytics/quality-flags';
 import { shownKind } from '../../db/queries/analytics';
 import { lastActivityOf, placeOf } from '../../db/queries/sessions';
-import { trialBars } from '../../db/trial-record';
+import { servedBars, trialBars, trialServe } from '../../db/trial-record';
 import { abandonCutoff } from '../recruitment';
 
 export type ColumnType = 'integer' | 'number' | 'text' | 'boolean' | 'timestamp' | 'category' | 'json';
@@ -275,12 +275,12 @@ const mainPage = (db: Db, filter: ExportFilter, after: number) =>
       condition: sessions.condition,
       shown: shownKind(),
       // The bars are the serve's, kept there once; a trial stored before serves keeps its own.
-      served: { ai: servedExplanations.aiFeatureImportance, user: servedExplanations.userFeatureImportance, shown: servedExplanations.shownFeatureImportance },
+      served: servedBars,
     })
     .from(main)
     .innerJoin(participants, eq(participants.id, main.participantId))
     .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
-    .leftJoin(servedExplanations, eq(servedExplanations.id, main.servedExplanationId))
+    .leftJoin(servedExplanations, trialServe)
     .where(and(gt(main.id, after), isNotNull(main.completedAt), byUser(filter)))
     .orderBy(asc(main.id))
     .limit(EXPORT_PAGE_ROWS);
@@ -420,10 +420,11 @@ export const featureImportanceTable: ExportTable<ImportanceRow> = {
     for await (const page of keysetPages((after) => mainPage(db, filter, after), (r) => r.r.id)) {
       const rows: ImportanceRow[] = [];
       for (const m of page) {
+        const bars = trialBars(m.r, m.served);
         const sources = [
-          ['ai', trialBars(m.r.aiFeatureImportance, m.served?.ai)],
-          ['user', trialBars(m.r.userFeatureImportance, m.served?.user)],
-          ['shown', trialBars(m.r.shownFeatureImportance, m.served?.shown)],
+          ['ai', bars.ai],
+          ['user', bars.user],
+          ['shown', bars.shown],
         ] as const;
         for (const [source, list] of sources) {
           const ranked = [...contributionsOf(list)].sort((a, b) => b.abs_importance - a.abs_importance);
