@@ -12,7 +12,7 @@ import ja from '../../web/i18n/ja.json';
 import { planOf, type ConditionView } from '../../web/features/main-experiment/condition-plan';
 import adminEn from '../../web/features/admin/i18n/en.json';
 import adminJa from '../../web/features/admin/i18n/ja.json';
-import { pageOverflow, signInAsAdmin, useBrowser } from '../e2e/browser';
+import { chooseEnglish, pageOverflow, signInAsAdmin, useBrowser } from '../e2e/browser';
 import { adoptParticipant, d1Rows, makeParticipant, preThroughApi, startMainPrepared, startMainThroughApi, type TestParticipant } from '../e2e/participants';
 import { postSurveyInstrument } from '../../worker/schemas/post-survey-instrument';
 import { DESIGN } from './design';
@@ -245,7 +245,7 @@ describe('each condition of the design, on a phone', () => {
       const texts = lang === 'ja' ? adminJa : adminEn;
       const page = await session.newPage({ width, height });
       await signInAsAdmin(page, `${session.baseUrl()}/admin`, CONDITIONS_ADMIN_PASSWORD, adminJa.auth.title, adminJa.auth.password);
-      if (lang === 'en') await page.getByRole('button', { name: 'English' }).click();
+      if (lang === 'en') await chooseEnglish(page);
       const balance = page.locator('[data-chart="condition-balance"]');
       await balance.locator('.recharts-bar-rectangle').first().waitFor();
       expect(await balance.locator('figcaption').innerText()).toBe(texts.dashboard.charts.conditionBalance);

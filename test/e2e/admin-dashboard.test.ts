@@ -7,7 +7,7 @@ import adminEn from '../../web/features/admin/i18n/en.json';
 import adminJa from '../../web/features/admin/i18n/ja.json';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
-import { pageOverflow, signInAsAdmin, useBrowser } from './browser';
+import { chooseEnglish, pageOverflow, signInAsAdmin, useBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './global-setup';
 import { makeParticipant } from './participants';
 import { LOAN_ID, loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
@@ -211,7 +211,7 @@ describe('/admin', () => {
     expect(await registerThroughPage(page, `test_layout${width}`)).toBe(200);
     for (const lang of ['ja', 'en'] as const) {
       const texts = lang === 'ja' ? adminJa : adminEn;
-      if (lang === 'en') await page.getByRole('button', { name: 'English' }).click();
+      if (lang === 'en') await chooseEnglish(page);
       await page.getByRole('heading', { name: texts.dashboard.title }).waitFor();
       await page.getByRole('button', { name: texts.dashboard.refresh }).click();
       // Only synthetic participants here: the figures show them when asked to.
@@ -276,7 +276,7 @@ describe('/admin', () => {
     const texts = lang === 'ja' ? adminJa : adminEn;
     const page = await session.newPage({ width, height });
     await signIn(page, '/admin');
-    if (lang === 'en') await page.getByRole('button', { name: 'English' }).click();
+    if (lang === 'en') await chooseEnglish(page);
     await page.getByRole('tab', { name: texts.dashboard.tabs.datasets }).click();
     // The study's three datasets, from their definitions.
     for (const id of ['adult_income', 'speed_dating', 'compas']) await page.getByRole('rowheader', { name: id, exact: true }).waitFor();

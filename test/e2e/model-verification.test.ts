@@ -4,7 +4,7 @@ import { describe, expect, it } from 'vitest';
 import adminJa from '../../web/features/admin/i18n/ja.json';
 import mvEn from '../../web/features/model-verification/i18n/en.json';
 import mvJa from '../../web/features/model-verification/i18n/ja.json';
-import { pageOverflow, signInAsAdmin, useBrowser } from './browser';
+import { chooseEnglish, pageOverflow, signInAsAdmin, useBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './global-setup';
 import { CONSENT_ITEMS } from '../../worker/schemas/study-config';
 
@@ -120,7 +120,7 @@ describe('/model-verification', () => {
     await page.getByTestId('dataset-select').selectOption('compas');
     for (const lang of ['ja', 'en'] as const) {
       const texts = lang === 'ja' ? mvJa : mvEn;
-      if (lang === 'en') await page.getByRole('button', { name: 'English' }).click();
+      if (lang === 'en') await chooseEnglish(page);
       await page.getByRole('tab', { name: texts.tabs.users }).click();
       const row = page.locator(`tr[data-user="${id}"]`);
       await row.waitFor();
@@ -143,7 +143,7 @@ describe('/model-verification', () => {
     await signIn(page);
     for (const lang of ['ja', 'en'] as const) {
       const texts = lang === 'ja' ? mvJa : mvEn;
-      if (lang === 'en') await page.getByRole('button', { name: 'English' }).click();
+      if (lang === 'en') await chooseEnglish(page);
       await page.getByRole('heading', { name: texts.title }).waitFor();
       for (const tab of ['ai', 'users', 'comparison', 'details'] as const) {
         await page.getByRole('tab', { name: texts.tabs[tab] }).click();

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
-import { pageOverflow, useBrowser } from './browser';
+import { chooseEnglish, pageOverflow, useBrowser } from './browser';
 
 const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
@@ -31,7 +31,7 @@ describe('a request the server asks to send later (429)', () => {
       }
     });
     await page.goto(`${session.baseUrl()}/`);
-    if (language === 'en') await page.getByRole('button', { name: 'English' }).click();
+    if (language === 'en') await chooseEnglish(page);
     await page.getByTestId('participant-id').waitFor();
     await page.getByRole('button', { name: texts.entry.start }).click();
     await page.waitForURL('**/experiment/consent');

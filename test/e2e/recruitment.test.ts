@@ -10,7 +10,7 @@ import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { storageKeys } from '../../web/lib/storage-keys';
 import { studyCodes } from '../../worker/study-codes';
-import { pageOverflow, pageStarted, signInAsAdmin, useBrowser } from './browser';
+import { chooseEnglish, pageOverflow, pageStarted, signInAsAdmin, useBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './global-setup';
 import { d1Rows } from './participants';
 
@@ -83,7 +83,7 @@ describe('recruitment status', () => {
       const texts = lang === 'ja' ? adminJa : adminEn;
       const page = await session.newPage({ width, height });
       await signInAsAdmin(page, `${inject('baseUrl')}/admin`, E2E_ADMIN_PASSWORD, adminJa.auth.title, adminJa.auth.password);
-      if (lang === 'en') await page.getByRole('button', { name: 'English' }).click();
+      if (lang === 'en') await chooseEnglish(page);
       await page.getByRole('tab', { name: texts.dashboard.tabs.recruitment }).click();
       const cells = page.locator('[data-chart="recruitment-cells"]');
       await cells.locator('.recharts-surface').first().waitFor();

@@ -11,7 +11,7 @@ import adminEn from '../../web/features/admin/i18n/en.json';
 import adminJa from '../../web/features/admin/i18n/ja.json';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
-import { pageOverflow, signInAsAdmin, useBrowser } from '../e2e/browser';
+import { chooseEnglish, pageOverflow, signInAsAdmin, useBrowser } from '../e2e/browser';
 import { adoptParticipant, makeParticipant, preThroughApi, judgeInitially, startMainPrepared } from '../e2e/participants';
 import { loanCsv, loanDefinition, RARE_PURPOSE } from '../helpers/synthetic-dataset';
 import { understandingQuestion } from '../../worker/schemas/understanding-test';
@@ -121,7 +121,7 @@ describe("a researcher's own dataset, added on the dashboard of the running plat
     // In English on a desktop, the table says where each dataset comes from.
     const desktop = await session.newPage({ width: 1280, height: 800 });
     await signInAsAdmin(desktop, `${inject('baseUrl')}/admin`, OWN_ADMIN_PASSWORD, adminJa.auth.title, adminJa.auth.password);
-    await desktop.getByRole('button', { name: 'English' }).click();
+    await chooseEnglish(desktop);
     await desktop.getByRole('tab', { name: adminEn.dashboard.tabs.datasets }).click();
     const listed = desktop.getByRole('row').filter({ has: desktop.getByRole('rowheader', { name: ADDED_ID, exact: true }) });
     await listed.waitFor();
