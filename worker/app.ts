@@ -18,7 +18,7 @@ import { consentRoutes } from './routes/consent';
 import { datasetAssignmentRoutes } from './routes/dataset-assignment';
 import { datasetRoutes } from './routes/datasets';
 import { explanationRoutes } from './routes/explanations';
-import { consentExportRoutes, exportRoutes } from './routes/exports';
+import { consentExportRoutes, exportJobRoutes, exportRoutes } from './routes/exports';
 import { mainExperimentRoutes } from './routes/main-experiment';
 import { modelVerificationRoutes } from './routes/model-verification';
 import { postSurveyRoutes } from './routes/post-survey';
@@ -67,6 +67,7 @@ const app = new Hono<AppEnv>({ strict: false })
   .route('/admin/audit-log', adminAuditLogRoutes)
   .route('/admin/consent-records', consentExportRoutes)
   .route('/admin/cleanup', adminCleanupRoutes)
+  .route('/admin/export-jobs', exportJobRoutes)
   .route('/admin', adminDashboardRoutes)
   .route('/admin/analytics', adminAnalyticsRoutes)
   .route('/admin/recruitment', adminRecruitmentRoutes)

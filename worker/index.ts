@@ -1,5 +1,5 @@
 import app from './app';
-import { writeBackup } from './services/backup';
+import { startBackup } from './services/backup';
 import { hashedAsset } from './static-assets';
 
 export default {
@@ -10,6 +10,9 @@ export default {
   },
   // The daily Cron Trigger of a deployed copy (wrangler.toml): the backup export.
   scheduled(controller, env, ctx) {
-    ctx.waitUntil(writeBackup(env, new Date(controller.scheduledTime)));
+    ctx.waitUntil(startBackup(env, new Date(controller.scheduledTime)));
   },
 } satisfies ExportedHandler<Env>;
+
+// The Workflow that writes all-data exports and backups in steps (wrangler.toml [[workflows]]).
+export { ExportWorkflow } from './workflows/export-workflow';

@@ -631,6 +631,45 @@ export const exportCopies = sqliteTable('export_copies', {
   ...timestamps,
 });
 
+/**
+ * An all-data export written in steps (worker/services/exports/stepwise.ts): each step reads some
+ * pages, appends their deflated text to the zip in R2 and commits here where it stopped, so the
+ * next step (or a retry of a failed one) goes on from exactly there. `cursor` holds the zip's
+ * running state (entry, page key, checksum, sizes, uploaded parts, the R2 object holding the bytes
+ * past the last full part); it is replaced whole, and only by the step that read it (`steps`).
+ */
+export const exportJobs = sqliteTable(
+  'export_jobs',
+  {
+    id: text('id').primaryKey(),
+    /** `all_data`: asked for on the dashboard; `backup`: the daily Cron Trigger's. */
+    kind: text('kind', { enum: ['all_data', 'backup'] }).notNull(),
+    format: text('format', { enum: ['csv', 'tsv', 'excel'] }).notNull(),
+    filter: text('filter', { mode: 'json' }).$type<{ userName?: string; excludeFlagged?: boolean; includeSynthetic?: boolean }>().notNull(),
+    status: text('status', { enum: ['running', 'completed', 'failed'] }).notNull(),
+    objectKey: text('object_key').notNull(),
+    fileName: text('file_name').notNull(),
+    cursor: text('cursor', { mode: 'json' }).$type<Record<string, unknown>>().notNull(),
+    /** Participant IDs of the rows written so far (export_copies' list once it completes). */
+    holds: text('holds', { mode: 'json' }).$type<string[]>().notNull(),
+    rows: integer('rows').notNull().default(0),
+    bytes: integer('bytes').notNull().default(0),
+    steps: integer('steps').notNull().default(0),
+    /** The longest step's time as the Worker saw it (its clock moves on I/O, so it is close to wall time). */
+    longestStepMs: integer('longest_step_ms').notNull().default(0),
+    failedAttempts: integer('failed_attempts').notNull().default(0),
+    lastError: text('last_error'),
+    ...timestamps,
+    updatedAt: text('updated_at').notNull(),
+    completedAt: text('completed_at'),
+  },
+  (t) => [
+    check('export_jobs_kind_ck', sql`${t.kind} in ('all_data', 'backup')`),
+    check('export_jobs_status_ck', sql`${t.status} in ('running', 'completed', 'failed')`),
+    index('export_jobs_created_idx').on(t.createdAt),
+  ],
+);
+
 /** Who deleted or exported what and when; kept when the data it describes is gone. */
 export const auditLog = sqliteTable(
   'audit_log',

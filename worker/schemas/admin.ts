@@ -364,3 +364,41 @@ export const relianceQuerySchema = populationQuerySchema.extend({
   /** Leave participants with any data-quality flag out of the group figures (they stay in the table). */
   exclude_flagged: queryFlag,
 });
+
+/** POST /api/admin/export-jobs: the all-data export, written in steps by a Workflow. */
+export const exportJobBodySchema = z
+  .object({
+    format: z.enum(['csv', 'tsv', 'excel']).default('csv'),
+    user_name: z.string().trim().min(1).max(200).optional(),
+    exclude_flagged: z.boolean().default(false),
+    include_synthetic: z.boolean().default(false),
+  })
+  .strict();
+export const exportJobIdSchema = z.object({ id: z.uuid() });
+
+/** An export job as the dashboard shows it: how far it got, and its file once complete. */
+export const exportJobViewSchema = z.object({
+  id: z.string(),
+  kind: z.enum(['all_data', 'backup']),
+  format: z.enum(['csv', 'tsv', 'excel']),
+  user_name: z.string().nullable(),
+  status: z.enum(['running', 'completed', 'failed']),
+  /** Running, but no step has moved it on for EXPORT_STALLED_MINUTES: it may be resumed like a stopped one. */
+  stalled: z.boolean(),
+  file_name: z.string(),
+  /** Files of the zip written whole, of `files_total`. */
+  files_done: z.number().int(),
+  files_total: z.number().int(),
+  /** The file being written now (null once complete). */
+  current_file: z.string().nullable(),
+  rows: z.number().int(),
+  bytes: z.number().int(),
+  steps: z.number().int(),
+  longest_step_ms: z.number().int(),
+  failed_attempts: z.number().int(),
+  last_error: z.string().nullable(),
+  created_at: z.string(),
+  updated_at: z.string(),
+  completed_at: z.string().nullable(),
+});
+export const exportJobsResponseSchema = z.object({ jobs: z.array(exportJobViewSchema) });

@@ -2,7 +2,8 @@
  * A participant's withdrawal: everything of theirs goes, through the same cascade as an
  * administrator's deletion (answers, sessions, consent, survey, case sets, dataset assignment,
  * their model file in R2), and with it every stored export copy that holds their rows, as
- * export_copies recorded when each copy was written (researchers export again from D1). The
+ * export_copies recorded when each copy was written (researchers export again from D1); an export
+ * still being written that has written their rows starts again without them. The
  * audit log keeps that a withdrawal happened and when: no ID, no address, no counts that could
  * single them out; earlier entries that named their ID (an export filtered by it) keep what was
  * done but no longer whom.
@@ -14,6 +15,7 @@ import { exportCopies } from '../db/schema';
 import type { SessionRow } from '../db/queries/sessions';
 import { r2Keys } from '../storage/r2';
 import { deleteParticipant } from './admin-data';
+import { restartExportsHolding } from './exports/stepwise';
 import { prolificLinks } from './prolific';
 
 /** Keys bound per statement when the index rows of deleted copies go (D1's 100 parameters). */
@@ -55,6 +57,7 @@ export async function withdrawParticipant(db: Db, env: Pick<Env, 'MODELS' | 'EXP
   const returnUrl = prolificLinks(session).return_url;
   // The copies go first: were the rows deleted and this then failed, a retry could no longer find the participant.
   await deleteExportCopiesHolding(db, env.EXPORTS, session.participantCode, new Date(session.createdAt));
+  await restartExportsHolding(db, env.EXPORTS, session.participantCode);
   await deleteParticipant(db, env.MODELS, session.userId);
   await redactFromAuditLog(db, session.participantCode);
   if (session.sessionId !== session.participantCode) await redactFromAuditLog(db, session.sessionId);

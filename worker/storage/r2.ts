@@ -3,7 +3,8 @@
  * MODELS bucket: ai-models/{dataset}/{modelIdentifier}.json, user-models/{dataset}/{sessionId}.json (the current
  * model) and user-models/{dataset}/{sessionId}/{modelIdentifier}.json (versions a retrain replaced),
  * training-tables/{dataset}.json,
- * health/probe. EXPORTS bucket: exports/{yyyy-mm-dd}/{name}.
+ * health/probe. EXPORTS bucket: exports/{yyyy-mm-dd}/{name}, and export-jobs/{job}/carry-{step}: a stepwise
+ * export's bytes past its last uploaded part, from one step to the next.
  */
 import type { DatasetType } from '../schemas/study';
 
@@ -17,4 +18,5 @@ export const r2Keys = {
   healthProbe: 'health/probe',
   exportsPrefix: 'exports/',
   export: (isoDate: string, fileName: string) => `exports/${isoDate.slice(0, 10)}/${fileName}`,
+  exportCarry: (jobId: string, step: number) => `export-jobs/${jobId}/carry-${step}`,
 } as const;

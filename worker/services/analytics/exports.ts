@@ -261,13 +261,14 @@ export const trialsTable: ExportTable<TrialRow> = {
     { name: 'final_response_time_ms', type: 'integer', meaning: 'Decision time of the final judgement', units: 'milliseconds', value: (r) => r.finalResponseTimeMs },
     { name: 'completed_at', type: 'timestamp', meaning: 'When the trial was stored complete', coding: 'ISO 8601, UTC', value: (r) => r.completedAt },
   ],
-  async *pages(db, filter) {
-    let after = 0;
+  resumable: true,
+  async *pages(db, filter, cursor = { after: 0 }) {
     for (;;) {
-      const rows = await trialRows(db, after, 2000, filter.userName);
-      if (rows.length > 0) yield rows;
+      const rows = await trialRows(db, cursor.after, 2000, filter.userName);
+      if (rows.length === 0) return;
+      cursor.after = rows[rows.length - 1]!.id;
+      yield rows;
       if (rows.length < 2000) return;
-      after = rows[rows.length - 1]!.id;
     }
   },
 };

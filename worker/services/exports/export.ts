@@ -12,7 +12,8 @@ import { r2Keys } from '../../storage/r2';
 import { ALL_DATA_TABLES, consentTable, EXPORT_TABLES, type ExportFilter, type ExportName, type ExportTable } from './tables';
 import modelsR from './analysis/models.R';
 import reproducePy from './analysis/reproduce.py';
-import { R2ExportSink, tableText, TEXT_EXTENSIONS, writeTextExport, writeZipExport, type TextFormat } from './writer';
+import { createExportJob, runExportStep, type ExportJob, type ZipPart } from './stepwise';
+import { R2ExportSink, TEXT_EXTENSIONS, writeTextExport, type TextFormat } from './writer';
 
 export const CONTENT_TYPES = {
   csv: 'text/csv; charset=utf-8',
@@ -75,28 +76,46 @@ export function exportTable(db: Db, bucket: R2Bucket, name: ExportName, format: 
   );
 }
 
-export function exportAllData(db: Db, bucket: R2Bucket, format: TextFormat, filter: ExportFilter, now: Date) {
+/** The all-data zip's files: every table, the codebook, the study's configurations and the analysis scripts. */
+export function allDataParts(db: Db, format: TextFormat, filter: ExportFilter, now: Date): ZipPart[] {
   const ext = TEXT_EXTENSIONS[format];
-  return store(db, bucket, fileNameOf(textBase('all-data', format), 'zip', now, filter), CONTENT_TYPES.zip, now, (sink, holds) =>
-    writeZipExport(sink, [
-      ...ALL_DATA_TABLES.map((table) => ({ name: `${table.name}.${ext}`, text: () => tableText(db, table, filter, format, holds) })),
-      { name: `codebook.${ext}`, text: () => tableText(db, codebookTable, {}, format) },
-      { name: 'study-config.json', text: async function* () {
-        const current = await currentStudyConfig();
-        yield JSON.stringify({ exported_at: now.toISOString(), filter, version: current.version, study: current.config }, null, 2);
-      } },
-      { name: 'study-configurations.json', text: async function* () {
-        yield JSON.stringify(await recordedStudyConfigs(db), null, 2);
-      } },
-      // Recomputes every dashboard figure from the CSVs above (docs/dashboard-and-exports.md, "Reproducing the figures").
-      { name: 'analysis/reproduce.py', text: async function* () {
-        yield reproducePy;
-      } },
-      { name: 'analysis/models.R', text: async function* () {
-        yield modelsR;
-      } },
-    ]),
-  );
+  return [
+    ...ALL_DATA_TABLES.map((table) => ({ name: `${table.name}.${ext}`, table, filter, holds: true })),
+    { name: `codebook.${ext}`, table: codebookTable as ExportTable<unknown>, filter: {}, holds: false },
+    { name: 'study-config.json', text: async function* () {
+      const current = await currentStudyConfig();
+      yield JSON.stringify({ exported_at: now.toISOString(), filter, version: current.version, study: current.config }, null, 2);
+    } },
+    { name: 'study-configurations.json', text: async function* () {
+      yield JSON.stringify(await recordedStudyConfigs(db), null, 2);
+    } },
+    // Recomputes every dashboard figure from the CSVs above (docs/dashboard-and-exports.md, "Reproducing the figures").
+    { name: 'analysis/reproduce.py', text: async function* () {
+      yield reproducePy;
+    } },
+    { name: 'analysis/models.R', text: async function* () {
+      yield modelsR;
+    } },
+  ];
+}
+
+/** Files the all-data zip of a job, as of the time it was asked for. */
+export const jobParts = (db: Db, job: ExportJob) => allDataParts(db, job.format, job.filter, new Date(job.createdAt));
+
+/** Records an all-data export (or backup) to be written in steps; its steps then run by the Workflow or inline. */
+export function startAllDataExport(db: Db, kind: ExportJob['kind'], format: TextFormat, filter: ExportFilter, now: Date) {
+  const id = crypto.randomUUID();
+  const fileName = fileNameOf(textBase('all-data', format), 'zip', now, filter);
+  const objectKey = r2Keys.export(now.toISOString(), `${id.slice(0, 8)}_${fileName}`);
+  return createExportJob(db, { id, kind, format, filter, objectKey, fileName }, now);
+}
+
+/** The all-data export within one request: its steps one after another (the dashboard runs them as a Workflow instead). */
+export async function exportAllData(db: Db, bucket: R2Bucket, format: TextFormat, filter: ExportFilter, now: Date): Promise<ExportResult> {
+  let job = await startAllDataExport(db, 'all_data', format, filter, now);
+  const parts = jobParts(db, job);
+  while (job.status === 'running') job = await runExportStep(db, bucket, job.id, parts);
+  return { key: job.objectKey, fileName: job.fileName, contentType: CONTENT_TYPES.zip, bytes: job.bytes };
 }
 
 /** Consent records as CSV (one column per item) or as JSON records like the dashboard's list. */

@@ -60,12 +60,20 @@ export type ExportFilter = {
   /** Reliance tables only: count synthetic participants and bypassed sessions too (left out by default). */
   includeSynthetic?: boolean;
 };
+/**
+ * Where a table's reading stands: the key of the last row handed out. A table read one keyset
+ * page at a time (`resumable`) moves it as it yields each page and starts after it, so a stepwise
+ * export (./stepwise.ts) can stop between pages and go on in another invocation.
+ */
+export type PageCursor = { after: number };
 export type ExportTable<R = never> = {
   name: string;
   description: string;
   columns: Column<R>[];
   /** Pages of rows in id order; each page is read from D1 when the writer asks for it. */
-  pages: (db: Db, filter: ExportFilter) => AsyncGenerator<R[]>;
+  pages: (db: Db, filter: ExportFilter, cursor?: PageCursor) => AsyncGenerator<R[]>;
+  /** Its pages follow `cursor`, so writing it may stop after any page and resume there. */
+  resumable?: true;
 };
 
 /**
@@ -75,13 +83,14 @@ export type ExportTable<R = never> = {
 export const EXPORT_PAGE_ROWS = 2000;
 
 /** Pages through a query by an increasing integer key until a short page. */
-async function* keysetPages<R>(fetch: (afterKey: number) => Promise<R[]>, keyOf: (row: R) => number): AsyncGenerator<R[]> {
-  let after = 0;
+async function* keysetPages<R>(fetch: (afterKey: number) => Promise<R[]>, keyOf: (row: R) => number, cursor: PageCursor = { after: 0 }): AsyncGenerator<R[]> {
   for (;;) {
-    const rows = await fetch(after);
-    if (rows.length > 0) yield rows;
+    const rows = await fetch(cursor.after);
+    if (rows.length === 0) return;
+    // Moved before the page is handed out: a reader that stops after it resumes past it.
+    cursor.after = keyOf(rows[rows.length - 1]!);
+    yield rows;
     if (rows.length < EXPORT_PAGE_ROWS) return;
-    after = keyOf(rows[rows.length - 1]!);
   }
 }
 
@@ -208,9 +217,10 @@ export const participantsTable: ExportTable<ParticipantRow> = {
     },
     qualityFlagsColumn<ParticipantRow>((r) => r.flags),
   ],
-  async *pages(db, filter) {
+  resumable: true,
+  async *pages(db, filter, cursor) {
     const quality = await qualityFlags(db);
-    for await (const rows of keysetPages((after) => participantPage(db, filter, after), (r) => r.p.id)) {
+    for await (const rows of keysetPages((after) => participantPage(db, filter, after), (r) => r.p.id, cursor)) {
       yield rows.map((r) => ({ ...r, flags: quality.get(r.p.id)?.flags ?? [] }));
     }
   },
@@ -257,7 +267,8 @@ export const preExperimentTable: ExportTable<PreRow> = {
     { name: 'reasoning', type: 'text', meaning: 'Optional free-text reason given with the answer', value: (r) => r.r.reasoning },
     { name: 'created_at', type: 'timestamp', meaning: 'When the server stored the answer', coding: UTC, value: (r) => r.r.createdAt },
   ],
-  pages: (db, filter) => keysetPages((after) => prePage(db, filter, after), (r) => r.r.id),
+  pages: (db, filter, cursor) => keysetPages((after) => prePage(db, filter, after), (r) => r.r.id, cursor),
+  resumable: true,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -384,7 +395,8 @@ export const mainExperimentTable: ExportTable<MainRow> = {
     { name: 'created_at', type: 'timestamp', meaning: 'When the server first stored a step of this case', coding: UTC, value: (r) => r.r.createdAt },
     { name: 'completed_at', type: 'timestamp', meaning: 'When the server stored the completed case', coding: UTC, value: (r) => r.r.completedAt },
   ],
-  pages: (db, filter) => keysetPages((after) => mainPage(db, filter, after), (r) => r.r.id),
+  pages: (db, filter, cursor) => keysetPages((after) => mainPage(db, filter, after), (r) => r.r.id, cursor),
+  resumable: true,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -416,8 +428,9 @@ export const featureImportanceTable: ExportTable<ImportanceRow> = {
     { name: 'raw_shap', type: 'number', meaning: 'TreeSHAP contribution before normalisation', units: 'log-odds', value: (r) => r.c.raw_shap },
     { name: 'rank', type: 'integer', meaning: 'Rank by abs_importance within the explanation (1 = largest)', value: (r) => r.rank },
   ],
-  async *pages(db, filter) {
-    for await (const page of keysetPages((after) => mainPage(db, filter, after), (r) => r.r.id)) {
+  resumable: true,
+  async *pages(db, filter, cursor) {
+    for await (const page of keysetPages((after) => mainPage(db, filter, after), (r) => r.r.id, cursor)) {
       const rows: ImportanceRow[] = [];
       for (const m of page) {
         const bars = trialBars(m.r, m.served);
@@ -499,7 +512,8 @@ export const caseDataTable: ExportTable<CaseRow> = {
       ...featureColumns(),
     ] satisfies Column<CaseRow>[];
   },
-  pages: (db, filter) => keysetPages((after) => casePage(db, filter, after), (r) => r.rowKey),
+  pages: (db, filter, cursor) => keysetPages((after) => casePage(db, filter, after), (r) => r.rowKey, cursor),
+  resumable: true,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -587,7 +601,8 @@ export const postSurveyTable: ExportTable<SurveyRow> = {
     ),
     { name: 'created_at', type: 'timestamp', meaning: 'When the post-survey was stored', coding: UTC, value: (r) => r.r.createdAt },
   ],
-  pages: (db, filter) => keysetPages((after) => surveyPage(db, filter, after), (r) => r.r.id),
+  pages: (db, filter, cursor) => keysetPages((after) => surveyPage(db, filter, after), (r) => r.r.id, cursor),
+  resumable: true,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -622,7 +637,8 @@ export const consentTable: ExportTable<ConsentRow> = {
     { name: 'consented_at', type: 'timestamp', meaning: 'When consent was given', coding: UTC, value: (r) => r.r.consentedAt },
     { name: 'ip_address', type: 'text', meaning: "Client address as Cloudflare's edge reported it (empty in local runs)", value: (r) => r.r.ipAddress },
   ],
-  pages: (db, filter) => keysetPages((after) => consentPage(db, filter, after), (r) => r.r.id),
+  pages: (db, filter, cursor) => keysetPages((after) => consentPage(db, filter, after), (r) => r.r.id, cursor),
+  resumable: true,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -650,7 +666,8 @@ export const understandingTestTable: ExportTable<AttemptRow> = {
     { name: 'answers', type: 'json', meaning: 'Questions in the order asked with the answer given', coding: 'JSON [{"question_id", "answer", "correct"}]', value: (r) => r.r.answers },
     { name: 'created_at', type: 'timestamp', meaning: 'When the attempt was stored', coding: UTC, value: (r) => r.r.createdAt },
   ],
-  pages: (db, filter) => keysetPages((after) => attemptPage(db, filter, after), (r) => r.r.id),
+  pages: (db, filter, cursor) => keysetPages((after) => attemptPage(db, filter, after), (r) => r.r.id, cursor),
+  resumable: true,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -695,7 +712,8 @@ export const servedExplanationsTable: ExportTable<ServedRow> = {
     { name: 'first_served_at', type: 'timestamp', meaning: 'First served', coding: UTC, value: (r) => r.r.firstServedAt },
     { name: 'last_served_at', type: 'timestamp', meaning: 'Last served', coding: UTC, value: (r) => r.r.lastServedAt },
   ],
-  pages: (db, filter) => keysetPages((after) => servedPage(db, filter, after), (r) => r.r.id),
+  pages: (db, filter, cursor) => keysetPages((after) => servedPage(db, filter, after), (r) => r.r.id, cursor),
+  resumable: true,
 };
 
 // ---------------------------------------------------------------------------------------------
@@ -764,7 +782,8 @@ export const aiModelsTable: ExportTable<AiModelRow> = {
     { name: 'file_size_bytes', type: 'integer', meaning: 'Size of the model file in R2', units: 'bytes', value: (r) => r.fileSizeBytes },
     { name: 'trained_at', type: 'timestamp', meaning: 'When the model was trained or uploaded', coding: UTC, value: (r) => r.trainedAt },
   ],
-  pages: (db, filter) => keysetPages((after) => aiModelPage(db, filter, after), (r) => r.id),
+  pages: (db, filter, cursor) => keysetPages((after) => aiModelPage(db, filter, after), (r) => r.id, cursor),
+  resumable: true,
 };
 
 // ---------------------------------------------------------------------------------------------

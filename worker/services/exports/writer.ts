@@ -1,10 +1,9 @@
 /**
  * Writes exports into R2 as they are read from D1, page by page: CSV/TSV text by papaparse (its
- * quoting, plus formula escaping), zips by fflate, and bytes into an R2 multipart upload in
- * fixed-size parts. At any moment the Worker holds one D1 page and at most one part, whatever the
+ * quoting, plus formula escaping), and bytes into an R2 multipart upload in fixed-size parts (zips
+ * are written in steps by ./stepwise.ts). At any moment the Worker holds one D1 page and at most one part, whatever the
  * table's size; the response then streams the stored copy back from R2.
  */
-import { Zip, ZipDeflate, strToU8 } from 'fflate';
 import Papa from 'papaparse';
 import type { Db } from '../../db/client';
 import type { ExportFilter, ExportTable } from './tables';
@@ -21,7 +20,13 @@ const BYTE_ORDER_MARK = '\uFEFF';
 /** R2 wants every part but the last of one size, at least 5 MiB. */
 const PART_BYTES = 5 * 1024 * 1024;
 
-/** Buffers bytes into equal parts and uploads each as it fills; small files become one plain put. */
+/** Where a multipart upload stands between Worker invocations (a stepwise export's cursor holds it). */
+export type UploadState = { uploadId: string | null; parts: R2UploadedPart[] };
+
+/**
+ * Buffers bytes into equal parts and uploads each as it fills; small files become one plain put.
+ * Given an `UploadState`, it goes on with that upload; `pause` hands back the bytes short of a part.
+ */
 export class R2ExportSink {
   private chunks: Uint8Array[] = [];
   private buffered = 0;
@@ -33,7 +38,11 @@ export class R2ExportSink {
     private readonly bucket: R2Bucket,
     private readonly key: string,
     private readonly contentType: string,
-  ) {}
+    resume?: UploadState,
+  ) {
+    if (resume?.uploadId) this.upload = bucket.resumeMultipartUpload(key, resume.uploadId);
+    if (resume) this.parts = [...resume.parts];
+  }
 
   write(chunk: Uint8Array) {
     if (chunk.length === 0) return;
@@ -49,6 +58,12 @@ export class R2ExportSink {
       const part = this.take(PART_BYTES);
       this.parts.push(await this.upload.uploadPart(this.parts.length + 1, part));
     }
+  }
+
+  /** Uploads every full part and returns the rest (less than a part) with the upload's state. */
+  async pause(): Promise<{ rest: Uint8Array; state: UploadState }> {
+    await this.flush();
+    return { rest: this.take(this.buffered), state: { uploadId: this.upload?.uploadId ?? null, parts: [...this.parts] } };
   }
 
   async close(): Promise<number> {
@@ -99,30 +114,31 @@ const cell = (value: unknown): string | number | null => {
 const FORMULA_START = /^[=+\-@\t\r]/;
 
 /**
- * Text of one page of rows. Cells matching FORMULA_START get a leading apostrophe, so a
- * participant's free text never runs as a spreadsheet formula.
+ * Text of one page of rows (`null`: the header line). Cells matching FORMULA_START get a leading
+ * apostrophe, so a participant's free text never runs as a spreadsheet formula.
  */
-function pageText<R>(table: ExportTable<R>, rows: R[] | null, format: TextFormat): string {
+export function pageText<R>(table: ExportTable<R>, rows: R[] | null, format: TextFormat): string {
   const unparse = (data: (string | number | null)[][]) =>
     Papa.unparse(data, { delimiter: format === 'tsv' ? '\t' : ',', newline: '\r\n', escapeFormulae: FORMULA_START });
   if (rows === null) return `${format === 'excel' ? BYTE_ORDER_MARK : ''}${unparse([table.columns.map((c) => c.name)])}\r\n`;
   return rows.length === 0 ? '' : `${unparse(rows.map((row) => table.columns.map((c) => cell(c.value(row)))))}\r\n`;
 }
 
-/**
- * Yields the table as text, header first, one D1 page at a time. `holds` gathers the participant
- * IDs of the rows written (the user_name column every table of participants' rows has).
- */
-export async function* tableText<R>(db: Db, table: ExportTable<R>, filter: ExportFilter, format: TextFormat, holds?: Set<string>): AsyncGenerator<string> {
+/** Adds to `holds` the participant IDs of the rows (the user_name column every table of participants' rows has). */
+export function addHolds<R>(table: ExportTable<R>, rows: R[], holds: Set<string>) {
   const userName = table.columns.find((c) => c.name === 'user_name');
+  if (!userName) return;
+  for (const row of rows) {
+    const code = userName.value(row);
+    if (typeof code === 'string') holds.add(code);
+  }
+}
+
+/** Yields the table as text, header first, one D1 page at a time; `holds` gathers the participant IDs written. */
+export async function* tableText<R>(db: Db, table: ExportTable<R>, filter: ExportFilter, format: TextFormat, holds?: Set<string>): AsyncGenerator<string> {
   yield pageText(table, null, format);
   for await (const rows of table.pages(db, filter)) {
-    if (holds && userName) {
-      for (const row of rows) {
-        const code = userName.value(row);
-        if (typeof code === 'string') holds.add(code);
-      }
-    }
+    if (holds) addHolds(table, rows, holds);
     yield pageText(table, rows, format);
   }
 }
@@ -135,35 +151,6 @@ export async function writeTextExport<R>(sink: R2ExportSink, db: Db, table: Expo
       sink.write(encoder.encode(text));
       await sink.flush();
     }
-    return await sink.close();
-  } catch (err) {
-    await sink.abort();
-    throw err;
-  }
-}
-
-export type ZipEntry = { name: string; text: () => AsyncIterable<string> | Iterable<string> };
-
-/** A zip of text files, each deflated as its pages arrive (fflate compresses synchronously on push). */
-export async function writeZipExport(sink: R2ExportSink, entries: ZipEntry[]) {
-  let failure: Error | null = null;
-  const zip = new Zip((err, chunk) => {
-    if (err) failure = err;
-    else sink.write(chunk);
-  });
-  try {
-    for (const entry of entries) {
-      const file = new ZipDeflate(entry.name, { level: 6 });
-      zip.add(file);
-      for await (const text of entry.text()) {
-        file.push(strToU8(text));
-        if (failure) throw failure;
-        await sink.flush();
-      }
-      file.push(new Uint8Array(0), true);
-    }
-    zip.end();
-    if (failure) throw failure;
     return await sink.close();
   } catch (err) {
     await sink.abort();

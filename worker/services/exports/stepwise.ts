@@ -1,0 +1,237 @@
+/**
+ * The all-data export and the daily backup, written in steps that each stay far inside one Worker
+ * invocation's limits, whatever the study's size. A job (export_jobs) holds where the zip stands;
+ * a step reads pages from there on (at most STEP_LIMITS), deflates them onto the entry in
+ * progress, uploads every full 5 MiB part to the R2 multipart upload, keeps the bytes short of a
+ * part in a carry object, and commits the new cursor. A step that fails commits nothing, so its
+ * retry starts from the same cursor: it uploads the same part numbers again (R2 keeps the last
+ * upload of a part) and reads the same rows, and no row is written twice or lost. The Workflow in
+ * worker/workflows/export-workflow.ts runs the steps of a job; a request for a small export may
+ * run them itself.
+ */
+import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { constants, crc32, deflateRawSync } from 'node:zlib';
+import type { Db } from '../../db/client';
+import { exportCopies, exportJobs } from '../../db/schema';
+import { r2Keys } from '../../storage/r2';
+import type { ExportFilter, ExportTable, PageCursor } from './tables';
+import { addHolds, pageText, R2ExportSink, type TextFormat, type UploadState } from './writer';
+import { centralDirectory, dataDescriptor, localHeader, type ZipEntryRecord } from './zip-container';
+
+/** One file of the zip: a table read page by page, or text produced whole. */
+export type ZipPart = { name: string; table: ExportTable<unknown>; filter: ExportFilter; holds: boolean } | { name: string; text: () => AsyncIterable<string> };
+
+/**
+ * What one step may do: rows read and time spent (the Worker's clock moves on I/O, which every
+ * page is). 100,000 answers take about 1 s of a local Worker (bench:export); a table read whole
+ * (the reliance figures, the codebook) is never cut, and its one step is as long as computing it.
+ */
+export const STEP_LIMITS = { rows: 100_000, ms: 10_000 };
+
+/** Where the zip stands between steps. */
+export type ExportCursor = UploadState & {
+  /** Index of the file being written (or next to be). */
+  part: number;
+  /** The page key that file's table has been read up to. */
+  after: number;
+  /** The file being written, once its local header is out. */
+  open: ZipEntryRecord | null;
+  /** Files written whole, for the central directory. */
+  done: ZipEntryRecord[];
+  /** Bytes of the zip so far, uploaded parts and carry. */
+  offset: number;
+  /** R2 object holding the zip's bytes past the last uploaded part. */
+  carryKey: string | null;
+};
+
+export type ExportJob = typeof exportJobs.$inferSelect;
+
+const ZIP_TYPE = 'application/zip';
+const EMPTY = new Uint8Array(0);
+const encoder = new TextEncoder();
+
+export const newCursor = (): ExportCursor => ({ part: 0, after: 0, open: null, done: [], offset: 0, carryKey: null, uploadId: null, parts: [] });
+
+export async function createExportJob(
+  db: Db,
+  input: { id: string; kind: ExportJob['kind']; format: TextFormat; filter: ExportFilter; objectKey: string; fileName: string },
+  now: Date,
+): Promise<ExportJob> {
+  const at = now.toISOString();
+  const [job] = await db
+    .insert(exportJobs)
+    .values({ ...input, status: 'running', cursor: newCursor(), holds: [], createdAt: at, updatedAt: at })
+    .returning();
+  return job!;
+}
+
+export const exportJobById = async (db: Db, id: string) => (await db.select().from(exportJobs).where(eq(exportJobs.id, id)))[0] ?? null;
+
+export const recentExportJobs = (db: Db, limit: number) => db.select().from(exportJobs).orderBy(desc(exportJobs.createdAt)).limit(limit);
+
+/**
+ * Runs one step of the job and returns it as committed. `parts` are the zip's files, the same list
+ * at every step of a job (they are made from its kind, format and filter).
+ */
+export async function runExportStep(db: Db, bucket: R2Bucket, jobId: string, parts: ZipPart[], limits = STEP_LIMITS): Promise<ExportJob> {
+  const job = await exportJobById(db, jobId);
+  if (!job) throw new Error(`No export job ${jobId}`);
+  if (job.status !== 'running') return job;
+  const started = Date.now();
+  const cursor = structuredClone(job.cursor) as ExportCursor;
+  const holds = new Set(job.holds);
+  const when = new Date(job.createdAt);
+  const sink = new R2ExportSink(bucket, job.objectKey, ZIP_TYPE, cursor);
+  if (cursor.carryKey) {
+    const carry = await bucket.get(cursor.carryKey);
+    if (!carry) throw new Error(`The carry ${cursor.carryKey} of export job ${jobId} is missing`);
+    sink.write(new Uint8Array(await carry.arrayBuffer()));
+  }
+  const emit = (bytes: Uint8Array) => {
+    sink.write(bytes);
+    cursor.offset += bytes.length;
+  };
+  let rows = 0;
+  const spent = () => rows >= limits.rows || Date.now() - started >= limits.ms;
+
+  while (cursor.part < parts.length && !spent()) {
+    const part = parts[cursor.part]!;
+    if (!cursor.open) {
+      cursor.open = { name: part.name, crc: 0, size: 0, compressedSize: 0, offset: cursor.offset };
+      emit(localHeader(part.name, when));
+    }
+    const entry = cursor.open;
+    // Each piece of text is deflated on its own and ends on a sync flush (byte-aligned, not final),
+    // so pieces written in different steps make one deflate stream; an empty final block ends it.
+    const push = (text: string) => {
+      const bytes = encoder.encode(text);
+      if (bytes.length === 0) return;
+      entry.crc = crc32(bytes, entry.crc);
+      entry.size += bytes.length;
+      const deflated = deflateRawSync(bytes, { level: 6, finishFlush: constants.Z_SYNC_FLUSH });
+      entry.compressedSize += deflated.length;
+      emit(deflated);
+    };
+    let stopped = false;
+    if ('table' in part) {
+      const pages: PageCursor = { after: cursor.after };
+      if (pages.after === 0) push(pageText(part.table, null, job.format));
+      for await (const page of part.table.pages(db, part.filter, pages)) {
+        if (part.holds) addHolds(part.table, page, holds);
+        push(pageText(part.table, page, job.format));
+        rows += page.length;
+        await sink.flush();
+        if (part.table.resumable && spent()) {
+          stopped = true;
+          break;
+        }
+      }
+      cursor.after = pages.after;
+    } else {
+      for await (const text of part.text()) push(text);
+    }
+    if (stopped) break;
+    const end = deflateRawSync(EMPTY);
+    entry.compressedSize += end.length;
+    emit(end);
+    emit(dataDescriptor(entry));
+    cursor.done.push(entry);
+    cursor.open = null;
+    cursor.part += 1;
+    cursor.after = 0;
+  }
+
+  const finished = cursor.part === parts.length;
+  if (finished) emit(centralDirectory(cursor.done, cursor.offset, when));
+  const previousCarry = cursor.carryKey;
+  const step = job.steps + 1;
+  const at = new Date();
+  if (finished) {
+    await sink.close();
+    cursor.carryKey = null;
+  } else {
+    const { rest, state } = await sink.pause();
+    cursor.uploadId = state.uploadId;
+    cursor.parts = state.parts;
+    cursor.carryKey = rest.length > 0 ? r2Keys.exportCarry(job.id, step) : null;
+    if (cursor.carryKey) await bucket.put(cursor.carryKey, rest);
+  }
+  const elapsed = Date.now() - started;
+  const codes = [...holds].sort();
+  const committed = await db
+    .update(exportJobs)
+    .set({
+      cursor,
+      holds: codes,
+      rows: job.rows + rows,
+      bytes: cursor.offset,
+      steps: step,
+      longestStepMs: Math.max(job.longestStepMs, elapsed),
+      status: finished ? 'completed' : 'running',
+      updatedAt: at.toISOString(),
+      completedAt: finished ? at.toISOString() : null,
+    })
+    // Only the step that read this cursor may replace it.
+    .where(and(eq(exportJobs.id, job.id), eq(exportJobs.steps, job.steps)))
+    .returning();
+  if (committed.length === 0) throw new Error(`Export job ${jobId} was moved on by another step`);
+  if (finished) await db.insert(exportCopies).values({ objectKey: job.objectKey, participantCodes: codes, createdAt: at.toISOString() });
+  if (previousCarry) await bucket.delete(previousCarry);
+  return committed[0]!;
+}
+
+/** Notes a failed step on the job (it stays running: the step is tried again from the same cursor). */
+export async function noteFailedStep(db: Db, jobId: string, error: unknown, failed: boolean) {
+  const job = await exportJobById(db, jobId);
+  if (!job || job.status === 'completed') return;
+  await db
+    .update(exportJobs)
+    .set({
+      failedAttempts: job.failedAttempts + 1,
+      lastError: error instanceof Error ? error.message : String(error),
+      status: failed ? 'failed' : job.status,
+      updatedAt: new Date().toISOString(),
+    })
+    .where(eq(exportJobs.id, jobId));
+}
+
+/**
+ * Minutes without a committed step after which a running job counts as stalled (its Workflow
+ * instance lost, or never started): longer than a step's tries with their pauses take.
+ */
+export const EXPORT_STALLED_MINUTES = 20;
+const stalledBefore = (now: Date) => new Date(now.getTime() - EXPORT_STALLED_MINUTES * 60_000).toISOString();
+export const isStalled = (job: ExportJob, now: Date) => job.status === 'running' && job.updatedAt < stalledBefore(now);
+
+/** A stopped or stalled job runs again from its last committed step. */
+export async function reopenExportJob(db: Db, jobId: string) {
+  const now = new Date();
+  const [job] = await db
+    .update(exportJobs)
+    .set({ status: 'running', updatedAt: now.toISOString() })
+    .where(and(eq(exportJobs.id, jobId), or(eq(exportJobs.status, 'failed'), and(eq(exportJobs.status, 'running'), lt(exportJobs.updatedAt, stalledBefore(now))))))
+    .returning();
+  return job ?? null;
+}
+
+/**
+ * A withdrawal's part in running exports: a job that has already written rows of the participant
+ * starts again from its first row (their rows are gone from D1 by the time its next step reads),
+ * its upload so far abandoned. `steps` moves on, so a step running meanwhile cannot commit.
+ */
+export async function restartExportsHolding(db: Db, bucket: R2Bucket, participantCode: string) {
+  const jobs = await db
+    .select()
+    .from(exportJobs)
+    .where(and(eq(exportJobs.status, 'running'), sql`exists (select 1 from json_each(${exportJobs.holds}) where value = ${participantCode})`));
+  for (const job of jobs) {
+    const cursor = job.cursor as ExportCursor;
+    await db
+      .update(exportJobs)
+      .set({ cursor: newCursor(), holds: [], rows: 0, bytes: 0, steps: job.steps + 1, updatedAt: new Date().toISOString() })
+      .where(eq(exportJobs.id, job.id));
+    if (cursor.uploadId) await bucket.resumeMultipartUpload(job.objectKey, cursor.uploadId).abort().catch(() => undefined);
+    if (cursor.carryKey) await bucket.delete(cursor.carryKey);
+  }
+  return jobs.length;
+}
