@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import type { Page } from 'playwright-core';
+import { strFromU8, unzipSync } from 'fflate';
 import Papa from 'papaparse';
 import { describe, expect, it } from 'vitest';
 import adminEn from '../../web/features/admin/i18n/en.json';
@@ -159,6 +160,34 @@ describe('/admin', () => {
     expect(await page.evaluate(async () => (await fetch('/api/admin/users')).status)).toBe(401);
     await page.context().close();
   });
+
+  it.each([
+    [390, 844, 'ja'],
+    [1280, 800, 'en'],
+  ] as const)('writes the all-data export in steps with its progress, and downloads it once complete (%i×%i, %s)', async (width, height, lang) => {
+    const page = await session.newPage({ width, height });
+    await signIn(page, '/admin');
+    const name = `test_zip${width}${Date.now().toString(36)}`;
+    expect(await registerThroughPage(page, name)).toBe(200);
+    if (lang === 'en') await chooseEnglish(page);
+    const texts = lang === 'ja' ? adminJa : adminEn;
+    await page.getByRole('tab', { name: new RegExp(`^${texts.dashboard.tabs.pre.replace(' ({{count}})', '')} `) }).click();
+    await page.locator('[data-export="all-data"]').click();
+    await page.getByRole('status').filter({ hasText: texts.dashboard.exports.jobs.started }).waitFor();
+    // The newest job comes first; it is written by the export Workflow and read again every 2 s.
+    const job = page.locator('.export-job').first();
+    await page.waitForFunction(() => document.querySelector('.export-job')?.getAttribute('data-export-job') === 'completed', null, { timeout: 60_000 });
+    const progress = await job.getByRole('progressbar').getAttribute('aria-valuetext');
+    expect(progress).toMatch(lang === 'ja' ? /^(\d+) ファイル中 \1 ・ [\d,]+ 行$/ : /^(\d+) of \1 files · [\d,]+ rows$/);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-export-jobs-${lang}-${width}.png`, fullPage: true });
+    const [download] = await Promise.all([page.waitForEvent('download'), job.getByRole('button', { name: texts.dashboard.exports.jobs.download }).click()]);
+    expect(download.suggestedFilename()).toMatch(/^all-data_\d{8}-\d{6}\.zip$/);
+    const files = unzipSync(new Uint8Array(readFileSync((await download.path())!)));
+    expect(Object.keys(files)).toEqual(expect.arrayContaining(['participants.csv', 'pre-experiment.csv', 'codebook.csv']));
+    expect(strFromU8(files['pre-experiment.csv']!)).toContain(name);
+    await page.context().close();
+  }, 120_000);
 
   it("checks the dataset of the name before registering main cases, in the spec's words", async () => {
     const page = await session.newPage({ width: 1280, height: 800 });

@@ -3,6 +3,7 @@ import { Button, Radio, RadioGroup, Label } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { api } from '../../lib/api';
 import { saveResponse } from './downloads';
+import { ExportJobs, useStartAllDataExport } from './export-jobs';
 
 type TableExport = 'pre-experiment' | 'main-experiment' | 'case-data' | 'feature-importance' | 'post-survey' | 'all-data';
 type ExportName = TableExport | 'consent-csv' | 'consent-json';
@@ -23,7 +24,7 @@ type TextFormat = 'csv' | 'tsv' | 'excel';
 const FORMAT_LABELS: Record<TextFormat, string> = { csv: 'CSV', tsv: 'TSV', excel: 'CSV (Excel)' };
 const extensionOf = (format: TextFormat) => (format === 'tsv' ? 'tsv' : 'csv');
 
-async function download(name: ExportName, format: TextFormat, userName: string) {
+async function download(name: Exclude<ExportName, 'all-data'>, format: TextFormat, userName: string) {
   if (name === 'consent-csv' || name === 'consent-json') {
     const kind = name === 'consent-json' ? 'json' : format === 'excel' ? 'excel' : 'csv';
     const res = await api.api.admin['consent-records'].export.$get({ query: { format: kind } });
@@ -31,18 +32,26 @@ async function download(name: ExportName, format: TextFormat, userName: string) 
   }
   const query = { format, ...(userName ? { user_name: userName } : {}) };
   const res = await api.api['enhanced-export'][':name'].$get({ param: { name }, query });
-  return saveResponse(res, name, name === 'all-data' ? 'zip' : extensionOf(format));
+  return saveResponse(res, name, extensionOf(format));
 }
 
-/** Export buttons of a tab: CSV or TSV (JSON for consent), optionally for one participant. */
-export function ExportButtons({ names, notify }: { names: readonly ExportName[]; notify: (b: { kind: 'error'; text: string }) => void }) {
+/**
+ * Export buttons of a tab: CSV or TSV (JSON for consent), optionally for one participant. A table
+ * downloads at once; all data is written in steps by a Workflow and listed below with its progress.
+ */
+export function ExportButtons({ names, notify }: { names: readonly ExportName[]; notify: (b: { kind: 'error' | 'success'; text: string }) => void }) {
   const { t } = useTranslation();
   const [format, setFormat] = useState<TextFormat>('csv');
   const [userName, setUserName] = useState('');
   const [busy, setBusy] = useState<ExportName | null>(null);
   const tableExports = names.some((n) => !n.startsWith('consent'));
   const formats: TextFormat[] = tableExports ? ['csv', 'tsv', 'excel'] : ['csv', 'excel'];
+  const startAllData = useStartAllDataExport(notify);
   const run = async (name: ExportName) => {
+    if (name === 'all-data') {
+      startAllData.mutate({ format, userName: userName.trim() });
+      return;
+    }
     setBusy(name);
     try {
       await download(name, format, userName.trim());
@@ -75,12 +84,13 @@ export function ExportButtons({ names, notify }: { names: readonly ExportName[];
       </div>
       <div className="button-row">
         {names.map((name) => (
-          <Button key={name} className="button" isDisabled={busy !== null} onPress={() => void run(name)} data-export={name}>
+          <Button key={name} className="button" isDisabled={busy !== null || (name === 'all-data' && startAllData.isPending)} onPress={() => void run(name)} data-export={name}>
             {t(`admin.dashboard.exports.${LABEL_KEYS[name]}`)}
             {name === 'consent-json' ? ' (JSON)' : name === 'all-data' ? '' : ` (${format === 'excel' ? 'Excel' : FORMAT_LABELS[format]})`}
           </Button>
         ))}
       </div>
+      {names.includes('all-data') ? <ExportJobs notify={notify} /> : null}
     </div>
   );
 }
