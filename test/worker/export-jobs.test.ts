@@ -44,8 +44,12 @@ async function storeAnswers(participantCode: string, count: number) {
   }
 }
 
-/** The bucket, failing once at the `nth` call of one of its operations (a multipart part's upload counts as `uploadPart`). */
-function failingOnce(bucket: R2Bucket, operation: 'put' | 'uploadPart' | 'get', nth: number): { bucket: R2Bucket; failed: () => boolean } {
+/**
+ * The bucket, failing once at the `nth` call of one of its operations: a multipart part's upload
+ * counts as `uploadPart`; `complete` completes the upload and then fails, as a step that dies
+ * right after finishing the file would.
+ */
+function failingOnce(bucket: R2Bucket, operation: 'put' | 'uploadPart' | 'get' | 'complete', nth: number): { bucket: R2Bucket; failed: () => boolean } {
   let calls = 0;
   let failed = false;
   const trip = () => {
@@ -64,13 +68,20 @@ function failingOnce(bucket: R2Bucket, operation: 'put' | 'uploadPart' | 'get', 
             return target.uploadPart(n, body);
           };
         }
+        if (prop === 'complete' && operation === 'complete') {
+          return async (parts: R2UploadedPart[]) => {
+            const done = await target.complete(parts);
+            trip();
+            return done;
+          };
+        }
         const value = Reflect.get(target, prop, target);
         return typeof value === 'function' ? value.bind(target) : value;
       },
     });
   const wrapped = new Proxy(bucket, {
     get(target, prop) {
-      if (prop === operation && operation !== 'uploadPart') {
+      if (prop === operation && operation !== 'uploadPart' && operation !== 'complete') {
         return async (...args: unknown[]) => {
           trip();
           return (target as unknown as Record<string, (...a: unknown[]) => unknown>)[operation]!.apply(target, args);
@@ -142,6 +153,7 @@ describe('the stepwise all-data export', () => {
       ['put', 2],
       ['uploadPart', 1],
       ['get', 3],
+      ['complete', 1],
     ] as const) {
       const faulty = failingOnce(env.EXPORTS, operation, nth);
       const resumed = await runToEnd(await startAllDataExport(db, 'all_data', 'csv', {}, now), faulty.bucket);
@@ -183,7 +195,21 @@ describe('the stepwise all-data export', () => {
     for (const name of ['participants.csv', 'pre-experiment.csv', 'consent.csv']) {
       expect(strFromU8(files[name]!), name).not.toContain(leaving.id);
     }
-    expect(done.holds).not.toContain(leaving.id);
+    // The list of whom a complete export holds is export_copies' (a withdrawal reads it there).
+    expect(done.holds).toEqual([]);
+    const copy = await env.DB.prepare('select participant_codes from export_copies where object_key = ?').bind(done.objectKey).first<{ participant_codes: string }>();
+    expect(JSON.parse(copy!.participant_codes)).toContain(answerer);
+    expect(JSON.parse(copy!.participant_codes)).not.toContain(leaving.id);
+
+    // A complete export that holds a participant who withdraws is deleted, and says so when asked for.
+    const staying = await consentedParticipant();
+    await storeAnswers(staying.id, 3);
+    const held = await runToEnd(await startAllDataExport(db, 'all_data', 'csv', {}, new Date()), env.EXPORTS, { rows: 1e9, ms: 1e9 });
+    expect((await asAdmin(`/api/admin/export-jobs/${held.job.id}/file`)).status).toBe(200);
+    expect((await postJson('/api/experiments/withdraw', { participant_id: staying.id, confirm: true })).status).toBe(200);
+    const gone = await asAdmin(`/api/admin/export-jobs/${held.job.id}/file`);
+    expect(gone.status).toBe(410);
+    expect(((await gone.json()) as { detail: string }).detail).toContain('withdrew');
   }, 120_000);
 });
 

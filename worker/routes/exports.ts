@@ -128,6 +128,9 @@ export const exportJobRoutes = new Hono<AppEnv>()
   .get('/:id/file', validate('param', exportJobIdSchema), async (c) => {
     const job = await jobOf(c.var.db, c.req.valid('param').id);
     if (job.status !== 'completed') throw new AppError(409, 'export_not_ready', 'The export is not complete yet');
+    if (!(await c.env.EXPORTS.head(job.objectKey))) {
+      throw new AppError(410, 'export_deleted', 'This export was deleted because it held rows of a participant who withdrew; start a new export');
+    }
     c.set('audit', { action: 'export_download', targetType: 'export', targetId: job.objectKey, details: { job_id: job.id } });
     return sendExport(c, { key: job.objectKey, fileName: job.fileName, contentType: CONTENT_TYPES.zip, bytes: job.bytes });
   })

@@ -4,7 +4,7 @@ import { useTranslation } from 'react-i18next';
 import type { z } from 'zod';
 import type { exportJobViewSchema } from '../../../worker/schemas/admin';
 import { StatusBadge } from '../../components/ui/status-badge';
-import { api, unwrap } from '../../lib/api';
+import { api, errorFromResponse, unwrap } from '../../lib/api';
 import { saveResponse } from './downloads';
 
 type ExportJobView = z.infer<typeof exportJobViewSchema>;
@@ -50,7 +50,10 @@ export function ExportJobs({ notify }: { notify: Notify }) {
   });
   const download = async (job: ExportJobView) => {
     try {
-      await saveResponse(await api.api.admin['export-jobs'][':id'].file.$get({ param: { id: job.id } }), 'all-data', 'zip');
+      const res = await api.api.admin['export-jobs'][':id'].file.$get({ param: { id: job.id } });
+      // A copy deleted since (a participant who withdrew) says so in the answer's detail.
+      if (!res.ok) throw await errorFromResponse(res);
+      await saveResponse(res, 'all-data', 'zip');
     } catch (err) {
       notify({ kind: 'error', text: t('admin.dashboard.exports.failed', { status: err instanceof Error ? err.message : String(err) }) });
     }

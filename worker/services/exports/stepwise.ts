@@ -9,7 +9,7 @@
  * worker/workflows/export-workflow.ts runs the steps of a job; a request for a small export may
  * run them itself.
  */
-import { and, desc, eq, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 import type { Db } from '../../db/client';
 import { exportCopies, exportJobs } from '../../db/schema';
@@ -147,7 +147,10 @@ export async function runExportStep(db: Db, bucket: R2Bucket, jobId: string, par
   const step = job.steps + 1;
   const at = new Date();
   if (finished) {
-    await sink.close();
+    // A retry of a last step that completed the upload but failed before its commit finds the
+    // whole file already there: the same bytes, so only the commit is left to do.
+    const written = await bucket.head(job.objectKey);
+    if (written?.size !== cursor.offset) await sink.close();
     cursor.carryKey = null;
   } else {
     const { rest, state } = await sink.pause();
@@ -162,7 +165,8 @@ export async function runExportStep(db: Db, bucket: R2Bucket, jobId: string, par
     .update(exportJobs)
     .set({
       cursor,
-      holds: codes,
+      // Once complete, export_copies keeps the list (a withdrawal reads it there), not the job.
+      holds: finished ? [] : codes,
       rows: job.rows + rows,
       bytes: cursor.offset,
       steps: step,
@@ -215,15 +219,16 @@ export async function reopenExportJob(db: Db, jobId: string) {
 }
 
 /**
- * A withdrawal's part in running exports: a job that has already written rows of the participant
- * starts again from its first row (their rows are gone from D1 by the time its next step reads),
- * its upload so far abandoned. `steps` moves on, so a step running meanwhile cannot commit.
+ * A withdrawal's part in unfinished exports: a job (running, or stopped and waiting to be resumed)
+ * that has already written rows of the participant starts again from its first row (their rows
+ * are gone from D1 by the time its next step reads), its upload so far abandoned. `steps` moves
+ * on, so a step running meanwhile cannot commit.
  */
 export async function restartExportsHolding(db: Db, bucket: R2Bucket, participantCode: string) {
   const jobs = await db
     .select()
     .from(exportJobs)
-    .where(and(eq(exportJobs.status, 'running'), sql`exists (select 1 from json_each(${exportJobs.holds}) where value = ${participantCode})`));
+    .where(and(inArray(exportJobs.status, ['running', 'failed']), sql`exists (select 1 from json_each(${exportJobs.holds}) where value = ${participantCode})`));
   for (const job of jobs) {
     const cursor = job.cursor as ExportCursor;
     await db
