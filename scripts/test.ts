@@ -39,9 +39,12 @@ async function vitestProject(project: string, env: Record<string, string> = {}):
   const dir = mkdtempSync(path.join(os.tmpdir(), 'xdl-vitest-'));
   const report = path.join(dir, 'report.json');
   try {
-    await runTool('vitest', ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
+    const exited = await runTool('vitest', ['run', '--project', project, '--reporter=default', '--reporter=json', `--outputFile.json=${report}`], {
       env: offlineEnv(env),
-    }).catch(() => undefined);
+    }).then(
+      () => 'ok' as const,
+      () => 'failed' as const,
+    );
     if (!existsSync(report)) return { passed: 0, failed: 1, skipped: 0 };
     const json = JSON.parse(readFileSync(report, 'utf8')) as {
       numPassedTests: number;
@@ -53,9 +56,12 @@ async function vitestProject(project: string, env: Record<string, string> = {}):
     // A file that failed to load, or whose hooks failed (its tests then count as skipped), counts
     // as one failure; a file whose tests failed is already counted by its tests.
     const brokenFiles = json.testResults.filter((file) => file.status === 'failed' && !file.assertionResults.some((a) => a.status === 'failed')).length;
+    // A run that ended in error with no test failed (its global set-up failed, or it found no
+    // test files) is one failure too: it must never read as a pass of nothing.
+    const unexplained = exited === 'failed' && json.numFailedTests + brokenFiles === 0 ? 1 : 0;
     return {
       passed: json.numPassedTests,
-      failed: json.numFailedTests + brokenFiles,
+      failed: json.numFailedTests + brokenFiles + unexplained,
       skipped: json.numPendingTests + json.numTodoTests,
     };
   } finally {

@@ -10,3 +10,5 @@ const { conditions } = studyConfigSchema.parse({ ...studyConfig, conditions: DES
 studyConfig.conditions.splice(0, studyConfig.conditions.length, ...conditions);
 
 export default worker;
+// The classes wrangler.toml binds (the export Workflow) come from the entry, as from worker/index.ts.
+export { ExportWorkflow } from '../../worker/index';
