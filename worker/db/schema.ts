@@ -574,6 +574,28 @@ export const participantSignals = sqliteTable('participant_signals', {
 });
 
 /**
+ * One counter (row id 1) of the writes to every row the research figures read: triggers on the
+ * trials, pre-experiment answers, post-surveys, understanding tests, participants and the session
+ * columns the figures use (migration 0023) add one to it in the same statement as the write, so no
+ * write path can forget it. A kept reliance report computed at revision r is current while the
+ * counter still reads r.
+ */
+export const dataRevision = sqliteTable('data_revision', {
+  id: integer('id').primaryKey(),
+  revision: integer('revision').notNull(),
+});
+
+/**
+ * The dashboard's reliance reports kept in R2 (`EXPORTS`, `analytics/…`), one per population: which
+ * one a Worker is recomputing in the background and since when, so that viewers of a large study
+ * share one recomputation instead of starting one each.
+ */
+export const analyticsReports = sqliteTable('analytics_reports', {
+  reportKey: text('report_key').primaryKey(),
+  computingSince: text('computing_since'),
+});
+
+/**
  * Every study configuration sessions have run under, recorded by the first session that used it,
  * so each exported row traces back (through its session) to the exact settings it ran with.
  */

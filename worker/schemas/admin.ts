@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { SYNTHETIC_NAME } from './experiment';
 import { QUALITY_FLAGS } from './quality-flags';
+import { MEASURES } from '../services/analytics/measures';
 import { datasetTypeSchema, studyConfig } from './study';
 
 /** What a completed case showed, as the figures group them (the AI's explanation kinds, and no AI). */
@@ -360,9 +361,17 @@ export const queryFlag = z.enum(['true', 'false']).default('false').transform((v
  */
 export const populationQuerySchema = z.object({ include_synthetic: queryFlag });
 
+/** The reliance tab's participant table sorts by these: the ID, the name, the trials or a measure. */
+export const RELIANCE_PARTICIPANT_COLUMNS = ['user_id', 'user_name', 'trials', ...MEASURES.map((m) => m.id)] as [string, ...string[]];
+
 export const relianceQuerySchema = populationQuerySchema.extend({
   /** Leave participants with any data-quality flag out of the group figures (they stay in the table). */
   exclude_flagged: queryFlag,
+  /** The participant table's page: at most `participants_limit` rows from `participants_offset`, in the order asked for (undefined values last). */
+  participants_offset: z.coerce.number().int().min(0).default(0),
+  participants_limit: z.coerce.number().int().min(1).max(1000).default(100),
+  participants_sort: z.enum(RELIANCE_PARTICIPANT_COLUMNS).default('user_id'),
+  participants_direction: z.enum(['ascending', 'descending']).default('ascending'),
 });
 
 /** POST /api/admin/export-jobs: the all-data export, written in steps by a Workflow. */

@@ -3,7 +3,8 @@
  * administrator's deletion (answers, sessions, consent, survey, case sets, dataset assignment,
  * their model file in R2), and with it every stored export copy that holds their rows, as
  * export_copies recorded when each copy was written (researchers export again from D1); an export
- * still being written that has written their rows starts again without them. The
+ * still being written that has written their rows starts again without them, and the dashboard's
+ * kept reliance reports (which list every participant) go. The
  * audit log keeps that a withdrawal happened and when: no ID, no address, no counts that could
  * single them out; earlier entries that named their ID (an export filtered by it) keep what was
  * done but no longer whom.
@@ -15,6 +16,7 @@ import { exportCopies } from '../db/schema';
 import type { SessionRow } from '../db/queries/sessions';
 import { r2Keys } from '../storage/r2';
 import { deleteParticipant } from './admin-data';
+import { dropKeptReliance } from './analytics/report-cache';
 import { restartExportsHolding } from './exports/stepwise';
 import { prolificLinks } from './prolific';
 
@@ -58,6 +60,8 @@ export async function withdrawParticipant(db: Db, env: Pick<Env, 'MODELS' | 'EXP
   // The copies go first: were the rows deleted and this then failed, a retry could no longer find the participant.
   await deleteExportCopiesHolding(db, env.EXPORTS, session.participantCode, new Date(session.createdAt));
   await restartExportsHolding(db, env.EXPORTS, session.participantCode);
+  // The dashboard's kept reports list every participant: none may keep them until it is next recomputed.
+  await dropKeptReliance(env.EXPORTS);
   await deleteParticipant(db, env.MODELS, session.userId);
   await redactFromAuditLog(db, session.participantCode);
   if (session.sessionId !== session.participantCode) await redactFromAuditLog(db, session.sessionId);

@@ -4,7 +4,8 @@
  * model) and user-models/{dataset}/{sessionId}/{modelIdentifier}.json (versions a retrain replaced),
  * training-tables/{dataset}.json,
  * health/probe. EXPORTS bucket: exports/{yyyy-mm-dd}/{name}, and export-jobs/{job}/carry-{step}: a stepwise
- * export's bytes past its last uploaded part, from one step to the next.
+ * export's bytes past its last uploaded part, from one step to the next; analytics/reliance/{population}.json: the
+ * dashboard's kept reliance report.
  */
 import type { DatasetType } from '../schemas/study';
 
@@ -19,4 +20,6 @@ export const r2Keys = {
   exportsPrefix: 'exports/',
   export: (isoDate: string, fileName: string) => `exports/${isoDate.slice(0, 10)}/${fileName}`,
   exportCarry: (jobId: string, step: number) => `export-jobs/${jobId}/carry-${step}`,
+  relianceReportsPrefix: 'analytics/reliance/',
+  relianceReport: (population: string) => `analytics/reliance/${population}.json`,
 } as const;

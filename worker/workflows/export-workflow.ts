@@ -7,6 +7,7 @@
  */
 import { WorkflowEntrypoint, type WorkflowEvent, type WorkflowStep, type WorkflowStepConfig } from 'cloudflare:workers';
 import { createDb } from '../db/client';
+import { keepRelianceReports } from '../services/analytics/report-cache';
 import { auditInsert } from '../db/queries/audit-log';
 import { jobParts } from '../services/exports/export';
 import { exportJobById, noteFailedStep, runExportStep } from '../services/exports/stepwise';
@@ -26,6 +27,7 @@ export class ExportWorkflow extends WorkflowEntrypoint<Env, ExportWorkflowParams
   override async run(event: WorkflowEvent<ExportWorkflowParams>, step: WorkflowStep): Promise<StepSummary> {
     const { jobId } = event.payload;
     const db = createDb(this.env.DB);
+    keepRelianceReports({ db, bucket: this.env.EXPORTS, version: this.env.CF_VERSION_METADATA.id, waitUntil: (work) => this.ctx.waitUntil(work) });
     for (let n = 1; ; n++) {
       let summary: StepSummary;
       try {

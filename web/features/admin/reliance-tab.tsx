@@ -1,6 +1,6 @@
 import { keepPreviousData, useQuery } from '@tanstack/react-query';
 import type { InferResponseType } from 'hono/client';
-import { useMemo, useState } from 'react';
+import { useState } from 'react';
 import { Button, Cell, Checkbox, Column, Row, Table, TableBody, TableHeader, type SortDescriptor } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { Bar, BarChart, CartesianGrid, ErrorBar, ResponsiveContainer, Tooltip, XAxis, YAxis } from 'recharts';
@@ -8,10 +8,10 @@ import { StatusBadge } from '../../components/ui/status-badge';
 import { api, unwrap } from '../../lib/api';
 import { saveResponse } from './downloads';
 import { GroupTick, ROW_PX, severalConditions, shownGroupName, useCategoryAxisWidth } from './dashboard-charts';
+import { Paging, usePaging } from './data-table';
 
 type Report = InferResponseType<typeof api.api.admin.analytics.reliance.$get, 200>;
 type Group = Report['by_condition'][number];
-type ParticipantRow = Report['participants'][number];
 type Notify = (b: { kind: 'error' | 'success'; text: string }) => void;
 
 const k = (key: string) => `admin.dashboard.reliance.${key}`;
@@ -187,32 +187,29 @@ function AlphaModelsTable({ report }: { report: Report }) {
  * toggle that leaves participants with a data-quality flag out of the group figures.
  */
 export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; includeSynthetic: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [excludeFlagged, setExcludeFlagged] = useState(false);
   const [metric, setMetric] = useState('agreement');
   const [sort, setSort] = useState<SortDescriptor>({ column: 'user_id', direction: 'ascending' });
+  const [paging, setPaging] = usePaging();
   const population = { exclude_flagged: String(excludeFlagged) as 'true' | 'false', include_synthetic: String(includeSynthetic) as 'true' | 'false' };
+  // The participant table is sorted and paged by the server: a large study's list stays there.
+  const table = {
+    participants_offset: String(paging.page * paging.size),
+    participants_limit: String(paging.size),
+    participants_sort: String(sort.column),
+    participants_direction: sort.direction,
+  };
   const report = useQuery({
-    queryKey: ['admin', 'data', 'reliance', excludeFlagged, includeSynthetic],
-    queryFn: async () => unwrap(await api.api.admin.analytics.reliance.$get({ query: population })),
+    queryKey: ['admin', 'data', 'reliance', excludeFlagged, includeSynthetic, table],
+    queryFn: async () => unwrap(await api.api.admin.analytics.reliance.$get({ query: { ...population, ...table } })),
     placeholderData: keepPreviousData,
+    // A stale report is being recomputed: ask again until the newer one is served.
+    refetchInterval: (query) => (query.state.data?.computed.stale ? 2000 : false),
   });
   const r = report.data;
   const metrics = r?.definitions.metrics ?? [];
-  const rows = useMemo(() => {
-    const list = [...(r?.participants ?? [])];
-    const key = String(sort.column);
-    const value = (p: ParticipantRow): number | string | null => (key === 'user_id' ? p.user_id : key === 'trials' ? p.trials : key === 'user_name' ? p.user_name : (p.metrics[key] ?? null));
-    list.sort((a, b) => {
-      const x = value(a);
-      const y = value(b);
-      // Undefined values go last whichever way the column is sorted.
-      if (x === null || y === null) return x === y ? 0 : x === null ? 1 : -1;
-      const order = x < y ? -1 : x > y ? 1 : 0;
-      return sort.direction === 'descending' ? -order : order;
-    });
-    return list;
-  }, [r, sort]);
+  const rows = r?.participants ?? [];
 
   const download = async (
     name: 'reliance-participants' | 'reliance-by-alpha' | 'reliance-by-condition' | 'reliance-by-dataset' | 'reliance-condition-differences' | 'reliance-alpha-models',
@@ -250,6 +247,14 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
         <p className="muted" data-testid="reliance-counts">
           {t(k('counts'), { included: r.participants_included, excluded: r.participants_excluded, trials: r.trials })}
         </p>
+        <p className="muted" data-testid="reliance-computed">
+          {t(k('computedAt'), { at: new Date(r.computed.at).toLocaleString(i18n.language), seconds: (r.computed.compute_ms / 1000).toFixed(1) })}
+        </p>
+        {r.computed.stale ? (
+          <p className="notice" role="status" data-testid="reliance-stale">
+            {t(k('stale'))}
+          </p>
+        ) : null}
         <p className="muted" data-testid="reliance-method">
           {t(k('method'))} {t(k('reproduce'))}
         </p>
@@ -343,7 +348,16 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
         </div>
       </figure>
       <div className="table-scroll">
-        <Table aria-label={t(k('participants'))} className="table admin-table" sortDescriptor={sort} onSortChange={setSort} data-testid="reliance-participants">
+        <Table
+          aria-label={t(k('participants'))}
+          className="table admin-table"
+          sortDescriptor={sort}
+          onSortChange={(next) => {
+            setSort(next);
+            setPaging((p) => ({ ...p, page: 0 }));
+          }}
+          data-testid="reliance-participants"
+        >
           <TableHeader columns={columns}>
             {(c) => (
               <Column id={c.id} isRowHeader={c.id === 'user_name'} allowsSorting>
@@ -379,6 +393,7 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
           </TableBody>
         </Table>
       </div>
+      <Paging state={paging} total={r.participants_total} onChange={setPaging} />
     </section>
   );
 }

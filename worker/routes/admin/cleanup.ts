@@ -4,6 +4,7 @@ import type { AppEnv } from '../../env';
 import { confirmDeletionQuerySchema, type cleanupAllResultSchema, type cleanupModelFilesResultSchema } from '../../schemas/admin';
 import { experimentStorageKeys } from '../../schemas/storage-keys';
 import { deleteAllStudyData, deleteUserModelFiles } from '../../services/admin-data';
+import { dropKeptReliance } from '../../services/analytics/report-cache';
 import { validate } from '../../validate';
 
 /**
@@ -13,6 +14,7 @@ import { validate } from '../../validate';
 export const adminCleanupRoutes = new Hono<AppEnv>()
   .delete('/all-data', validate('query', confirmDeletionQuerySchema), async (c) => {
     const { records, files } = await deleteAllStudyData(c.var.db, c.env.MODELS);
+    await dropKeptReliance(c.env.EXPORTS);
     c.set('audit', { action: 'cleanup_all_data', details: { total_database_records: records, deleted_model_files: files } });
     const body: z.infer<typeof cleanupAllResultSchema> = {
       success: true,

@@ -39,6 +39,7 @@ import {
 import { scorePostSurvey } from '../../schemas/post-survey';
 import { deleteParticipant } from '../../services/admin-data';
 import { qualityFlags } from '../../services/analytics/quality-flags';
+import { dropKeptReliance } from '../../services/analytics/report-cache';
 import { currentStudyConfig } from '../../services/study-configuration';
 import { abandonCutoff } from '../../services/recruitment';
 import { validate } from '../../validate';
@@ -144,6 +145,7 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
   .delete('/users/:id', validate('param', numericIdParamSchema), async (c) => {
     const id = c.req.valid('param').id;
     const { username, deleted, deletedModelFiles } = await deleteParticipant(c.var.db, c.env.MODELS, id);
+    await dropKeptReliance(c.env.EXPORTS);
     if (username === null) throw notFound(`No participant with id ${id}`);
     // The audit entry keeps what was deleted and how much, not whose answers they were.
     c.set('audit', { action: 'delete_participant', targetType: 'participant', targetId: String(id), details: { deleted, deleted_model_files: deletedModelFiles } });

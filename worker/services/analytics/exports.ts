@@ -2,7 +2,7 @@
  * The research measures as export tables: the long-format trial table they are computed from, the
  * per-participant table, the group tables the dashboard shows (by condition and alpha, by
  * condition, by condition and dataset), the differences between conditions and the alpha models,
- * with the same numbers (all read `relianceReport`). Their columns carry each measure's formula
+ * with the same numbers (all read `currentRelianceReport`). Their columns carry each measure's formula
  * and source, so the codebook defines them.
  */
 import { studyConfig } from '../../schemas/study';
@@ -13,7 +13,8 @@ import { SUMMARY_METHOD } from './measures';
 import { QUALITY_FLAG_DEFINITIONS, QUALITY_FLAGS } from './quality-flags';
 import { CALIBRATION_FORMULA, LEAN_FORMULA, MEASURES } from './measures';
 import type { ClusteredLogit } from './inference';
-import { relianceReport, type AlphaModel, type ConditionDifference, type GroupSummary, type ParticipantRelianceRow, type RelianceReport } from './reliance';
+import { currentRelianceReport } from './report-cache';
+import { type AlphaModel, type ConditionDifference, type GroupSummary, type ParticipantRelianceRow, type RelianceReport } from './reliance';
 
 const relianceOptionsOf = (filter: ExportFilter) => ({ excludeFlagged: filter.excludeFlagged ?? false, includeSynthetic: filter.includeSynthetic ?? false });
 
@@ -80,7 +81,7 @@ export const relianceParticipantsTable: ExportTable<ParticipantRelianceRow> = {
     { name: 'straightlined_sections', type: 'text', meaning: 'Post-survey grid sections with one answer to every item', coding: 'semicolon-separated: bigfive, locus, cognition', value: (r) => r.quality.straightlinedSections.join(';') },
   ],
   async *pages(db, filter) {
-    const report = await relianceReport(db, relianceOptionsOf(filter));
+    const report = await currentRelianceReport(db, relianceOptionsOf(filter));
     yield filter.userName ? report.participants.filter((p) => p.user_name === filter.userName) : report.participants;
   },
 };
@@ -130,7 +131,7 @@ export const relianceByAlphaTable: ExportTable<GroupRow> = {
   ]),
   async *pages(db, filter) {
     if (filter.userName) return;
-    const report = await relianceReport(db, relianceOptionsOf(filter));
+    const report = await currentRelianceReport(db, relianceOptionsOf(filter));
     yield report.by_alpha.map((g) => ({ ...g, kind: g.explanation_kind, group: g.alignment_alpha === null ? '' : String(g.alignment_alpha) }));
   },
 };
@@ -142,7 +143,7 @@ const groupTable = (name: string, description: string, key: string, meaning: str
   columns: groupColumns(key, meaning, leading),
   async *pages(db, filter) {
     if (filter.userName) return;
-    yield groups(await relianceReport(db, relianceOptionsOf(filter)));
+    yield groups(await currentRelianceReport(db, relianceOptionsOf(filter)));
   },
 });
 
@@ -178,7 +179,7 @@ export const conditionDifferencesTable: ExportTable<ConditionDifference> = {
   ],
   async *pages(db, filter) {
     if (filter.userName) return;
-    yield (await relianceReport(db, relianceOptionsOf(filter))).condition_differences;
+    yield (await currentRelianceReport(db, relianceOptionsOf(filter))).condition_differences;
   },
 };
 
@@ -206,7 +207,7 @@ export const alphaModelsTable: ExportTable<AlphaModelRow> = {
   ],
   async *pages(db, filter) {
     if (filter.userName) return;
-    yield (await relianceReport(db, relianceOptionsOf(filter))).alpha_models;
+    yield (await currentRelianceReport(db, relianceOptionsOf(filter))).alpha_models;
   },
 };
 

@@ -4,8 +4,8 @@
  * participant-level bootstrap interval, per condition and what was shown (alpha), per condition,
  * per condition and dataset; differences between conditions; and the alpha effect within
  * participants as a participant-clustered logistic regression. Between-subject conditions are
- * never pooled: `overall` exists only where the data hold one condition. Recomputed on every
- * request: nothing to invalidate.
+ * never pooled: `overall` exists only where the data hold one condition. Exports compute it from
+ * the rows at hand; the dashboard serves it kept (`report-cache.ts`).
  */
 import type { Db } from '../../db/client';
 import { analyticsParticipants, trialSums, type Population, type TrialSums } from '../../db/queries/analytics';
@@ -140,19 +140,12 @@ export type RelianceReport = {
 /** A group's figures without its name (the one condition's figures are the overall ones). */
 const groupOnly = ({ condition: _condition, ...group }: GroupSummary & { condition: string }): GroupSummary => group;
 
-/** Once per request and options: the reliance tables of an export share one report. */
-const perRequest = new WeakMap<Db, Map<string, Promise<RelianceReport>>>();
-export function relianceReport(db: Db, options: RelianceOptions): Promise<RelianceReport> {
-  const reports = perRequest.get(db) ?? new Map<string, Promise<RelianceReport>>();
-  perRequest.set(db, reports);
-  const key = `${options.excludeFlagged}:${options.includeSynthetic}`;
-  let pending = reports.get(key);
-  if (!pending) {
-    pending = computeRelianceReport(db, options);
-    reports.set(key, pending);
-  }
-  return pending;
-}
+/**
+ * Lets other requests sharing the isolate run: each group's bootstrap holds it for up to half a
+ * second at 10,000 participants, and a report computed after a response must not keep that
+ * response, or a participant's answer on the same isolate, waiting for the whole report.
+ */
+const yieldToOthers = () => new Promise<void>((resolve) => setTimeout(resolve, 0));
 
 /** Agreement and switching regressed on alpha over a condition's human-aligned trials, where it spread more than one alpha. */
 function alphaModels(rows: TrialSums[], conditions: string[]): AlphaModel[] {
@@ -177,7 +170,7 @@ function alphaModels(rows: TrialSums[], conditions: string[]): AlphaModel[] {
 }
 
 /** Every measure's difference between each pair of conditions (in the configuration's order), where both have participants with a value. */
-function conditionDifferences(rows: TrialSums[], conditions: string[]): ConditionDifference[] {
+async function conditionDifferences(rows: TrialSums[], conditions: string[]): Promise<ConditionDifference[]> {
   const tables = new Map(conditions.map((c) => [c, tableOf(perParticipant(rows.filter((r) => r.condition === c)))]));
   const out: ConditionDifference[] = [];
   const defined = (table: ReturnType<typeof tableOf>, k: number) => table.filter((row) => row[k] !== null).length;
@@ -185,6 +178,7 @@ function conditionDifferences(rows: TrialSums[], conditions: string[]): Conditio
     for (let j = i + 1; j < conditions.length; j++) {
       const a = tables.get(conditions[i]!)!;
       const b = tables.get(conditions[j]!)!;
+      await yieldToOthers();
       const differences = bootstrapDifferences(a, b, MEASURES.length);
       MEASURES.forEach((m, k) => {
         const [na, nb] = [defined(a, k), defined(b, k)];
@@ -199,7 +193,17 @@ function conditionDifferences(rows: TrialSums[], conditions: string[]): Conditio
   return out.map((d, i) => ({ d, i })).sort((x, y) => order(x.d.metric) - order(y.d.metric) || x.i - y.i).map((x) => x.d);
 }
 
-async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<RelianceReport> {
+/** Each item's group figures in order, yielding between groups. */
+async function summariseEach<T>(items: readonly T[], rowsOf: (item: T) => TrialSums[]): Promise<GroupSummary[]> {
+  const out: GroupSummary[] = [];
+  for (const item of items) {
+    await yieldToOthers();
+    out.push(summarise(rowsOf(item)));
+  }
+  return out;
+}
+
+export async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<RelianceReport> {
   const [rows, people, quality] = await Promise.all([trialSums(db, options), analyticsParticipants(db), qualityFlags(db)]);
   const flagged = (id: number) => (quality.get(id)?.flags.length ?? 0) > 0;
   const counted = options.excludeFlagged ? rows.filter((r) => !flagged(r.participantId)) : rows;
@@ -247,7 +251,10 @@ async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<
     })
     .sort((a, b) => a.user_id - b.user_id);
   const included = participants.filter((p) => p.included).length;
-  const byCondition = conditions.map((condition) => ({ condition, ...summarise(counted.filter((r) => r.condition === condition)) }));
+  const byCondition = (await summariseEach(conditions, (condition) => counted.filter((r) => r.condition === condition))).map((group, i) => ({ condition: conditions[i]!, ...group }));
+  const byAlpha = await summariseEach(groups, (g) => counted.filter((r) => groupKey(r) === groupKey(g)));
+  const byDataset = await summariseEach(cells, ({ condition, dataset }) => counted.filter((r) => r.condition === condition && r.datasetType === dataset));
+  await yieldToOthers();
   return {
     exclude_flagged: options.excludeFlagged,
     include_synthetic: options.includeSynthetic,
@@ -255,19 +262,10 @@ async function computeRelianceReport(db: Db, options: RelianceOptions): Promise<
     participants_excluded: participants.length - included,
     trials: counted.reduce((a, r) => a + r.trials, 0),
     overall: conditions.length <= 1 ? (byCondition[0] ? groupOnly(byCondition[0]) : summarise(counted)) : null,
-    by_alpha: groups.map((g) => ({
-      condition: g.condition,
-      explanation_kind: g.kind,
-      alignment_alpha: g.alpha,
-      ...summarise(counted.filter((r) => groupKey(r) === groupKey(g))),
-    })),
+    by_alpha: groups.map((g, i) => ({ condition: g.condition, explanation_kind: g.kind, alignment_alpha: g.alpha, ...byAlpha[i]! })),
     by_condition: byCondition,
-    by_dataset: cells.map(({ condition, dataset }) => ({
-      condition,
-      dataset_type: dataset,
-      ...summarise(counted.filter((r) => r.condition === condition && r.datasetType === dataset)),
-    })),
-    condition_differences: conditionDifferences(counted, conditions),
+    by_dataset: cells.map(({ condition, dataset }, i) => ({ condition, dataset_type: dataset, ...byDataset[i]! })),
+    condition_differences: await conditionDifferences(counted, conditions),
     alpha_models: alphaModels(counted, conditions),
     participants,
   };
