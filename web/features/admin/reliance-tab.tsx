@@ -248,7 +248,8 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
           {t(k('counts'), { included: r.participants_included, excluded: r.participants_excluded, trials: r.trials })}
         </p>
         <p className="muted" data-testid="reliance-computed">
-          {t(k('computedAt'), { at: new Date(r.computed.at).toLocaleString(i18n.language), seconds: (r.computed.compute_ms / 1000).toFixed(1) })}
+          {t(k('computedAt'), { at: new Date(r.computed.at).toLocaleString(i18n.language) })}
+          {r.computed.compute_ms >= 1000 ? t(k('computedIn'), { seconds: (r.computed.compute_ms / 1000).toFixed(1) }) : null}
         </p>
         {r.computed.stale ? (
           <p className="notice" role="status" data-testid="reliance-stale">
