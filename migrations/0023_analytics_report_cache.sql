@@ -5,10 +5,11 @@ CREATE TABLE `analytics_reports` (
 --> statement-breakpoint
 CREATE TABLE `data_revision` (
 	`id` integer PRIMARY KEY NOT NULL,
-	`revision` integer NOT NULL
+	`revision` integer NOT NULL,
+	`erasures` integer NOT NULL
 );
 --> statement-breakpoint
-INSERT INTO `data_revision` (`id`, `revision`) VALUES (1, 0);
+INSERT INTO `data_revision` (`id`, `revision`, `erasures`) VALUES (1, 0, 0);
 -- Every write to what the reliance report reads moves the revision (worker/services/analytics/report-cache.ts).
 --> statement-breakpoint
 CREATE TRIGGER `data_revision_main_insert` AFTER INSERT ON `main_experiment_responses`
@@ -54,7 +55,7 @@ CREATE TRIGGER `data_revision_participant_update` AFTER UPDATE ON `participants`
 BEGIN UPDATE `data_revision` SET `revision` = `revision` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER `data_revision_participant_delete` AFTER DELETE ON `participants`
-BEGIN UPDATE `data_revision` SET `revision` = `revision` + 1 WHERE `id` = 1; END;
+BEGIN UPDATE `data_revision` SET `revision` = `revision` + 1, `erasures` = `erasures` + 1 WHERE `id` = 1; END;
 --> statement-breakpoint
 CREATE TRIGGER `data_revision_session_insert` AFTER INSERT ON `sessions`
 BEGIN UPDATE `data_revision` SET `revision` = `revision` + 1 WHERE `id` = 1; END;

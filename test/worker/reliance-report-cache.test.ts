@@ -20,6 +20,7 @@ const served = async (query = '') => {
   return (await res.json()) as Served;
 };
 const revision = async () => (await env.DB.prepare('select revision from data_revision where id = 1').first<{ revision: number }>())!.revision;
+const erasures = async () => (await env.DB.prepare('select erasures from data_revision where id = 1').first<{ erasures: number }>())!.erasures;
 const kept = async () => (await env.EXPORTS.list({ prefix: 'analytics/reliance/' })).objects.map((o) => o.key);
 
 const now = new Date().toISOString();
@@ -118,7 +119,7 @@ describe('the kept reliance report', () => {
   it('a report kept by another version of the Worker is computed again', async () => {
     await participantWithTrials();
     await env.EXPORTS.put('analytics/reliance/all-without-synthetic.json', JSON.stringify({ participants: [], trials: -1 }), {
-      customMetadata: { revision: String(await revision()), version: 'an-earlier-deploy', computed_at: now, compute_ms: '1' },
+      customMetadata: { revision: String(await revision()), erasures: String(await erasures()), version: 'an-earlier-deploy', computed_at: now, compute_ms: '1' },
     });
     const r = await served();
     expect(r.trials).toBeGreaterThan(0);
@@ -197,5 +198,23 @@ describe('the kept report of a large study', () => {
     expect(fresh.computed.data_revision).toBe(await revision());
     const released = await env.DB.prepare("select computing_since from analytics_reports where report_key = 'all-without-synthetic'").first<{ computing_since: string | null }>();
     expect(released?.computing_since).toBeNull();
+  });
+
+  it('a report kept from before a participant was deleted is never served, not even marked stale', async () => {
+    const before = await served('participants_limit=1000');
+    expect(before.computed.stale).toBe(false);
+    const gone = before.participants[0]!.user_id;
+    // Deleted behind the Worker's back (no route dropped the kept reports): the erasure count alone must keep them out.
+    const erased = await erasures();
+    await env.DB.batch([
+      env.DB.prepare('delete from main_experiment_responses where participant_id = ?').bind(gone),
+      env.DB.prepare('delete from sessions where participant_id = ?').bind(gone),
+      env.DB.prepare('delete from participants where id = ?').bind(gone),
+    ]);
+    expect(await erasures()).toBe(erased + 1);
+    const after = await served('participants_limit=1000');
+    expect(after.computed.stale).toBe(false);
+    expect(after.participants_total).toBe(before.participants_total - 1);
+    expect(after.participants.some((p) => p.user_id === gone)).toBe(false);
   });
 });

@@ -583,6 +583,8 @@ export const participantSignals = sqliteTable('participant_signals', {
 export const dataRevision = sqliteTable('data_revision', {
   id: integer('id').primaryKey(),
   revision: integer('revision').notNull(),
+  /** Participants deleted (withdrawn or deleted by an administrator): a report computed before one is never served after it. */
+  erasures: integer('erasures').notNull(),
 });
 
 /**

@@ -10,7 +10,8 @@
  * lab-sized study always sees current figures; past that it is served marked stale, with the
  * revision it shows and the current one, while one Worker recomputes it after the response
  * (claimed in `analytics_reports`, so viewers share it). Without a kept report the first view
- * computes one.
+ * computes one, and so it does when the kept one came from another Worker version or from before
+ * a participant was deleted (`erasures`): a withdrawn participant is never shown again.
  *
  * Exports never take a stale report: `currentRelianceReport` reads the kept one only while it is
  * current and otherwise computes (and keeps) it, once per request or Workflow step for all the
@@ -37,6 +38,8 @@ export const CLAIM_EXPIRES_MS = 120_000;
 export type KeptReportMeta = {
   /** The data revision the report was computed at. */
   revision: number;
+  /** Participants deleted before it was computed: a report from before a deletion is never served after it. */
+  erasures: number;
   /** The Worker version that computed it. */
   version: string;
   computed_at: string;
@@ -64,39 +67,54 @@ export type ReportContext = {
 const populationName = (options: RelianceOptions) =>
   `${options.excludeFlagged ? 'excluding-flagged' : 'all'}-${options.includeSynthetic ? 'with-synthetic' : 'without-synthetic'}`;
 
-export async function currentRevision(db: Db): Promise<number> {
-  const [row] = await db.select({ revision: dataRevision.revision }).from(dataRevision).where(eq(dataRevision.id, 1));
-  return row?.revision ?? 0;
+type DataState = { revision: number; erasures: number };
+export async function dataState(db: Db): Promise<DataState> {
+  const [row] = await db.select({ revision: dataRevision.revision, erasures: dataRevision.erasures }).from(dataRevision).where(eq(dataRevision.id, 1));
+  return row ?? { revision: 0, erasures: 0 };
 }
 
 const metaOf = (object: R2Object): KeptReportMeta | null => {
   const m = object.customMetadata ?? {};
   const revision = Number(m.revision);
+  const erasures = Number(m.erasures);
   const computeMs = Number(m.compute_ms);
-  if (!Number.isInteger(revision) || !m.version || !m.computed_at || !Number.isFinite(computeMs)) return null;
-  return { revision, version: m.version, computed_at: m.computed_at, compute_ms: computeMs };
+  if (!Number.isInteger(revision) || !Number.isInteger(erasures) || !m.version || !m.computed_at || !Number.isFinite(computeMs)) return null;
+  return { revision, erasures, version: m.version, computed_at: m.computed_at, compute_ms: computeMs };
 };
+
+/** A kept report may be served (current or marked stale): the same Worker version, and no participant deleted since. */
+const usable = (meta: KeptReportMeta | null, ctx: ReportContext, now: DataState): meta is KeptReportMeta =>
+  meta !== null && meta.version === ctx.version && meta.erasures === now.erasures;
+
+/** Tries at computing a report that no deletion overtook before it is given up as unkept. */
+const ERASURE_RETRIES = 3;
 
 /**
  * Computes the report at the revision read before its queries (a write during them leaves it
  * marked stale, never current) and keeps it, unless a report of a later revision was kept
- * meanwhile.
+ * meanwhile. A participant deleted while it was computed may still be in it: it is then computed
+ * again, and a report still overtaken after that is not kept (nor left in R2).
  */
 async function computeAndKeep(ctx: ReportContext, options: RelianceOptions, now: () => Date): Promise<KeptReportMeta & { report: RelianceReport }> {
-  const revision = await currentRevision(ctx.db);
-  const started = Date.now();
-  const report = await computeRelianceReport(ctx.db, options);
-  const meta: KeptReportMeta = { revision, version: ctx.version, computed_at: now().toISOString(), compute_ms: Date.now() - started };
   const key = r2Keys.relianceReport(populationName(options));
-  const kept = await ctx.bucket.head(key);
-  const keptMeta = kept ? metaOf(kept) : null;
-  if (!keptMeta || keptMeta.version !== ctx.version || keptMeta.revision <= revision) {
-    await ctx.bucket.put(key, JSON.stringify(report), {
-      httpMetadata: { contentType: 'application/json' },
-      customMetadata: { revision: String(meta.revision), version: meta.version, computed_at: meta.computed_at, compute_ms: String(meta.compute_ms) },
-    });
+  for (let attempt = 1; ; attempt++) {
+    const before = await dataState(ctx.db);
+    const started = Date.now();
+    const report = await computeRelianceReport(ctx.db, options);
+    const meta: KeptReportMeta = { ...before, version: ctx.version, computed_at: now().toISOString(), compute_ms: Date.now() - started };
+    const kept = await ctx.bucket.head(key);
+    const keptMeta = kept ? metaOf(kept) : null;
+    const replaces = !keptMeta || keptMeta.version !== ctx.version || keptMeta.erasures !== before.erasures || keptMeta.revision <= before.revision;
+    if (replaces) {
+      await ctx.bucket.put(key, JSON.stringify(report), {
+        httpMetadata: { contentType: 'application/json' },
+        customMetadata: { revision: String(meta.revision), erasures: String(meta.erasures), version: meta.version, computed_at: meta.computed_at, compute_ms: String(meta.compute_ms) },
+      });
+    }
+    if ((await dataState(ctx.db)).erasures === before.erasures) return { ...meta, report };
+    if (replaces) await ctx.bucket.delete(key);
+    if (attempt >= ERASURE_RETRIES) throw new Error('participants kept being deleted while the reliance report was computed');
   }
-  return { ...meta, report };
 }
 
 /** Where a request's (or a Workflow step's) reports are kept, by its Db handle (`keepRelianceReports`). */
@@ -122,9 +140,9 @@ export function currentRelianceReport(db: Db, options: RelianceOptions): Promise
 }
 
 async function keptIfCurrent(ctx: ReportContext, options: RelianceOptions): Promise<RelianceReport> {
-  const [revision, kept] = await Promise.all([currentRevision(ctx.db), ctx.bucket.get(r2Keys.relianceReport(populationName(options)))]);
+  const [state, kept] = await Promise.all([dataState(ctx.db), ctx.bucket.get(r2Keys.relianceReport(populationName(options)))]);
   const meta = kept ? metaOf(kept) : null;
-  if (kept && meta && meta.version === ctx.version && meta.revision === revision) return (await kept.json()) as RelianceReport;
+  if (kept && usable(meta, ctx, state) && meta.revision === state.revision) return (await kept.json()) as RelianceReport;
   await kept?.body.cancel();
   return (await computeAndKeep(ctx, options, () => new Date())).report;
 }
@@ -155,9 +173,10 @@ async function release(db: Db, reportKey: string, since: string) {
 export async function servedRelianceReport(ctx: ReportContext, options: RelianceOptions, now: () => Date = () => new Date()): Promise<ServedReport> {
   const population = populationName(options);
   const key = r2Keys.relianceReport(population);
-  const [revision, kept] = await Promise.all([currentRevision(ctx.db), ctx.bucket.get(key)]);
+  const [state, kept] = await Promise.all([dataState(ctx.db), ctx.bucket.get(key)]);
+  const revision = state.revision;
   const keptMeta = kept ? metaOf(kept) : null;
-  if (!kept || !keptMeta || keptMeta.version !== ctx.version) {
+  if (!kept || !usable(keptMeta, ctx, state)) {
     await kept?.body.cancel();
     const fresh = await computeAndKeep(ctx, options, now);
     return { ...fresh, current_revision: Math.max(revision, fresh.revision), stale: false, recomputing: false };
@@ -185,7 +204,8 @@ export async function servedRelianceReport(ctx: ReportContext, options: Reliance
 
 /**
  * Deletes every kept report: a withdrawal's participant must not stay in one (as a row of its
- * participant table) until it is next recomputed.
+ * participant table) until it is next recomputed. (A report computed before a deletion is never
+ * served after it either way: its `erasures` no longer match.)
  */
 export async function dropKeptReliance(bucket: R2Bucket) {
   const listed = await bucket.list({ prefix: r2Keys.relianceReportsPrefix });
