@@ -17,7 +17,7 @@ import { api, postJson } from '../helpers/api';
 import { servedClaims } from '../helpers/simulated-participant';
 import { compileModel, encodeRow } from '../../worker/ml/model';
 import { normaliseContributions } from '../../worker/ml/explanation';
-import { barsFromText } from '../../worker/db/feature-bars';
+import { serveBarsFromText } from '../../worker/db/feature-bars';
 import { treeShap } from '../../worker/ml/treeshap';
 import { explanationResponseSchema } from '../../worker/schemas/main-experiment';
 import { consentedParticipant, newParticipantId, seedCompasStudy } from '../helpers/study-factories';
@@ -313,8 +313,8 @@ describe('POST /api/experiments/main/integrated-response', () => {
   const servedAnswer = async (sessionId: string, caseId: string, overrides: Record<string, unknown> = {}) =>
     answer(sessionId, caseId, { ...(await serve(sessionId, caseId)).claims, ...overrides });
   const save = (body: unknown) => postJson('/api/experiments/main/integrated-response', body);
-  const servedRow = async (id: number) =>
-    (await env.DB.prepare('select ai_feature_importance, shown_feature_importance from served_explanations where id = ?').bind(id).first<{ ai_feature_importance: string; shown_feature_importance: string }>())!;
+  /** A serve's bars as stored (packed in `bars`), unpacked. */
+  const servedRow = async (id: number) => serveBarsFromText((await env.DB.prepare('select bars from served_explanations where id = ?').bind(id).first<{ bars: string }>())!.bars);
   const row = (sessionId: string, caseId: string) =>
     env.DB.prepare('select * from main_experiment_responses where session_id = ? and case_id = ?').bind(sessionId, caseId).first<Record<string, unknown>>();
   const stored = async (sessionId: string) =>
@@ -371,7 +371,7 @@ describe('POST /api/experiments/main/integrated-response', () => {
       served_explanation_id: e.served_explanation_id,
       trust: 2,
     });
-    expect(barsFromText((await servedRow(e.served_explanation_id!)).shown_feature_importance)).toEqual(e.shown_feature_importance);
+    expect((await servedRow(e.served_explanation_id!)).shown).toEqual(e.shown_feature_importance);
     expect(stored.completed_at).toBeTruthy();
   });
 
@@ -387,7 +387,7 @@ describe('POST /api/experiments/main/integrated-response', () => {
     expect(stored.initial_reasoning).toBeNull();
     expect(stored).toMatchObject({ ai_prediction: e.prediction, explanation_kind: e.explanation_kind, user_model_probability: e.user_model_probability, served_explanation_id: e.served_explanation_id });
     expect(stored.ai_feature_importance).toBeNull();
-    expect(barsFromText((await servedRow(e.served_explanation_id!)).ai_feature_importance)).toEqual(e.ai_feature_importance);
+    expect((await servedRow(e.served_explanation_id!)).ai).toEqual(e.ai_feature_importance);
   });
 
   it('refuses a forged prediction, model, kind, alpha or bars with a 400 naming each field, storing nothing', async () => {

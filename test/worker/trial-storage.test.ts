@@ -7,7 +7,7 @@
 import { env } from 'cloudflare:workers';
 import { strFromU8, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { barsFromText } from '../../worker/db/feature-bars';
+import { barsToText, modelBarsToText, serveBarsFromText, unpackDoubles } from '../../worker/db/feature-bars';
 import { adminCookie, api } from '../helpers/api';
 import { seedCompasStudy } from '../helpers/study-factories';
 
@@ -40,22 +40,19 @@ async function allData(name: string): Promise<Record<string, string>> {
   );
 }
 
-/** The rows of a participant as the code before issue #45 stored them: whole copies of the case and of the serve's bars. */
+/** The rows of a participant as the code before issue #45 stored them: whole copies of the case and of the serve's bars (in the serve's three columns, before migration 0024 packed them). */
 async function storeTheOldWay(name: string): Promise<void> {
   const [session] = await rows<{ session_id: string }>('select s.session_id from sessions s join participants p on p.id = s.participant_id where p.participant_code = ?', name);
   const sessionId = session!.session_id;
   const copyCase = (table: string) =>
     env.DB.prepare(`update ${table} set case_data = (select c.features from cases c where c.case_id = ${table}.case_id) where session_id = ?`).bind(sessionId);
-  const whole = (text: string) => JSON.stringify(barsFromText(text));
-  const serves = await rows<{ id: number; ai: string; user: string; shown: string }>(
-    'select id, ai_feature_importance as ai, user_feature_importance as user, shown_feature_importance as shown from served_explanations where session_id = ?',
-    sessionId,
-  );
+  const whole = (bars: unknown[]) => JSON.stringify(bars);
+  const serves = (await rows<{ id: number; bars: string }>('select id, bars from served_explanations where session_id = ?', sessionId)).map((s) => ({ id: s.id, ...serveBarsFromText(s.bars) }));
   await env.DB.batch([
     copyCase('pre_experiment_responses'),
     copyCase('main_experiment_responses'),
     ...serves.flatMap((s) => [
-      env.DB.prepare('update served_explanations set ai_feature_importance = ?, user_feature_importance = ?, shown_feature_importance = ? where id = ?').bind(whole(s.ai), whole(s.user), whole(s.shown), s.id),
+      env.DB.prepare('update served_explanations set bars = null, ai_feature_importance = ?, user_feature_importance = ?, shown_feature_importance = ? where id = ?').bind(whole(s.ai), whole(s.user), whole(s.shown), s.id),
       env.DB.prepare('update main_experiment_responses set ai_feature_importance = ?, user_feature_importance = ?, shown_feature_importance = ? where served_explanation_id = ?').bind(
         whole(s.ai),
         whole(s.user),
@@ -83,17 +80,20 @@ describe('the trial record, kept once', () => {
       name,
     );
     expect(copies[0]!.n).toBe(0);
-    const serves = await rows<{ shown: string; ai: string }>(
-      `select e.shown_feature_importance as shown, e.ai_feature_importance as ai from served_explanations e
-         join sessions s on s.session_id = e.session_id join participants p on p.id = s.participant_id where p.participant_code = ?`,
+    const serves = await rows<{ bars: string; alpha: number; old: number }>(
+      `select e.bars, e.alignment_alpha as alpha, (e.ai_feature_importance is not null or e.user_feature_importance is not null or e.shown_feature_importance is not null) as old
+         from served_explanations e join sessions s on s.session_id = e.session_id join participants p on p.id = s.participant_id where p.participant_code = ?`,
       name,
     );
     expect(serves.length).toBe(50);
-    // The bars on screen as [feature, importance, raw_shap]; the AI's as [feature, raw_shap], its
-    // shares made again from the raw values; read back as the four fields the Worker served.
-    expect((JSON.parse(serves[0]!.shown) as unknown[][])[0]).toHaveLength(3);
-    expect((JSON.parse(serves[0]!.ai) as unknown[][])[0]).toHaveLength(2);
-    const ai = barsFromText(serves[0]!.ai) as { importance: number; abs_importance: number }[];
+    expect(serves.every((s) => s.old === 0)).toBe(true);
+    // Packed: the feature names once, the AI's raw values (its shares made again from them), and the
+    // bars on screen as the alpha mix; read back as the four fields the Worker served.
+    const packed = JSON.parse(serves[0]!.bars) as { f: string[]; a: string; u: string; s: unknown; m?: number };
+    expect(packed.f).toHaveLength(8);
+    expect(unpackDoubles(packed.a)).toHaveLength(8);
+    expect(serves.some((s) => (JSON.parse(s.bars) as { s: unknown }).s === 'mix')).toBe(true);
+    const ai = serveBarsFromText(serves[0]!.bars).ai as { importance: number; abs_importance: number }[];
     expect(ai[0]!.abs_importance).toBe(Math.abs(ai[0]!.importance));
     expect(ai.reduce((sum, b) => sum + b.abs_importance, 0)).toBeCloseTo(1, 12);
   });
@@ -109,9 +109,9 @@ describe('the trial record, kept once', () => {
     const trial = listed.responses.find((r) => r.experiment_type === 'main_experiment')!;
     const detail = (await (await asAdmin(`/api/admin/responses/main/${trial.id}`)).json()) as { caseData: unknown; servedExplanationId: number; shownFeatureImportance: unknown[]; aiFeatureImportance: unknown[] };
     expect(detail.caseData).toEqual(features.get(trial.case_id));
-    const [serve] = await rows<{ shown: string; ai: string }>('select shown_feature_importance as shown, ai_feature_importance as ai from served_explanations where id = ?', detail.servedExplanationId);
-    expect(detail.shownFeatureImportance).toEqual(barsFromText(serve!.shown));
-    expect(detail.aiFeatureImportance).toEqual(barsFromText(serve!.ai));
+    const [serve] = await rows<{ bars: string }>('select bars from served_explanations where id = ?', detail.servedExplanationId);
+    expect(detail.shownFeatureImportance).toEqual(serveBarsFromText(serve!.bars).shown);
+    expect(detail.aiFeatureImportance).toEqual(serveBarsFromText(serve!.bars).ai);
     expect(detail.shownFeatureImportance.length).toBe(8);
   });
 
@@ -161,5 +161,28 @@ describe('the trial record, kept once', () => {
     for (const file of Object.keys(before)) expect(after[file], file).toBe(before[file]);
     const [kept] = await rows<{ shown: string; case_data: string }>('select shown_feature_importance as shown, case_data from main_experiment_responses where id = ?', trial!.id);
     expect(kept).toEqual({ shown: pageBars, case_data: '{"priors_count":99}' });
+  });
+
+  it('exports the same bytes from serves packed in one text as from serves stored before migration 0024, in their three columns, and packs them in under a third of the bytes', async () => {
+    const name = await finishedParticipant();
+    const packed = await allData(name);
+    const [session] = await rows<{ session_id: string }>('select s.session_id from sessions s join participants p on p.id = s.participant_id where p.participant_code = ?', name);
+    const serves = await rows<{ id: number; bars: string }>('select id, bars from served_explanations where session_id = ?', session!.session_id);
+    const packedBytes = serves.reduce((n, s) => n + s.bars.length, 0);
+    // As the Worker stored serves from migration 0021 until 0024: each list in its own column and form.
+    const before = serves.map((s) => {
+      const bars = serveBarsFromText(s.bars);
+      return { id: s.id, ai: modelBarsToText(bars.ai), user: modelBarsToText(bars.user), shown: barsToText(bars.shown) };
+    });
+    await env.DB.batch(
+      before.map((s) =>
+        env.DB.prepare('update served_explanations set bars = null, ai_feature_importance = ?, user_feature_importance = ?, shown_feature_importance = ? where id = ?').bind(s.ai, s.user, s.shown, s.id),
+      ),
+    );
+    const columnsBytes = before.reduce((n, s) => n + s.ai.length + s.user.length + s.shown.length, 0);
+    const unpacked = await allData(name);
+    expect(Object.keys(unpacked).sort()).toEqual(Object.keys(packed).sort());
+    for (const file of Object.keys(packed)) expect(unpacked[file], file).toBe(packed[file]);
+    expect(packedBytes).toBeLessThan(columnsBytes / 3);
   });
 });

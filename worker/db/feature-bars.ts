@@ -11,7 +11,7 @@
  * keeping every number's text.
  */
 import { customType } from 'drizzle-orm/sqlite-core';
-import { normaliseContributions, type FeatureContribution } from '../ml/explanation';
+import { mixContributions, normaliseContributions, type FeatureContribution } from '../ml/explanation';
 
 type Bars = unknown[];
 type ShownBar = [feature: string, importance: number, rawShap: number];
@@ -78,4 +78,83 @@ export const modelBars = customType<{ data: Bars; driverData: string }>({
   dataType: () => 'text',
   toDriver: modelBarsToText,
   fromDriver: barsFromText,
+});
+
+/** A serve's three lists of bars, as served. */
+export type ServeBars = { ai: Bars; user: Bars; shown: Bars };
+/** What a serve's `bars` column takes: its lists and the alpha the bars on screen mix them with. */
+export type ServeBarsValue = ServeBars & { alpha: number | null };
+
+/**
+ * A serve's bars in one text, each part once: the feature names (the AI's order), the AI's raw
+ * values, the participant model's raw values in the same order (both `packDoubles`; none without
+ * a participant model), and how the bars on screen are
+ * made from them: `"mix"` (the alpha mix of the two, as `mixContributions` made it), `"ai"` (the
+ * AI's own bars) or the list itself. Shares are made again from raw values, as they were made.
+ */
+type CompactServe = { f: string[]; a: string; u: string; s: 'mix' | 'ai' | unknown[]; m?: number };
+
+/** Doubles as base64 of their 8 little-endian bytes each: exact, and under 11 characters a number where JSON takes up to 24. */
+export function packDoubles(values: readonly number[]): string {
+  const view = new DataView(new ArrayBuffer(values.length * 8));
+  values.forEach((v, i) => view.setFloat64(i * 8, v, true));
+  let binary = '';
+  for (let i = 0; i < view.byteLength; i++) binary += String.fromCharCode(view.getUint8(i));
+  return btoa(binary);
+}
+
+export function unpackDoubles(text: string): number[] {
+  const binary = atob(text);
+  const view = new DataView(new ArrayBuffer(binary.length));
+  for (let i = 0; i < binary.length; i++) view.setUint8(i, binary.charCodeAt(i));
+  return Array.from({ length: binary.length / 8 }, (_, i) => view.getFloat64(i * 8, true));
+}
+/** The lists as stored before they were packed (each in its own form above), for what does not pack. */
+type ListedServe = { ai: unknown[]; user: unknown[]; shown: unknown[] };
+
+const sameBars = (a: Bars, b: Bars) =>
+  JSON.stringify((a as FeatureContribution[]).map((x) => [x.feature, x.importance, x.abs_importance, x.raw_shap])) ===
+  JSON.stringify((b as FeatureContribution[]).map((x) => [x.feature, x.importance, x.abs_importance, x.raw_shap]));
+
+function unpackServe(stored: CompactServe | ListedServe): ServeBars {
+  if (!('f' in stored)) {
+    return { ai: barsFromText(JSON.stringify(stored.ai)), user: barsFromText(JSON.stringify(stored.user)), shown: barsFromText(JSON.stringify(stored.shown)) };
+  }
+  const ai = normaliseContributions(stored.f, unpackDoubles(stored.a));
+  const user = stored.u === '' ? [] : normaliseContributions(stored.f, unpackDoubles(stored.u));
+  const shown =
+    stored.s === 'ai' ? ai : stored.s === 'mix' ? mixContributions(ai, user, stored.m!) : barsFromText(JSON.stringify(stored.s));
+  return { ai, user, shown };
+}
+
+/**
+ * The stored text of a serve's bars: packed when unpacking gives back every list exactly (every
+ * bar the Worker makes), else each list in its own form (`barsToText`, `modelBarsToText`).
+ */
+export function serveBarsToText(value: ServeBarsValue): string {
+  const { ai, user, shown, alpha } = value;
+  const listed = (): string =>
+    JSON.stringify({ ai: JSON.parse(modelBarsToText(ai)), user: JSON.parse(modelBarsToText(user)), shown: JSON.parse(barsToText(shown)) } satisfies ListedServe);
+  if (ai.length === 0 || !ai.every(isServedBar) || !user.every(isServedBar) || !shown.every(isServedBar)) return listed();
+  const features = ai.map((b) => b.feature);
+  if (user.length > 0 && (user.length !== ai.length || user.some((b, i) => b.feature !== features[i]))) return listed();
+  const packed: CompactServe = { f: features, a: packDoubles(ai.map((b) => b.raw_shap)), u: packDoubles(user.map((b) => b.raw_shap)), s: JSON.parse(barsToText(shown)) as unknown[] };
+  const unpackedAi = normaliseContributions(features, ai.map((b) => b.raw_shap));
+  const unpackedUser = user.length === 0 ? [] : normaliseContributions(features, user.map((b) => b.raw_shap));
+  if (sameBars(shown, unpackedAi)) packed.s = 'ai';
+  else if (alpha !== null && alpha >= 0 && alpha <= 1 && sameBars(shown, mixContributions(unpackedAi, unpackedUser, alpha))) {
+    packed.s = 'mix';
+    packed.m = alpha;
+  }
+  const back = unpackServe(packed);
+  return sameBars(back.ai, ai) && sameBars(back.user, user) && sameBars(back.shown, shown) ? JSON.stringify(packed) : listed();
+}
+
+export const serveBarsFromText = (text: string): ServeBars => unpackServe(JSON.parse(text) as CompactServe | ListedServe);
+
+/** A serve's bars in one column (text in D1; issue #45): null for a serve stored before it, whose lists are its three columns. */
+export const serveBars = customType<{ data: ServeBarsValue | ServeBars; driverData: string }>({
+  dataType: () => 'text',
+  toDriver: (value) => serveBarsToText({ alpha: null, ...value }),
+  fromDriver: serveBarsFromText,
 });

@@ -18,7 +18,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 import { EXPLANATION_KINDS, LANGUAGES, type DatasetType, type RecruitmentTargets } from '../schemas/study';
-import { featureBars, modelBars } from './feature-bars';
+import { featureBars, modelBars, serveBars } from './feature-bars';
 
 /** A dataset's id (a definition of ml-assets/datasets/; checked where it comes in). */
 const datasetTypeColumn = () => text('dataset_type').$type<DatasetType>().notNull();
@@ -371,10 +371,15 @@ export const servedExplanations = sqliteTable(
     aiBaseProbability: real('ai_base_probability').notNull(),
     userModelPrediction: integer('user_model_prediction'),
     userModelProbability: real('user_model_probability'),
-    /** The bars of the AI, of the participant model and on screen (worker/db/feature-bars.ts). */
-    aiFeatureImportance: modelBars('ai_feature_importance').notNull(),
-    userFeatureImportance: modelBars('user_feature_importance').notNull(),
-    shownFeatureImportance: featureBars('shown_feature_importance').notNull(),
+    /**
+     * The bars of the AI, of the participant model and on screen, packed in one text
+     * (worker/db/feature-bars.ts, `serveBars`); null for a serve stored before migration 0024,
+     * whose bars are the three columns below. Read either through `barsOfServe`.
+     */
+    bars: serveBars('bars'),
+    aiFeatureImportance: modelBars('ai_feature_importance'),
+    userFeatureImportance: modelBars('user_feature_importance'),
+    shownFeatureImportance: featureBars('shown_feature_importance'),
     /** What identifies the serve among the session's serves of the case (kind, models, alpha). */
     serveKey: text('serve_key').notNull(),
     serveCount: integer('serve_count').notNull().default(1),

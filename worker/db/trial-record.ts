@@ -4,7 +4,10 @@
  * bars are its serve's unless it was stored before serves were recorded.
  */
 import { eq, sql } from 'drizzle-orm';
+import type { ServeBars } from './feature-bars';
 import { cases, mainExperimentResponses, servedExplanations, type preExperimentResponses } from './schema';
+
+type ServedExplanation = typeof servedExplanations.$inferSelect;
 
 /** The case an answer showed (needs `cases` joined on the answer's `case_id`). */
 export const caseShown = (t: typeof preExperimentResponses | typeof mainExperimentResponses) =>
@@ -15,14 +18,33 @@ type ThreeBars = { ai: Bars; user: Bars; shown: Bars };
 
 /** A trial's serve, to left-join beside it: `servedBars` then selects the serve's bars. */
 export const trialServe = eq(servedExplanations.id, mainExperimentResponses.servedExplanationId);
-export const servedBars = { ai: servedExplanations.aiFeatureImportance, user: servedExplanations.userFeatureImportance, shown: servedExplanations.shownFeatureImportance };
+export const servedBars = {
+  // First and never null: drizzle takes a left-joined object whose first value is null for no row at all.
+  id: servedExplanations.id,
+  bars: servedExplanations.bars,
+  ai: servedExplanations.aiFeatureImportance,
+  user: servedExplanations.userFeatureImportance,
+  shown: servedExplanations.shownFeatureImportance,
+};
+type SelectedServe = { id: number; bars: ServeBars | null; ai: Bars; user: Bars; shown: Bars };
+
+/** A serve's three lists: packed in `bars`, or (a serve stored before migration 0024) its three columns. */
+export const barsOfServe = (serve: Pick<ServedExplanation, 'bars' | 'aiFeatureImportance' | 'userFeatureImportance' | 'shownFeatureImportance'>): ServeBars =>
+  serve.bars ?? { ai: serve.aiFeatureImportance ?? [], user: serve.userFeatureImportance ?? [], shown: serve.shownFeatureImportance ?? [] };
+
+/** The selected serve's lists (`servedBars`), null without a serve. */
+const selectedBars = (served: SelectedServe | null | undefined): ThreeBars | null =>
+  !served ? null : (served.bars ?? { ai: served.ai, user: served.user, shown: served.shown });
 
 /** A trial's three lists of bars: its own where it kept them, else its serve's (null without a serve). */
 export const trialBars = (
   own: Pick<typeof mainExperimentResponses.$inferSelect, 'aiFeatureImportance' | 'userFeatureImportance' | 'shownFeatureImportance'>,
-  served: ThreeBars | null | undefined,
-): ThreeBars => ({
-  ai: own.aiFeatureImportance ?? served?.ai ?? null,
-  user: own.userFeatureImportance ?? served?.user ?? null,
-  shown: own.shownFeatureImportance ?? served?.shown ?? null,
-});
+  served: SelectedServe | null | undefined,
+): ThreeBars => {
+  const serve = selectedBars(served);
+  return {
+    ai: own.aiFeatureImportance ?? serve?.ai ?? null,
+    user: own.userFeatureImportance ?? serve?.user ?? null,
+    shown: own.shownFeatureImportance ?? serve?.shown ?? null,
+  };
+};

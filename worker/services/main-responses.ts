@@ -9,6 +9,7 @@ import { and, count, eq, getTableColumns, isNotNull, type Placeholder, sql, type
 import { batchBuilt, builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
 import { caseSetItems, cases, mainExperimentResponses, mainTrialProgress, sessions } from '../db/schema';
+import { barsOfServe } from '../db/trial-record';
 import { AppError, conflict, notFound } from '../errors';
 import { sharesLeanToward } from '../ml/explanation';
 import type { CaseInProgress, IntegratedResponseBody } from '../schemas/main-experiment';
@@ -49,7 +50,7 @@ function answerColumns(body: IntegratedResponseBody, served: ServedExplanation |
     aiFeatureImportance: served ? null : [],
     userFeatureImportance: served ? null : [],
     shownFeatureImportance: null,
-    shownLeansWithAi: served ? sharesLeanToward(served.shownFeatureImportance as { importance: number }[], served.aiPrediction as 0 | 1) : null,
+    shownLeansWithAi: served ? sharesLeanToward(barsOfServe(served).shown as { importance: number }[], served.aiPrediction as 0 | 1) : null,
     aiBaselineShown: served ? baselineShown(served) : null,
     explanationKind: served?.kind ?? null,
     aiModelIdentifier: served?.aiModelIdentifier ?? null,
@@ -199,7 +200,7 @@ export async function storeIntegratedResponse(
   const judged = withKeptJudgements(body, progress ? progressView(progress) : null);
   // The judgements and ratings must fit the condition; what it showed of the AI is the serve's.
   const answer = served
-    ? { ...judged, ai_prediction: served.aiPrediction, ai_feature_importance: served.aiFeatureImportance, shown_feature_importance: served.shownFeatureImportance }
+    ? { ...judged, ai_prediction: served.aiPrediction, ai_feature_importance: barsOfServe(served).ai, shown_feature_importance: barsOfServe(served).shown }
     : judged;
   if (answerMisfits(condition, answer).length > 0) throw misfit(condition, answer);
 

@@ -8,6 +8,7 @@
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { servedExplanations } from '../db/schema';
+import { barsOfServe } from '../db/trial-record';
 import { AppError } from '../errors';
 import type { ExplanationResponse, IntegratedResponseBody } from '../schemas/main-experiment';
 import type { AiOnlyReason } from './explanation';
@@ -42,9 +43,7 @@ export async function recordServe(
       aiBaseProbability: input.aiBaseProbability,
       userModelPrediction: shown.user_model_prediction,
       userModelProbability: shown.user_model_probability,
-      aiFeatureImportance: shown.ai_feature_importance,
-      userFeatureImportance: shown.user_feature_importance,
-      shownFeatureImportance: shown.shown_feature_importance,
+      bars: { ai: shown.ai_feature_importance, user: shown.user_feature_importance, shown: shown.shown_feature_importance, alpha: shown.alignment_alpha },
       serveKey,
       firstServedAt: now,
       lastServedAt: now,
@@ -94,9 +93,9 @@ const CLAIMS: { [K in keyof IntegratedResponseBody]?: (s: ServedExplanation) => 
   user_model_identifier: (s) => s.userModelIdentifier,
   user_model_prediction: (s) => s.userModelPrediction,
   user_model_probability: (s) => s.userModelProbability,
-  ai_feature_importance: (s) => s.aiFeatureImportance,
-  user_feature_importance: (s) => s.userFeatureImportance,
-  shown_feature_importance: (s) => s.shownFeatureImportance,
+  ai_feature_importance: (s) => barsOfServe(s).ai,
+  user_feature_importance: (s) => barsOfServe(s).user,
+  shown_feature_importance: (s) => barsOfServe(s).shown,
   ai_baseline_shown: baselineShown,
 };
 

@@ -41,7 +41,7 @@ import {
 import { qualityFlags } from '../analytics/quality-flags';
 import { shownKind } from '../../db/queries/analytics';
 import { lastActivityOf, placeOf } from '../../db/queries/sessions';
-import { servedBars, trialBars, trialServe } from '../../db/trial-record';
+import { barsOfServe, servedBars, trialBars, trialServe } from '../../db/trial-record';
 import { abandonCutoff } from '../recruitment';
 
 export type ColumnType = 'integer' | 'number' | 'text' | 'boolean' | 'timestamp' | 'category' | 'json';
@@ -707,7 +707,7 @@ export const servedExplanationsTable: ExportTable<ServedRow> = {
     { name: 'ai_base_probability', type: 'number', meaning: "The AI's starting point before any feature (sigmoid of TreeSHAP's base value)", units: 'probability 0–1', value: (r) => r.r.aiBaseProbability },
     { name: 'user_model_prediction', type: 'integer', meaning: "Participant model's prediction by the spec's rule (shares summing above 0)", value: (r) => r.r.userModelPrediction },
     { name: 'user_model_probability', type: 'number', meaning: "Participant model's probability of the positive class", units: 'probability 0–1', value: (r) => r.r.userModelProbability },
-    { name: 'shown_feature_importance', type: 'json', meaning: 'The bars served, in order', coding: 'JSON [{"feature", "importance", "abs_importance", "raw_shap"}]', value: (r) => r.r.shownFeatureImportance },
+    { name: 'shown_feature_importance', type: 'json', meaning: 'The bars served, in order', coding: 'JSON [{"feature", "importance", "abs_importance", "raw_shap"}]', value: (r) => barsOfServe(r.r).shown },
     { name: 'serve_count', type: 'integer', meaning: 'How many times this same serve was given (reloads, retries)', value: (r) => r.r.serveCount },
     { name: 'first_served_at', type: 'timestamp', meaning: 'First served', coding: UTC, value: (r) => r.r.firstServedAt },
     { name: 'last_served_at', type: 'timestamp', meaning: 'Last served', coding: UTC, value: (r) => r.r.lastServedAt },
