@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { describe, expect, inject, it } from 'vitest';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
+import { serveBarsFromText } from '../../worker/db/feature-bars';
 import { understandingQuestion } from '../../worker/schemas/understanding-test';
 import { inViewport, useBrowser } from './browser';
 
@@ -105,14 +106,13 @@ async function introToCases(page: Page, texts: Texts) {
   await start.click();
 }
 
-type StoredCase = { case_number: number; alignment_alpha: number | null; explanation_kind: string | null; shown: string | null; ai: string | null; user_model_identifier: string | null };
+type StoredCase = { case_number: number; alignment_alpha: number | null; explanation_kind: string | null; bars: string | null; user_model_identifier: string | null };
 const storedCases = (p: TestParticipant) =>
   d1Rows<StoredCase>(
     // The bars are the serve's the trial names (issue #45: kept once).
-    `select r.case_number, r.alignment_alpha, r.explanation_kind, coalesce(r.shown_feature_importance, s.shown_feature_importance) as shown,
-            coalesce(r.ai_feature_importance, s.ai_feature_importance) as ai, r.user_model_identifier
+    `select r.case_number, r.alignment_alpha, r.explanation_kind, s.bars, r.user_model_identifier
        from main_experiment_responses r left join served_explanations s on s.id = r.served_explanation_id where r.session_id = '${p.id}' order by r.case_number`,
-  );
+  ).map(({ bars, ...r }) => ({ ...r, ...(bars ? serveBarsFromText(bars) : { shown: null, ai: null }) }));
 
 async function mainJourney(p: TestParticipant, page: Page, texts: Texts) {
   await page.clock.install();
@@ -152,8 +152,8 @@ async function mainJourney(p: TestParticipant, page: Page, texts: Texts) {
     expect([0, 0.25, 0.5, 0.75, 1]).toContain(r.alignment_alpha);
     expect(r.explanation_kind).toBe('human_aligned');
     expect(r.user_model_identifier).toBeTruthy();
-    expect((JSON.parse(r.shown!) as unknown[]).length).toBeGreaterThan(5);
-    expect((JSON.parse(r.ai!) as unknown[]).length).toBeGreaterThan(5);
+    expect(r.shown!.length).toBeGreaterThan(5);
+    expect(r.ai!.length).toBeGreaterThan(5);
   }
   // The counterbalanced schedule: each level 10 times.
   for (const level of [0, 0.25, 0.5, 0.75, 1]) expect(rows.filter((r) => r.alignment_alpha === level)).toHaveLength(10);
