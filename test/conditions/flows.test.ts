@@ -174,7 +174,7 @@ describe('each condition of the design, on a phone', () => {
     await page.goto(`${session.baseUrl()}/experiment/main`);
     const caseTwo = page.locator('.case-card h2').filter({ hasText: '2' });
     await caseTwo.waitFor();
-    const [{ case_id: caseId }] = d1Rows<{ case_id: string }>(`select case_id from case_set_items where session_id = '${p.id}' and phase = 'main_experiment' and position = 1`) as [{ case_id: string }];
+    const [{ case_id: caseId }] = d1Rows<{ case_id: string }>(`select case_id from case_set_items where session_id = '${p.id}' and phase = 'main' and position = 1`) as [{ case_id: string }];
     const progress = () => d1Rows<Record<string, string | number | null>>(`select * from main_trial_progress where session_id = '${p.id}' and case_id = '${caseId}'`)[0] ?? null;
     const current = () => page.locator('.step-indicator li[aria-current="step"] .step-name').innerText();
     const reload = async (step: string) => {

@@ -50,7 +50,7 @@ const start = (query: string) => api(`/api/experiments/main/start?${query}`, { m
 
 async function storedMainRows(sessionId: string) {
   const { results } = await env.DB.prepare(
-    "select i.case_id, i.alignment_alpha, c.ground_truth from case_set_items i join cases c on c.case_id = i.case_id where i.session_id = ? and i.phase = 'main_experiment' order by i.position",
+    "select i.case_id, i.alignment_alpha, c.ground_truth from case_set_items i join cases c on c.case_id = i.case_id where i.session_id = ? and i.phase = 'main' order by i.position",
   )
     .bind(sessionId)
     .all<{ case_id: string; alignment_alpha: number; ground_truth: number }>();

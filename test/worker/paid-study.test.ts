@@ -34,7 +34,7 @@ async function production(path: string, init: RequestInit = {}) {
 }
 
 const mainSetSize = async (id: string) =>
-  (await env.DB.prepare('select count(*) as n from case_set_items where session_id = ? and phase = ?').bind(id, 'main_experiment').first<{ n: number }>())!.n;
+  (await env.DB.prepare('select count(*) as n from case_set_items where session_id = ? and phase = ?').bind(id, 'main').first<{ n: number }>())!.n;
 
 async function finishedParticipant() {
   const p = await participantDoneWithMain();

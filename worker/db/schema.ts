@@ -9,6 +9,7 @@
 import { sql } from 'drizzle-orm';
 import {
   check,
+  customType,
   index,
   integer,
   primaryKey,
@@ -202,12 +203,26 @@ export const cases = sqliteTable(
   ],
 );
 
+/** How a case set's phase is stored: it is in the row and in both indexes of 250 rows per participant (issue #45). */
+export const STORED_CASE_PHASE = { pre_experiment: 'pre', main_experiment: 'main' } as const;
+type CasePhase = keyof typeof STORED_CASE_PHASE;
+/** A case set's phase, stored short (`STORED_CASE_PHASE`, migration 0025) and read by its name. */
+const casePhase = customType<{ data: CasePhase; driverData: string }>({
+  dataType: () => 'text',
+  toDriver: (phase) => STORED_CASE_PHASE[phase],
+  fromDriver: (stored) => {
+    const phase = (Object.keys(STORED_CASE_PHASE) as CasePhase[]).find((p) => STORED_CASE_PHASE[p] === stored);
+    if (!phase) throw new Error(`case_set_items.phase holds ${JSON.stringify(stored)}`);
+    return phase;
+  },
+});
+
 /** The ordered cases of one session and phase; stored so the order survives resume. */
 export const caseSetItems = sqliteTable(
   'case_set_items',
   {
     sessionId: text('session_id').notNull(),
-    phase: text('phase', { enum: ['pre_experiment', 'main_experiment'] }).notNull(),
+    phase: casePhase('phase').notNull(),
     position: integer('position').notNull(),
     caseId: text('case_id').notNull(),
     /** Main phase only: the alignment alpha fixed for this case when the set was drawn. */

@@ -12,7 +12,7 @@
 import { and, count, eq, type Placeholder, type SQL, sql } from 'drizzle-orm';
 import { batchBuilt, builtOnce } from '../db/built-once';
 import type { Db } from '../db/client';
-import { cases, caseSetItems, preExperimentResponses, sessions } from '../db/schema';
+import { cases, caseSetItems, preExperimentResponses, sessions, STORED_CASE_PHASE } from '../db/schema';
 import { AppError, notFound } from '../errors';
 import type { PreAnswer } from '../schemas/experiment';
 import { studyConfig, type DatasetType } from '../schemas/study';
@@ -46,8 +46,10 @@ const saveStatements = builtOnce((db) => {
   // Each field of the answer: bound under its own name, or read from the JSON array's element `a`.
   const oneAnswer = Object.fromEntries(ANSWER_FIELDS.map((f) => [f, sql.placeholder(f)])) as Record<AnswerField, Placeholder>;
   const arrayAnswer = Object.fromEntries(ANSWER_FIELDS.map((f) => [f, sql.raw(`json_extract(a.value, '$.${f}')`)])) as Record<AnswerField, SQL>;
+  // The pre-experiment set's phase as stored, written into the SQL (a constant, not a bound value).
+  const preSet = sql.raw(`'${STORED_CASE_PHASE.pre_experiment}'`);
   const inSet = (caseId: SQL | Placeholder) =>
-    sql`exists (select 1 from case_set_items i2 where i2.session_id = ${session} and i2.phase = 'pre_experiment' and i2.case_id = ${caseId})`;
+    sql`exists (select 1 from case_set_items i2 where i2.session_id = ${session} and i2.phase = ${preSet} and i2.case_id = ${caseId})`;
   // Inserts new answers only, each with its case's number and truth from the server's tables (the
   // case shown is `case_id` in `cases`, never rewritten: no copy); a retry never overwrites. Columns in the table's order (drizzle lists them all); the id is SQLite's.
   const insert = (rows: SQL) => db.insert(preExperimentResponses).select(rows).onConflictDoNothing().returning({ id: preExperimentResponses.id });
@@ -56,7 +58,7 @@ const saveStatements = builtOnce((db) => {
            ${answer.prediction}, ${answer.confidence}, ${answer.responseTimeMs}, ${answer.reasoning},
            c.ground_truth, null, ${now}
     from sessions s ${joinAnswers}
-    join case_set_items i on i.session_id = s.session_id and i.phase = 'pre_experiment' and i.case_id = ${answer.caseId}
+    join case_set_items i on i.session_id = s.session_id and i.phase = ${preSet} and i.case_id = ${answer.caseId}
     join cases c on c.case_id = i.case_id
     where s.session_id = ${session} and ${sessionAccepts('pre_answer', 's')} ${andWhere}`;
   // What the reply needs; no row for an unknown session.
@@ -66,7 +68,7 @@ const saveStatements = builtOnce((db) => {
         ...lifecycleColumns('sessions'),
         alreadyStored: alreadyStored.as('alreadyStored'),
         total: sql`(select count(*) from pre_experiment_responses r where r.session_id = ${session})`.as('total'),
-        setSize: sql`(select count(*) from ${caseSetItems} i where i.session_id = ${session} and i.phase = 'pre_experiment')`.as('setSize'),
+        setSize: sql`(select count(*) from ${caseSetItems} i where i.session_id = ${session} and i.phase = ${preSet})`.as('setSize'),
         outsideSet: outsideSet.as('outsideSet'),
       })
       .from(sessions)
