@@ -19,6 +19,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { d1File } from './lib/local-d1';
 import { answeredQuestions, postSurvey } from '../worker/schemas/post-survey';
 import { applyLocalMigrations, freeLoopbackPort, killLocalWorker, startLocalWorker } from '../scripts/lib/wrangler';
+import { connectIsolateHeap } from './lib/isolate-heap';
 import { machineLine, writeBenchResult } from './lib/results';
 
 const PARTICIPANTS = Number(process.env.XDL_ANALYTICS_PARTICIPANTS ?? 10000);
@@ -96,7 +97,13 @@ async function main() {
     const rows = fill(d1File(persistTo));
     console.log(`analytics bench: ${JSON.stringify(rows)} written in ${Math.round(performance.now() - t0)} ms`);
     const port = await freeLoopbackPort();
-    const worker = await startLocalWorker({ port, persistTo, vars: { ADMIN_PASSWORD: 'bench' }, stdio: 'ignore', detached: true });
+    const inspectorPort = await freeLoopbackPort();
+    const worker = await startLocalWorker({ port, inspectorPort, persistTo, vars: { ADMIN_PASSWORD: 'bench' }, stdio: 'ignore', detached: true });
+    // The Worker isolate's heap (what the 128 MB limit applies to), sampled every 20 ms: while the report is computed, and while it is served.
+    const heap = await connectIsolateHeap(inspectorPort);
+    const MB = 1024 * 1024;
+    let heapPeak = 0;
+    const sampler = setInterval(() => void heap.usedBytes().then((b) => (heapPeak = Math.max(heapPeak, b / MB)), () => undefined), 20);
     try {
       const base = `http://127.0.0.1:${port}`;
       const login = await fetch(`${base}/api/admin/login`, { method: 'POST', headers: { 'Content-Type': 'application/json' }, body: JSON.stringify({ password: 'bench' }) });
@@ -115,6 +122,8 @@ async function main() {
       // No kept report yet: the first view computes it inside the request.
       const cold = await timed(tab);
       const coldBody = JSON.parse(cold.body) as Served;
+      const heapComputing = heapPeak;
+      heapPeak = 0;
       console.log(`  first view (computes the report): ${Math.round(cold.ms)} ms, compute ${coldBody.computed.compute_ms} ms`);
       const calls = {
         reliance: tab,
@@ -131,6 +140,7 @@ async function main() {
         for (const [name, url] of Object.entries(calls) as [keyof typeof calls, string][]) times[name].push((await timed(url)).ms);
         console.log(`  rep ${rep + 1}: ${Object.entries(times).map(([k, v]) => `${k} ${Math.round(v.at(-1)!)} ms`).join(', ')}`);
       }
+      const heapServing = heapPeak;
       const excluding = JSON.parse((await timed(calls.reliance_excluding_flagged)).body) as Served;
 
       // An answer changes (here: one trial deleted by the dashboard): the next view serves the kept
@@ -172,6 +182,11 @@ async function main() {
           wall_ms: Math.round(cold.ms),
           compute_ms: coldBody.computed.compute_ms,
         },
+        isolate_heap_peak_mb: {
+          what: "the Worker isolate's V8 heap, read through the inspector every 20 ms (garbage not yet collected included): Cloudflare's 128 MB per-isolate limit applies to it",
+          computing_the_report: Number(heapComputing.toFixed(1)),
+          serving_kept_reports: Number(heapServing.toFixed(1)),
+        },
         median_ms: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.round(median(v))])),
         max_ms: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.round(Math.max(...v))])),
         after_a_write: {
@@ -195,6 +210,8 @@ async function main() {
       writeBenchResult('analytics', report);
       console.log(`reliance tab: ${Math.round(tabMs)} ms median, recruitment ${Math.round(recruitmentMs)} ms, stale view ${Math.round(staleView.ms)} ms (goal under 1000 ms): ${report.goal.met ? 'met' : 'NOT met'}`);
     } finally {
+      clearInterval(sampler);
+      heap.close();
       await killLocalWorker(worker);
     }
   } finally {
