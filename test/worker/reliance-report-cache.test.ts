@@ -162,6 +162,12 @@ describe('the kept reliance report', () => {
 
     const deleted = await participantWithTrials();
     await served();
+    const keptBefore = await kept();
+    expect(keptBefore).not.toEqual([]);
+    // A refused deletion changes nothing, the kept reports included.
+    const unknown = await asAdmin(`/api/admin/users/${deleted.userId + 1000}`, { method: 'DELETE' });
+    expect(unknown.status).toBe(404);
+    expect(await kept()).toEqual(keptBefore);
     expect((await asAdmin(`/api/admin/users/${deleted.userId}`, { method: 'DELETE' })).status).toBe(200);
     expect(await kept()).toEqual([]);
   });

@@ -145,8 +145,9 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
   .delete('/users/:id', validate('param', numericIdParamSchema), async (c) => {
     const id = c.req.valid('param').id;
     const { username, deleted, deletedModelFiles } = await deleteParticipant(c.var.db, c.env.MODELS, id);
-    await dropKeptReliance(c.env.EXPORTS);
     if (username === null) throw notFound(`No participant with id ${id}`);
+    // Only after the refusal: an unknown id changes nothing, not even the kept reports.
+    await dropKeptReliance(c.env.EXPORTS);
     // The audit entry keeps what was deleted and how much, not whose answers they were.
     c.set('audit', { action: 'delete_participant', targetType: 'participant', targetId: String(id), details: { deleted, deleted_model_files: deletedModelFiles } });
     const body: z.infer<typeof participantDeletionSchema> = {
