@@ -41,23 +41,22 @@ const sharesOf = (bars: readonly ModelBar[]) =>
     bars.map((b) => b[1]),
   );
 
-/** The stored text of bars on screen: compact when every bar is one the Worker makes, else the list as it is. */
-export function barsToText(bars: Bars): string {
-  return JSON.stringify(bars.every(isServedBar) ? bars.map((b): ShownBar => [b.feature, b.importance, b.raw_shap]) : bars);
+/** Bars on screen as stored: compact when every bar is one the Worker makes, else the list as it is. */
+function barsToStored(bars: Bars): unknown[] {
+  return bars.every(isServedBar) ? bars.map((b): ShownBar => [b.feature, b.importance, b.raw_shap]) : bars;
 }
 
-/** The stored text of a model's bars: the raw values alone when the shares are theirs, else as bars on screen. */
-export function modelBarsToText(bars: Bars): string {
+/** A model's bars as stored: the raw values alone when the shares are theirs, else as bars on screen. */
+function modelBarsToStored(bars: Bars): unknown[] {
   if (bars.length > 0 && bars.every(isServedBar)) {
     const raw = bars.map((b): ModelBar => [b.feature, b.raw_shap]);
-    if (sharesOf(raw).every((c, i) => c.importance === bars[i]!.importance)) return JSON.stringify(raw);
+    if (sharesOf(raw).every((c, i) => c.importance === bars[i]!.importance)) return raw;
   }
-  return barsToText(bars);
+  return barsToStored(bars);
 }
 
 /** Stored bars, as they were served (any of the forms above). */
-export function barsFromText(text: string): Bars {
-  const stored = JSON.parse(text) as unknown[];
+function barsFromStored(stored: unknown[]): Bars {
   if (stored.length > 0 && stored.every((b) => Array.isArray(b) && b.length === 2)) return sharesOf(stored as ModelBar[]);
   return stored.map((b) => {
     if (!Array.isArray(b)) return b;
@@ -65,6 +64,10 @@ export function barsFromText(text: string): Bars {
     return { feature, importance, abs_importance: Math.abs(importance), raw_shap: rawShap } satisfies FeatureContribution;
   });
 }
+
+export const barsToText = (bars: Bars): string => JSON.stringify(barsToStored(bars));
+export const modelBarsToText = (bars: Bars): string => JSON.stringify(modelBarsToStored(bars));
+export const barsFromText = (text: string): Bars => barsFromStored(JSON.parse(text) as unknown[]);
 
 /** A column of bars on screen (text in D1). */
 export const featureBars = customType<{ data: Bars; driverData: string }>({
@@ -117,37 +120,38 @@ const sameBars = (a: Bars, b: Bars) =>
   JSON.stringify((b as FeatureContribution[]).map((x) => [x.feature, x.importance, x.abs_importance, x.raw_shap]));
 
 function unpackServe(stored: CompactServe | ListedServe): ServeBars {
-  if (!('f' in stored)) {
-    return { ai: barsFromText(JSON.stringify(stored.ai)), user: barsFromText(JSON.stringify(stored.user)), shown: barsFromText(JSON.stringify(stored.shown)) };
-  }
+  if (!('f' in stored)) return { ai: barsFromStored(stored.ai), user: barsFromStored(stored.user), shown: barsFromStored(stored.shown) };
   const ai = normaliseContributions(stored.f, unpackDoubles(stored.a));
   const user = stored.u === '' ? [] : normaliseContributions(stored.f, unpackDoubles(stored.u));
-  const shown =
-    stored.s === 'ai' ? ai : stored.s === 'mix' ? mixContributions(ai, user, stored.m!) : barsFromText(JSON.stringify(stored.s));
+  const shown = stored.s === 'ai' ? ai : stored.s === 'mix' ? mixContributions(ai, user, stored.m!) : barsFromStored(stored.s);
   return { ai, user, shown };
 }
 
 /**
  * The stored text of a serve's bars: packed when unpacking gives back every list exactly (every
- * bar the Worker makes), else each list in its own form (`barsToText`, `modelBarsToText`).
+ * bar the Worker makes), else each list in its own form (`barsToStored`, `modelBarsToStored`).
+ * The lists unpacking would make are made once here and compared with the served ones.
  */
 export function serveBarsToText(value: ServeBarsValue): string {
   const { ai, user, shown, alpha } = value;
   const listed = (): string =>
-    JSON.stringify({ ai: JSON.parse(modelBarsToText(ai)), user: JSON.parse(modelBarsToText(user)), shown: JSON.parse(barsToText(shown)) } satisfies ListedServe);
+    JSON.stringify({ ai: modelBarsToStored(ai), user: modelBarsToStored(user), shown: barsToStored(shown) } satisfies ListedServe);
   if (ai.length === 0 || !ai.every(isServedBar) || !user.every(isServedBar) || !shown.every(isServedBar)) return listed();
   const features = ai.map((b) => b.feature);
   if (user.length > 0 && (user.length !== ai.length || user.some((b, i) => b.feature !== features[i]))) return listed();
-  const packed: CompactServe = { f: features, a: packDoubles(ai.map((b) => b.raw_shap)), u: packDoubles(user.map((b) => b.raw_shap)), s: JSON.parse(barsToText(shown)) as unknown[] };
-  const unpackedAi = normaliseContributions(features, ai.map((b) => b.raw_shap));
-  const unpackedUser = user.length === 0 ? [] : normaliseContributions(features, user.map((b) => b.raw_shap));
+  const aiRaw = ai.map((b) => b.raw_shap);
+  const userRaw = user.map((b) => b.raw_shap);
+  const unpackedAi = normaliseContributions(features, aiRaw);
+  const unpackedUser = user.length === 0 ? [] : normaliseContributions(features, userRaw);
+  if (!sameBars(unpackedAi, ai) || !sameBars(unpackedUser, user)) return listed();
+  const packed: CompactServe = { f: features, a: packDoubles(aiRaw), u: packDoubles(userRaw), s: barsToStored(shown) };
+  // A list of bars the Worker makes comes back from its stored form as it was (isServedBar), so only the two short forms need a check.
   if (sameBars(shown, unpackedAi)) packed.s = 'ai';
   else if (alpha !== null && alpha >= 0 && alpha <= 1 && sameBars(shown, mixContributions(unpackedAi, unpackedUser, alpha))) {
     packed.s = 'mix';
     packed.m = alpha;
   }
-  const back = unpackServe(packed);
-  return sameBars(back.ai, ai) && sameBars(back.user, user) && sameBars(back.shown, shown) ? JSON.stringify(packed) : listed();
+  return JSON.stringify(packed);
 }
 
 export const serveBarsFromText = (text: string): ServeBars => unpackServe(JSON.parse(text) as CompactServe | ListedServe);
