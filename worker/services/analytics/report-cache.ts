@@ -175,19 +175,18 @@ export async function servedRelianceReport(ctx: ReportContext, options: Reliance
   const key = r2Keys.relianceReport(population);
   const [state, kept] = await Promise.all([dataState(ctx.db), ctx.bucket.get(key)]);
   const revision = state.revision;
-  const keptMeta = kept ? metaOf(kept) : null;
-  if (!kept || !usable(keptMeta, ctx, state)) {
-    await kept?.body.cancel();
-    const fresh = await computeAndKeep(ctx, options, now);
-    return { ...fresh, current_revision: Math.max(revision, fresh.revision), stale: false, recomputing: false };
-  }
-  const report = (await kept.json()) as RelianceReport;
-  if (keptMeta.revision === revision) return { ...keptMeta, report, current_revision: revision, stale: false, recomputing: false };
-  if (report.participants.length <= INLINE_PARTICIPANTS) {
+  const meta = kept ? metaOf(kept) : null;
+  const keptMeta = usable(meta, ctx, state) ? meta : null;
+  if (kept && !keptMeta) await kept.body.cancel();
+  const report = kept && keptMeta ? ((await kept.json()) as RelianceReport) : null;
+  if (keptMeta && report && keptMeta.revision === revision) return { ...keptMeta, report, current_revision: revision, stale: false, recomputing: false };
+  // None to serve, or a lab-sized study's report that the data have moved past: computed before the answer.
+  if (!keptMeta || !report || report.participants.length <= INLINE_PARTICIPANTS) {
     const fresh = await computeAndKeep(ctx, options, now);
     return { ...fresh, current_revision: Math.max(revision, fresh.revision), stale: false, recomputing: false };
   }
   const at = now();
+  // Without the claim, another Worker's claim is younger than CLAIM_EXPIRES_MS: it is computing the newer report.
   if (await claim(ctx.db, population, at)) {
     const since = at.toISOString();
     ctx.waitUntil(
@@ -196,9 +195,7 @@ export async function servedRelianceReport(ctx: ReportContext, options: Reliance
         .catch((err: unknown) => console.error(JSON.stringify({ event: 'reliance_report_failed', population, error: String(err) })))
         .finally(() => release(ctx.db, population, since)),
     );
-    return { ...keptMeta, report, current_revision: revision, stale: true, recomputing: true };
   }
-  // Another Worker's claim is younger than CLAIM_EXPIRES_MS: it is computing the newer report.
   return { ...keptMeta, report, current_revision: revision, stale: true, recomputing: true };
 }
 
