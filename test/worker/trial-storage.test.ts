@@ -207,4 +207,27 @@ describe('the trial record, kept once', () => {
     expect(after['case-data.csv']).toContain(',pre_experiment,');
     expect(after['case-data.csv']).toContain(',main_experiment,');
   });
+
+  it('exports the same bytes after migration 0026 leaves the case sets one index and no time of their own', async () => {
+    const name = await finishedParticipant();
+    const now = await allData(name);
+    const indexes = () => rows<{ name: string }>("select name from pragma_index_list('case_set_items') order by name");
+    expect(await indexes()).toEqual([{ name: 'sqlite_autoindex_case_set_items_1' }]);
+    // As stored before 0026, then converted by its statements.
+    await env.DB.prepare("alter table case_set_items add column created_at text not null default '2026-01-01T00:00:00.000Z'").run();
+    await env.DB.prepare('create unique index case_set_items_case_uq on case_set_items (session_id, phase, case_id)').run();
+    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0026_'))!;
+    expect(migration.queries).toHaveLength(2);
+    for (const q of migration.queries) await env.DB.prepare(q.replace(/^(\s*--[^\n]*\n)+/, '').trim()).run();
+    expect(await indexes()).toEqual([{ name: 'sqlite_autoindex_case_set_items_1' }]);
+    expect((await rows<{ name: string }>("select name from pragma_table_info('case_set_items')")).map((c) => c.name)).toEqual([
+      'session_id',
+      'phase',
+      'position',
+      'case_id',
+      'alignment_alpha',
+    ]);
+    const after = await allData(name);
+    for (const file of Object.keys(now)) expect(after[file], file).toBe(now[file]);
+  });
 });

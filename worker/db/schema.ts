@@ -227,11 +227,13 @@ export const caseSetItems = sqliteTable(
     caseId: text('case_id').notNull(),
     /** Main phase only: the alignment alpha fixed for this case when the set was drawn. */
     alignmentAlpha: real('alignment_alpha'),
-    ...timestamps,
   },
   (t) => [
+    // The only index (issue #45): a set's draw is seeded by its session, so a retried draw stores the
+    // same case at each position and inserts nothing. A case is found in its set through this
+    // index's session and phase, among at most 200 rows; the set's drawing keeps its cases distinct.
+    // Its rows keep no time of their own (none was read or exported); the session records when each phase began.
     primaryKey({ columns: [t.sessionId, t.phase, t.position] }),
-    uniqueIndex('case_set_items_case_uq').on(t.sessionId, t.phase, t.caseId),
   ],
 );
 

@@ -35,7 +35,7 @@ export const caseRoutes = new Hono<AppEnv>()
     const dataset = session?.datasetType ?? query.dataset_type ?? studyConfig.defaultDatasetType;
     if (session && query.experiment_type === 'pre_experiment') {
       // The participant's own stored set, in their order, numbered by position.
-      const set = await ensurePreCaseSet(c.var.db, session.sessionId, dataset, new Date().toISOString());
+      const set = await ensurePreCaseSet(c.var.db, session.sessionId, dataset);
       return c.json(caseSet(set.slice(0, query.num_cases).map((item) => toParticipantCase(item.row, item.position + 1))));
     }
     const rows = await poolCases(c.var.db, dataset, query.experiment_type);

@@ -84,7 +84,7 @@ export async function preCaseSetItems(db: Db, sessionId: string, caseIds: readon
 }
 
 /** Returns the session's pre-experiment set, drawing and storing it on first use. */
-export async function ensurePreCaseSet(db: Db, sessionId: string, datasetType: DatasetType, now: string) {
+export async function ensurePreCaseSet(db: Db, sessionId: string, datasetType: DatasetType) {
   const existing = await storedPreCaseSet(db, sessionId);
   if (existing.length > 0) return existing;
   const pool = await poolCases(db, datasetType, 'pre_experiment');
@@ -97,7 +97,6 @@ export async function ensurePreCaseSet(db: Db, sessionId: string, datasetType: D
       phase: 'pre_experiment' as const,
       position: i + k,
       caseId: c.caseId,
-      createdAt: now,
     }));
     statements.push(db.insert(caseSetItems).values(chunk).onConflictDoNothing());
   }

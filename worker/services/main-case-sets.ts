@@ -100,7 +100,6 @@ export async function ensureMainCaseSet(db: Db, session: { sessionId: string; da
     position,
     caseId: c.caseId,
     alignmentAlpha: alphas ? alphas[position]! : null,
-    createdAt: now,
   }));
   const statements = [];
   for (let i = 0; i < rows.length; i += ROWS_PER_INSERT) statements.push(db.insert(caseSetItems).values(rows.slice(i, i + ROWS_PER_INSERT)).onConflictDoNothing());

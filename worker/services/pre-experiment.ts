@@ -140,7 +140,7 @@ export async function storePreAnswers(db: Db, sessionId: string, answers: readon
     const session = await db.select({ datasetType: sessions.datasetType }).from(sessions).where(eq(sessions.sessionId, sessionId)).get();
     const outside = await casesOutsidePool(db, session!.datasetType, answers.map((a) => a.case_id));
     if (outside.length > 0) throw notInSet(outside[0]!);
-    await ensurePreCaseSet(db, sessionId, session!.datasetType, now);
+    await ensurePreCaseSet(db, sessionId, session!.datasetType);
     ({ stored, status } = await saveBatch(db, sessionId, answers, now));
   }
   const outside = JSON.parse(status!.outsideSet ?? '[]') as string[];

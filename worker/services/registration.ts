@@ -41,7 +41,7 @@ export type PreRegistration = { name: string; datasetType: DatasetType; numRespo
  */
 export async function registerPreResponses(db: Db, input: PreRegistration, now: string) {
   const session = await syntheticParticipant(db, input.name, input.datasetType, now);
-  await ensurePreCaseSet(db, session.sessionId, input.datasetType, now);
+  await ensurePreCaseSet(db, session.sessionId, input.datasetType);
   const set = (await storedPreCaseSet(db, session.sessionId)).slice(0, input.numResponses);
   const random = seededRandom(seedOf(`pre:${input.name}`));
   const answers = set.map(({ row }) => {
