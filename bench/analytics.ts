@@ -19,7 +19,7 @@ import { DatabaseSync } from 'node:sqlite';
 import { d1File } from './lib/local-d1';
 import { answeredQuestions, postSurvey } from '../worker/schemas/post-survey';
 import { applyLocalMigrations, freeLoopbackPort, killLocalWorker, startLocalWorker } from '../scripts/lib/wrangler';
-import { connectIsolateHeap } from './lib/isolate-heap';
+import { connectIsolateHeap, EXPOSE_GC_ENV } from './lib/isolate-heap';
 import { machineLine, writeBenchResult } from './lib/results';
 
 const PARTICIPANTS = Number(process.env.XDL_ANALYTICS_PARTICIPANTS ?? 10000);
@@ -98,7 +98,7 @@ async function main() {
     console.log(`analytics bench: ${JSON.stringify(rows)} written in ${Math.round(performance.now() - t0)} ms`);
     const port = await freeLoopbackPort();
     const inspectorPort = await freeLoopbackPort();
-    const worker = await startLocalWorker({ port, inspectorPort, persistTo, vars: { ADMIN_PASSWORD: 'bench' }, stdio: 'ignore', detached: true });
+    const worker = await startLocalWorker({ port, inspectorPort, persistTo, vars: { ADMIN_PASSWORD: 'bench' }, env: EXPOSE_GC_ENV, stdio: 'ignore', detached: true });
     // The Worker isolate's heap (what the 128 MB limit applies to), sampled every 20 ms: while the report is computed, and while it is served.
     const heap = await connectIsolateHeap(inspectorPort);
     const MB = 1024 * 1024;
@@ -164,6 +164,52 @@ async function main() {
       }
       const freshAfterMs = performance.now() - changed;
 
+      // What the isolate holds after a full collection (garbage left out), at the points where it
+      // answers the inspector: between the report's groups and at every await. Timed figures above
+      // are taken before, without these collections.
+      clearInterval(sampler);
+      const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+      const idleLiveMb = (await heap.liveBytes()) / MB;
+      const liveWhile = async (work: () => Promise<unknown>) => {
+        let done = false;
+        let peak = 0;
+        let samples = 0;
+        const sampling = (async () => {
+          while (!done) {
+            peak = Math.max(peak, (await heap.liveBytes()) / MB);
+            samples++;
+            await sleep(50);
+          }
+        })();
+        try {
+          await work();
+        } finally {
+          done = true;
+          await sampling;
+        }
+        return { peak_mb: Number(peak.toFixed(1)), samples };
+      };
+      const liveComputing = await liveWhile(async () => {
+        await timed(`/api/admin/responses/${victim - 1}?experiment_type=main_experiment`, { method: 'DELETE' });
+        // Both populations' reports, one after the other, so that none is computed while the views are served below.
+        for (const url of [tab, calls.reliance_excluding_flagged]) {
+          let view = JSON.parse((await timed(url)).body) as Served;
+          for (let i = 0; i < 600 && view.computed.stale; i++) {
+            await sleep(250);
+            view = JSON.parse((await timed(url)).body) as Served;
+          }
+          if (view.computed.stale) throw new Error(`${url}: the report was not recomputed within 150 s`);
+        }
+      });
+      const liveServingByCall: Record<string, { peak_mb: number; samples: number }> = {};
+      for (const [name, url] of Object.entries(calls)) {
+        liveServingByCall[name] = await liveWhile(async () => {
+          for (let rep = 0; rep < 3; rep++) await timed(url);
+        });
+      }
+      const liveServing = Math.max(...Object.values(liveServingByCall).map((l) => l.peak_mb));
+      console.log(`  live heap (after a collection): idle ${idleLiveMb.toFixed(1)} MB, computing ${liveComputing.peak_mb} MB, serving ${JSON.stringify(liveServingByCall)}`);
+
       const tabMs = median(times.reliance);
       const recruitmentMs = median(times.recruitment_progress);
       const report = {
@@ -186,6 +232,14 @@ async function main() {
           what: "the Worker isolate's V8 heap, read through the inspector every 20 ms (garbage not yet collected included): Cloudflare's 128 MB per-isolate limit applies to it",
           computing_the_report: Number(heapComputing.toFixed(1)),
           serving_kept_reports: Number(heapServing.toFixed(1)),
+        },
+        isolate_live_peak_mb: {
+          what: "the Worker isolate's V8 heap right after a full collection (gc() through the inspector, every 50 ms, taken at the isolate's yield points: between the report's groups and at each await): what must fit in Cloudflare's 128 MB per-isolate limit",
+          idle: Number(idleLiveMb.toFixed(1)),
+          computing_the_report: liveComputing,
+          serving: { peak_mb: liveServing, by_call: liveServingByCall },
+          limit_mb: 128,
+          fits: Math.max(liveComputing.peak_mb, liveServing) < 128,
         },
         median_ms: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.round(median(v))])),
         max_ms: Object.fromEntries(Object.entries(times).map(([k, v]) => [k, Math.round(Math.max(...v))])),

@@ -1,10 +1,10 @@
 /**
  * SQL aggregates behind the research analytics: the main experiment's trials summed per
- * participant, alpha and final confidence (every reliance metric is a ratio of these sums), and
- * the per-participant signals the data-quality flags read. Each query returns at most one row per
- * participant (trials: per participant × alpha × confidence level), never the trials themselves.
+ * participant and what they showed (every reliance metric is a ratio of these sums), and the
+ * per-participant signals the data-quality flags read. Each query returns at most one row per
+ * participant (trials: per participant × what was shown), never the trials themselves.
  */
-import { and, asc, count, eq, gt, isNotNull, notInArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, between, count, eq, gt, isNotNull, max, min, notInArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { SPEC_DESIGN, studyConfig } from '../../schemas/study';
 import { showsAiExplanation } from '../../schemas/condition-plan';
 import type { Db } from '../client';
@@ -77,10 +77,13 @@ const initialIsAi = sql`${main.initialPrediction} = ${main.aiPrediction}`;
 const finalIsAi = sql`${main.finalPrediction} = ${main.aiPrediction}`;
 const aiRight = sql`${main.aiPrediction} = ${main.groundTruth}`;
 
-/** Sums over one participant's trials of one condition, dataset, kind, alpha and final confidence: every measure is a ratio of these. */
-export const trialSums = (db: Db, population: Population) => {
+/** The confidence levels of a final judgement, in order: calibration counts trials at each. */
+export const CONFIDENCE_LEVELS = Array.from({ length: studyConfig.confidence.max - studyConfig.confidence.min + 1 }, (_, i) => studyConfig.confidence.min + i);
+
+const trialSumsQuery = (db: Db, population: Population, participantIds: { from: number; to: number }) => {
   const kind = shownKind();
   const alpha = shownAlpha();
+  const finalCorrect = sql`${main.finalPrediction} = ${main.groundTruth}`;
   return db
     .select({
       participantId: main.participantId,
@@ -88,7 +91,6 @@ export const trialSums = (db: Db, population: Population) => {
       condition: sessionCondition,
       kind,
       alpha,
-      finalConfidence: main.finalConfidence,
       trials: count(),
       aiTrials: n(withAi),
       agreeFinal: n(sql`${withAi} and ${finalIsAi}`),
@@ -100,20 +102,52 @@ export const trialSums = (db: Db, population: Population) => {
       initialRightAiWrong: n(sql`${twoJudgements} and not ${initialIsAi} and not ${aiRight}`),
       keptRightInitial: n(sql`${twoJudgements} and not ${initialIsAi} and not ${aiRight} and not ${finalIsAi}`),
       initialCorrect: n(sql`${withInitial} and ${main.initialPrediction} = ${main.groundTruth}`),
-      finalCorrectWithInitial: n(sql`${withInitial} and ${main.finalPrediction} = ${main.groundTruth}`),
-      finalCorrect: n(sql`${main.finalPrediction} = ${main.groundTruth}`),
+      finalCorrectWithInitial: n(sql`${withInitial} and ${finalCorrect}`),
+      finalCorrect: n(finalCorrect),
       confidenceChange: sql<number>`coalesce(sum(case when ${withInitial} then ${main.finalConfidence} - ${main.initialConfidence} end), 0)`,
       leanKnown: n(sql`${main.shownLeansWithAi} is not null`),
       leansWithAi: n(sql`${main.shownLeansWithAi} = 1`),
       woaTrials: n(sql`${twoJudgements} and not ${initialIsAi}`),
       woaSum: sql<number>`coalesce(sum(case when ${twoJudgements} and not ${initialIsAi} then max(0.0, min(1.0, (${jf} - ${ji}) * 1.0 / (${ja} - ${ji}))) end), 0)`,
+      // Calibration's counts at each confidence level, as one text ("trials:correct" per level, comma-separated).
+      atConfidence: sql<string>`${sql.join(
+        CONFIDENCE_LEVELS.map((c) => sql`${n(sql`${main.finalConfidence} = ${c}`)} || ':' || ${n(sql`${main.finalConfidence} = ${c} and ${finalCorrect}`)}`),
+        sql` || ',' || `,
+      )}`,
     })
     .from(main)
     .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
-    .where(and(usableTrial, countedParticipant(db, main.participantId, population)))
-    .groupBy(main.participantId, main.datasetType, sessionCondition, kind, alpha, main.finalConfidence);
+    .where(and(usableTrial, countedParticipant(db, main.participantId, population), between(main.participantId, participantIds.from, participantIds.to)))
+    .groupBy(main.participantId, main.datasetType, sessionCondition, kind, alpha);
 };
-export type TrialSums = Awaited<ReturnType<typeof trialSums>>[number];
+
+/** Sums over one participant's trials of one condition, dataset, kind and alpha: every measure is a ratio of these. */
+export type TrialSums = Omit<Awaited<ReturnType<typeof trialSumsQuery>>[number], 'atConfidence'> & {
+  /** Trials at each of `CONFIDENCE_LEVELS`, and how many of them were judged right in the end. */
+  confidenceTrials: number[];
+  confidenceCorrect: number[];
+};
+
+/** Participants whose trials one query sums: its answer stays small whatever the study's size. */
+const PARTICIPANTS_PER_SLICE = 1000;
+
+/**
+ * Every participant's sums (`TrialSums`), read a slice of participant ids at a time: a query's
+ * rows arrive all at once, so at 10,000 participants one query would hold them all twice over
+ * (as sent and as read) beside the report being made.
+ */
+export async function trialSums(db: Db, population: Population): Promise<TrialSums[]> {
+  const [bounds] = await db.select({ from: min(main.participantId), to: max(main.participantId) }).from(main);
+  const out: TrialSums[] = [];
+  if (!bounds || bounds.from === null || bounds.to === null) return out;
+  for (let from = bounds.from; from <= bounds.to; from += PARTICIPANTS_PER_SLICE) {
+    for (const { atConfidence, ...row } of await trialSumsQuery(db, population, { from, to: from + PARTICIPANTS_PER_SLICE - 1 })) {
+      const levels = atConfidence.split(',').map((pair) => pair.split(':').map(Number) as [number, number]);
+      out.push({ ...row, confidenceTrials: levels.map((l) => l[0]), confidenceCorrect: levels.map((l) => l[1]) });
+    }
+  }
+  return out;
+}
 
 /** Every participant with their dataset and progress, for the participant table and the flags. */
 export const analyticsParticipants = (db: Db) =>

@@ -8,7 +8,7 @@
  * the rows at hand; the dashboard serves it kept (`report-cache.ts`).
  */
 import type { Db } from '../../db/client';
-import { analyticsParticipants, trialSums, type Population, type TrialSums } from '../../db/queries/analytics';
+import { analyticsParticipants, CONFIDENCE_LEVELS, trialSums, type Population, type TrialSums } from '../../db/queries/analytics';
 import { studyConfig } from '../../schemas/study';
 import { bootstrapDifferences, bootstrapMeans, clusteredLogit, type ClusteredLogit, type LogitCell, type LogitRefusal } from './inference';
 import { addSums, emptySums, MEASURES, type Sums } from './measures';
@@ -18,13 +18,11 @@ import { qualityFlags, type ParticipantQuality } from './quality-flags';
 export type Interval = { mean: number | null; ci_low: number | null; ci_high: number | null; participants: number; trials: number; pooled: number | null };
 
 type Calibration = { confidence: number; trials: number; accuracy: number | null }[];
-const CONFIDENCE_LEVELS = Array.from({ length: studyConfig.confidence.max - studyConfig.confidence.min + 1 }, (_, i) => studyConfig.confidence.min + i);
 
 function calibrationOf(rows: TrialSums[]): Calibration {
-  return CONFIDENCE_LEVELS.map((c) => {
-    const at = rows.filter((r) => r.finalConfidence === c);
-    const trials = at.reduce((a, r) => a + r.trials, 0);
-    const correct = at.reduce((a, r) => a + r.finalCorrect, 0);
+  return CONFIDENCE_LEVELS.map((c, k) => {
+    const trials = rows.reduce((a, r) => a + r.confidenceTrials[k]!, 0);
+    const correct = rows.reduce((a, r) => a + r.confidenceCorrect[k]!, 0);
     return { confidence: c, trials, accuracy: trials > 0 ? correct / trials : null };
   });
 }
