@@ -252,7 +252,7 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
           {r.computed.compute_ms >= 1000 ? t(k('computedIn'), { seconds: (r.computed.compute_ms / 1000).toFixed(1) }) : null}
         </p>
         {r.computed.stale ? (
-          <p className="notice" role="status" data-testid="reliance-stale">
+          <p className="notice notice-info" role="status" data-testid="reliance-stale">
             {t(k('stale'))}
           </p>
         ) : null}
