@@ -208,6 +208,50 @@ describe('the trial record, kept once', () => {
     expect(after['case-data.csv']).toContain(',main_experiment,');
   });
 
+  it('exports the same bytes after migration 0027 makes the serve key a virtual column, and a serve again still counts on its row', async () => {
+    const name = await finishedParticipant();
+    const now = await allData(name);
+    const migrationQueries = (prefix: string) =>
+      env.TEST_MIGRATIONS.find((m) => m.name.startsWith(prefix))!.queries.map((q) => q.replace(/^(\s*--[^\n]*\n)+/, '').trim());
+    // As stored before 0027 (the table 0024 made), each key in the row as the Worker joined it.
+    const create = migrationQueries('0024_').find((q) => q.startsWith('CREATE TABLE `__new_served_explanations`'))!;
+    await env.DB.batch([
+      env.DB.prepare(create.replace('`__new_served_explanations`', '`served_before`')),
+      env.DB.prepare(
+        `insert into served_before select id, session_id, case_id, kind, ai_only_reason, ai_model_identifier, user_model_identifier, alignment_alpha, ai_prediction, ai_probability,
+           ai_base_probability, user_model_prediction, user_model_probability, bars, ai_feature_importance, user_feature_importance, shown_feature_importance,
+           kind || '|' || ai_model_identifier || '|' || coalesce(user_model_identifier, '-') || '|' || coalesce(alignment_alpha, '-') || '|' || coalesce(ai_only_reason, '-'),
+           serve_count, first_served_at, last_served_at from served_explanations`,
+      ),
+      env.DB.prepare('drop table served_explanations'),
+      env.DB.prepare('alter table served_before rename to served_explanations'),
+      env.DB.prepare('create unique index served_explanations_serve_uq on served_explanations (session_id, case_id, serve_key)'),
+    ]);
+    const hidden = async () => (await rows<{ name: string; hidden: number }>("select name, hidden from pragma_table_xinfo('served_explanations') where name = 'serve_key'"))[0]!.hidden;
+    expect(await hidden()).toBe(0);
+    const serves = await rows<{ id: number }>('select id from served_explanations order by id');
+    for (const q of migrationQueries('0027_')) await env.DB.prepare(q).run();
+    // 2: a virtual generated column.
+    expect(await hidden()).toBe(2);
+    expect(await rows<{ id: number }>('select id from served_explanations order by id')).toEqual(serves);
+    const after = await allData(name);
+    for (const file of Object.keys(now)) expect(after[file], file).toBe(now[file]);
+
+    // The same serve again counts on its row; one whose alpha differs in the last bit is its own.
+    const [one] = await rows<{ id: number; alignment_alpha: number }>('select id, alignment_alpha from served_explanations where alignment_alpha is not null order by id limit 1');
+    const again = (alpha: string) =>
+      env.DB.prepare(
+        `insert into served_explanations (session_id, case_id, kind, ai_only_reason, ai_model_identifier, user_model_identifier, alignment_alpha, ai_prediction, ai_probability, ai_base_probability, bars, first_served_at, last_served_at)
+         select session_id, case_id, kind, ai_only_reason, ai_model_identifier, user_model_identifier, ${alpha}, ai_prediction, ai_probability, ai_base_probability, bars, first_served_at, last_served_at
+         from served_explanations where id = ?
+         on conflict (session_id, case_id, serve_key) do update set serve_count = serve_count + 1`,
+      ).bind(one!.id).run();
+    await again('alignment_alpha');
+    expect(await rows('select serve_count from served_explanations where id = ?', one!.id)).toEqual([{ serve_count: 2 }]);
+    expect((await again(`alignment_alpha + ${Number.EPSILON}`)).meta.changes).toBe(1);
+    expect(await rows('select count(*) as n from served_explanations')).toEqual([{ n: serves.length + 1 }]);
+  });
+
   it('exports the same bytes after migration 0026 leaves the case sets one index and no time of their own', async () => {
     const name = await finishedParticipant();
     const now = await allData(name);

@@ -397,8 +397,17 @@ export const servedExplanations = sqliteTable(
     aiFeatureImportance: modelBars('ai_feature_importance'),
     userFeatureImportance: modelBars('user_feature_importance'),
     shownFeatureImportance: featureBars('shown_feature_importance'),
-    /** What identifies the serve among the session's serves of the case (kind, models, alpha). */
-    serveKey: text('serve_key').notNull(),
+    /**
+     * What identifies the serve among the session's serves of the case: its kind, models, alpha
+     * (all 17 significant digits, so no two alphas share a key) and AI-only reason. Generated and
+     * virtual (migration 0027): kept in the unique index alone, not a second time in the row.
+     */
+    serveKey: text('serve_key').generatedAlwaysAs(
+      sql.raw(
+        `kind || '|' || ai_model_identifier || '|' || coalesce(user_model_identifier, '-') || '|' || (case when alignment_alpha is null then '-' else printf('%.17g', alignment_alpha) end) || '|' || coalesce(ai_only_reason, '-')`,
+      ),
+      { mode: 'virtual' },
+    ),
     serveCount: integer('serve_count').notNull().default(1),
     firstServedAt: text('first_served_at').notNull(),
     lastServedAt: text('last_served_at').notNull(),

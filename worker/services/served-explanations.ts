@@ -27,7 +27,6 @@ export async function recordServe(
   input: { shown: ExplanationResponse; aiProbability: number; aiBaseProbability: number; aiOnlyReason: AiOnlyReason | null; now: string },
 ): Promise<number> {
   const { shown, now } = input;
-  const serveKey = [shown.explanation_kind, shown.model_identifier, shown.user_model_identifier ?? '-', shown.alignment_alpha ?? '-', input.aiOnlyReason ?? '-'].join('|');
   const [row] = await db
     .insert(servedExplanations)
     .values({
@@ -44,7 +43,6 @@ export async function recordServe(
       userModelPrediction: shown.user_model_prediction,
       userModelProbability: shown.user_model_probability,
       bars: { ai: shown.ai_feature_importance, user: shown.user_feature_importance, shown: shown.shown_feature_importance, alpha: shown.alignment_alpha },
-      serveKey,
       firstServedAt: now,
       lastServedAt: now,
     })
