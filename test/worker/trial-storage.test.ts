@@ -19,6 +19,9 @@ beforeAll(async () => {
 
 const asAdmin = (path: string, init: RequestInit = {}) => api(path, { ...init, headers: { ...(init.headers as Record<string, string>), Cookie: cookie } });
 const rows = async <T = Record<string, unknown>>(sql: string, ...binds: unknown[]) => (await env.DB.prepare(sql).bind(...binds).all<T>()).results;
+/** A migration's statements (the one whose file name starts with `prefix`), without their leading comments. */
+const migrationQueries = (prefix: string) =>
+  env.TEST_MIGRATIONS.find((m) => m.name.startsWith(prefix))!.queries.map((q) => q.replace(/^(\s*--[^\n]*\n)+/, '').trim());
 
 /** A participant with 200 pre-experiment answers and 50 main cases, each from a serve, as the registration tools store them. */
 async function finishedParticipant(): Promise<string> {
@@ -65,8 +68,7 @@ async function storeTheOldWay(name: string): Promise<void> {
 
 /** Migration 0021's conversion of stored rows (its statements after the rebuild of the pre-experiment table). */
 async function convert(): Promise<void> {
-  const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0021_'))!;
-  const updates = migration.queries.map((q) => q.replace(/^(\s*--[^\n]*\n)+/, '').trim()).filter((q) => q.startsWith('UPDATE'));
+  const updates = migrationQueries('0021_').filter((q) => q.startsWith('UPDATE'));
   expect(updates.length).toBe(6);
   for (const q of updates) await env.DB.prepare(q).run();
 }
@@ -197,8 +199,7 @@ describe('the trial record, kept once', () => {
     const now = await allData(name);
     // As stored before 0025, then converted by its statement.
     await env.DB.prepare("update case_set_items set phase = case phase when 'pre' then 'pre_experiment' else 'main_experiment' end where session_id = ?").bind(session!.session_id).run();
-    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0025_'))!;
-    const updates = migration.queries.map((q) => q.replace(/^(\s*--[^\n]*\n)+/, '').trim()).filter((q) => q.startsWith('UPDATE'));
+    const updates = migrationQueries('0025_').filter((q) => q.startsWith('UPDATE'));
     expect(updates).toHaveLength(1);
     await env.DB.prepare(updates[0]!).run();
     expect(await rows('select phase, count(*) as n from case_set_items where session_id = ? group by phase order by phase', session!.session_id)).toEqual(stored);
@@ -211,8 +212,6 @@ describe('the trial record, kept once', () => {
   it('exports the same bytes after migration 0027 makes the serve key a virtual column, and a serve again still counts on its row', async () => {
     const name = await finishedParticipant();
     const now = await allData(name);
-    const migrationQueries = (prefix: string) =>
-      env.TEST_MIGRATIONS.find((m) => m.name.startsWith(prefix))!.queries.map((q) => q.replace(/^(\s*--[^\n]*\n)+/, '').trim());
     // As stored before 0027 (the table 0024 made), each key in the row as the Worker joined it.
     const create = migrationQueries('0024_').find((q) => q.startsWith('CREATE TABLE `__new_served_explanations`'))!;
     await env.DB.batch([
@@ -260,9 +259,9 @@ describe('the trial record, kept once', () => {
     // As stored before 0026, then converted by its statements.
     await env.DB.prepare("alter table case_set_items add column created_at text not null default '2026-01-01T00:00:00.000Z'").run();
     await env.DB.prepare('create unique index case_set_items_case_uq on case_set_items (session_id, phase, case_id)').run();
-    const migration = env.TEST_MIGRATIONS.find((m) => m.name.startsWith('0026_'))!;
-    expect(migration.queries).toHaveLength(2);
-    for (const q of migration.queries) await env.DB.prepare(q.replace(/^(\s*--[^\n]*\n)+/, '').trim()).run();
+    const statements = migrationQueries('0026_');
+    expect(statements).toHaveLength(2);
+    for (const q of statements) await env.DB.prepare(q).run();
     expect(await indexes()).toEqual([{ name: 'sqlite_autoindex_case_set_items_1' }]);
     expect((await rows<{ name: string }>("select name from pragma_table_info('case_set_items')")).map((c) => c.name)).toEqual([
       'session_id',
