@@ -14,6 +14,16 @@ export const api = (path: string, init?: RequestInit) => {
   return exports.default.fetch(new Request(`https://lab.test${path}`, { ...init, headers }));
 };
 
+/**
+ * Calls until the first 429, or 2 × `limit` + 1 calls: the limiters count fixed minutes, so calls
+ * that straddle a minute's end meet their 429 only past twice the limit. Returns every status.
+ */
+export async function callUntilLimited(limit: number, call: (i: number) => Promise<Response>): Promise<number[]> {
+  const statuses: number[] = [];
+  while (statuses.length < 2 * limit + 1 && statuses.at(-1) !== 429) statuses.push((await call(statuses.length)).status);
+  return statuses;
+}
+
 export const postJson = (path: string, body: unknown, headers: Record<string, string> = {}) =>
   api(path, {
     method: 'POST',

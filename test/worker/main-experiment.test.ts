@@ -13,7 +13,7 @@ import {
 import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-test';
 import { studyConfig } from '../../worker/schemas/study';
 import { alphaSchedule } from '../../worker/services/alignment';
-import { api, postJson } from '../helpers/api';
+import { api, callUntilLimited, postJson } from '../helpers/api';
 import { servedClaims } from '../helpers/simulated-participant';
 import { compileModel, encodeRow } from '../../worker/ml/model';
 import { normaliseContributions } from '../../worker/ml/explanation';
@@ -646,13 +646,9 @@ describe('a lab behind one address', () => {
     expect(kinds).toEqual({ n: 3000, ai_only: 0 });
 
     // Guessing IDs from the same address still meets the lookup limit (120 a minute).
-    let limited = 0;
-    for (let i = 0; i < 130 && limited === 0; i++) {
-      const res = await fromLab('/api/human-aligned-explanation', { session_id: newParticipantId(), case_id: sets[0]![0]!.case_id });
-      if (res.status === 429) limited++;
-      else expect(res.status).toBe(404);
-    }
-    expect(limited).toBe(1);
+    const guesses = await callUntilLimited(120, () => fromLab('/api/human-aligned-explanation', { session_id: newParticipantId(), case_id: sets[0]![0]!.case_id }));
+    expect(guesses.at(-1)).toBe(429);
+    expect(guesses.slice(0, -1).every((s) => s === 404)).toBe(true);
     // And the lab's participants are still answered about their own cases, not throttled (a stored
     // case is not shown again: the answer is that the study moved on).
     const again = await fromLab('/api/human-aligned-explanation', { session_id: people[1]!.id, case_id: sets[1]![0]!.case_id });

@@ -10,7 +10,7 @@ import {
   sessionInfoSchema,
   sessionResponseSchema,
 } from '../../worker/schemas/experiment';
-import { api, postJson, uniqueClientIp } from '../helpers/api';
+import { api, callUntilLimited, postJson, uniqueClientIp } from '../helpers/api';
 import { newParticipantId, seedCompasCases } from '../helpers/study-factories';
 
 beforeAll(async () => {
@@ -148,23 +148,18 @@ describe('GET /api/experiments/sessions/{sessionId}', () => {
     ['submitting consent', 120, (id: string) => ['/api/consent/submit', { session_id: id, consent_items: {} }] as const],
     ['training a participant model', 300, (id: string) => ['/api/user-model/train', { session_id: id, dataset_type: 'compas' }] as const],
   ])('throttles %s per client (%i a minute), whatever the answers were', async (_name, limit, call) => {
-    // Windows are fixed minutes: 2 × limit + 1 calls meet a 429 even when they straddle a window's end.
     const ip = uniqueClientIp();
-    const statuses: number[] = [];
-    while (statuses.length < 2 * limit + 1 && statuses.at(-1) !== 429) {
-      const [path, body] = call(newParticipantId(), statuses.length);
-      statuses.push((await postJson(path, body, { 'CF-Connecting-IP': ip })).status);
-    }
+    const statuses = await callUntilLimited(limit, (i) => {
+      const [path, body] = call(newParticipantId(), i);
+      return postJson(path, body, { 'CF-Connecting-IP': ip });
+    });
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.indexOf(429)).toBeGreaterThanOrEqual(limit);
   });
 
   it('throttles ID lookups per client', async () => {
     const ip = uniqueClientIp();
-    const statuses: number[] = [];
-    while (statuses.length < 241 && statuses.at(-1) !== 429) {
-      statuses.push((await api(`/api/experiments/sessions/${newParticipantId()}/dataset-type`, { headers: { 'CF-Connecting-IP': ip } })).status);
-    }
+    const statuses = await callUntilLimited(120, () => api(`/api/experiments/sessions/${newParticipantId()}/dataset-type`, { headers: { 'CF-Connecting-IP': ip } }));
     expect(statuses.at(-1)).toBe(429);
     expect(statuses.indexOf(429)).toBeGreaterThanOrEqual(120);
   });
