@@ -115,10 +115,15 @@ describe('case flow', () => {
   it('no AI: judging twice, or once, and nothing else', () => {
     const twice = planOf({ name: 'alone', shows: 'none', ai_timing: null, judgements: 2 });
     expect(twice.steps).toEqual(['initial', 'final']);
-    // Clicked at 2000, the final judgement appears after the 300 ms pause: its time runs from 2300.
-    const done = flow(initialCaseFlow(0, twice), { type: 'initial_submitted', judgement, at: 2000 }, { type: 'final_submitted', judgement: { prediction: 0, confidence: 2 }, at: 5000, shownAt: 2300 });
+    // The case opens at 0 and its first frame is painted at 40: the initial time runs from there.
+    // Clicked at 2040, the final judgement appears after the 300 ms pause: its time runs from 2340.
+    const done = flow(
+      initialCaseFlow(0, twice),
+      { type: 'initial_submitted', judgement, at: 2040, shownAt: 40 },
+      { type: 'final_submitted', judgement: { prediction: 0, confidence: 2 }, at: 5040, shownAt: 2340 },
+    );
     if (done.step.kind !== 'done') throw new Error('not done');
-    expect(done.step.record).toMatchObject({ initial: { response_time_ms: 2000 }, explanation: null, explanationViewMs: null, final: { response_time_ms: 2700 }, survey: {} });
+    expect(done.step.record).toMatchObject({ initial: { response_time_ms: 2000 }, explanation: null, explanationViewMs: null, final: { response_time_ms: 2700 }, survey: {}, totalMs: 5040 });
     const body = integratedResponse('AB23CD45', item, done.step.record);
     expect(body).not.toHaveProperty('ai_prediction');
     expect(body).not.toHaveProperty('trust');

@@ -56,14 +56,14 @@ export type CaseFlowState = {
 };
 
 export type CaseFlowEvent =
-  | { type: 'initial_submitted'; judgement: Judgement; at: number }
+  /**
+   * `shownAt`: when the step's screen was first shown, read by the runner; its time runs from
+   * there (a pause or a chart's render can lie between deciding to show a step and showing it).
+   */
+  | { type: 'initial_submitted'; judgement: Judgement; at: number; shownAt?: number }
   | { type: 'explanation_loaded'; explanation: ShownExplanation; at: number }
   | { type: 'explanation_failed'; detail: string }
   | { type: 'explanation_retried' }
-  /**
-   * `shownAt`: when the step's screen was committed to the page, read by the runner; its time runs
-   * from there (a pause or a chart's render can lie between deciding to show a step and showing it).
-   */
   | { type: 'explanation_confirmed'; at: number; shownAt?: number }
   | { type: 'final_submitted'; judgement: Judgement; at: number; shownAt?: number }
   | { type: 'survey_submitted'; survey: SurveyResponse; at: number };
@@ -129,7 +129,7 @@ export function caseFlowReducer(state: CaseFlowState, event: CaseFlowEvent): Cas
   switch (event.type) {
     case 'initial_submitted': {
       if (step.kind !== 'initial') return state;
-      const initial = { ...event.judgement, response_time_ms: elapsed(state.startedAt, event.at) };
+      const initial = { ...event.judgement, response_time_ms: elapsed(event.shownAt ?? state.startedAt, event.at) };
       // Without the AI the final judgement is the next screen: its time runs from when it appears, as every step's does.
       if (plan.ai === 'none') return { ...state, step: { kind: 'final', initial, explanation: null, explanationViewMs: null, shownAt: event.at } };
       return { ...state, step: { kind: 'explaining', initial } };

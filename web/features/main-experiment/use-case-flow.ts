@@ -4,9 +4,10 @@
  * shown with the case), and reports the finished record once. Used for the real
  * cases and the practice case alike (remount with a new `key` for the next case).
  */
-import { useEffect, useLayoutEffect, useReducer, useRef } from 'react';
+import { useEffect, useReducer, useRef } from 'react';
 import type { Judgement } from '../../components/ui/judgement-input';
 import { logger } from '../../lib/error-log';
+import { useShownAt } from '../../lib/use-shown-at';
 import { saysStudyMovedOn } from '../../lib/use-study-moved-on';
 import { caseFlowReducer, initialCaseFlow, type CaseRecord, type KeptSteps, type SurveyResponse } from './case-flow-machine';
 import type { CasePlan } from './condition-plan';
@@ -87,13 +88,9 @@ export function useCaseFlow(opts: {
     }
   }, [step, state.kept, recorded, sessionId, caseId, plan]);
 
-  // Every step's time runs from when its screen is committed to the page, in every condition:
-  // read here, in a ref, so taking it costs no second render of the step (its chart).
-  const kind = state.step.kind;
-  const shownAt = useRef(0);
-  useLayoutEffect(() => {
-    shownAt.current = performance.now();
-  }, [kind]);
+  // Every step's time runs from the first frame that shows it, in every condition: read in a ref,
+  // so taking it costs no second render of the step (its chart).
+  const shownAt = useShownAt(state.step.kind);
 
   const reported = useRef(false);
   useEffect(() => {
@@ -105,7 +102,7 @@ export function useCaseFlow(opts: {
   return {
     state,
     // Judgements are timed at the click that decided them, not after the "sending" pause.
-    submitInitial: (judgement: Judgement, decidedAt: number) => dispatch({ type: 'initial_submitted', judgement, at: decidedAt }),
+    submitInitial: (judgement: Judgement, decidedAt: number) => dispatch({ type: 'initial_submitted', judgement, at: decidedAt, shownAt: shownAt.current }),
     confirmExplanation: () => dispatch({ type: 'explanation_confirmed', at: performance.now(), shownAt: shownAt.current }),
     submitFinal: (judgement: Judgement, decidedAt: number) => dispatch({ type: 'final_submitted', judgement, at: decidedAt, shownAt: shownAt.current }),
     submitSurvey: (survey: SurveyResponse) => dispatch({ type: 'survey_submitted', survey, at: performance.now() }),

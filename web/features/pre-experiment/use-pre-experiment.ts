@@ -4,7 +4,7 @@
  * and the final send, and the user-model training. Everything it learns it dispatches as an
  * event of `pre-experiment-machine.ts`; it never decides a screen itself.
  */
-import { useEffect, useReducer, useRef, useState } from 'react';
+import { useEffect, useReducer, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useNavigate } from 'react-router';
 import type { Judgement } from '../../components/ui/judgement-input';
@@ -15,6 +15,7 @@ import { isRefusal } from '../../lib/refusal';
 import { AnswerOutbox, preOutboxKey } from '../../lib/outbox';
 import { useBetweenCasesPause } from '../../lib/use-between-cases-pause';
 import { useOutboxState } from '../../lib/use-outbox-state';
+import { useShownAt } from '../../lib/use-shown-at';
 import { rememberParticipant, rememberUserModel } from '../../lib/participant';
 import type { ResumeData } from '../../lib/resume';
 import { sessionKeys } from '../../lib/storage-keys';
@@ -34,8 +35,9 @@ export function usePreExperiment(sessionId: string | null, resumeData: ResumeDat
   const [state, dispatch] = useReducer(preReducer, undefined, () => initialPreState(tutorialDoneInTab()));
   const [outbox, setOutbox] = useState<AnswerOutbox | null>(null);
   const outboxState = useOutboxState(outbox);
-  const shownAt = useRef(performance.now());
   const current = currentCase(state);
+  // A case's response time runs from the first frame that shows it.
+  const shownAt = useShownAt(current?.case_id);
 
   useEffect(() => {
     if (!sessionId) {
@@ -91,10 +93,6 @@ export function usePreExperiment(sessionId: string | null, resumeData: ResumeDat
     };
   }, [datasetForTutorial]);
 
-  // A case's response time runs from the moment it is shown.
-  useEffect(() => {
-    shownAt.current = performance.now();
-  }, [current?.case_id]);
 
   const pauseBeforeNext = useBetweenCasesPause();
 
