@@ -14,10 +14,10 @@ import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-t
 import { studyConfig } from '../../worker/schemas/study';
 import { alphaSchedule } from '../../worker/services/alignment';
 import { api, callUntilLimited, postJson } from '../helpers/api';
+import { storedServes } from '../helpers/served-bars';
 import { servedClaims } from '../helpers/simulated-participant';
 import { compileModel, encodeRow } from '../../worker/ml/model';
 import { normaliseContributions } from '../../worker/ml/explanation';
-import { serveBarsFromText } from '../../worker/db/feature-bars';
 import { treeShap } from '../../worker/ml/treeshap';
 import { explanationResponseSchema } from '../../worker/schemas/main-experiment';
 import { consentedParticipant, newParticipantId, seedCompasStudy } from '../helpers/study-factories';
@@ -314,7 +314,7 @@ describe('POST /api/experiments/main/integrated-response', () => {
     answer(sessionId, caseId, { ...(await serve(sessionId, caseId)).claims, ...overrides });
   const save = (body: unknown) => postJson('/api/experiments/main/integrated-response', body);
   /** A serve's bars as stored (packed in `bars`), unpacked. */
-  const servedRow = async (id: number) => serveBarsFromText((await env.DB.prepare('select bars from served_explanations where id = ?').bind(id).first<{ bars: string }>())!.bars);
+  const servedRow = async (id: number) => (await storedServes({ id }))[0]!.bars!;
   const row = (sessionId: string, caseId: string) =>
     env.DB.prepare('select * from main_experiment_responses where session_id = ? and case_id = ?').bind(sessionId, caseId).first<Record<string, unknown>>();
   const stored = async (sessionId: string) =>

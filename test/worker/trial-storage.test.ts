@@ -7,8 +7,9 @@
 import { env } from 'cloudflare:workers';
 import { strFromU8, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { barsToText, modelBarsToText, serveBarsFromText, unpackDoubles } from '../../worker/db/feature-bars';
+import { barsToText, modelBarsToText, unpackDoubles } from '../../worker/db/feature-bars';
 import { adminCookie, api } from '../helpers/api';
+import { storedServes } from '../helpers/served-bars';
 import { seedCompasStudy } from '../helpers/study-factories';
 
 let cookie = '';
@@ -50,7 +51,7 @@ async function storeTheOldWay(name: string): Promise<void> {
   const copyCase = (table: string) =>
     env.DB.prepare(`update ${table} set case_data = (select c.features from cases c where c.case_id = ${table}.case_id) where session_id = ?`).bind(sessionId);
   const whole = (bars: unknown[]) => JSON.stringify(bars);
-  const serves = (await rows<{ id: number; bars: string }>('select id, bars from served_explanations where session_id = ?', sessionId)).map((s) => ({ id: s.id, ...serveBarsFromText(s.bars) }));
+  const serves = (await storedServes({ sessionId })).map((s) => ({ id: s.id, ...s.bars! }));
   await env.DB.batch([
     copyCase('pre_experiment_responses'),
     copyCase('main_experiment_responses'),
@@ -89,13 +90,18 @@ describe('the trial record, kept once', () => {
     );
     expect(serves.length).toBe(50);
     expect(serves.every((s) => s.old === 0)).toBe(true);
-    // Packed: the feature names once, the AI's raw values (its shares made again from them), and the
-    // bars on screen as the alpha mix; read back as the four fields the Worker served.
-    const packed = JSON.parse(serves[0]!.bars) as { f: string[]; a: string; u: string; s: unknown; m?: number };
-    expect(packed.f).toHaveLength(8);
+    // Packed: the id of the feature names' list (kept once for every serve), the AI's raw values (its
+    // shares made again from them), and the bars on screen as the alpha mix; read back as the four
+    // fields the Worker served.
+    const packed = JSON.parse(serves[0]!.bars) as { f: number; a: string; u: string; s: unknown; m?: number };
+    expect(new Set(serves.map((s) => (JSON.parse(s.bars) as { f: unknown }).f))).toEqual(new Set([packed.f]));
+    const [list] = await rows<{ names: string }>('select names from feature_lists where id = ?', packed.f);
+    expect(JSON.parse(list!.names)).toHaveLength(8);
     expect(unpackDoubles(packed.a)).toHaveLength(8);
     expect(serves.some((s) => (JSON.parse(s.bars) as { s: unknown }).s === 'mix')).toBe(true);
-    const ai = serveBarsFromText(serves[0]!.bars).ai as { importance: number; abs_importance: number }[];
+    const [read] = await storedServes({ id: (await rows<{ id: number }>('select id from served_explanations where bars = ?', serves[0]!.bars))[0]!.id });
+    expect(read!.bars!.ai.map((b) => (b as { feature: string }).feature)).toEqual(JSON.parse(list!.names));
+    const ai = read!.bars!.ai as { importance: number; abs_importance: number }[];
     expect(ai[0]!.abs_importance).toBe(Math.abs(ai[0]!.importance));
     expect(ai.reduce((sum, b) => sum + b.abs_importance, 0)).toBeCloseTo(1, 12);
   });
@@ -111,9 +117,9 @@ describe('the trial record, kept once', () => {
     const trial = listed.responses.find((r) => r.experiment_type === 'main_experiment')!;
     const detail = (await (await asAdmin(`/api/admin/responses/main/${trial.id}`)).json()) as { caseData: unknown; servedExplanationId: number; shownFeatureImportance: unknown[]; aiFeatureImportance: unknown[] };
     expect(detail.caseData).toEqual(features.get(trial.case_id));
-    const [serve] = await rows<{ bars: string }>('select bars from served_explanations where id = ?', detail.servedExplanationId);
-    expect(detail.shownFeatureImportance).toEqual(serveBarsFromText(serve!.bars).shown);
-    expect(detail.aiFeatureImportance).toEqual(serveBarsFromText(serve!.bars).ai);
+    const [serve] = await storedServes({ id: detail.servedExplanationId });
+    expect(detail.shownFeatureImportance).toEqual(serve!.bars!.shown);
+    expect(detail.aiFeatureImportance).toEqual(serve!.bars!.ai);
     expect(detail.shownFeatureImportance.length).toBe(8);
   });
 
@@ -169,13 +175,10 @@ describe('the trial record, kept once', () => {
     const name = await finishedParticipant();
     const packed = await allData(name);
     const [session] = await rows<{ session_id: string }>('select s.session_id from sessions s join participants p on p.id = s.participant_id where p.participant_code = ?', name);
-    const serves = await rows<{ id: number; bars: string }>('select id, bars from served_explanations where session_id = ?', session!.session_id);
-    const packedBytes = serves.reduce((n, s) => n + s.bars.length, 0);
+    const serves = await storedServes({ sessionId: session!.session_id });
+    const packedBytes = serves.reduce((n, s) => n + s.stored.length, 0);
     // As the Worker stored serves from migration 0021 until 0024: each list in its own column and form.
-    const before = serves.map((s) => {
-      const bars = serveBarsFromText(s.bars);
-      return { id: s.id, ai: modelBarsToText(bars.ai), user: modelBarsToText(bars.user), shown: barsToText(bars.shown) };
-    });
+    const before = serves.map(({ id, bars }) => ({ id, ai: modelBarsToText(bars!.ai), user: modelBarsToText(bars!.user), shown: barsToText(bars!.shown) }));
     await env.DB.batch(
       before.map((s) =>
         env.DB.prepare('update served_explanations set bars = null, ai_feature_importance = ?, user_feature_importance = ?, shown_feature_importance = ? where id = ?').bind(s.ai, s.user, s.shown, s.id),
@@ -272,5 +275,35 @@ describe('the trial record, kept once', () => {
     ]);
     const after = await allData(name);
     for (const file of Object.keys(now)) expect(after[file], file).toBe(now[file]);
+  });
+
+  it('exports the same bytes after migration 0028 keeps each list of feature names once, each serve naming its list by id', async () => {
+    const name = await finishedParticipant();
+    const [session] = await rows<{ session_id: string }>('select s.session_id from sessions s join participants p on p.id = s.participant_id where p.participant_code = ?', name);
+    const sessionId = session!.session_id;
+    // As stored before 0028: every serve with its names in full, here a list no serve named yet.
+    const serves = await storedServes({ sessionId });
+    expect(serves).toHaveLength(50);
+    const renamed = (whole: string) => {
+      const packed = JSON.parse(whole) as { f: string[] };
+      return JSON.stringify({ ...packed, f: packed.f.map((feature) => `${feature}_before_0028`) });
+    };
+    await env.DB.batch(serves.map((s) => env.DB.prepare('update served_explanations set bars = ? where id = ?').bind(renamed(s.whole), s.id)));
+    const lists = async () => (await rows<{ n: number }>('select count(*) as n from feature_lists'))[0]!.n;
+    const listsBefore = await lists();
+    const before = await allData(name);
+    expect(before['served-explanations.csv']).toContain('_before_0028');
+
+    const statements = migrationQueries('0028_').filter((q) => /^(INSERT|UPDATE)/.test(q));
+    expect(statements).toHaveLength(2);
+    for (const q of statements) await env.DB.prepare(q).run();
+    expect(await lists()).toBe(listsBefore + 1);
+    const converted = await storedServes({ sessionId });
+    const ids = new Set(converted.map((s) => (JSON.parse(s.stored) as { f: unknown }).f));
+    expect(ids.size).toBe(1);
+    expect(typeof [...ids][0]).toBe('number');
+    expect(converted.reduce((n, s) => n + s.stored.length, 0)).toBeLessThan(serves.reduce((n, s) => n + renamed(s.whole).length, 0) * 0.7);
+    const after = await allData(name);
+    for (const file of Object.keys(before)) expect(after[file], file).toBe(before[file]);
   });
 });

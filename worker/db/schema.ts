@@ -416,6 +416,22 @@ export const servedExplanations = sqliteTable(
 );
 
 /**
+ * The lists of feature names a serve's packed bars are in (issue #45): every serve of a model
+ * names the same features in the same order, so each list is kept once and a serve's `bars` holds
+ * its id (`f`). Rows are never changed or deleted; a serve's bars are read with its list put back
+ * (worker/db/trial-record.ts, `servedBarsText`).
+ */
+export const featureLists = sqliteTable(
+  'feature_lists',
+  {
+    id: integer('id').primaryKey(),
+    /** The names as a JSON array, as SQLite's `json_extract` writes it. */
+    names: text('names').notNull(),
+  },
+  (t) => [uniqueIndex('feature_lists_names_uq').on(t.names)],
+);
+
+/**
  * What the server has kept of a main-experiment case that is under way (not yet stored as a
  * trial): the initial judgement, kept by the request that reveals the AI (or, without AI, when
  * it is given), the explanation's viewing time once the participant moves on from it, and the

@@ -3,9 +3,9 @@
  * `cases` (never rewritten) unless an older answer kept its own differing copy, and a main trial's
  * bars are its serve's unless it was stored before serves were recorded.
  */
-import { eq, sql } from 'drizzle-orm';
+import { eq, getTableColumns, sql } from 'drizzle-orm';
 import type { ServeBars } from './feature-bars';
-import { cases, mainExperimentResponses, servedExplanations, type preExperimentResponses } from './schema';
+import { cases, featureLists, mainExperimentResponses, servedExplanations, type preExperimentResponses } from './schema';
 
 type ServedExplanation = typeof servedExplanations.$inferSelect;
 
@@ -16,12 +16,24 @@ export const caseShown = (t: typeof preExperimentResponses | typeof mainExperime
 type Bars = unknown[] | null;
 type ThreeBars = { ai: Bars; user: Bars; shown: Bars };
 
+/**
+ * A serve's `bars` as the Worker packed them, its feature names put back: a packed serve keeps
+ * only the id of its list in `feature_lists` (migration 0028). Select this wherever a serve's bars
+ * are read; the column alone holds the id.
+ */
+export const servedBarsText = sql<ServedExplanation['bars']>`case when json_type(${servedExplanations.bars}, '$.f') = 'integer'
+  then json_set(${servedExplanations.bars}, '$.f', json((select ${featureLists.names} from ${featureLists} where ${featureLists.id} = json_extract(${servedExplanations.bars}, '$.f'))))
+  else ${servedExplanations.bars} end`.mapWith(servedExplanations.bars);
+
+/** Every column of a serve, its bars read whole (`servedBarsText`). */
+export const serveColumns = { ...getTableColumns(servedExplanations), bars: servedBarsText };
+
 /** A trial's serve, to left-join beside it: `servedBars` then selects the serve's bars. */
 export const trialServe = eq(servedExplanations.id, mainExperimentResponses.servedExplanationId);
 export const servedBars = {
   // First and never null: drizzle takes a left-joined object whose first value is null for no row at all.
   id: servedExplanations.id,
-  bars: servedExplanations.bars,
+  bars: servedBarsText,
   ai: servedExplanations.aiFeatureImportance,
   user: servedExplanations.userFeatureImportance,
   shown: servedExplanations.shownFeatureImportance,

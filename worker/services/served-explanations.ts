@@ -7,8 +7,9 @@
  */
 import { and, desc, eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { servedExplanations } from '../db/schema';
-import { barsOfServe } from '../db/trial-record';
+import { featureLists, servedExplanations } from '../db/schema';
+import { serveBarsToText } from '../db/feature-bars';
+import { barsOfServe, serveColumns } from '../db/trial-record';
 import { AppError } from '../errors';
 import type { ExplanationResponse, IntegratedResponseBody } from '../schemas/main-experiment';
 import type { AiOnlyReason } from './explanation';
@@ -27,30 +28,40 @@ export async function recordServe(
   input: { shown: ExplanationResponse; aiProbability: number; aiBaseProbability: number; aiOnlyReason: AiOnlyReason | null; now: string },
 ): Promise<number> {
   const { shown, now } = input;
-  const [row] = await db
-    .insert(servedExplanations)
-    .values({
-      sessionId: shown.session_id,
-      caseId: shown.case_id,
-      kind: shown.explanation_kind,
-      aiOnlyReason: input.aiOnlyReason,
-      aiModelIdentifier: shown.model_identifier,
-      userModelIdentifier: shown.user_model_identifier,
-      alignmentAlpha: shown.alignment_alpha,
-      aiPrediction: shown.prediction,
-      aiProbability: input.aiProbability,
-      aiBaseProbability: input.aiBaseProbability,
-      userModelPrediction: shown.user_model_prediction,
-      userModelProbability: shown.user_model_probability,
-      bars: { ai: shown.ai_feature_importance, user: shown.user_feature_importance, shown: shown.shown_feature_importance, alpha: shown.alignment_alpha },
-      firstServedAt: now,
-      lastServedAt: now,
-    })
-    .onConflictDoUpdate({
-      target: [servedExplanations.sessionId, servedExplanations.caseId, servedExplanations.serveKey],
-      set: { serveCount: sql`${servedExplanations.serveCount} + 1`, lastServedAt: now },
-    })
-    .returning({ id: servedExplanations.id });
+  // Packed bars name their features once in `feature_lists` (kept there the first time) and keep its id.
+  const bars = serveBarsToText({ ai: shown.ai_feature_importance, user: shown.user_feature_importance, shown: shown.shown_feature_importance, alpha: shown.alignment_alpha });
+  const names = sql`json_extract(${bars}, '$.f')`;
+  const packed = sql`json_type(${bars}, '$.f') = 'array'`;
+  const [, [row]] = await db.batch([
+    db
+      .insert(featureLists)
+      .select(sql`select null as id, ${names} as names where ${packed}`)
+      .onConflictDoNothing(),
+    db
+      .insert(servedExplanations)
+      .values({
+        sessionId: shown.session_id,
+        caseId: shown.case_id,
+        kind: shown.explanation_kind,
+        aiOnlyReason: input.aiOnlyReason,
+        aiModelIdentifier: shown.model_identifier,
+        userModelIdentifier: shown.user_model_identifier,
+        alignmentAlpha: shown.alignment_alpha,
+        aiPrediction: shown.prediction,
+        aiProbability: input.aiProbability,
+        aiBaseProbability: input.aiBaseProbability,
+        userModelPrediction: shown.user_model_prediction,
+        userModelProbability: shown.user_model_probability,
+        bars: sql`case when ${packed} then json_set(${bars}, '$.f', (select ${featureLists.id} from ${featureLists} where ${featureLists.names} = ${names})) else ${bars} end`,
+        firstServedAt: now,
+        lastServedAt: now,
+      })
+      .onConflictDoUpdate({
+        target: [servedExplanations.sessionId, servedExplanations.caseId, servedExplanations.serveKey],
+        set: { serveCount: sql`${servedExplanations.serveCount} + 1`, lastServedAt: now },
+      })
+      .returning({ id: servedExplanations.id }),
+  ]);
   return row!.id;
 }
 
@@ -60,7 +71,7 @@ export async function recordServe(
  */
 export const servedFor = (db: Db, sessionId: string, caseId: string, servedId: number | null | undefined) =>
   db
-    .select()
+    .select(serveColumns)
     .from(servedExplanations)
     .where(
       and(

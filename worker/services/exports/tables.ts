@@ -41,7 +41,7 @@ import {
 import { qualityFlags } from '../analytics/quality-flags';
 import { shownKind } from '../../db/queries/analytics';
 import { lastActivityOf, placeOf } from '../../db/queries/sessions';
-import { barsOfServe, servedBars, trialBars, trialServe } from '../../db/trial-record';
+import { barsOfServe, serveColumns, servedBars, trialBars, trialServe } from '../../db/trial-record';
 import { abandonCutoff } from '../recruitment';
 
 export type ColumnType = 'integer' | 'number' | 'text' | 'boolean' | 'timestamp' | 'category' | 'json';
@@ -673,7 +673,7 @@ export const understandingTestTable: ExportTable<AttemptRow> = {
 // ---------------------------------------------------------------------------------------------
 const servedPage = (db: Db, filter: ExportFilter, after: number) =>
   db
-    .select({ r: servedExplanations, username: participants.participantCode })
+    .select({ r: serveColumns, username: participants.participantCode })
     .from(servedExplanations)
     .innerJoin(sessions, eq(sessions.sessionId, servedExplanations.sessionId))
     .innerJoin(participants, eq(participants.id, sessions.participantId))
