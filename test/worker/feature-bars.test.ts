@@ -3,7 +3,7 @@
  * packed when its lists are the Worker's own and listed otherwise.
  */
 import { describe, expect, it } from 'vitest';
-import { serveBarsFromText, serveBarsToText, type ServeBarsValue } from '../../worker/db/feature-bars';
+import { packDoubles, serveBarsFromText, serveBarsToText, unpackDoubles, type ServeBarsValue } from '../../worker/db/feature-bars';
 import { mixContributions, normaliseContributions } from '../../worker/ml/explanation';
 
 const features = ['age', 'education', 'hours_per_week', 'occupation'];
@@ -45,5 +45,32 @@ describe('a serve’s stored bars', () => {
       expect(form).not.toHaveProperty('f');
       expect(back).toEqual({ ai: value.ai, user: value.user, shown: value.shown });
     }
+  });
+
+  it('packs doubles exactly, leaving out the zeros a participant model gives the features it never split on', () => {
+    const bits = (values: number[]) => values.map((v) => new BigUint64Array(new Float64Array([v]).buffer)[0]!.toString(16));
+    const lists = [
+      [0.31, -1.2, 1e-17, 0.1 + 0.2],
+      [0, 0.25, 0, 0, -1 / 3, 0],
+      [-0, 0, Number.MIN_VALUE, -Number.MAX_VALUE],
+      [0, 0, 0],
+      Array.from({ length: 70 }, (_, i) => (i % 3 === 0 ? 0 : i / 7)),
+      [],
+    ];
+    for (const values of lists) expect(bits(unpackDoubles(packDoubles(values))), String(values)).toEqual(bits(values));
+    expect(packDoubles(lists[0]!)).not.toContain(':');
+    // Four of six zeros: 6 as count, 0b101101 as the zeros' positions, two doubles in base64.
+    expect(packDoubles(lists[1]!)).toBe(`6:2d:${packDoubles([0.25, -1 / 3])}`);
+    expect(packDoubles(lists[1]!).length).toBeLessThan(packDoubles(lists[1]!.map((v) => v + 1)).length / 2);
+    // -0 is not +0: it keeps its bytes.
+    expect(packDoubles(lists[2]!).startsWith('4:2:')).toBe(true);
+  });
+
+  it('gives back a participant model with zeros, through the packed serve', () => {
+    const sparse = normaliseContributions(features, [0, 0.25, 0, -0.5]);
+    const value = { ai, user: sparse, shown: mixContributions(ai, sparse, 0.5), alpha: 0.5 };
+    const { form, back } = stored(value);
+    expect(form.u).toMatch(/^4:5:/);
+    expect(back).toEqual({ ai, user: sparse, shown: value.shown });
   });
 });

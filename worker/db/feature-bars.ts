@@ -97,20 +97,45 @@ export type ServeBarsValue = ServeBars & { alpha: number | null };
  */
 type CompactServe = { f: string[]; a: string; u: string; s: 'mix' | 'ai' | unknown[]; m?: number };
 
-/** Doubles as base64 of their 8 little-endian bytes each: exact, and under 11 characters a number where JSON takes up to 24. */
-export function packDoubles(values: readonly number[]): string {
+const base64Doubles = (values: readonly number[]): string => {
   const view = new DataView(new ArrayBuffer(values.length * 8));
   values.forEach((v, i) => view.setFloat64(i * 8, v, true));
   let binary = '';
   for (let i = 0; i < view.byteLength; i++) binary += String.fromCharCode(view.getUint8(i));
   return btoa(binary);
-}
+};
 
-export function unpackDoubles(text: string): number[] {
+const doublesOfBase64 = (text: string): number[] => {
   const binary = atob(text);
   const view = new DataView(new ArrayBuffer(binary.length));
   for (let i = 0; i < binary.length; i++) view.setUint8(i, binary.charCodeAt(i));
   return Array.from({ length: binary.length / 8 }, (_, i) => view.getFloat64(i * 8, true));
+};
+
+/**
+ * Doubles as base64 of their 8 little-endian bytes each: exact, and under 11 characters a number
+ * where JSON takes up to 24. A list with zeros (a participant model's bars name every feature its
+ * small trees never split on) leaves them out: `count:positions of the zeros in hex:the others`.
+ * Only +0 is left out; -0 keeps its bytes.
+ */
+export function packDoubles(values: readonly number[]): string {
+  const zero = values.map((v) => Object.is(v, 0));
+  if (!zero.includes(true)) return base64Doubles(values);
+  let mask = 0n;
+  zero.forEach((z, i) => {
+    if (z) mask |= 1n << BigInt(i);
+  });
+  return `${values.length}:${mask.toString(16)}:${base64Doubles(values.filter((_, i) => !zero[i]))}`;
+}
+
+export function unpackDoubles(text: string): number[] {
+  const parts = text.split(':');
+  if (parts.length === 1) return doublesOfBase64(text);
+  const [count, zeros, others] = parts as [string, string, string];
+  const mask = BigInt(`0x${zeros}`);
+  const rest = doublesOfBase64(others);
+  let next = 0;
+  return Array.from({ length: Number(count) }, (_, i) => ((mask >> BigInt(i)) & 1n ? 0 : rest[next++]!));
 }
 /** The lists as stored before they were packed (each in its own form above), for what does not pack. */
 type ListedServe = { ai: unknown[]; user: unknown[]; shown: unknown[] };
