@@ -74,15 +74,18 @@ const ATTEMPT_LOGS = ['rate_limit_buckets', 'audit_log'];
 const UPDATED_IN_PLACE = ['sessions', 'consent_records', 'user_models', 'dataset_assignments', 'participants'];
 
 /**
- * The fingerprint's statements: every table's row count and largest rowid, and the full rows of
- * the tables updated in place. The tables are listed once (no call creates or drops one).
+ * The fingerprint's statements: every table's row count and largest rowid (a table without rowid:
+ * its full rows), and the full rows of the tables updated in place. The tables are listed once (no
+ * call creates or drops one).
  */
 async function fingerprintStatements(): Promise<D1PreparedStatement[]> {
   const { results: tables } = await env.DB.prepare(
-    "select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like '_cf_%' and name not like 'd1_%' order by name",
-  ).all<{ name: string }>();
+    "select name, wr from pragma_table_list where schema = 'main' and type = 'table' and name not like 'sqlite_%' and name not like '_cf_%' and name not like 'd1_%' order by name",
+  ).all<{ name: string; wr: number }>();
   return [
-    ...tables.filter((t) => !ATTEMPT_LOGS.includes(t.name)).map((t) => env.DB.prepare(`select '${t.name}' as t, count(*) as n, max(rowid) as m from "${t.name}"`)),
+    ...tables
+      .filter((t) => !ATTEMPT_LOGS.includes(t.name))
+      .map((t) => env.DB.prepare(t.wr ? `select '${t.name}' as t, * from "${t.name}"` : `select '${t.name}' as t, count(*) as n, max(rowid) as m from "${t.name}"`)),
     ...UPDATED_IN_PLACE.map((t) => env.DB.prepare(`select * from "${t}" order by rowid`)),
   ];
 }

@@ -306,4 +306,56 @@ describe('the trial record, kept once', () => {
     const after = await allData(name);
     for (const file of Object.keys(before)) expect(after[file], file).toBe(before[file]);
   });
+
+  it('exports the same bytes after migration 0029 keeps the case sets in their primary key alone, without rowid', async () => {
+    const name = await finishedParticipant();
+    const now = await allData(name);
+    const withoutRowid = async () => (await rows<{ wr: number }>("select wr from pragma_table_list where name = 'case_set_items'"))[0]!.wr;
+    const all = () => rows('select * from case_set_items order by session_id, phase, position');
+    expect(await withoutRowid()).toBe(1);
+    // As stored before 0029: a rowid table beside its primary key's index.
+    await env.DB.batch([
+      env.DB.prepare(
+        'create table case_sets_before (session_id text not null, phase text not null, position integer not null, case_id text not null, alignment_alpha real, primary key (session_id, phase, position))',
+      ),
+      env.DB.prepare('insert into case_sets_before select * from case_set_items'),
+      env.DB.prepare('drop table case_set_items'),
+      env.DB.prepare('alter table case_sets_before rename to case_set_items'),
+    ]);
+    expect(await withoutRowid()).toBe(0);
+    const stored = await all();
+    expect(stored.length).toBeGreaterThanOrEqual(250);
+    for (const q of migrationQueries('0029_')) await env.DB.prepare(q).run();
+    expect(await withoutRowid()).toBe(1);
+    expect(await all()).toEqual(stored);
+    const after = await allData(name);
+    for (const file of Object.keys(now)) expect(after[file], file).toBe(now[file]);
+  });
+
+  it("counts the answers of the last seven days and of today through migration 0030's index on the answers' Julian day, to the millisecond", async () => {
+    const name = await finishedParticipant();
+    const [session] = await rows<{ session_id: string }>('select s.session_id from sessions s join participants p on p.id = s.participant_id where p.participant_code = ?', name);
+    const sessionId = session!.session_id;
+    const stats = async () => (await (await asAdmin('/api/admin/stats?include_synthetic=true')).json()) as { responses_today: number; responses_this_week: number };
+    const before = await stats();
+    // 80 of this participant's answers just inside the seven days, 120 just outside them.
+    const weekAgo = Date.now() - 7 * 24 * 3600 * 1000;
+    await env.DB.batch([
+      env.DB.prepare('update pre_experiment_responses set created_at = ? where session_id = ? and case_number <= 80').bind(new Date(weekAgo + 60_000).toISOString(), sessionId),
+      env.DB.prepare('update pre_experiment_responses set created_at = ? where session_id = ? and case_number > 80').bind(new Date(weekAgo - 1).toISOString(), sessionId),
+    ]);
+    const after = await stats();
+    expect(before.responses_this_week - after.responses_this_week).toBe(120);
+    expect(before.responses_today - after.responses_today).toBe(200);
+    // The count reads the index, not the table.
+    const plan = await rows<{ detail: string }>(
+      "explain query plan select count(*) from pre_experiment_responses where julianday(pre_experiment_responses.created_at) >= julianday('2026-01-01T00:00:00.000Z')",
+    );
+    expect(plan.map((p) => p.detail).join('; ')).toContain('USING COVERING INDEX pre_responses_created_idx');
+    // Julian days order stored times as their text does, to the millisecond.
+    const [order] = await rows<{ earlier: number; same: number }>(
+      "select julianday('2026-11-28T23:59:59.999Z') < julianday('2026-11-29T00:00:00.000Z') as earlier, julianday('2026-11-29T00:00:00.001Z') > julianday('2026-11-29T00:00:00.000Z') as same",
+    );
+    expect(order).toEqual({ earlier: 1, same: 1 });
+  });
 });

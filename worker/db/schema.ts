@@ -233,6 +233,8 @@ export const caseSetItems = sqliteTable(
     // same case at each position and inserts nothing. A case is found in its set through this
     // index's session and phase, among at most 200 rows; the set's drawing keeps its cases distinct.
     // Its rows keep no time of their own (none was read or exported); the session records when each phase began.
+    // The table is WITHOUT ROWID (migration 0029; drizzle-kit cannot say so, so a migration that
+    // rebuilds it must): its rows are kept in this key alone, with no second copy in an index.
     primaryKey({ columns: [t.sessionId, t.phase, t.position] }),
   ],
 );
@@ -267,7 +269,10 @@ export const preExperimentResponses = sqliteTable(
     // per-case send and the final full send never store an answer twice.
     uniqueIndex('pre_responses_session_case_uq').on(t.sessionId, t.caseId),
     index('pre_responses_participant_idx').on(t.participantId),
-    index('pre_responses_created_idx').on(t.createdAt),
+    // The dashboard counts the answers since a moment (today, the last seven days) through this
+    // index: on the time as a Julian day number (8 bytes, where the text takes 24), which orders
+    // stored times exactly as their text does (issue #45).
+    index('pre_responses_created_idx').on(sql`julianday(${t.createdAt})`),
     check('pre_prediction_ck', sql`${t.prediction} in (0, 1)`),
     check('pre_confidence_ck', sql`${t.confidence} between 1 and 5`),
   ],
@@ -345,7 +350,6 @@ export const mainExperimentResponses = sqliteTable(
   (t) => [
     uniqueIndex('main_responses_session_case_uq').on(t.sessionId, t.caseId),
     index('main_responses_participant_idx').on(t.participantId),
-    index('main_responses_created_idx').on(t.createdAt),
     check('main_initial_prediction_ck', sql`${t.initialPrediction} is null or ${t.initialPrediction} in (0, 1)`),
     check('main_final_prediction_ck', sql`${t.finalPrediction} is null or ${t.finalPrediction} in (0, 1)`),
     check('main_initial_confidence_ck', sql`${t.initialConfidence} is null or ${t.initialConfidence} between 1 and 5`),

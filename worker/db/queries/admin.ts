@@ -231,7 +231,7 @@ export async function dashboardStats(db: Db, now: Date, population: Population) 
   const { today, weekAgo } = recentBounds(now);
   const counted = (column: AnyColumn) => countedParticipant(db, column, population) ?? sql`1`;
   const sinceCount = (since: string) =>
-    sql<number>`(select count(*) from ${pre} where ${pre.createdAt} >= ${since} and ${counted(pre.participantId)}) + (select count(*) from ${main} where ${main.completedAt} >= ${since} and ${counted(main.participantId)})`;
+    sql<number>`(select count(*) from ${pre} where julianday(${pre.createdAt}) >= julianday(${since}) and ${counted(pre.participantId)}) + (select count(*) from ${main} where ${main.completedAt} >= ${since} and ${counted(main.participantId)})`;
   const [listedUsers, listedPre, listedMain, users, responses, phases, balance, conditionBalance, byAlpha] = await db.batch([
     // What the Users and experiment tabs list (everyone, every stored row): their labels count these.
     db.select({ n: count() }).from(participants),

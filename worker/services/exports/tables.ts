@@ -4,7 +4,7 @@
  * how rows are paged out of D1 (keyset pages by id, so an export never holds a table in memory).
  * The post-survey's columns come from its instrument definition.
  */
-import { and, asc, eq, gt, isNotNull, sql, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   aiModels,
@@ -18,11 +18,13 @@ import {
   preExperimentResponses as pre,
   servedExplanations,
   sessions,
+  STORED_CASE_PHASE,
   understandingTestAttempts,
   userModels,
   userModelVersions,
 } from '../../db/schema';
 import { datasetFeatures } from '../../schemas/dataset-features';
+import { STUDY_CASE_COUNTS } from '../../schemas/study-counts';
 import { originOf } from '../../schemas/model-verification';
 import { answeredQuestions, parseMultiselect, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
 import { CONSENT_ITEMS, datasetDefinitions, DATASET_TYPES, SPEC_DESIGN } from '../../schemas/study';
@@ -82,15 +84,23 @@ export type ExportTable<R = never> = {
  */
 export const EXPORT_PAGE_ROWS = 2000;
 
-/** Pages through a query by an increasing integer key until a short page. */
-async function* keysetPages<R>(fetch: (afterKey: number) => Promise<R[]>, keyOf: (row: R) => number, cursor: PageCursor = { after: 0 }): AsyncGenerator<R[]> {
+/**
+ * Pages through a query by an increasing integer key until a short page, or (`untilEmpty`: pages
+ * of whole groups, whose size says nothing) until an empty one.
+ */
+async function* keysetPages<R>(
+  fetch: (afterKey: number) => Promise<R[]>,
+  keyOf: (row: R) => number,
+  cursor: PageCursor = { after: 0 },
+  options: { untilEmpty?: boolean } = {},
+): AsyncGenerator<R[]> {
   for (;;) {
     const rows = await fetch(cursor.after);
     if (rows.length === 0) return;
     // Moved before the page is handed out: a reader that stops after it resumes past it.
     cursor.after = keyOf(rows[rows.length - 1]!);
     yield rows;
-    if (rows.length < EXPORT_PAGE_ROWS) return;
+    if (!options.untilEmpty && rows.length < EXPORT_PAGE_ROWS) return;
   }
 }
 
@@ -450,10 +460,26 @@ export const featureImportanceTable: ExportTable<ImportanceRow> = {
 };
 
 // ---------------------------------------------------------------------------------------------
-const casePage = (db: Db, filter: ExportFilter, after: number) =>
-  db
+/** Sessions per page of case sets: a session's sets are 250 cases, and a page holds whole sessions. */
+const CASE_SET_SESSIONS_PER_PAGE = Math.max(1, Math.floor(EXPORT_PAGE_ROWS / (STUDY_CASE_COUNTS.pre + STUDY_CASE_COUNTS.main)));
+
+/**
+ * The case sets of the next sessions after session id `after` that have any, session by session
+ * (in the order sessions began), each session's pre-experiment set before its main set, each in
+ * the order shown. The sets are kept by their key alone (no rowid, migration 0029): a page's key
+ * is its last session's id.
+ */
+const casePage = (db: Db, filter: ExportFilter, after: number) => {
+  const next = db
+    .select({ id: sessions.id })
+    .from(sessions)
+    .innerJoin(participants, eq(participants.id, sessions.participantId))
+    .where(and(gt(sessions.id, after), byUser(filter), sql`exists (select 1 from ${caseSetItems} where ${caseSetItems.sessionId} = ${sessions.sessionId})`))
+    .orderBy(asc(sessions.id))
+    .limit(CASE_SET_SESSIONS_PER_PAGE);
+  return db
     .select({
-      rowKey: sql<number>`${caseSetItems}.rowid`,
+      rowKey: sessions.id,
       item: caseSetItems,
       c: cases,
       username: participants.participantCode,
@@ -462,9 +488,9 @@ const casePage = (db: Db, filter: ExportFilter, after: number) =>
     .innerJoin(cases, eq(cases.caseId, caseSetItems.caseId))
     .innerJoin(sessions, eq(sessions.sessionId, caseSetItems.sessionId))
     .innerJoin(participants, eq(participants.id, sessions.participantId))
-    .where(and(sql`${caseSetItems}.rowid > ${after}`, byUser(filter)))
-    .orderBy(sql`${caseSetItems}.rowid`)
-    .limit(EXPORT_PAGE_ROWS);
+    .where(inArray(sessions.id, next))
+    .orderBy(asc(sessions.id), sql`${caseSetItems.phase} = ${STORED_CASE_PHASE.main_experiment}`, asc(caseSetItems.position));
+};
 type CaseRow = Awaited<ReturnType<typeof casePage>>[number];
 
 /** Every dataset's features, once each, in dataset order; a case has values only for its own dataset's. */
@@ -491,7 +517,8 @@ function featureColumns(): Column<CaseRow>[] {
 
 export const caseDataTable: ExportTable<CaseRow> = {
   name: 'case-data',
-  description: "One row per case of each session's case sets, in the order shown, with the case's features (empty for other datasets' features).",
+  description:
+    "One row per case of each session's case sets, session by session in the order sessions began, the pre-experiment set before the main one, each in the order shown, with the case's features (empty for other datasets' features).",
   get columns() {
     return [
       { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
@@ -512,7 +539,7 @@ export const caseDataTable: ExportTable<CaseRow> = {
       ...featureColumns(),
     ] satisfies Column<CaseRow>[];
   },
-  pages: (db, filter, cursor) => keysetPages((after) => casePage(db, filter, after), (r) => r.rowKey, cursor),
+  pages: (db, filter, cursor) => keysetPages((after) => casePage(db, filter, after), (r) => r.rowKey, cursor, { untilEmpty: true }),
   resumable: true,
 };
 
