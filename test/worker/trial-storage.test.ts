@@ -214,6 +214,8 @@ describe('the trial record, kept once', () => {
 
   it('exports the same bytes after migration 0027 makes the serve key a virtual column, and a serve again still counts on its row', async () => {
     const name = await finishedParticipant();
+    const [session] = await rows<{ session_id: string }>('select s.session_id from sessions s join participants p on p.id = s.participant_id where p.participant_code = ?', name);
+    const sessionId = session!.session_id;
     const now = await allData(name);
     // As stored before 0027 (the table 0024 made), each key in the row as the Worker joined it.
     const create = migrationQueries('0024_').find((q) => q.startsWith('CREATE TABLE `__new_served_explanations`'))!;
@@ -231,16 +233,19 @@ describe('the trial record, kept once', () => {
     ]);
     const hidden = async () => (await rows<{ name: string; hidden: number }>("select name, hidden from pragma_table_xinfo('served_explanations') where name = 'serve_key'"))[0]!.hidden;
     expect(await hidden()).toBe(0);
-    const serves = await rows<{ id: number }>('select id from served_explanations order by id');
-    for (const q of migrationQueries('0027_')) await env.DB.prepare(q).run();
+    // This participant's serves: other test files write and delete serves of their own meanwhile.
+    const ofSession = () => rows<{ id: number }>('select id from served_explanations where session_id = ? order by id', sessionId);
+    const serves = await ofSession();
+    // In one batch: other test files use the table meanwhile.
+    await env.DB.batch(migrationQueries('0027_').map((q) => env.DB.prepare(q)));
     // 2: a virtual generated column.
     expect(await hidden()).toBe(2);
-    expect(await rows<{ id: number }>('select id from served_explanations order by id')).toEqual(serves);
+    expect(await ofSession()).toEqual(serves);
     const after = await allData(name);
     for (const file of Object.keys(now)) expect(after[file], file).toBe(now[file]);
 
     // The same serve again counts on its row; one whose alpha differs in the last bit is its own.
-    const [one] = await rows<{ id: number; alignment_alpha: number }>('select id, alignment_alpha from served_explanations where alignment_alpha is not null order by id limit 1');
+    const [one] = await rows<{ id: number; alignment_alpha: number }>('select id, alignment_alpha from served_explanations where session_id = ? and alignment_alpha is not null order by id limit 1', sessionId);
     const again = (alpha: string) =>
       env.DB.prepare(
         `insert into served_explanations (session_id, case_id, kind, ai_only_reason, ai_model_identifier, user_model_identifier, alignment_alpha, ai_prediction, ai_probability, ai_base_probability, bars, first_served_at, last_served_at)
@@ -251,7 +256,7 @@ describe('the trial record, kept once', () => {
     await again('alignment_alpha');
     expect(await rows('select serve_count from served_explanations where id = ?', one!.id)).toEqual([{ serve_count: 2 }]);
     expect((await again(`alignment_alpha + ${Number.EPSILON}`)).meta.changes).toBe(1);
-    expect(await rows('select count(*) as n from served_explanations')).toEqual([{ n: serves.length + 1 }]);
+    expect(await ofSession()).toHaveLength(serves.length + 1);
   });
 
   it('exports the same bytes after migration 0026 leaves the case sets one index and no time of their own', async () => {
@@ -325,7 +330,8 @@ describe('the trial record, kept once', () => {
     expect(await withoutRowid()).toBe(0);
     const stored = await all();
     expect(stored.length).toBeGreaterThanOrEqual(250);
-    for (const q of migrationQueries('0029_')) await env.DB.prepare(q).run();
+    // In one batch: other test files use the table meanwhile.
+    await env.DB.batch(migrationQueries('0029_').map((q) => env.DB.prepare(q)));
     expect(await withoutRowid()).toBe(1);
     expect(await all()).toEqual(stored);
     const after = await allData(name);
