@@ -106,13 +106,19 @@ async function introToCases(page: Page, texts: Texts) {
   await start.click();
 }
 
-type StoredCase = { case_number: number; alignment_alpha: number | null; explanation_kind: string | null; bars: string | null; user_model_identifier: string | null };
+type StoredCase = { case_number: number; alignment_alpha: number | null; explanation_kind: string | null; bars: string | null; names: string | null; user_model_identifier: string | null };
+/** A serve's packed bars with its list of feature names put back (kept once, in `feature_lists`). */
+const wholeBars = (bars: string, names: string | null) => {
+  const packed = JSON.parse(bars) as { f?: unknown };
+  return serveBarsFromText(typeof packed.f === 'number' ? JSON.stringify({ ...packed, f: JSON.parse(names!) as unknown }) : bars);
+};
 const storedCases = (p: TestParticipant) =>
   d1Rows<StoredCase>(
     // The bars are the serve's the trial names (issue #45: kept once).
-    `select r.case_number, r.alignment_alpha, r.explanation_kind, s.bars, r.user_model_identifier
-       from main_experiment_responses r left join served_explanations s on s.id = r.served_explanation_id where r.session_id = '${p.id}' order by r.case_number`,
-  ).map(({ bars, ...r }) => ({ ...r, ...(bars ? serveBarsFromText(bars) : { shown: null, ai: null }) }));
+    `select r.case_number, r.alignment_alpha, r.explanation_kind, s.bars, f.names, r.user_model_identifier
+       from main_experiment_responses r left join served_explanations s on s.id = r.served_explanation_id
+       left join feature_lists f on f.id = json_extract(s.bars, '$.f') where r.session_id = '${p.id}' order by r.case_number`,
+  ).map(({ bars, names, ...r }) => ({ ...r, ...(bars ? wholeBars(bars, names) : { shown: null, ai: null }) }));
 
 async function mainJourney(p: TestParticipant, page: Page, texts: Texts) {
   await page.clock.install();
