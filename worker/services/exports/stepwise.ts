@@ -15,7 +15,7 @@ import type { Db } from '../../db/client';
 import { exportCopies, exportJobs } from '../../db/schema';
 import { r2Keys } from '../../storage/r2';
 import type { ExportFilter, ExportTable, PageCursor } from './tables';
-import { pageText, R2ExportSink, textPages, type TextFormat, type UploadState } from './writer';
+import { addHolds, pageText, R2ExportSink, type TextFormat, type UploadState } from './writer';
 import { centralDirectory, dataDescriptor, localHeader, type ZipEntryRecord } from './zip-container';
 
 /** One file of the zip: a table read page by page, or text produced whole. */
@@ -116,9 +116,10 @@ export async function runExportStep(db: Db, bucket: R2Bucket, jobId: string, par
     if ('table' in part) {
       const pages: PageCursor = { after: cursor.after };
       if (pages.after === 0) push(pageText(part.table, null, job.format));
-      for await (const page of textPages(db, part.table, part.filter, job.format, { holds: part.holds ? holds : undefined, cursor: pages })) {
-        push(page.text);
-        rows += page.rows;
+      for await (const page of part.table.pages(db, part.filter, pages)) {
+        if (part.holds) addHolds(part.table, page, holds);
+        push(pageText(part.table, page, job.format));
+        rows += page.length;
         await sink.flush();
         if (part.table.resumable && spent()) {
           stopped = true;

@@ -4,7 +4,7 @@
  * how rows are paged out of D1 (keyset pages by id, so an export never holds a table in memory).
  * The post-survey's columns come from its instrument definition.
  */
-import { and, asc, eq, gt, inArray, isNotNull, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, eq, gt, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
 import {
   aiModels,
@@ -76,37 +76,7 @@ export type ExportTable<R = never> = {
   pages: (db: Db, filter: ExportFilter, cursor?: PageCursor) => AsyncGenerator<R[]>;
   /** Its pages follow `cursor`, so writing it may stop after any page and resume there. */
   resumable?: true;
-  /**
-   * The same pages as text lines SQLite writes (`sqlCells`), for a table whose rows are many and
-   * plain: each line is the text `pageText` makes of the row, byte for byte (test), without the
-   * rows crossing from D1 into objects. Follows `cursor` as `pages` does.
-   */
-  lines?: (db: Db, filter: ExportFilter, delimiter: Delimiter, cursor?: PageCursor) => AsyncGenerator<TextLine[]>;
 };
-export type Delimiter = ',' | '\t';
-/** A row's line of a text export (without its line break), its key and the participant it belongs to. */
-export type TextLine = { key: number; username: string; line: string };
-
-/**
- * Cells of a text export written by SQLite, each the text `pageText` (papaparse with formula
- * escaping) makes of the value the column reads: nothing for null; an integer in decimal; a text
- * that could run as a spreadsheet formula with an apostrophe before it and quoted; a text holding
- * a line break, a quote, a byte-order mark or the delimiter, or starting or ending with a space,
- * quoted, its quotes doubled.
- */
-export const sqlCells = {
-  integer: (x: AnyColumn) => sql`coalesce(cast(${x} as text), '')`,
-  boolean: (condition: SQL) => sql`case when ${condition} then 'true' else 'false' end`,
-  text: (x: AnyColumn, delimiter: Delimiter) =>
-    sql`case when ${x} is null then ''
-      when substr(${x}, 1, 1) in ('=', '+', '-', '@', char(9), char(13)) then '"''' || replace(${x}, '"', '""') || '"'
-      when instr(${x}, char(13)) or instr(${x}, char(10)) or instr(${x}, '"') or instr(${x}, char(65279)) or instr(${x}, ${sql.raw(delimiter === ',' ? "','" : 'char(9)')})
-        or substr(${x}, 1, 1) = ' ' or substr(${x}, -1, 1) = ' ' then '"' || replace(${x}, '"', '""') || '"'
-      else ${x} end`,
-};
-
-/** Cells joined into one line by the delimiter. */
-const sqlLine = (cells: SQL[], delimiter: Delimiter) => sql.join(cells, sql.raw(delimiter === ',' ? " || ',' || " : ' || char(9) || '));
 
 /**
  * Rows per D1 page: fewer round trips the larger it is; 2,000 main-experiment rows with their
@@ -308,39 +278,7 @@ export const preExperimentTable: ExportTable<PreRow> = {
     { name: 'created_at', type: 'timestamp', meaning: 'When the server stored the answer', coding: UTC, value: (r) => r.r.createdAt },
   ],
   pages: (db, filter, cursor) => keysetPages((after) => prePage(db, filter, after), (r) => r.r.id, cursor),
-  lines: (db, filter, delimiter, cursor) => keysetPages((after) => preLines(db, filter, delimiter, after), (r) => r.key, cursor),
   resumable: true,
-};
-
-/** The pre-experiment table's lines (the bulk of every export: 200 a participant), its columns in order. */
-const preLines = (db: Db, filter: ExportFilter, delimiter: Delimiter, after: number) => {
-  const text = (x: AnyColumn) => sqlCells.text(x, delimiter);
-  const { integer, boolean } = sqlCells;
-  const cells = [
-    integer(pre.id),
-    integer(pre.participantId),
-    text(participants.participantCode),
-    text(pre.sessionId),
-    text(pre.datasetType),
-    text(sessions.studyConfigVersion),
-    text(pre.caseId),
-    integer(pre.caseNumber),
-    integer(pre.prediction),
-    integer(pre.confidence),
-    integer(pre.groundTruth),
-    boolean(sql`${pre.prediction} = ${pre.groundTruth}`),
-    integer(pre.responseTimeMs),
-    text(pre.reasoning),
-    text(pre.createdAt),
-  ];
-  return db
-    .select({ key: pre.id, username: participants.participantCode, line: sql<string>`${sqlLine(cells, delimiter)}` })
-    .from(pre)
-    .innerJoin(participants, eq(participants.id, pre.participantId))
-    .leftJoin(sessions, eq(sessions.sessionId, pre.sessionId))
-    .where(and(gt(pre.id, after), byUser(filter)))
-    .orderBy(asc(pre.id))
-    .limit(EXPORT_PAGE_ROWS);
 };
 
 // ---------------------------------------------------------------------------------------------

@@ -6,7 +6,7 @@
  */
 import Papa from 'papaparse';
 import type { Db } from '../../db/client';
-import type { ExportFilter, ExportTable, PageCursor } from './tables';
+import type { ExportFilter, ExportTable } from './tables';
 
 /**
  * `excel`: the CSV with a UTF-8 byte-order mark, which Excel needs to read the file as UTF-8 when
@@ -134,36 +134,13 @@ export function addHolds<R>(table: ExportTable<R>, rows: R[], holds: Set<string>
   }
 }
 
-/**
- * The table's pages as text (not its header), one D1 page at a time, with their row counts: the
- * lines SQLite writes where the table has them (`lines`), else its rows through `pageText`.
- * `holds` gathers the participant IDs written; `cursor` as the table's pages follow it.
- */
-export async function* textPages<R>(
-  db: Db,
-  table: ExportTable<R>,
-  filter: ExportFilter,
-  format: TextFormat,
-  options: { holds?: Set<string>; cursor?: PageCursor } = {},
-): AsyncGenerator<{ text: string; rows: number }> {
-  const { holds, cursor } = options;
-  if (table.lines) {
-    for await (const page of table.lines(db, filter, format === 'tsv' ? '\t' : ',', cursor)) {
-      if (holds) for (const l of page) holds.add(l.username);
-      yield { text: `${page.map((l) => l.line).join('\r\n')}\r\n`, rows: page.length };
-    }
-    return;
-  }
-  for await (const rows of table.pages(db, filter, cursor)) {
-    if (holds) addHolds(table, rows, holds);
-    yield { text: pageText(table, rows, format), rows: rows.length };
-  }
-}
-
 /** Yields the table as text, header first, one D1 page at a time; `holds` gathers the participant IDs written. */
 export async function* tableText<R>(db: Db, table: ExportTable<R>, filter: ExportFilter, format: TextFormat, holds?: Set<string>): AsyncGenerator<string> {
   yield pageText(table, null, format);
-  for await (const page of textPages(db, table, filter, format, { holds })) yield page.text;
+  for await (const rows of table.pages(db, filter)) {
+    if (holds) addHolds(table, rows, holds);
+    yield pageText(table, rows, format);
+  }
 }
 
 const encoder = new TextEncoder();
