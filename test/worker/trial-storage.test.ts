@@ -7,7 +7,9 @@
 import { env } from 'cloudflare:workers';
 import { strFromU8, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, it } from 'vitest';
+import { createDb } from '../../worker/db/client';
 import { barsToText, modelBarsToText, unpackDoubles } from '../../worker/db/feature-bars';
+import { responsesPage } from '../../worker/db/queries/admin';
 import { adminCookie, api } from '../helpers/api';
 import { storedServes } from '../helpers/served-bars';
 import { seedCompasStudy } from '../helpers/study-factories';
@@ -358,6 +360,21 @@ describe('the trial record, kept once', () => {
       "explain query plan select count(*) from pre_experiment_responses where julianday(pre_experiment_responses.created_at) >= julianday('2026-01-01T00:00:00.000Z')",
     );
     expect(plan.map((p) => p.detail).join('; ')).toContain('USING COVERING INDEX pre_responses_created_idx');
+    // The dashboard's lists of answers and trials, newest first, read down the time indexes: no sort of every row.
+    const db = createDb(env.DB);
+    for (const [filter, indexes] of [
+      [{}, ['pre_responses_created_idx', 'main_responses_created_idx']],
+      [{ experimentType: 'pre_experiment' }, ['pre_responses_created_idx']],
+      [{ experimentType: 'main_experiment' }, ['main_responses_created_idx']],
+    ] as const) {
+      const query = responsesPage(db, { limit: 50, offset: 0 }, filter).toSQL();
+      const steps = (await rows<{ detail: string }>(`explain query plan ${query.sql}`, ...query.params)).map((p) => p.detail).join('; ');
+      for (const index of indexes) expect(steps, JSON.stringify(filter)).toContain(`USING INDEX ${index}`);
+      expect(steps, JSON.stringify(filter)).not.toContain('TEMP B-TREE');
+    }
+    const listed = (await (await asAdmin(`/api/admin/responses?user_name=${name}&limit=1000`)).json()) as { responses: { created_at: string }[] };
+    const times = listed.responses.map((r) => r.created_at);
+    expect(times).toEqual([...times].sort().reverse());
     // Julian days order stored times as their text does, to the millisecond.
     const [order] = await rows<{ earlier: number; same: number }>(
       "select julianday('2026-11-28T23:59:59.999Z') < julianday('2026-11-29T00:00:00.000Z') as earlier, julianday('2026-11-29T00:00:00.001Z') > julianday('2026-11-29T00:00:00.000Z') as same",

@@ -269,9 +269,9 @@ export const preExperimentResponses = sqliteTable(
     // per-case send and the final full send never store an answer twice.
     uniqueIndex('pre_responses_session_case_uq').on(t.sessionId, t.caseId),
     index('pre_responses_participant_idx').on(t.participantId),
-    // The dashboard counts the answers since a moment (today, the last seven days) through this
-    // index: on the time as a Julian day number (8 bytes, where the text takes 24), which orders
-    // stored times exactly as their text does (issue #45).
+    // The dashboard counts the answers since a moment (today, the last seven days), and lists the
+    // answers newest first, through this index: on the time as a Julian day number (8 bytes, where
+    // the text takes 24), which orders stored times exactly as their text does (issue #45).
     index('pre_responses_created_idx').on(sql`julianday(${t.createdAt})`),
     check('pre_prediction_ck', sql`${t.prediction} in (0, 1)`),
     check('pre_confidence_ck', sql`${t.confidence} between 1 and 5`),
@@ -350,6 +350,8 @@ export const mainExperimentResponses = sqliteTable(
   (t) => [
     uniqueIndex('main_responses_session_case_uq').on(t.sessionId, t.caseId),
     index('main_responses_participant_idx').on(t.participantId),
+    // The dashboard lists the trials newest first through it, as it does the answers (pre_responses_created_idx).
+    index('main_responses_created_idx').on(sql`julianday(${t.createdAt})`),
     check('main_initial_prediction_ck', sql`${t.initialPrediction} is null or ${t.initialPrediction} in (0, 1)`),
     check('main_final_prediction_ck', sql`${t.finalPrediction} is null or ${t.finalPrediction} in (0, 1)`),
     check('main_initial_confidence_ck', sql`${t.initialConfidence} is null or ${t.initialConfidence} between 1 and 5`),

@@ -136,6 +136,8 @@ function responseSelect(db: Db, type: ExperimentType, f: ResponseFilter) {
       alignmentAlpha: isMain ? main.alignmentAlpha : nul<number>('alignment_alpha'),
       completedAt: isMain ? main.completedAt : pre.createdAt,
       createdAt: sql<string>`${t.createdAt}`.as('row_created_at'),
+      // Newest first, in the order of the time indexes (their Julian day orders as the text does).
+      rowOrder: sql<number>`julianday(${t.createdAt})`.as('row_order'),
     })
     .from(t)
     .innerJoin(participants, eq(participants.id, t.participantId))
@@ -164,14 +166,20 @@ const countOf = (db: Db, type: ExperimentType, f: ResponseFilter) => {
     );
 };
 
-export async function listResponses(db: Db, page: Page, f: ResponseFilter = {}) {
-  const types: ExperimentType[] = f.experimentType ? [f.experimentType] : ['pre_experiment', 'main_experiment'];
-  const [first, second] = types.map((type) => responseSelect(db, type, f));
-  const rowsQuery = (second ? first!.unionAll(second) : first!)
-    .orderBy(sql`row_created_at desc`, sql`row_id desc`)
+const phasesOf = (f: ResponseFilter): ExperimentType[] => (f.experimentType ? [f.experimentType] : ['pre_experiment', 'main_experiment']);
+
+/** A page of answers and trials, newest first: each phase read down its time index, both merged. */
+export function responsesPage(db: Db, page: Page, f: ResponseFilter = {}) {
+  const [first, second] = phasesOf(f).map((type) => responseSelect(db, type, f));
+  return (second ? first!.unionAll(second) : first!)
+    .orderBy(sql`row_order desc`, sql`row_id desc`)
     .limit(page.limit)
     .offset(page.offset);
-  const [rows, ...counts] = await db.batch([rowsQuery, ...types.map((type) => countOf(db, type, f))] as const);
+}
+
+export async function listResponses(db: Db, page: Page, f: ResponseFilter = {}) {
+  const types = phasesOf(f);
+  const [rows, ...counts] = await db.batch([responsesPage(db, page, f), ...types.map((type) => countOf(db, type, f))] as const);
   return { rows, total: counts.reduce((sum, c) => sum + (c[0]?.n ?? 0), 0) };
 }
 
