@@ -155,7 +155,7 @@ describe('GET /api/post-survey/example/{sessionId}', () => {
       env.DB.prepare(
         `insert into main_experiment_responses (participant_id, session_id, dataset_type, case_id, case_number, ground_truth, alignment_alpha, explanation_kind,
          ai_feature_importance, shown_feature_importance, case_data, ai_prediction, created_at, updated_at, completed_at)
-         values (?, ?, 'compas', ?, ?, 1, ?, ?, ?, ?, '{"priors_count":3}', 1, 'now', 'now', 'now')`,
+         values (?, ?, 'compas', ?, ?, 1, ?, ?, ?, ?, '{"priors_count":3}', 1, '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z', '2026-01-01T00:00:00.000Z')`,
       )
         .bind(p.userId, p.id, `compas_main_a_${caseNumber}`, caseNumber, alpha, kind, JSON.stringify(bars(0.9)), JSON.stringify(bars(0.1 * caseNumber)))
         .run();
