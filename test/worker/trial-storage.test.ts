@@ -240,16 +240,18 @@ describe('the trial record, kept once', () => {
     // This participant's serves: other test files write and delete serves of their own meanwhile.
     const ofSession = () => rows<{ id: number }>('select id from served_explanations where session_id = ? order by id', sessionId);
     const serves = await ofSession();
-    // In one batch: other test files use the table meanwhile.
-    await env.DB.batch(migrationQueries('0027_').map((q) => env.DB.prepare(q)));
+    // In one batch, with 0031 that writes the key's alpha in all 17 digits: other test files use the table meanwhile.
+    await env.DB.batch([...migrationQueries('0027_'), ...migrationQueries('0031_')].map((q) => env.DB.prepare(q)));
     // 2: a virtual generated column.
     expect(await hidden()).toBe(2);
     expect(await ofSession()).toEqual(serves);
     const after = await allData(name);
     for (const file of Object.keys(now)) expect(after[file], file).toBe(now[file]);
 
-    // The same serve again counts on its row; one whose alpha differs in the last bit is its own.
-    const [one] = await rows<{ id: number; alignment_alpha: number }>('select id, alignment_alpha from served_explanations where session_id = ? and alignment_alpha is not null order by id limit 1', sessionId);
+    // The same serve again counts on its row; one whose alpha differs in the last bit is its own,
+    // at alpha 1 too (where 16 digits, printf's '%.17g', write both as 1).
+    const [one] = await rows<{ id: number; alignment_alpha: number }>('select id, alignment_alpha from served_explanations where session_id = ? and alignment_alpha is not null order by alignment_alpha desc, id limit 1', sessionId);
+    expect(one!.alignment_alpha).toBe(1);
     const again = (alpha: string) =>
       env.DB.prepare(
         `insert into served_explanations (session_id, case_id, kind, ai_only_reason, ai_model_identifier, user_model_identifier, alignment_alpha, ai_prediction, ai_probability, ai_base_probability, bars, first_served_at, last_served_at)

@@ -405,12 +405,12 @@ export const servedExplanations = sqliteTable(
     shownFeatureImportance: featureBars('shown_feature_importance'),
     /**
      * What identifies the serve among the session's serves of the case: its kind, models, alpha
-     * (all 17 significant digits, so no two alphas share a key) and AI-only reason. Generated and
+     * (all 17 significant digits, `%!.17g`: SQLite's plain `%.17g` stops at 16, so that 1 and the next double shared one; migration 0031) and AI-only reason. Generated and
      * virtual (migration 0027): kept in the unique index alone, not a second time in the row.
      */
     serveKey: text('serve_key').generatedAlwaysAs(
       sql.raw(
-        `kind || '|' || ai_model_identifier || '|' || coalesce(user_model_identifier, '-') || '|' || (case when alignment_alpha is null then '-' else printf('%.17g', alignment_alpha) end) || '|' || coalesce(ai_only_reason, '-')`,
+        `kind || '|' || ai_model_identifier || '|' || coalesce(user_model_identifier, '-') || '|' || (case when alignment_alpha is null then '-' else printf('%!.17g', alignment_alpha) end) || '|' || coalesce(ai_only_reason, '-')`,
       ),
       { mode: 'virtual' },
     ),
