@@ -22,7 +22,8 @@ declare module 'vitest' {
 
 export default async function setup(project: TestProject) {
   const persistTo = mkdtempSync(path.join(os.tmpdir(), 'xdl-e2e-'));
-  await buildSpa({ stdio: 'ignore' });
+  // `npm test` builds it once before this suite and the ones beside it start (scripts/test.ts).
+  if (process.env.XDL_SPA_BUILT !== '1') await buildSpa({ stdio: 'ignore' });
   await prepareLocalState(persistTo);
   return serveForTests(project, { persistTo, adminPassword: E2E_ADMIN_PASSWORD, tempDir: persistTo });
 }
