@@ -6,7 +6,7 @@
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { parse } from 'smol-toml';
+import { parse, stringify } from 'smol-toml';
 import { z } from 'zod';
 import { projectRoot } from './wrangler';
 
@@ -65,4 +65,23 @@ export function writeDatabaseId(env: string, databaseName: string, id: string, f
   if (match[2] === id) return false;
   writeFileSync(file, text.replace(block, `$1${id}$3`));
   return true;
+}
+
+/**
+ * A copy of wrangler.toml in `dir` whose Worker is `entry` (a test's or a benchmark's, wrapping
+ * the platform's own): its relative paths made absolute, without the online environments.
+ * Returns the copy's path, for `startLocalWorker`'s `config`.
+ */
+export function configWithEntry(entry: string, dir: string): string {
+  const config = parse(readFileSync(wranglerTomlPath, 'utf8')) as Record<string, unknown> & {
+    assets: { directory: string };
+    d1_databases: { migrations_dir: string }[];
+  };
+  config.main = entry;
+  config.assets.directory = path.join(projectRoot, config.assets.directory);
+  for (const db of config.d1_databases) db.migrations_dir = path.join(projectRoot, db.migrations_dir);
+  delete config.env;
+  const file = path.join(dir, 'wrangler.toml');
+  writeFileSync(file, stringify(config));
+  return file;
 }

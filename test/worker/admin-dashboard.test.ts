@@ -290,17 +290,25 @@ describe('GET /api/enhanced-export/{name}', () => {
     const text = await res.text();
     const parsed = Papa.parse<Record<string, string>>(text, { header: true, skipEmptyLines: true });
     expect(parsed.errors).toEqual([]);
-    const stored = await rows('select id, case_id, prediction, confidence, reasoning from pre_experiment_responses where session_id = ? order by id', p.id);
+    const stored = await rows(
+      `select r.id, r.participant_id as user_id, p.participant_code as user_name, r.session_id, r.dataset_type, s.study_config_version, r.case_id, r.case_number,
+         r.prediction, r.confidence, r.ground_truth, r.response_time_ms, r.reasoning, r.created_at
+       from pre_experiment_responses r join participants p on p.id = r.participant_id left join sessions s on s.session_id = r.session_id
+       where r.session_id = ? order by r.id`,
+      p.id,
+    );
     expect(parsed.data).toHaveLength(stored.length);
+    // Every column of every row, each under its own name (the page is read as arrays by position).
     parsed.data.forEach((row, i) => {
       const s = stored[i]!;
-      expect(Number(row.id)).toBe(s.id);
-      expect(row.case_id).toBe(s.case_id);
-      expect(Number(row.prediction)).toBe(s.prediction);
-      expect(row.is_correct).toMatch(/^(true|false)$/);
       // Formula escaping is the one change, documented in the codebook.
       const reasoning = String(s.reasoning);
-      expect(row.reasoning).toBe(/^[=+\-@\t\r]/.test(reasoning) ? `'${reasoning}` : reasoning);
+      const expected = Object.fromEntries(Object.entries(s).map(([k, v]) => [k, v === null ? '' : String(v)]));
+      expect(row).toEqual({
+        ...expected,
+        is_correct: String(s.prediction === s.ground_truth),
+        reasoning: /^[=+\-@\t\r]/.test(reasoning) ? `'${reasoning}` : reasoning,
+      });
     });
     const fileName = disposition.match(/filename="(.+)"/)![1]!;
     const listed = await env.EXPORTS.list({ prefix: 'exports/' });

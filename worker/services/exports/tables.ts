@@ -237,29 +237,65 @@ export const participantsTable: ExportTable<ParticipantRow> = {
 };
 
 // ---------------------------------------------------------------------------------------------
-const prePage = (db: Db, filter: ExportFilter, after: number) =>
-  db
+/** A pre-experiment answer as the export reads it: the exported columns only (the case's features are in case-data, once per case). */
+type PreRow = {
+  r: Pick<typeof pre.$inferSelect, 'id' | 'caseId' | 'caseNumber' | 'prediction' | 'confidence' | 'groundTruth' | 'responseTimeMs' | 'reasoning' | 'createdAt'>;
+  userId: number;
+  username: string;
+  sessionId: string;
+  datasetType: string;
+  studyConfigVersion: string | null;
+};
+type PreValues = [...Parameters<typeof preRow>];
+const preRow = (
+  id: number,
+  caseId: string,
+  caseNumber: number,
+  prediction: number,
+  confidence: number,
+  groundTruth: number,
+  responseTimeMs: number,
+  reasoning: string | null,
+  createdAt: string,
+  userId: number,
+  username: string,
+  sessionId: string,
+  datasetType: string,
+  studyConfigVersion: string | null,
+): PreRow => ({ r: { id, caseId, caseNumber, prediction, confidence, groundTruth, responseTimeMs, reasoning, createdAt }, userId, username, sessionId, datasetType, studyConfigVersion });
+
+/**
+ * Read as arrays in the selection's order (preRow's parameters) and made into rows here: every
+ * column is a plain integer or text, and drizzle's general mapping of a page cost more than
+ * writing its CSV (bench:export). The bulk of every export is this table.
+ */
+const prePage = async (db: Db, filter: ExportFilter, after: number): Promise<PreRow[]> => {
+  const values = (await db
     .select({
-      // The exported columns only: the case's features (case_data) are in case-data, once per case.
-      r: {
-        id: pre.id,
-        caseId: pre.caseId,
-        caseNumber: pre.caseNumber,
-        prediction: pre.prediction,
-        confidence: pre.confidence,
-        groundTruth: pre.groundTruth,
-        responseTimeMs: pre.responseTimeMs,
-        reasoning: pre.reasoning,
-        createdAt: pre.createdAt,
-      },
-      userId: pre.participantId, username: participants.participantCode, sessionId: pre.sessionId, datasetType: pre.datasetType, studyConfigVersion: sessions.studyConfigVersion })
+      id: pre.id,
+      caseId: pre.caseId,
+      caseNumber: pre.caseNumber,
+      prediction: pre.prediction,
+      confidence: pre.confidence,
+      groundTruth: pre.groundTruth,
+      responseTimeMs: pre.responseTimeMs,
+      reasoning: pre.reasoning,
+      createdAt: pre.createdAt,
+      userId: pre.participantId,
+      username: participants.participantCode,
+      sessionId: pre.sessionId,
+      datasetType: pre.datasetType,
+      studyConfigVersion: sessions.studyConfigVersion,
+    })
     .from(pre)
     .innerJoin(participants, eq(participants.id, pre.participantId))
     .leftJoin(sessions, eq(sessions.sessionId, pre.sessionId))
     .where(and(gt(pre.id, after), byUser(filter)))
     .orderBy(asc(pre.id))
-    .limit(EXPORT_PAGE_ROWS);
-type PreRow = Awaited<ReturnType<typeof prePage>>[number];
+    .limit(EXPORT_PAGE_ROWS)
+    .values()) as PreValues[];
+  return values.map((v) => preRow(...v));
+};
 
 export const preExperimentTable: ExportTable<PreRow> = {
   name: 'pre-experiment',
