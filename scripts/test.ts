@@ -92,8 +92,8 @@ const runners: Record<string, (output: Output) => Promise<Counts>> = {
   deploy: (output) => vitestProject(output, 'deploy'),
   e2e: (output) => {
     ensureChromium();
-    // Built below, before any suite starts: its global set-up would otherwise build it again
-    // while the suites beside it run.
+    // The SPA is built once before any suite starts (below the runners): its global set-up would
+    // otherwise build it again while the suites beside it run.
     return vitestProject(output, 'e2e', { XDL_SPA_BUILT: '1' });
   },
   'own-dataset': (output) => {
@@ -110,10 +110,11 @@ const runners: Record<string, (output: Output) => Promise<Counts>> = {
 
 /**
  * Phases run one after another; the lanes of a phase at the same time, each lane's runners in
- * order. Beside e2e run only suites that write nothing another reads: deploy builds the SPA into
- * dist/ (which e2e's Worker serves), and own-dataset and conditions build their own SPA and
- * Worker and rewrite the dataset registry. The conditions flows compare a stored response time
- * with the browser's own reading, so they run with no other suite.
+ * order. Beside e2e run only suites that write nothing another reads: deploy and conditions
+ * build the SPA into dist/ (which e2e's Worker serves), and own-dataset builds one with a fourth
+ * dataset after rewriting the dataset registry every suite's Worker is built from. The conditions
+ * flows compare a stored response time with the browser's own reading, so they run with no other
+ * suite.
  */
 const SCHEDULE: string[][][] = [
   [['e2e'], ['typecheck', 'worker', 'ml', 'web', 'faults']],
