@@ -9,7 +9,9 @@ import { encodeRow } from '../../worker/ml/model';
 import { trainGbdt } from '../../worker/ml/train';
 import { CONSENT_ITEMS, type DatasetType } from '../../worker/schemas/study';
 import { r2Keys } from '../../worker/storage/r2';
-import { postJson } from './api';
+import { caseSetResponseSchema } from '../../worker/schemas/experiment';
+import { mainStartResponseSchema } from '../../worker/schemas/main-experiment';
+import { api, postJson } from './api';
 import { seededRandom } from './factories';
 
 export const COMPAS_FEATURES = ['sex', 'age', 'race', 'juv_fel_count', 'juv_misd_count', 'juv_other_count', 'priors_count', 'c_charge_degree'];
@@ -180,4 +182,31 @@ export async function seedCompasTrainingTable(rows = 600, seed = 11) {
   };
   await env.MODELS.put(r2Keys.trainingTable('compas'), JSON.stringify(table));
   return table;
+}
+
+/** A rule for the pre-experiment the participant's own model can learn: many prior offences → reoffends. */
+export const priorsRule = (f: Record<string, unknown>) => (Number(f.priors_count) > 4 ? 1 : 0);
+
+/** All 200 pre-experiment answers of a participant through the API, each by `rule`. */
+export async function answerWholePre(id: string, rule: (features: Record<string, unknown>) => number = priorsRule) {
+  const set = caseSetResponseSchema.parse(await (await api(`/api/experiments/case-sets/fixed?participant_id=${id}&num_cases=200&experiment_type=pre_experiment`)).json());
+  const res = await postJson('/api/experiments/pre-experiment/responses/batch', {
+    session_id: id,
+    responses: set.case_set.map((c) => ({ case_id: c.case_id, prediction: rule(c.features), confidence: 3, response_time_ms: 1000 })),
+  });
+  if (res.status !== 200) throw new Error(`pre-experiment not stored: ${res.status} ${await res.text()}`);
+}
+
+/**
+ * A consented COMPAS participant in `condition` (set before the start) whose main experiment has
+ * started: through the debug bypass (no pre-experiment, no participant model), or, given
+ * `preRule`, after the whole pre-experiment answered by it (their own model fitted at the start).
+ */
+export async function startedIn(condition: string, options: { preRule?: (features: Record<string, unknown>) => number } = {}) {
+  const p = await consentedParticipant('compas');
+  await env.DB.prepare('update sessions set condition = ? where session_id = ?').bind(condition, p.id).run();
+  if (options.preRule) await answerWholePre(p.id, options.preRule);
+  const res = await postJson('/api/experiments/main/start', { session_id: p.id, ...(options.preRule ? {} : { debug: true }) });
+  if (res.status !== 201) throw new Error(`main experiment not started: ${res.status} ${await res.text()}`);
+  return { ...p, set: mainStartResponseSchema.parse(await res.json()).case_set };
 }

@@ -13,7 +13,7 @@ import {
 import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-test';
 import { studyConfig } from '../../worker/schemas/study';
 import { alphaSchedule } from '../../worker/services/alignment';
-import { api, callUntilLimited, postJson } from '../helpers/api';
+import { adminCookie, api, callUntilLimited, postJson } from '../helpers/api';
 import { storedServes } from '../helpers/served-bars';
 import { servedClaims } from '../helpers/simulated-participant';
 import { compileModel, encodeRow } from '../../worker/ml/model';
@@ -245,21 +245,33 @@ describe('POST /api/human-aligned-explanation', () => {
     expect(body.shown_feature_importance).toEqual(body.ai_feature_importance);
   });
 
-  it('takes the alpha of the request for a case outside the main set (the practice case)', async () => {
-    const p = await consentedParticipant();
-    const body = explanationResponseSchema.parse(await (await explain({ session_id: p.id, case_id: 'tutorial_compas', alignment_alpha: 0.5 })).json());
-    expect(body.alignment_alpha).toBe(0.5);
+  it("serves the practice case at the condition's alpha nearest 0.5, whatever the request says, and records the serve", async () => {
+    const p = await participantReadyForMain();
+    expect((await postJson('/api/user-model/train', { session_id: p.id, dataset_type: 'compas' })).status).toBe(200);
+    expect((await start(`session_id=${p.id}`)).status).toBe(201);
+    const body = explanationResponseSchema.parse(await (await explain({ session_id: p.id, case_id: 'tutorial_compas', alignment_alpha: 0.9 })).json());
+    expect(body).toMatchObject({ case_id: 'tutorial_compas', alignment_alpha: 0.5, explanation_kind: 'human_aligned' });
+    const serves = await env.DB.prepare('select id, case_id, alignment_alpha from served_explanations where session_id = ?').bind(p.id).all<{ id: number; case_id: string; alignment_alpha: number }>();
+    expect(serves.results).toEqual([{ id: body.served_explanation_id, case_id: 'tutorial_compas', alignment_alpha: 0.5 }]);
   });
 
-  it('answers bad input with 4xx and detail', async () => {
+  it('answers bad input with 4xx and detail, and serves nothing before the main experiment starts', async () => {
     const p = await consentedParticipant();
     await env.DB.prepare(
       "insert or ignore into cases (case_id, dataset_type, pool, case_number, features, ground_truth, created_at) values ('adult_income_main_a_001', 'adult_income', 'main_experiment', 1, '{}', 0, '2026-01-01T00:00:00Z')",
     ).run();
+    const pinned = () => env.DB.prepare('select ai_model_identifier as id from sessions where session_id = ?').bind(p.id).first<{ id: string | null }>();
+    // Before the main experiment: nothing of the AI, not even the practice case; the refusal pins no model.
+    const early = await explain({ session_id: p.id, case_id: 'tutorial_compas' });
+    expect(early.status).toBe(409);
+    expect(errorBodySchema.parse(await early.json()).code).toBe('main_experiment_not_started');
+    expect((await pinned())!.id).toBeNull();
+    expect((await postJson('/api/experiments/main/start', { session_id: p.id, debug: true })).status).toBe(201);
     for (const [body, status] of [
       [{ session_id: p.id }, 400],
       [{ session_id: p.id, case_id: 'no_such_case' }, 404],
       [{ session_id: p.id, case_id: 'adult_income_main_a_001' }, 400],
+      [{ session_id: p.id, case_id: 'compas_pre_001' }, 400],
       [{ session_id: p.id, case_id: 'tutorial_compas', alignment_alpha: 2 }, 400],
       [{ session_id: 'q', case_id: 'tutorial_compas' }, 400],
       [{ session_id: newParticipantId(), case_id: 'tutorial_compas' }, 404],
@@ -268,10 +280,8 @@ describe('POST /api/human-aligned-explanation', () => {
       expect(res.status, JSON.stringify(body)).toBe(status);
       expect(errorBodySchema.parse(await res.json()).detail).toBeTruthy();
     }
-    // The refused calls fixed no AI model for the session; the first explanation that succeeds does.
-    const pinned = () => env.DB.prepare('select ai_model_identifier as id from sessions where session_id = ?').bind(p.id).first<{ id: string | null }>();
-    expect((await pinned())!.id).toBeNull();
-    expect((await explain({ session_id: p.id, case_id: 'tutorial_compas' })).status).toBe(200);
+    const serves = await env.DB.prepare('select count(*) as n from served_explanations where session_id = ?').bind(p.id).first<{ n: number }>();
+    expect(serves!.n).toBe(0);
     const active = await env.DB.prepare("select model_identifier as id from ai_models where dataset_type = 'compas' and status = 'active'").first<{ id: string }>();
     expect((await pinned())!.id).toBe(active!.id);
   });
@@ -484,29 +494,40 @@ describe('POST /api/experiments/main/integrated-response', () => {
 });
 
 describe('AI-only explanations', () => {
-  it('GET /api/experiments/explanations/{caseId} gives the AI model exact shares for a case, without its ground truth', async () => {
-    const res = await api('/api/experiments/explanations/compas_main_a_003');
+  it("GET /api/experiments/explanations/{caseId} without a session explains a practice case, a judged case only to an administrator, never with its ground truth", async () => {
+    const res = await api('/api/experiments/explanations/tutorial_compas');
     expect(res.status).toBe(200);
     const text = await res.text();
     expect(text).not.toContain('ground_truth');
     const body = aiExplanationResponseSchema.parse(JSON.parse(text));
     expect(body.prediction).toBe(body.probability! >= 0.5 ? 1 : 0);
+    expect(body).toMatchObject({ served_explanation_id: null, explanation: null });
     // The model's recorded test accuracy travels with it, for the panel's note.
     expect(body.model_test_accuracy).toBe(0.7);
     expect(body.feature_importance.reduce((s, c) => s + c.abs_importance, 0)).toBeCloseTo(1, 9);
+    const judged = await api('/api/experiments/explanations/compas_main_a_003');
+    expect(judged.status).toBe(403);
+    expect(errorBodySchema.parse(await judged.json()).code).toBe('explanation_needs_session');
+    expect((await api('/api/experiments/explanations/compas_pre_041')).status).toBe(403);
+    const cookie = await adminCookie();
+    const asAdmin = await api('/api/experiments/explanations/compas_main_a_003', { headers: { cookie } });
+    expect(asAdmin.status).toBe(200);
+    expect(aiExplanationResponseSchema.parse(await asAdmin.json()).feature_importance.length).toBeGreaterThan(0);
     expect((await api('/api/experiments/explanations/no_such_case')).status).toBe(404);
     expect((await api('/api/experiments/explanations/bad%20id')).status).toBe(400);
   });
 
-  it('POST /api/experiments/main/predict explains the case at case_index of the session set and ignores client features', async () => {
+  it('POST /api/experiments/main/predict gives the session\'s serve of the case at case_index, the same one the AI-only route gives, and ignores client features', async () => {
     const p = await participantReadyForMain();
     const set = mainStartResponseSchema.parse(await (await start(`session_id=${p.id}`)).json()).case_set;
     const res = await postJson(`/api/experiments/main/predict?session_id=${p.id}&case_index=4`, { case_data: { priors_count: 99 }, ...INITIAL });
     expect(res.status).toBe(200);
     const body = aiExplanationResponseSchema.parse(await res.json());
     expect(body.case_id).toBe(set[4]!.case_id);
-    const fallback = aiExplanationResponseSchema.parse(await (await api(`/api/experiments/explanations/${set[4]!.case_id}`)).json());
+    const fallback = aiExplanationResponseSchema.parse(await (await api(`/api/experiments/explanations/${set[4]!.case_id}?session_id=${p.id}`)).json());
+    expect(fallback.served_explanation_id).toBe(body.served_explanation_id);
     expect(body.feature_importance).toEqual(fallback.feature_importance);
+    expect(body.explanation).toEqual(fallback.explanation);
     expect((await postJson(`/api/experiments/main/predict?session_id=${p.id}&case_index=100`, {})).status).toBe(400);
     const other = await consentedParticipant();
     expect((await postJson(`/api/experiments/main/predict?session_id=${other.id}&case_index=0`, {})).status).toBe(404);

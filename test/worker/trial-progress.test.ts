@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
 import { aiExplanationResponseSchema, explanationResponseSchema, mainStartResponseSchema, trialProgressResultSchema } from '../../worker/schemas/main-experiment';
 import { adminCookie, api, postJson } from '../helpers/api';
-import { consentedParticipant, seedCompasStudy } from '../helpers/study-factories';
+import { seedCompasStudy, startedIn } from '../helpers/study-factories';
 import { runWithConditions } from '../helpers/study-conditions';
 import { DESIGN } from '../conditions/design';
 
@@ -22,13 +22,7 @@ beforeAll(async () => {
   cookie = await adminCookie();
 });
 
-async function started(condition: string) {
-  const p = await consentedParticipant('compas');
-  await env.DB.prepare('update sessions set condition = ? where session_id = ?').bind(condition, p.id).run();
-  const res = await postJson('/api/experiments/main/start', { session_id: p.id, debug: true });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return { ...p, set: mainStartResponseSchema.parse(await res.json()).case_set };
-}
+const started = (condition: string) => startedIn(condition);
 const resumed = async (id: string) => mainStartResponseSchema.parse(await (await postJson('/api/experiments/main/start', { session_id: id, debug: true })).json());
 const one = <T>(sql: string, ...binds: unknown[]) => env.DB.prepare(sql).bind(...binds).first<T>();
 const count = async (sql: string, ...binds: unknown[]) => (await one<{ n: number }>(sql, ...binds))!.n;

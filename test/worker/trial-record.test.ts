@@ -16,7 +16,7 @@ import { conditionSchema, type Condition } from '../../worker/schemas/study';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { userModelListSchema } from '../../worker/schemas/model-verification';
 import { completePostSurvey } from '../helpers/post-survey-answers';
-import { allConsentItems, consentedParticipant, newParticipantId, seedCompasAiModel, seedCompasStudy } from '../helpers/study-factories';
+import { allConsentItems, answerWholePre, consentedParticipant, newParticipantId, priorsRule, seedCompasAiModel, seedCompasStudy, startedIn } from '../helpers/study-factories';
 import { runWithConditions, useConditions } from '../helpers/study-conditions';
 
 const CONDITIONS: Condition[] = [
@@ -38,25 +38,8 @@ const save = (body: unknown) => postJson('/api/experiments/main/integrated-respo
 const INITIAL = { initial_prediction: 0, initial_confidence: 3, initial_response_time_ms: 3000 } as const;
 const explain = (id: string, caseId: string) => postJson('/api/human-aligned-explanation', { session_id: id, case_id: caseId, ...INITIAL });
 
-/** 200 pre-experiment answers through the API, by a rule the participant's model can learn (or `rule`). */
-async function answerPre(id: string, rule: (f: Record<string, unknown>) => number = (f) => (Number(f.priors_count) > 4 ? 1 : 0)) {
-  const set = caseSetResponseSchema.parse(await (await api(`/api/experiments/case-sets/fixed?participant_id=${id}&num_cases=200&experiment_type=pre_experiment`)).json());
-  const res = await postJson('/api/experiments/pre-experiment/responses/batch', {
-    session_id: id,
-    responses: set.case_set.map((c) => ({ case_id: c.case_id, prediction: rule(c.features), confidence: 3, response_time_ms: 1000 })),
-  });
-  expect(res.status).toBe(200);
-}
-
-/** A participant in `condition` (set before the start) whose main experiment has started after the whole pre-experiment. */
-async function inMain(condition: string, rule?: (f: Record<string, unknown>) => number) {
-  const p = await consentedParticipant('compas');
-  await env.DB.prepare('update sessions set condition = ? where session_id = ?').bind(condition, p.id).run();
-  await answerPre(p.id, rule);
-  const res = await postJson('/api/experiments/main/start', { session_id: p.id });
-  expect(res.status, await res.clone().text()).toBe(201);
-  return { ...p, set: mainStartResponseSchema.parse(await res.json()).case_set };
-}
+/** A participant in `condition` whose main experiment has started after the whole pre-experiment (answered by a rule their model can learn, or `rule`). */
+const inMain = (condition: string, rule: (f: Record<string, unknown>) => number = priorsRule) => startedIn(condition, { preRule: rule });
 
 const judged = (id: string, caseId: string, extra: Record<string, unknown> = {}) => ({
   session_id: id,
@@ -132,21 +115,24 @@ describe('every AI answer comes from the session pinned model and follows its co
     const before = aiExplanationResponseSchema.parse(await (await api(`/api/experiments/explanations/${item.case_id}?session_id=${p.id}&${given}`)).json());
     const other = await seedCompasAiModel(99);
     try {
-      const active = aiExplanationResponseSchema.parse(await (await api(`/api/experiments/explanations/${item.case_id}`)).json());
+      const active = aiExplanationResponseSchema.parse(await (await api(`/api/experiments/explanations/${item.case_id}`, { headers: { Cookie: await adminCookie() } })).json());
       expect(active.model_identifier).toBe(other);
       const fallback = aiExplanationResponseSchema.parse(await (await api(`/api/experiments/explanations/${item.case_id}?session_id=${p.id}`)).json());
       expect(fallback).toMatchObject({ model_identifier: pinned, probability: before.probability });
-      expect(fallback.served_explanation_id).toBeGreaterThan(0);
+      // Asked again by either route, the case's serve is the one first served: the route does not make it an AI-only one.
+      expect(fallback.served_explanation_id).toBe(before.served_explanation_id);
+      expect(fallback.explanation).toMatchObject({ explanation_kind: 'human_aligned', model_identifier: pinned });
       const predicted = aiExplanationResponseSchema.parse(await (await api(`/api/experiments/main/predict?session_id=${p.id}&case_index=1`, { method: 'POST' })).json());
-      expect(predicted).toMatchObject({ model_identifier: pinned, probability: before.probability, case_id: item.case_id });
-      // The fallback is recorded as the AI's own bars, asked for; a trial that names it is stored with them.
-      const served = (await one<Record<string, unknown>>('select kind, ai_only_reason, ai_model_identifier from served_explanations where id = ?', fallback.served_explanation_id))!;
-      expect(served).toEqual({ kind: 'ai_only', ai_only_reason: 'requested', ai_model_identifier: pinned });
-      const res = await save(judged(p.id, item.case_id, { ...ALL_RATINGS, served_explanation_id: fallback.served_explanation_id, explanation_kind: 'ai_only', ai_prediction: fallback.prediction, shown_feature_importance: fallback.feature_importance }));
+      expect(predicted).toMatchObject({ model_identifier: pinned, probability: before.probability, case_id: item.case_id, served_explanation_id: before.served_explanation_id });
+      const served = (await one<Record<string, unknown>>('select kind, ai_only_reason, ai_model_identifier, serve_count from served_explanations where id = ?', fallback.served_explanation_id))!;
+      expect(served).toEqual({ kind: 'human_aligned', ai_only_reason: null, ai_model_identifier: pinned, serve_count: 3 });
+      expect(await count('select count(*) as n from served_explanations where session_id = ?', p.id)).toBe(1);
+      const e = fallback.explanation!;
+      const res = await save(judged(p.id, item.case_id, { ...ALL_RATINGS, served_explanation_id: e.served_explanation_id, explanation_kind: e.explanation_kind, ai_prediction: e.prediction, shown_feature_importance: e.shown_feature_importance }));
       expect(res.status, await res.clone().text()).toBe(201);
       expect(await one('select explanation_kind, ai_only_reason, ai_model_identifier from main_experiment_responses where session_id = ?', p.id)).toEqual({
-        explanation_kind: 'ai_only',
-        ai_only_reason: 'requested',
+        explanation_kind: 'human_aligned',
+        ai_only_reason: null,
         ai_model_identifier: pinned,
       });
     } finally {
@@ -312,7 +298,7 @@ const countedIn = (condition: string) =>
 /** A newcomer through the whole pre-experiment to the main start; returns the condition drawn. */
 async function newcomer() {
   const p = await consentedParticipant('compas');
-  await answerPre(p.id);
+  await answerWholePre(p.id);
   return mainStartResponseSchema.parse(await (await postJson('/api/experiments/main/start', { session_id: p.id })).json()).condition.name;
 }
 

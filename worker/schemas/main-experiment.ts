@@ -127,8 +127,8 @@ function wholeInitial(v: CarriedInitial, ctx: z.RefinementCtx) {
 /**
  * `POST /api/human-aligned-explanation`. The case is named by `case_id` (or `case_data.case_id`,
  * as the spec's clients send it); its features come from the server's case table, never from
- * the client. `alignment_alpha` is used only for cases outside the session's main set (the
- * practice case); a main case always gets the alpha stored with the session's set.
+ * the client. `alignment_alpha` is accepted and ignored: a main case gets the alpha stored with the
+ * session's set, the practice case the condition's level nearest the study's fallback alpha.
  */
 export const explanationBodySchema = z
   .object({
@@ -165,7 +165,7 @@ export const explanationResponseSchema = z.object({
   model_identifier: z.string(),
   /** The AI model's accuracy on its held-out test cases, for the panel's note; null when not recorded. */
   model_test_accuracy: z.number().nullable(),
-  /** The alpha the bars mix with; null when the participant's condition shows the prediction alone. */
+  /** The alpha the bars mix with (1: the AI's own by design); null without a mix (the prediction alone, the AI-only fallback). */
   alignment_alpha: z.number().nullable(),
   ai_feature_importance: z.array(featureContributionSchema),
   user_feature_importance: z.array(featureContributionSchema),
@@ -179,8 +179,8 @@ export const explanationResponseSchema = z.object({
   user_model_prediction: z.union([z.literal(0), z.literal(1)]).nullable(),
   user_model_probability: z.number().nullable(),
   /**
-   * The Worker's record of this serve (a case of the session's main set; null for a practice
-   * case): the trial names it, and its AI side is stored from the record.
+   * The Worker's record of this serve (a case of the session's main set, or its practice case):
+   * the trial names it, and its AI side is stored from the record.
    */
   served_explanation_id: z.number().int().nullable(),
 });
@@ -247,7 +247,11 @@ export const integratedResponseResultSchema = z.object({
   complete: z.boolean(),
 });
 
-/** `GET /api/experiments/explanations/{caseId}`: the AI-only fallback explanation (part 2 §3). */
+/**
+ * `GET /api/experiments/explanations/{caseId}`: the spec's AI-only fallback (part 2 §3). With a
+ * session it answers the session's serve of the case (`feature_importance` = the bars shown);
+ * without one, the active model's own explanation of a practice case.
+ */
 export const aiExplanationResponseSchema = z.object({
   success: z.literal(true),
   case_id: z.string(),
@@ -263,8 +267,13 @@ export const aiExplanationResponseSchema = z.object({
   /** The shares come from exact TreeSHAP values and are already normalised: nothing is left for the client to do. */
   raw_shap_based: z.literal(true),
   requires_frontend_normalization: z.literal(false),
-  /** With a session: the Worker's record of this serve for a case of its main set (null otherwise). */
+  /** With a session: the Worker's record of this serve (null without one). */
   served_explanation_id: z.number().int().nullable(),
+  /**
+   * With a session: the serve whole, as the human-aligned call gives it (the server decides its
+   * kind; this route changes nothing of it); null without a session.
+   */
+  explanation: explanationResponseSchema.nullable(),
 });
 
 /** The AI-only explanation's optional session: given, the case is explained as that session's (its pinned model and condition) and recorded. */

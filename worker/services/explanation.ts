@@ -4,21 +4,22 @@
  * shown (the alpha mix, or the AI's own when there is no usable user model). Features come from
  * the server's case table; the ground truth never leaves it.
  */
-import { and, eq, isNull, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { aiModels, caseSetItems, cases, mainExperimentResponses, mainTrialProgress, sessions, userModels } from '../db/schema';
+import { aiModels, caseSetItems, cases, mainExperimentResponses, mainTrialProgress, servedExplanations, sessions, userModels } from '../db/schema';
+import { barsOfServe, serveColumns } from '../db/trial-record';
 import { AppError, conflict } from '../errors';
-import { mixContributions, normaliseContributions, userExplanationCounts, userModelPredictionFromShares } from '../ml/explanation';
+import { mixContributions, normaliseContributions, userExplanationCounts, userModelPredictionFromShares, type FeatureContribution } from '../ml/explanation';
 import { encodeRow, type CompiledModel } from '../ml/model';
 import { predictProbability, sigmoid } from '../ml/predict';
 import { treeShap } from '../ml/treeshap';
 import type { ExplanationResponse, KeptJudgement } from '../schemas/main-experiment';
 import { r2Keys } from '../storage/r2';
-import { studyConfig, type DatasetType } from '../schemas/study';
+import { studyConfig, type Condition, type DatasetType } from '../schemas/study';
 import { showsAiExplanation } from '../schemas/condition-plan';
-import { conditionOf } from './conditions';
+import { alphaLevelsOf, conditionOf } from './conditions';
 import { alphaOfItem } from './main-case-sets';
-import { recordServe } from './served-explanations';
+import { recordServe, type AiOnlyReason, type ServedExplanation } from './served-explanations';
 import { keepInitialAtReveal } from './trial-progress';
 import { aiRowColumns, loadActiveAiModel, loadAiRow, loadUserModel } from './model-store';
 
@@ -53,20 +54,19 @@ export async function aiExplanation(db: Db, bucket: R2Bucket, caseRow: CaseRow) 
 type UserModelRow = { identifier: string; status: 'trained' | 'training_failed' };
 type AiModelRow = Parameters<typeof loadAiRow>[1];
 
-/** Why the AI's own bars were served instead of the alpha mix. */
-export type AiOnlyReason = 'no_user_model' | 'user_model_failed' | 'user_model_uninformative' | 'requested';
-
 /**
  * What a participant's explanation of one case reads from D1, in one batch (one round trip): the
- * session with the AI model fixed for it, the case, its alpha in the session's main set, and the
- * participant's own model's row. A session explained before its main experiment started gets the
- * active AI model fixed here, but only when the call is going to succeed (not screened out, a case
- * of its dataset), so a refused call changes nothing.
+ * session with the AI model fixed for it, the case, its alpha in the session's main set, the
+ * participant's own model's row, what was kept of the case under way, whether its trial is
+ * stored, and the case's earlier serve. A session explained before its AI model was pinned (one
+ * started before pinning existed) gets the active model fixed here, but only when the call is
+ * going to succeed (its main experiment started, not screened out, a case of its dataset), so a
+ * refused call changes nothing.
  */
 export async function explanationInputs(db: Db, sessionId: string, caseId: string) {
   const activeOfDataset = sql`(select a.model_identifier from ai_models a where a.dataset_type = sessions.dataset_type and a.status = 'active' limit 1)`;
-  const willSucceed = sql`sessions.screened_out_at is null and exists (select 1 from cases c where c.case_id = ${caseId} and c.dataset_type = sessions.dataset_type)`;
-  const [, [session], [caseRow], [item], [userModel], [progress], [stored]] = await db.batch([
+  const willSucceed = sql`sessions.main_started_at is not null and sessions.screened_out_at is null and exists (select 1 from cases c where c.case_id = ${caseId} and c.dataset_type = sessions.dataset_type)`;
+  const [, [session], [caseRow], [item], [userModel], [progress], [stored], [served]] = await db.batch([
     db
       .update(sessions)
       .set({ aiModelIdentifier: activeOfDataset })
@@ -100,6 +100,13 @@ export async function explanationInputs(db: Db, sessionId: string, caseId: strin
       .select({ id: mainExperimentResponses.id })
       .from(mainExperimentResponses)
       .where(and(eq(mainExperimentResponses.sessionId, sessionId), eq(mainExperimentResponses.caseId, caseId))),
+    // The case's first serve; one a page asked for by the old AI-only route (reason `requested`) only when there is no other.
+    db
+      .select(serveColumns)
+      .from(servedExplanations)
+      .where(and(eq(servedExplanations.sessionId, sessionId), eq(servedExplanations.caseId, caseId)))
+      .orderBy(sql`${servedExplanations.aiOnlyReason} is 'requested'`, asc(servedExplanations.id))
+      .limit(1),
   ]);
   return {
     session: session ?? null,
@@ -110,36 +117,35 @@ export async function explanationInputs(db: Db, sessionId: string, caseId: strin
     /** What the server kept of the case under way (null: nothing yet), and whether its trial is stored. */
     progress: progress ?? null,
     stored: stored !== undefined,
+    /** What the Worker already served of the case to this session (null: nothing yet). */
+    served: served ?? null,
   };
 }
 
 /**
  * Explains a case for a session whose AI model row and user-model row are already read: the alpha
- * mix where the participant's model says something, else the AI's own bars (with why). `aiOnly`:
- * the AI's own explanation was asked for (the page's fallback), so the user model is not read.
+ * mix where the participant's model says something, else the AI's own bars, with the reason the
+ * participant's model gave (none, failed, or all zero). Nothing but the model's state decides it.
  */
 export async function explainForSession(
   bucket: R2Bucket,
-  input: { sessionId: string; caseRow: CaseRow; alpha: number; aiRow: AiModelRow; userModel: UserModelRow | null; aiOnly?: boolean },
+  input: { sessionId: string; caseRow: CaseRow; alpha: number; aiRow: AiModelRow; userModel: UserModelRow | null },
 ): Promise<{ explanation: ExplanationResponse; aiOnlyReason: AiOnlyReason | null }> {
   const { sessionId, caseRow, alpha, userModel: userRow } = input;
   const ai = await loadAiRow(bucket, input.aiRow);
   if (!ai) throw new AppError(503, 'ai_model_unavailable', `No active AI model for ${caseRow.datasetType}`);
-  const userModel =
-    !input.aiOnly && userRow?.status === 'trained' ? await loadUserModel(bucket, r2Keys.userModel(caseRow.datasetType, sessionId), userRow.identifier) : null;
+  const userModel = userRow?.status === 'trained' ? await loadUserModel(bucket, r2Keys.userModel(caseRow.datasetType, sessionId), userRow.identifier) : null;
 
   const aiPart = explainWith(ai.model, caseRow.features);
   const userPart = userModel ? explainWith(userModel, caseRow.features) : null;
   const usable = userPart !== null && userExplanationCounts(userPart.shares);
   const aiOnlyReason: AiOnlyReason | null = usable
     ? null
-    : input.aiOnly
-      ? 'requested'
-      : userPart
-        ? 'user_model_uninformative'
-        : userRow?.status === 'training_failed'
-          ? 'user_model_failed'
-          : 'no_user_model';
+    : userPart
+      ? 'user_model_uninformative'
+      : userRow?.status === 'training_failed'
+        ? 'user_model_failed'
+        : 'no_user_model';
   const explanation: ExplanationResponse = {
     success: true,
     session_id: sessionId,
@@ -150,7 +156,8 @@ export async function explainForSession(
     ai_base_probability: aiPart.baseProbability,
     model_identifier: ai.identifier,
     model_test_accuracy: ai.testAccuracy,
-    alignment_alpha: alpha,
+    // The AI's own bars as the fallback are no mix: no alpha is shown with them.
+    alignment_alpha: usable ? alpha : null,
     ai_feature_importance: aiPart.shares,
     user_feature_importance: userPart?.shares ?? [],
     shown_feature_importance: usable ? mixContributions(aiPart.shares, userPart.shares, alpha) : aiPart.shares,
@@ -199,44 +206,105 @@ const asAiExplanation = (explanation: ExplanationResponse): ExplanationResponse 
   human_aligned_used: false,
 });
 
+/**
+ * The alpha the practice case is explained with: the condition's own level nearest the study's
+ * fallback alpha (the lower of two as near), so the practice shows the kind of mix the
+ * participant's cases will; the page's word for it counts for nothing.
+ */
+export function practiceAlpha(condition: Condition): number {
+  const levels = alphaLevelsOf(condition) ?? [studyConfig.mainExperiment.fallbackAlpha];
+  const target = studyConfig.mainExperiment.fallbackAlpha;
+  return [...levels].sort((a, b) => Math.abs(a - target) - Math.abs(b - target) || a - b)[0]!;
+}
+
+/**
+ * A recorded serve as the explanation it was: every field from the record (its bars whole,
+ * number for number), the model's accuracy note from the model's row. Serving a case again
+ * returns this, so nothing a page asks for makes a serve of another kind.
+ */
+function explanationOfServe(serve: ServedExplanation, caseRow: CaseRow, testAccuracy: number | null): ExplanationResponse {
+  const bars = barsOfServe(serve) as { ai: FeatureContribution[]; user: FeatureContribution[]; shown: FeatureContribution[] };
+  const prediction = serve.kind === 'prediction_only';
+  return {
+    success: true,
+    session_id: serve.sessionId,
+    case_id: caseRow.caseId,
+    dataset_type: caseRow.datasetType,
+    prediction: serve.aiPrediction as 0 | 1,
+    ai_probability: prediction ? null : serve.aiProbability,
+    ai_base_probability: prediction ? null : serve.aiBaseProbability,
+    model_identifier: serve.aiModelIdentifier,
+    model_test_accuracy: testAccuracy,
+    alignment_alpha: serve.alignmentAlpha,
+    ai_feature_importance: bars.ai,
+    user_feature_importance: bars.user,
+    shown_feature_importance: bars.shown,
+    explanation_kind: serve.kind,
+    human_aligned_used: serve.kind === 'human_aligned',
+    user_model_available: bars.user.length > 0 && userExplanationCounts(bars.user),
+    user_model_identifier: serve.userModelIdentifier,
+    user_model_prediction: serve.userModelPrediction as 0 | 1 | null,
+    user_model_probability: serve.userModelProbability,
+    served_explanation_id: serve.id,
+  };
+}
+
 type ExplanationInputs = Awaited<ReturnType<typeof explanationInputs>>;
 
 /**
- * Serves a case of the session's main set as its condition shows it (refused where it shows no AI),
- * from the session's pinned AI model and its own model, with the alpha fixed with the set, and
- * records the serve: the trial's AI side is later stored from this record, never from the page's
- * copy. `aiOnly`: the AI's own explanation was asked for (the page's fallback, `main/predict`).
+ * Serves a case to a session, and records it: the one way anything of the AI reaches a
+ * participant. Only a case of the session's main set (not yet stored; in a condition that asks for
+ * an initial judgement first, only once it is kept) or the practice case (the tutorial's pool,
+ * which no participant judges), only where the condition shows the AI (409 otherwise), and only in
+ * the condition's shape. What is served is decided here from the condition, the alpha fixed with
+ * the set and the state of the participant's model alone; a case served before is served the same
+ * again, counted on its record, whichever route asks.
  */
-export async function serveMainCase(
+export async function serveCase(
   db: Db,
   bucket: R2Bucket,
-  inputs: ExplanationInputs & { session: NonNullable<ExplanationInputs['session']>; caseRow: CaseRow; setItem: { storedAlpha: number | null } },
-  options: { aiOnly: boolean; now: string; initial: KeptJudgement | null },
+  inputs: ExplanationInputs & { session: NonNullable<ExplanationInputs['session']>; caseRow: CaseRow & { pool: string } },
+  options: { now: string; initial: KeptJudgement | null },
 ): Promise<ExplanationResponse> {
   const { session, caseRow } = inputs;
   const condition = conditionOf(session);
   if (condition.shows === 'none') throw conflict('no_ai_in_condition', `Participant ${session.sessionId} is in condition ${condition.name}, which shows no AI`);
-  // A stored case is not shown again: a page asking for it (an old tab) is told the study moved on.
-  if (inputs.stored) throw conflict('case_already_stored', `Case ${caseRow.caseId} of ${session.sessionId} is already stored; the study has moved on`);
-  // Nothing of the AI is shown before the initial judgement is kept.
-  await keepInitialAtReveal(db, {
-    sessionId: session.sessionId,
-    caseId: caseRow.caseId,
-    condition,
-    progress: inputs.progress,
-    carried: options.initial,
-    now: options.now,
-  });
-  const alpha = alphaOfItem(condition, inputs.setItem.storedAlpha);
+  const practice = caseRow.pool === 'tutorial';
+  if (!practice) {
+    if (!inputs.setItem) {
+      throw new AppError(400, 'case_not_in_set', [
+        { msg: `case ${caseRow.caseId} is neither in this session's main-experiment set nor the practice case: nothing of the AI is shown for it`, loc: ['case_id'] },
+      ]);
+    }
+    // A stored case is not shown again: a page asking for it (an old tab) is told the study moved on.
+    if (inputs.stored) throw conflict('case_already_stored', `Case ${caseRow.caseId} of ${session.sessionId} is already stored; the study has moved on`);
+    // Nothing of the AI is shown before the initial judgement is kept.
+    await keepInitialAtReveal(db, {
+      sessionId: session.sessionId,
+      caseId: caseRow.caseId,
+      condition,
+      progress: inputs.progress,
+      carried: options.initial,
+      now: options.now,
+    });
+  }
+  if (inputs.served) {
+    await db
+      .update(servedExplanations)
+      .set({ serveCount: sql`${servedExplanations.serveCount} + 1`, lastServedAt: options.now })
+      .where(eq(servedExplanations.id, inputs.served.id));
+    const accuracy = session.ai?.metrics.test_accuracy;
+    return explanationOfServe(inputs.served, caseRow, typeof accuracy === 'number' ? accuracy : null);
+  }
+  const alpha = practice ? practiceAlpha(condition) : (alphaOfItem(condition, inputs.setItem!.storedAlpha) ?? studyConfig.mainExperiment.fallbackAlpha);
   const prediction = condition.shows === 'ai_prediction';
   const served = await explainForSession(bucket, {
     sessionId: session.sessionId,
     caseRow,
-    alpha: alpha ?? studyConfig.mainExperiment.fallbackAlpha,
+    alpha,
     aiRow: session.ai,
     // The prediction alone never reads the participant's model.
     userModel: prediction ? null : inputs.userModel,
-    aiOnly: options.aiOnly,
   });
   const shown = prediction ? predictionOnly(served.explanation) : showsAiExplanation(condition, studyConfig.mainExperiment.alphaLevels) ? asAiExplanation(served.explanation) : served.explanation;
   const id = await recordServe(db, {

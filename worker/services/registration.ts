@@ -15,7 +15,7 @@ import { CONSENT_ITEMS, studyConfig } from '../schemas/study';
 import { ensurePreCaseSet, seedOf, storedPreCaseSet } from './case-sets';
 import { recordConsent } from './consent';
 import { answerPlan, shapeOf, type RatingItem } from '../schemas/condition-plan';
-import { explanationInputs, serveMainCase } from './explanation';
+import { explanationInputs, serveCase } from './explanation';
 import { ensureMainCaseSet } from './main-case-sets';
 import { storeIntegratedResponse } from './main-responses';
 import { countPreResponses, storePreAnswers } from './pre-experiment';
@@ -172,5 +172,5 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
 async function serveRegisteredCase(db: Db, models: R2Bucket, sessionId: string, caseId: string, now: string, initial: KeptJudgement | null) {
   const inputs = await explanationInputs(db, sessionId, caseId);
   if (!inputs.session || !inputs.caseRow || !inputs.setItem) throw new Error(`case ${caseId} is not in the main set of ${sessionId}`);
-  return serveMainCase(db, models, { ...inputs, session: inputs.session, caseRow: inputs.caseRow, setItem: inputs.setItem }, { aiOnly: false, now, initial });
+  return serveCase(db, models, { ...inputs, session: inputs.session, caseRow: inputs.caseRow }, { now, initial });
 }

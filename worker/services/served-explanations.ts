@@ -12,11 +12,17 @@ import { serveBarsToText } from '../db/feature-bars';
 import { barsOfServe, serveColumns } from '../db/trial-record';
 import { AppError } from '../errors';
 import type { ExplanationResponse, IntegratedResponseBody } from '../schemas/main-experiment';
-import type { AiOnlyReason } from './explanation';
 import { showsAiBaseline } from '../schemas/condition-plan';
 import { studyConfig } from '../schemas/study';
 
 export type ServedExplanation = typeof servedExplanations.$inferSelect;
+
+/**
+ * Why the AI's own bars were served instead of the alpha mix: the state of the participant's model
+ * alone. (`requested`, the page asking for the AI-only explanation, is found on serves recorded
+ * before the server decided every serve's kind itself; none is recorded any more.)
+ */
+export type AiOnlyReason = 'no_user_model' | 'user_model_failed' | 'user_model_uninformative';
 
 /**
  * Records one serve and returns its id. The same serve again (same kind, models and alpha: a

@@ -35,6 +35,7 @@ const REQUIREMENTS = {
   consented: { field: 'consentedAt', set: true, code: 'consent_required', detail: 'Consent must be recorded before answers are accepted' },
   beforeMain: { field: 'mainStartedAt', set: false, code: 'phase_closed', detail: 'The main experiment has started; the pre-experiment and the participant model are closed' },
   mainCompleted: { field: 'mainCompletedAt', set: true, code: 'main_experiment_incomplete', detail: 'The post-survey opens once the main experiment is complete' },
+  mainStarted: { field: 'mainStartedAt', set: true, code: 'main_experiment_not_started', detail: 'Nothing of the AI is shown before the main experiment has started' },
 } as const satisfies Record<string, Requirement>;
 
 const holds = (r: Requirement, s: LifecycleRow) => Boolean(s[r.field]) === r.set;
@@ -56,8 +57,8 @@ const WRITES = {
   /** Fitting the participant's own model again: only before the main experiment explains with it. */
   user_model: ['notCompleted', 'notScreenedOut', 'consented', 'beforeMain'],
   main_start: ['notCompleted', 'notScreenedOut', 'consented'],
-  /** Serving an explanation is recorded, so it is a write too. */
-  explanation: ['notCompleted', 'notScreenedOut', 'consented'],
+  /** Serving anything of the AI is recorded, so it is a write too; the AI exists for a participant only once their main experiment started. */
+  explanation: ['notCompleted', 'notScreenedOut', 'consented', 'mainStarted'],
   main_answer: ['notCompleted', 'notScreenedOut', 'consented'],
   understanding_attempt: ['notCompleted', 'notScreenedOut', 'consented'],
   /** The post-survey; sent again once stored, it is answered as a duplicate (the survey's own rule). */

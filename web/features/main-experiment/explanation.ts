@@ -34,12 +34,11 @@ export type ShownExplanation = {
   userModelIdentifier: string | null;
   userModelPrediction: 0 | 1 | null;
   userModelProbability: number | null;
-  /** The server's record of this serve, which the stored case names (null for a practice case). */
+  /** The server's record of this serve, which the stored case names. */
   servedId: number | null;
 };
 
 type HumanAligned = InferResponseType<(typeof api.api)['human-aligned-explanation']['$post'], 200>;
-type AiOnly = InferResponseType<(typeof api.api.experiments.explanations)[':caseId']['$get'], 200>;
 
 const fromHumanAligned = (r: HumanAligned): ShownExplanation => ({
   kind: r.explanation_kind,
@@ -56,24 +55,6 @@ const fromHumanAligned = (r: HumanAligned): ShownExplanation => ({
   userModelIdentifier: r.user_model_identifier,
   userModelPrediction: r.user_model_prediction,
   userModelProbability: r.user_model_probability,
-  servedId: r.served_explanation_id,
-});
-
-const fromAiOnly = (r: AiOnly, alpha: number | null): ShownExplanation => ({
-  kind: 'ai_only',
-  prediction: r.prediction,
-  aiProbability: r.probability,
-  aiBaseProbability: r.base_probability,
-  modelIdentifier: r.model_identifier,
-  testAccuracy: r.model_test_accuracy,
-  alpha,
-  ai: r.feature_importance,
-  user: [],
-  shown: r.feature_importance,
-  userModelAvailable: false,
-  userModelIdentifier: null,
-  userModelPrediction: null,
-  userModelProbability: null,
   servedId: r.served_explanation_id,
 });
 
@@ -105,8 +86,9 @@ const withoutBars = (e: ShownExplanation): ShownExplanation => ({
 });
 
 /**
- * The explanation of a case for this participant; `alpha` counts only for a practice case (the
- * server holds the main cases' alphas). `predictionOnly`: the condition shows the prediction alone.
+ * The explanation of a case for this participant, as the server serves and records it (it holds
+ * every alpha; `alpha` is the spec's field, sent along and not used). `predictionOnly`: the
+ * condition shows the prediction alone.
  */
 export async function fetchExplanation(input: {
   sessionId: string;
@@ -142,10 +124,11 @@ export async function fetchExplanation(input: {
     if (saysStudyMovedOn(first)) throw first;
     logger.fallback('explanation', `human-aligned explanation failed; using the AI-only one: ${String(first)}`);
     try {
-      // The session's own AI-only explanation (its pinned model, recorded by the server as served).
+      // The spec's AI-only route: with the session it answers the same serve (the server decides what is served, not the route).
       const query = { session_id: input.sessionId, ...Object.fromEntries(Object.entries(carried).map(([k, v]) => [k, String(v)])) };
       const r = await unwrap(await api.api.experiments.explanations[':caseId'].$get({ param: { caseId: input.caseId }, query }));
-      return noted(fromAiOnly(r, input.alpha));
+      if (!r.explanation) throw new Error(`no serve of ${input.caseId} for ${input.sessionId}`);
+      return noted(fromHumanAligned(r.explanation));
     } catch (second) {
       const reason = (err: unknown) => (err instanceof Error ? err.message : String(err));
       throw new ExplanationUnavailable(`${reason(first)} / ${reason(second)}`);
