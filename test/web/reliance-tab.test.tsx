@@ -13,6 +13,7 @@ const group = (trials: number) => ({
   trials,
   participants: 2,
   fallback_trials: 0,
+  fallback_reasons: {},
   metrics: { agreement: interval },
   calibration: [],
   bars_lean_with_ai: { trials: 0, rate: null },

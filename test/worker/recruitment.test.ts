@@ -175,6 +175,52 @@ describe('quotas', () => {
     expect(((await balanced.json()) as { dataset_type: string }).dataset_type).not.toBe('compas');
   });
 
+  it("leaves nothing for a refused newcomer who came the entry page's way, their dataset assignment included (300 at once, 5 places left)", async () => {
+    const holding = await count("select count(*) as n from sessions s join participants p on p.id = s.participant_id where p.origin = 'participant' and s.screened_out_at is null");
+    expect((await setTargets({ overallTarget: holding + 5, cellTarget: null, cellTargets: {} })).status).toBe(200);
+    const ids = Array.from({ length: 300 }, () => newParticipantId());
+    // The entry page assigns a dataset (forced by the URL, or balanced), then opens the session.
+    const statuses = await Promise.all(
+      ids.map(async (id, i) => {
+        const assigned =
+          i % 2 === 0
+            ? await postJson('/api/experiments/dataset-assignment/explicit', { session_id: id, dataset_type: 'compas', created_by: 'user_query_parameter' })
+            : await postJson('/api/experiments/dataset-assignment/balanced', { session_id: id });
+        if (assigned.status !== 200) return assigned.status;
+        const { dataset_type } = (await assigned.json()) as { dataset_type: string };
+        return (await postJson('/api/experiments/sessions', { participant_name: id, dataset_type, new_participant: true })).status;
+      }),
+    );
+    expect(statuses.filter((s) => s === 201)).toHaveLength(5);
+    expect(statuses.filter((s) => s === 409)).toHaveLength(295);
+    expect(await stored(ids.filter((_, i) => statuses[i] === 409))).toBe(0);
+    expect(await stored(ids.filter((_, i) => statuses[i] === 201))).toBe(15);
+    await setTargets(null);
+  });
+
+  it('draws a session admitted before the quotas into an open cell at its main start, counted as admission counts, and refuses it with nothing stored when every cell is full', async () => {
+    await setTargets(null);
+    const early = newParticipantId();
+    expect((await postJson('/api/experiments/sessions', { participant_name: early, dataset_type: 'compas', new_participant: true })).status).toBe(201);
+    expect((await postJson('/api/consent/submit', { session_id: early, consent_items: allConsentItems() })).status).toBe(201);
+    const row = () => env.DB.prepare('select condition, main_started_at, ai_model_identifier from sessions where session_id = ?').bind(early).first();
+    expect(await row()).toEqual({ condition: null, main_started_at: null, ai_model_identifier: null });
+    // The cell is at its target: the start is refused and writes nothing.
+    const held = await placesHeld();
+    await setTargets({ overallTarget: null, cellTarget: null, cellTargets: { 'compas:human_aligned': held } });
+    const refused = await postJson('/api/experiments/main/start', { session_id: early, debug: true });
+    expect(refused.status).toBe(409);
+    expect(((await refused.json()) as { code: string }).code).toBe('study_full');
+    expect(await row()).toEqual({ condition: null, main_started_at: null, ai_model_identifier: null });
+    expect(await count("select count(*) as n from case_set_items where session_id = ? and phase = 'main'", early)).toBe(0);
+    // One more place: it takes it, and the cell is exactly at its target.
+    await setTargets({ overallTarget: null, cellTarget: null, cellTargets: { 'compas:human_aligned': held + 1 } });
+    expect((await postJson('/api/experiments/main/start', { session_id: early, debug: true })).status).toBe(201);
+    expect(await row()).toMatchObject({ condition: 'human_aligned' });
+    expect(await placesHeld()).toBe(held + 1);
+    await setTargets(null);
+  });
+
   it('gives back the place of a session with no answer for longer than the time-out, and counts it again if it comes back', async () => {
     const target = await placesHeld();
     await setTargets({ overallTarget: null, cellTarget: null, cellTargets: { 'compas:human_aligned': target } });

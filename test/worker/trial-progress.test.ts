@@ -152,10 +152,18 @@ describe('every step of a case is kept once, and the start call resumes it there
     expect(JSON.stringify(errorBodySchema.parse(await changed.json()).detail)).toContain('final_prediction');
     expect((await resumed(p.id)).cases_in_progress[0]).toMatchObject({ final: { prediction: 0, confidence: 4, response_time_ms: 2300, reasoning: null } });
 
-    // The trial with only its ratings and total time: everything else is what was kept.
+    // The trial with only its ratings and total time (a page that reloaded knows the judgements only
+    // from the server): everything else is what was kept, the final judgement too.
+    const ratings = { comprehensibility: 4, transparency: 4, satisfaction: 4, trust: 4, alignment: 4 };
+    const second = { session_id: p.id, case_id: p.set[1]!.case_id };
+    expect((await reveal(p.id, second.case_id, FIRST)).status).toBe(200);
+    // Where no final judgement was kept, leaving it out is bad input, and nothing is stored.
+    const noFinal = await postJson('/api/experiments/main/integrated-response', { ...second, ...ratings, total_task_time_ms: 30000 });
+    expect(noFinal.status).toBe(400);
+    expect(JSON.stringify(errorBodySchema.parse(await noFinal.json()).detail)).toContain('no final judgement was kept');
+    expect(await count('select count(*) as n from main_experiment_responses where session_id = ?', p.id)).toBe(0);
     const saved = await postJson('/api/experiments/main/integrated-response', {
       ...at,
-      ...FINAL,
       comprehensibility: 4,
       transparency: 4,
       satisfaction: 4,

@@ -24,7 +24,7 @@ import { answerWriteLimit, attemptWriteLimit, idLookupLimit } from './sessions';
 import { studyConfig } from '../schemas/study';
 import { alphaSchedule } from '../services/alignment';
 import { toParticipantCase } from '../services/case-sets';
-import { conditionOf, conditionView } from '../services/conditions';
+import { assignCondition, conditionOf, conditionView } from '../services/conditions';
 import { alphaOfItem, ensureMainCaseSet, mainSetItem, MainPoolError, type MainStartBypass } from '../services/main-case-sets';
 import { pinActiveAiModel } from '../services/model-store';
 import { mainResponseSummary, storeIntegratedResponse } from '../services/main-responses';
@@ -54,6 +54,8 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     if (!bypass && preCount < studyConfig.preExperiment.numCases) {
       throw conflict('pre_experiment_incomplete', `The pre-experiment has ${preCount} of ${studyConfig.preExperiment.numCases} answers`);
     }
+    // The condition first: under quotas a start with no open cell is refused before anything else is written.
+    await assignCondition(c.var.db, session, new Date().toISOString());
     let outcome;
     try {
       // The AI the participant will see is fixed now: a retrain later does not change it for them.

@@ -124,6 +124,15 @@ function wholeInitial(v: CarriedInitial, ctx: z.RefinementCtx) {
   }
 }
 
+/** The final judgement of a stored case: all three of prediction, confidence and time, or none (then the kept one). */
+function wholeFinal(v: { final_prediction?: unknown; final_confidence?: unknown; final_response_time_ms?: unknown }, ctx: z.RefinementCtx) {
+  const given = (['final_prediction', 'final_confidence', 'final_response_time_ms'] as const).filter((k) => v[k] !== undefined);
+  if (given.length === 0 || given.length === 3) return;
+  for (const k of ['final_prediction', 'final_confidence', 'final_response_time_ms'] as const) {
+    if (v[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: `${k} is required with ${given.join(', ')}` });
+  }
+}
+
 /**
  * `POST /api/human-aligned-explanation`. The case is named by `case_id` (or `case_data.case_id`,
  * as the spec's clients send it); its features come from the server's case table, never from
@@ -208,9 +217,10 @@ export const integratedResponseBodySchema = z.object({
   initial_confidence: confidence.nullish(),
   initial_response_time_ms: durationMs.nullish(),
   initial_reasoning: reasoning,
-  final_prediction: prediction,
-  final_confidence: confidence,
-  final_response_time_ms: durationMs,
+  /** Left out (all three) where the server kept the final judgement at its checkpoint: the kept one is stored. */
+  final_prediction: prediction.optional(),
+  final_confidence: confidence.optional(),
+  final_response_time_ms: durationMs.optional(),
   final_reasoning: reasoning,
   ai_prediction: prediction.nullish(),
   ai_model_prediction: prediction.nullish(),
@@ -234,7 +244,7 @@ export const integratedResponseBodySchema = z.object({
   ai_baseline_shown: z.boolean().optional(),
   /** The serve the page showed (the explanation's `served_explanation_id`); left out, the case's last serve. */
   served_explanation_id: z.number().int().positive().nullish(),
-});
+}).superRefine(wholeFinal);
 export type IntegratedResponseBody = z.infer<typeof integratedResponseBodySchema>;
 
 export const integratedResponseResultSchema = z.object({

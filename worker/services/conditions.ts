@@ -10,12 +10,14 @@
 import { eq, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { setAsideParticipants } from '../db/queries/analytics';
+import { openCell } from '../db/queries/sessions';
 import { sessions } from '../db/schema';
 import { AppError } from '../errors';
 import type { Audience } from '../schemas/post-survey';
 import { answerPlan, RATING_ITEMS, shapeOf, type RatingItem } from '../schemas/condition-plan';
 import { SPEC_DESIGN, studyConfig, type Condition, type DatasetType } from '../schemas/study';
 import { seededShuffle, seedOf } from './case-sets';
+import { quotaFor, recruitmentState, studyFull } from './recruitment';
 
 export const conditionNamed = (name: string): Condition | undefined => studyConfig.conditions.find((c) => c.name === name);
 
@@ -54,8 +56,21 @@ export const conditionView = (condition: Condition) => {
 export const alphaLevelsOf = (condition: Condition): readonly number[] | null =>
   condition.shows === 'explanation' ? (condition.alphaLevels ?? studyConfig.mainExperiment.alphaLevels) : null;
 
-/** Draws and stores the session's condition unless it has one; returns the stored one. */
-export async function assignCondition(db: Db, session: { sessionId: string; datasetType: DatasetType }): Promise<Condition> {
+/**
+ * Draws and stores the session's condition unless it has one; returns the stored one. Under
+ * quotas a person's session (one admitted before they were set, or by a path that fixed no cell)
+ * is drawn into an open cell exactly as the admission draws a newcomer, in the same statement
+ * that stores it, and refused (409 `study_full`, nothing stored) when every cell is at its target;
+ * synthetic participants hold no place and are drawn by share.
+ */
+export async function assignCondition(db: Db, session: { sessionId: string; datasetType: DatasetType; origin?: string }, now: string): Promise<Condition> {
+  const quota = session.origin === 'participant' ? quotaFor(await recruitmentState(db), session.datasetType, now) : null;
+  if (quota) {
+    await db.run(sql`UPDATE sessions SET condition = ${openCell(quota, session.sessionId)} WHERE session_id = ${session.sessionId} AND condition IS NULL`);
+    const stored = await db.select({ condition: sessions.condition }).from(sessions).where(eq(sessions.sessionId, session.sessionId)).get();
+    if (!stored?.condition) throw studyFull(session.datasetType);
+    return conditionOf({ sessionId: session.sessionId, condition: stored.condition });
+  }
   const order = seededShuffle(
     studyConfig.conditions.map((c) => c.name),
     seedOf(`${session.sessionId}/condition`),

@@ -73,10 +73,15 @@ export type MainStartBypass = 'debug' | 'tutorial' | null;
  * Draws and stores the session's main set on its first start, and records that start (when, and
  * through which bypass) in the same batch; later calls return the stored set and record nothing.
  */
-export async function ensureMainCaseSet(db: Db, session: { sessionId: string; datasetType: DatasetType; condition: string | null }, now: string, bypass: MainStartBypass = null) {
+export async function ensureMainCaseSet(
+  db: Db,
+  session: { sessionId: string; datasetType: DatasetType; condition: string | null; origin?: string },
+  now: string,
+  bypass: MainStartBypass = null,
+) {
   const existing = await storedMainCaseSet(db, session.sessionId);
   if (existing.length > 0) return { set: existing, created: false, condition: conditionOf(session) };
-  const condition = await assignCondition(db, session);
+  const condition = await assignCondition(db, session, now);
 
   const size = studyConfig.mainExperiment.numCases;
   const seed = seedOf(session.sessionId);

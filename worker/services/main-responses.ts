@@ -198,6 +198,11 @@ export async function storeIntegratedResponse(
   }
   // The judgements kept while the case was under way are the trial's; the body may repeat them, not change them.
   const judged = withKeptJudgements(body, progress ? progressView(progress) : null);
+  if (judged.final_prediction === undefined || judged.final_confidence === undefined || judged.final_response_time_ms === undefined) {
+    throw new AppError(400, 'validation_failed', [
+      { msg: `final_prediction, final_confidence and final_response_time_ms are required: no final judgement was kept for case ${body.case_id}`, loc: ['body', 'final_prediction'] },
+    ]);
+  }
   // The judgements and ratings must fit the condition; what it showed of the AI is the serve's.
   const answer = served
     ? { ...judged, ai_prediction: served.aiPrediction, ai_feature_importance: barsOfServe(served).ai, shown_feature_importance: barsOfServe(served).shown }

@@ -233,6 +233,8 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
   const definition = metrics.find((m) => m.id === metric);
   const range: [number, number] = definition ? [definition.range[0], definition.range[1]] : [0, 1];
   const fallbackTrials = r.by_condition.reduce((a, g) => a + g.fallback_trials, 0);
+  const fallbackReasons = new Map<string, number>();
+  for (const g of r.by_condition) for (const [reason, n] of Object.entries(g.fallback_reasons)) fallbackReasons.set(reason, (fallbackReasons.get(reason) ?? 0) + n);
   const columns = [
     { id: 'user_name', label: t('admin.dashboard.columns.username') },
     { id: 'trials', label: t(k('trials')) },
@@ -319,7 +321,12 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
       </div>
       {fallbackTrials > 0 ? (
         <p className="muted" data-testid="reliance-fallback">
-          {t(k('fallback'), { count: fallbackTrials })}
+          {t(k('fallback'), {
+            count: fallbackTrials,
+            reasons: [...fallbackReasons]
+              .map(([reason, count]) => t(k('fallbackReasonCount'), { reason: t(k(`fallbackReason.${reason}`), { defaultValue: reason }), count }))
+              .join(i18n.language === 'ja' ? '、' : ', '),
+          })}
         </p>
       ) : null}
       <DifferencesTable report={r} metric={metric} />

@@ -18,6 +18,11 @@ export class ScreenedOut extends Error {
   override readonly name = 'ScreenedOut';
 }
 
+/** Under quotas, every condition had all its participants by the time this participant reached the main experiment. */
+export class StudyFullAtMain extends Error {
+  override readonly name = 'StudyFullAtMain';
+}
+
 export async function loadMainExperiment(
   sessionId: string,
   opts: { resuming: boolean; bypass: boolean },
@@ -49,6 +54,7 @@ export async function loadMainExperiment(
     };
   } catch (err) {
     if (err instanceof ApiError && err.code === 'screened_out') throw new ScreenedOut(err.message);
+    if (err instanceof ApiError && err.code === 'study_full') throw new StudyFullAtMain(err.message);
     if (err instanceof ApiError && err.status === 409) throw new NotReadyForMain(err.message);
     throw err;
   }

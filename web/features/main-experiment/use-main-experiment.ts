@@ -19,7 +19,7 @@ import { sessionKeys } from '../../lib/storage-keys';
 import { useBetweenCasesPause } from '../../lib/use-between-cases-pause';
 import { useOutboxState } from '../../lib/use-outbox-state';
 import type { CaseRecord } from './case-flow-machine';
-import { fetchMainSummary, loadMainExperiment, NotReadyForMain, ScreenedOut } from './load';
+import { fetchMainSummary, loadMainExperiment, NotReadyForMain, ScreenedOut, StudyFullAtMain } from './load';
 import { currentCase, initialMainState, mainReducer } from './main-experiment-machine';
 import { integratedResponse, mainOutbox, testAttemptOutbox, type IntegratedResponse, type TestAttempt } from './response-sender';
 
@@ -85,6 +85,11 @@ export function useMainExperiment(input: { sessionId: string | null; resumeData?
         if (cancelled) return;
         if (err instanceof ScreenedOut) {
           screenedOut();
+          return;
+        }
+        if (err instanceof StudyFullAtMain) {
+          logger.fallback('main_study_full', err.message);
+          dispatch({ type: 'load_failed', messageKey: 'main.studyFull' });
           return;
         }
         if (err instanceof NotReadyForMain) {

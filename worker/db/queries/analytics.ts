@@ -91,6 +91,8 @@ const trialSumsQuery = (db: Db, population: Population, participantIds: { from: 
       condition: sessionCondition,
       kind,
       alpha,
+      // Why a fallback showed the AI's own bars (null for every other kind, and for a fallback stored before reasons were).
+      fallbackReason: sql<string | null>`(case when ${kind} = 'ai_only' then ${main.aiOnlyReason} end)`,
       trials: count(),
       aiTrials: n(withAi),
       agreeFinal: n(sql`${withAi} and ${finalIsAi}`),
@@ -118,7 +120,7 @@ const trialSumsQuery = (db: Db, population: Population, participantIds: { from: 
     .from(main)
     .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
     .where(and(usableTrial, countedParticipant(db, main.participantId, population), between(main.participantId, participantIds.from, participantIds.to)))
-    .groupBy(main.participantId, main.datasetType, sessionCondition, kind, alpha);
+    .groupBy(main.participantId, main.datasetType, sessionCondition, kind, alpha, sql`(case when ${kind} = 'ai_only' then ${main.aiOnlyReason} end)`);
 };
 
 /** Sums over one participant's trials of one condition, dataset, kind and alpha: every measure is a ratio of these. */
@@ -236,6 +238,7 @@ export const trialRows = (db: Db, after: number, limit: number, userName?: strin
       caseNumber: main.caseNumber,
       kind: shownKind(),
       alpha: shownAlpha(),
+      scheduledAlpha: main.alignmentAlpha,
       aiOnlyReason: main.aiOnlyReason,
       groundTruth: main.groundTruth,
       initialPrediction: main.initialPrediction,

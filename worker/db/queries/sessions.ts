@@ -28,6 +28,7 @@ export async function findSession(db: Db, sessionId: string) {
         screenedOutAt: sessions.screenedOutAt,
         completionVerificationCode: sessions.completionVerificationCode,
         condition: sessions.condition,
+        origin: participants.origin,
         prolific: sql<number>`${participants.prolificPid} is not null`.mapWith(Boolean),
       })
       .from(sessions)
@@ -88,14 +89,16 @@ export const placeOf = (s: string, cutoff: string) => {
  * The condition a newcomer of the quota's dataset is admitted into: among the cells below their
  * target (the study below its overall target), the least filled for its target, ties in the
  * configuration's order; no row when every cell is full. People only: synthetic participants hold no place.
+ * `admitted`: the session already holds a place in the study without a cell (admitted before the
+ * quotas, drawn at its main start), so the overall count leaves it out.
  */
-export const openCell = (q: Quota) => sql`(select c.value from json_each(${JSON.stringify(q.conditions)}) c
+export const openCell = (q: Quota, admitted?: string) => sql`(select c.value from json_each(${JSON.stringify(q.conditions)}) c
   left join (select s.condition as condition, count(*) as n from sessions s join participants p on p.id = s.participant_id
              where s.dataset_type = ${q.dataset} and p.origin = 'participant' and ${holdsPlace(q.cutoff)} group by s.condition) o on o.condition = c.value
   left join json_each(${JSON.stringify(q.cellTargets)}) t on t.key = c.value
   where (t.value is null or coalesce(o.n, 0) < t.value)
     and (${q.overallTarget} is null or (select count(*) from sessions s join participants p on p.id = s.participant_id
-                                       where p.origin = 'participant' and ${holdsPlace(q.cutoff)}) < ${q.overallTarget})
+                                       where p.origin = 'participant' and ${holdsPlace(q.cutoff)} and s.session_id is not ${admitted ?? null}) < ${q.overallTarget})
   order by case when t.value is null then coalesce(o.n, 0) else coalesce(o.n, 0) * 1.0 / t.value end, c.key
   limit 1)`;
 
@@ -216,6 +219,9 @@ export async function insertParticipantSession(
       )
       .onConflictDoNothing()
       .returning({ id: sessions.id }),
+    // A newcomer refused for want of an open cell keeps nothing: not the dataset assignment the
+    // entry page asked for before this call either (an ID with a session keeps its own).
+    ...(quota ? [db.delete(datasetAssignments).where(and(eq(datasetAssignments.sessionId, code), sql`not exists (select 1 from sessions s where s.session_id = ${code})`))] : []),
   ]);
   // Two requests for one new ID may race: only the one whose session row went in created it.
   return { inserted: results[3].length > 0 };

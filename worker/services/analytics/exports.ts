@@ -92,7 +92,14 @@ const groupColumns = (key: string, meaning: string, leading: Column<GroupRow>[] 
   { name: key, type: 'text', meaning, value: (r) => r.group },
   { name: 'participants', type: 'integer', meaning: 'Participants with trials in the group', value: (r) => r.participants },
   { name: 'trials', type: 'integer', meaning: 'Trials in the group', value: (r) => r.trials },
-  { name: 'fallback_trials', type: 'integer', meaning: "Trials of the group that showed the AI's own bars as the fallback for a missing participant model (counted in the group)", value: (r) => r.fallback_trials },
+  { name: 'fallback_trials', type: 'integer', meaning: "Trials of the group that showed the AI's own bars as the fallback for an unusable participant model (counted in the group)", value: (r) => r.fallback_trials },
+  {
+    name: 'fallback_reasons',
+    type: 'text',
+    meaning: 'Those fallback trials by why the participant model was unusable',
+    coding: `reason:trials, semicolon-separated, reasons in alphabetical order; empty when none. ${FALLBACK_REASON_CODING}`,
+    value: (r) => Object.entries(r.fallback_reasons).map(([reason, n]) => `${reason}:${n}`).join(';'),
+  },
   {
     name: 'bars_lean_with_ai',
     type: 'number',
@@ -111,6 +118,23 @@ const groupColumns = (key: string, meaning: string, leading: Column<GroupRow>[] 
 ];
 
 const CONDITION_OF_TRIALS = 'Between-subject condition of the trials (study configuration conditions[].name)';
+
+/** Why the AI's own bars were served instead of the alpha mix (every table's `ai_only_reason`). */
+export const FALLBACK_REASON_CODING =
+  "no_user_model = the participant had no model; user_model_failed = their model could not be fitted (e.g. one answer to every pre-experiment case); user_model_uninformative = their model's bars were all zero; requested = a page asked the AI-only route, on serves recorded before the server decided every serve's kind (none since); unrecorded = a fallback stored before reasons were recorded";
+
+/** The alpha of the explanation shown: one meaning in every table (trials' `alpha`, main-experiment's and served-explanations' `alignment_alpha`). */
+export const ALPHA_SHOWN_MEANING =
+  "Alpha of the human-aligned explanation shown: the weight of the AI's own contributions in the mixed bars (1 − alpha that of the participant's model); empty for every other kind (the AI's own bars by design or as a fallback, the prediction alone, no AI)";
+export const ALPHA_SHOWN: Omit<Column<never>, 'value'> = { name: 'alignment_alpha', type: 'number', meaning: ALPHA_SHOWN_MEANING, units: '0–1' };
+/** The alpha the design assigned to a case, whatever was shown (intention to treat). */
+export const SCHEDULED_ALPHA: Omit<Column<never>, 'value'> = {
+  name: 'scheduled_alpha',
+  type: 'number',
+  meaning:
+    "Alpha the participant's case set fixed for the case when the main experiment started (the design's assignment), whatever was shown: equal to the alpha shown for a human-aligned explanation, kept for a fallback too (an intention-to-treat analysis); empty in a condition without explanations",
+  units: '0–1',
+};
 
 /** What a group of trials showed, and why (the trial table's and the group tables' coding). */
 export const SHOWN_KIND_CODING =
@@ -231,8 +255,9 @@ export const trialsTable: ExportTable<TrialRow> = {
     { name: 'case_id', type: 'text', meaning: 'Case judged (see case-data)', value: (r) => r.caseId },
     { name: 'case_number', type: 'integer', meaning: 'Number of the case in its set', value: (r) => r.caseNumber },
     { name: 'shown_kind', type: 'category', meaning: 'What the trial showed of the AI, and why', coding: SHOWN_KIND_CODING, value: (r) => r.kind },
-    { name: 'alpha', type: 'number', meaning: 'Alpha of the human-aligned explanation shown (empty for every other kind)', units: '0–1', value: (r) => r.alpha },
-    { name: 'ai_only_reason', type: 'category', meaning: "Why the AI's own bars were served as a fallback (see main-experiment)", value: (r) => r.aiOnlyReason },
+    { name: 'alpha', type: 'number', meaning: ALPHA_SHOWN_MEANING, units: '0–1', value: (r) => r.alpha },
+    { ...SCHEDULED_ALPHA, value: (r) => r.scheduledAlpha },
+    { name: 'ai_only_reason', type: 'category', meaning: "Why the AI's own bars were served as a fallback", coding: `${FALLBACK_REASON_CODING}; empty otherwise`, value: (r) => r.aiOnlyReason },
     { name: 'ground_truth', type: 'integer', meaning: 'True outcome', coding: '1 = positive class, 0 = negative', value: (r) => r.groundTruth },
     { name: 'initial', type: 'integer', meaning: 'Judgement before the AI (empty: the condition has none)', coding: '1 = positive class, 0 = negative', value: (r) => r.initialPrediction },
     { name: 'initial_confidence', type: 'integer', meaning: 'Confidence of the initial judgement', coding: '1 … 5', value: (r) => r.initialConfidence },

@@ -32,8 +32,10 @@ export type LeanRate = { trials: number; rate: number | null };
 export type GroupSummary = {
   trials: number;
   participants: number;
-  /** Trials that showed the AI's own bars as the fallback for a missing participant model (counted in the group, reported apart). */
+  /** Trials that showed the AI's own bars as the fallback for an unusable participant model (counted in the group, reported apart). */
   fallback_trials: number;
+  /** Those trials by why the participant's model was unusable (`unrecorded`: stored before reasons were), each reason present once. */
+  fallback_reasons: Record<string, number>;
   metrics: Record<string, Interval>;
   calibration: Calibration;
   bars_lean_with_ai: LeanRate;
@@ -48,6 +50,13 @@ function perParticipant(rows: TrialSums[]): Map<number, Sums> {
     by.set(row.participantId, sums);
   }
   return by;
+}
+
+/** A group's fallback trials by reason, the reasons in alphabetical order. */
+function fallbackReasons(rows: TrialSums[]): Record<string, number> {
+  const by = new Map<string, number>();
+  for (const r of rows) if (r.kind === 'ai_only') by.set(r.fallbackReason ?? 'unrecorded', (by.get(r.fallbackReason ?? 'unrecorded') ?? 0) + r.trials);
+  return Object.fromEntries([...by].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
 /** Every participant's value of every measure (null where undefined), in participant-id order. */
@@ -69,6 +78,7 @@ function summarise(rows: TrialSums[]): GroupSummary {
     trials: pooled.trials,
     participants: people.size,
     fallback_trials: rows.filter((r) => r.kind === 'ai_only').reduce((a, r) => a + r.trials, 0),
+    fallback_reasons: fallbackReasons(rows),
     metrics,
     calibration: calibrationOf(rows),
     bars_lean_with_ai: { trials: pooled.leanKnown, rate: pooled.leanKnown > 0 ? pooled.leansWithAi / pooled.leanKnown : null },

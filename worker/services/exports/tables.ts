@@ -29,6 +29,7 @@ import { originOf } from '../../schemas/model-verification';
 import { answeredQuestions, parseMultiselect, postSurvey, scorePostSurvey, FACTORS, type AnsweredQuestion } from '../../schemas/post-survey';
 import { CONSENT_ITEMS, datasetDefinitions, DATASET_TYPES, SPEC_DESIGN } from '../../schemas/study';
 import {
+  ALPHA_SHOWN,
   alphaModelsTable,
   conditionColumn,
   conditionDifferencesTable,
@@ -37,7 +38,9 @@ import {
   relianceByConditionTable,
   relianceByDatasetTable,
   relianceParticipantsTable,
+  SCHEDULED_ALPHA,
   SHOWN_KIND_CODING,
+  FALLBACK_REASON_CODING,
   trialsTable,
 } from '../analytics/exports';
 import { qualityFlags } from '../analytics/quality-flags';
@@ -373,7 +376,8 @@ export const mainExperimentTable: ExportTable<MainRow> = {
     { name: 'ai_probability', type: 'number', meaning: "AI model's probability of the positive class", units: 'probability 0–1', value: (r) => r.r.aiProbability },
     { name: 'ai_correct', type: 'boolean', meaning: 'ai_prediction equals ground_truth', coding: TRUE_FALSE, value: (r) => correctness(r.r.aiPrediction, r.r.groundTruth) },
     { name: 'ai_model_identifier', type: 'text', meaning: 'Version of the AI model that explained the case', value: (r) => r.r.aiModelIdentifier },
-    { name: 'alignment_alpha', type: 'number', meaning: "Weight of the AI's own contributions in the bars shown (1 − alpha is the weight of the participant's model)", units: '0–1', value: (r) => r.r.alignmentAlpha },
+    { ...ALPHA_SHOWN, value: (r) => (r.shown === 'human_aligned' ? r.r.alignmentAlpha : null) },
+    { ...SCHEDULED_ALPHA, value: (r) => r.r.alignmentAlpha },
     {
       name: 'explanation_kind',
       type: 'category',
@@ -385,8 +389,7 @@ export const mainExperimentTable: ExportTable<MainRow> = {
       name: 'ai_only_reason',
       type: 'category',
       meaning: "Why the AI's own bars were served instead of the alpha mix",
-      coding:
-        "no_user_model = the participant had no model; user_model_failed = their model could not be fitted (e.g. one answer to every pre-experiment case); user_model_uninformative = their model's bars were all zero; requested = the page asked for the AI-only explanation (its fallback after a failed call); empty otherwise",
+      coding: `${FALLBACK_REASON_CODING}; empty otherwise`,
       value: (r) => r.r.aiOnlyReason,
     },
     {
@@ -736,9 +739,10 @@ export const understandingTestTable: ExportTable<AttemptRow> = {
 // ---------------------------------------------------------------------------------------------
 const servedPage = (db: Db, filter: ExportFilter, after: number) =>
   db
-    .select({ r: serveColumns, username: participants.participantCode })
+    .select({ r: serveColumns, username: participants.participantCode, pool: cases.pool })
     .from(servedExplanations)
     .innerJoin(sessions, eq(sessions.sessionId, servedExplanations.sessionId))
+    .leftJoin(cases, eq(cases.caseId, servedExplanations.caseId))
     .innerJoin(participants, eq(participants.id, sessions.participantId))
     .where(and(gt(servedExplanations.id, after), byUser(filter)))
     .orderBy(asc(servedExplanations.id))
@@ -748,23 +752,31 @@ type ServedRow = Awaited<ReturnType<typeof servedPage>>[number];
 export const servedExplanationsTable: ExportTable<ServedRow> = {
   name: 'served-explanations',
   description:
-    "One row per distinct explanation or prediction the Worker served for a case of a participant's main set: the record each main-experiment row's AI side is copied from (its served_explanation_id), including serves no stored case names (a fallback, a reload after another model), with how often and when each was served.",
+    "One row per distinct explanation or prediction the Worker served a participant, for a case of their main set or the practice case: every piece of the AI a participant was shown, the record each main-experiment row's AI side is copied from (its served_explanation_id), including serves no stored case names (the practice case, a case the participant left), with how often and when each was served.",
   columns: [
     { name: 'id', type: 'integer', meaning: 'Serve id (main-experiment served_explanation_id)', value: (r) => r.r.id },
     { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
     { name: 'session_id', type: 'text', meaning: 'Session ID', value: (r) => r.r.sessionId },
     { name: 'case_id', type: 'text', meaning: 'Case served (see case-data)', value: (r) => r.r.caseId },
     {
+      name: 'practice',
+      type: 'boolean',
+      meaning: "The case is the tutorial's practice case (no participant judges it for the record); false: a case of the participant's main set",
+      coding: TRUE_FALSE,
+      value: (r) => r.pool === 'tutorial',
+    },
+    {
       name: 'kind',
       type: 'category',
       meaning: 'What was served',
-      coding: "human_aligned = alpha mix of AI and participant's model; ai_only = the AI's own bars; prediction_only = the prediction without bars",
+      coding:
+        "human_aligned = alpha mix of AI and participant's model; ai_explanation = the AI's own bars because the condition shows them by design; ai_only = the AI's own bars as the fallback for an unusable participant model (see ai_only_reason); prediction_only = the prediction without bars",
       value: (r) => r.r.kind,
     },
-    { name: 'ai_only_reason', type: 'category', meaning: "Why the AI's own bars were served (as in main-experiment)", value: (r) => r.r.aiOnlyReason },
+    { name: 'ai_only_reason', type: 'category', meaning: "Why the AI's own bars were served (as in main-experiment)", coding: `${FALLBACK_REASON_CODING}; empty otherwise`, value: (r) => r.r.aiOnlyReason },
     { name: 'ai_model_identifier', type: 'text', meaning: 'AI model version (the one pinned to the session)', value: (r) => r.r.aiModelIdentifier },
     { name: 'user_model_identifier', type: 'text', meaning: "Participant model version (empty when none was used)", value: (r) => r.r.userModelIdentifier },
-    { name: 'alignment_alpha', type: 'number', meaning: 'Alpha the bars mix with (empty without bars)', units: '0–1', value: (r) => r.r.alignmentAlpha },
+    { ...ALPHA_SHOWN, value: (r) => (r.r.kind === 'human_aligned' ? r.r.alignmentAlpha : null) },
     { name: 'ai_prediction', type: 'integer', meaning: "The AI's prediction", coding: '0 or 1 (see ground_truth in main-experiment)', value: (r) => r.r.aiPrediction },
     { name: 'ai_probability', type: 'number', meaning: "AI model's probability of the positive class (computed whether or not it was shown)", units: 'probability 0–1', value: (r) => r.r.aiProbability },
     { name: 'ai_base_probability', type: 'number', meaning: "The AI's starting point before any feature (sigmoid of TreeSHAP's base value)", units: 'probability 0–1', value: (r) => r.r.aiBaseProbability },
