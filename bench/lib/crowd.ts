@@ -8,6 +8,8 @@ import {
   preAnswerFor,
   datasetFor,
   enter,
+  initialJudgement,
+  integratedAnswer,
   newAcknowledged,
   preCaseIds,
   sendMainCase,
@@ -55,6 +57,60 @@ export function setUpCrowd(baseUrl: string, count: number, onTiming?: (endpoint:
     await sendPreBatch(client, ack, preIds);
     return { ack, client, cases: await trainAndStartMain(client, ack), next: 0, main };
   });
+}
+
+/** `count` participants on the Worker at `baseUrl`, each through the pre-experiment and its model to the main experiment. */
+export function setUpMainCrowd(baseUrl: string, count: number): Promise<MainParticipant[]> {
+  return inBatches(count, SETUP_CONCURRENCY, async (i): Promise<MainParticipant> => {
+    const client = new ApiClient({ baseUrl, clientIp: clientIpFor(i) });
+    const ack = newAcknowledged(datasetFor(i));
+    await enter(client, ack);
+    await sendPreBatch(client, ack, await preCaseIds(client, ack.id));
+    return { ack, client, cases: await trainAndStartMain(client, ack), next: 0, main: true, step: 0, served: null };
+  });
+}
+
+/** The calls of one main case, in the order a participant's page makes them. */
+export const MAIN_STEPS = ['reveal', 'explanation_viewed', 'final', 'stored_case'] as const;
+export type MainStep = (typeof MAIN_STEPS)[number];
+type Served = Record<string, unknown> & { prediction: 0 | 1 };
+export type MainParticipant = Participant & { step: number; served: Served | null };
+
+/**
+ * A main-experiment participant's next call, as the page makes them: the request that reveals the
+ * AI (carrying the initial judgement), the checkpoint of the explanation's viewing time, the
+ * checkpoint of the final judgement, and the stored case. Returns which call it was and its wall
+ * time, or null when the participant's cases are done.
+ */
+export async function nextMainCall(p: MainParticipant): Promise<{ step: MainStep; ms: number } | null> {
+  const caseId = p.cases[p.next];
+  if (!caseId) return null;
+  const step = MAIN_STEPS[p.step]!;
+  const at = { session_id: p.ack.id, case_id: caseId };
+  const choices = { initial: preAnswerFor(p.ack.id, caseId).prediction, trust: 1 + (p.next % 5) };
+  const started = performance.now();
+  if (step === 'reveal') p.served = (await p.client.call<Served>('POST', '/api/human-aligned-explanation', { ...at, ...initialJudgement(choices.initial) })).body;
+  else if (step === 'explanation_viewed') await p.client.call('POST', '/api/experiments/main/trial-progress', { step, ...at, explanation_viewing_time_ms: 5000 });
+  else if (step === 'final') await p.client.call('POST', '/api/experiments/main/trial-progress', { step, ...at, final_prediction: p.served!.prediction, final_confidence: 4, final_response_time_ms: 2000 });
+  else await p.client.call('POST', '/api/experiments/main/integrated-response', integratedAnswer(p.ack.id, caseId, p.served!, choices));
+  const ms = performance.now() - started;
+  if (step === 'stored_case') {
+    p.ack.main.set(caseId, { initial: choices.initial, final: p.served!.prediction, trust: choices.trust });
+    p.next++;
+  }
+  p.step = (p.step + 1) % MAIN_STEPS.length;
+  return { step, ms };
+}
+
+/** Every main participant makes its next call about every ANSWER_EVERY_MS for `seconds` (a case's four calls about half a minute apart). */
+export async function mainCallsAtStudyPace(participants: MainParticipant[], seconds: number): Promise<{ ms: Record<MainStep, number[]>; errors: string[] }> {
+  const ms = Object.fromEntries(MAIN_STEPS.map((s) => [s, [] as number[]])) as Record<MainStep, number[]>;
+  const { errors } = await atPace(participants.length, seconds, async (i) => {
+    const call = await nextMainCall(participants[i]!);
+    if (call) ms[call.step].push(call.ms);
+    return call !== null;
+  });
+  return { ms, errors };
 }
 
 /** One answer: a main case (explanation and save) or a pre-experiment answer. */

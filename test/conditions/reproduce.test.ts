@@ -12,6 +12,7 @@ import path from 'node:path';
 import { strFromU8, unzipSync } from 'fflate';
 import { beforeAll, describe, expect, inject, it } from 'vitest';
 import { PYTHON_PATH } from '../../scripts/lib/python-stats';
+import { completePostSurvey } from '../helpers/post-survey-answers';
 import { DESIGN } from './design';
 import { CONDITIONS_ADMIN_PASSWORD } from './global-setup';
 
@@ -45,7 +46,7 @@ function expectSame(actual: unknown, expected: unknown, where: string, tolerance
 
 /** Groups keyed by what identifies them, so the comparison does not depend on their order. */
 const keyed = (groups: Json[], key: (g: Json) => string) => Object.fromEntries(groups.map((g) => [key(g), g]));
-const GROUP_FIELDS = ['trials', 'participants', 'fallback_trials', 'metrics', 'calibration', 'bars_lean_with_ai'] as const;
+const GROUP_FIELDS = ['trials', 'participants', 'fallback_trials', 'fallback_reasons', 'metrics', 'calibration', 'bars_lean_with_ai'] as const;
 const pick = (g: Json) => Object.fromEntries(GROUP_FIELDS.map((f) => [f, g[f]]));
 
 let zipFile = '';
@@ -66,6 +67,15 @@ beforeAll(async () => {
       const name = `test_rep_${c}_${k}`;
       await asAdmin(`/api/admin/register-user-responses?participant_name=${name}&dataset_type=compas&accuracy_rate=${accuracy}`, 'POST');
       await asAdmin(`/api/admin/register-main-experiment-responses?participant_name=${name}&dataset_type=compas&num_responses=50&accuracy_rate=${accuracy}&condition=${condition.name}`, 'POST');
+      // Some finish the study, so the completers-only figures differ from everyone's.
+      if (k < 3 && (condition.name === 'human_aligned' || condition.name === 'explanation_with_case')) {
+        const done = await fetch(`${inject('baseUrl')}/api/post-survey/`, {
+          method: 'POST',
+          headers: { ...headers(), 'Content-Type': 'application/json' },
+          body: JSON.stringify({ session_id: name, ...completePostSurvey() }),
+        });
+        expect(done.status, await done.clone().text()).toBe(201);
+      }
     }
   }
   const dir = mkdtempSync(path.join(os.tmpdir(), 'xdl-reproduce-'));
@@ -87,11 +97,17 @@ function reproduceFrom(zip: string, ...flags: string[]): Json {
 }
 
 describe('analysis/reproduce.py', () => {
-  for (const excludeFlagged of [false, true]) {
-    it(`recomputes every reliance figure of the dashboard${excludeFlagged ? ' with flagged participants left out' : ''}`, async () => {
-      const api = (await (await asAdmin(`/api/admin/analytics/reliance?include_synthetic=true&exclude_flagged=${excludeFlagged}`)).json()) as Json;
-      const script = reproduce('--include-synthetic', ...(excludeFlagged ? ['--exclude-flagged'] : []));
+  for (const [excludeFlagged, completedOnly] of [
+    [false, false],
+    [true, false],
+    [false, true],
+  ]) {
+    const variant = excludeFlagged ? ' with flagged participants left out' : completedOnly ? ' counting only those who finished the study' : '';
+    it(`recomputes every reliance figure of the dashboard${variant}`, async () => {
+      const api = (await (await asAdmin(`/api/admin/analytics/reliance?include_synthetic=true&exclude_flagged=${excludeFlagged}&completed_only=${completedOnly}`)).json()) as Json;
+      const script = reproduce('--include-synthetic', ...(excludeFlagged ? ['--exclude-flagged'] : []), ...(completedOnly ? ['--completed-only'] : []));
       expect(script.trials).toBe(api.trials);
+      expect(api.completed_only).toBe(completedOnly);
       expect(script.overall === null).toBe(api.overall === null);
       const groupKey = (g: Json) => `${g.condition}|${g.explanation_kind ?? ''}|${g.alignment_alpha ?? ''}|${g.dataset_type ?? ''}`;
       for (const table of ['by_alpha', 'by_condition', 'by_dataset'] as const) {
@@ -100,9 +116,10 @@ describe('analysis/reproduce.py', () => {
         expect(Object.keys(actual).sort(), table).toEqual(Object.keys(expected).sort());
         for (const [key, group] of Object.entries(expected)) expectSame(pick(actual[key]!), pick(group), `${table}[${key}]`, 1e-9);
       }
-      expect((api.by_alpha as Json[]).length).toBeGreaterThan(DESIGN.length);
+      if (!completedOnly) expect((api.by_alpha as Json[]).length).toBeGreaterThan(DESIGN.length);
       const differences = api.condition_differences as Json[];
       expect(differences.length).toBeGreaterThan(0);
+      // Every group draws its own bootstrap stream: two groups of one size never share their intervals' resamples.
       expectSame(
         keyed(script.condition_differences as Json[], (d) => `${d.metric}|${d.condition_a}|${d.condition_b}`),
         keyed(differences, (d) => `${d.metric}|${d.condition_a}|${d.condition_b}`),
@@ -111,7 +128,9 @@ describe('analysis/reproduce.py', () => {
       );
       // The alpha models: the Worker's Newton–Raphson and sandwich against statsmodels itself.
       const models = api.alpha_models as Json[];
-      expect(models.filter((m) => !('refused' in m)).length).toBeGreaterThanOrEqual(2);
+      expect(models.filter((m) => !('refused' in m)).length).toBeGreaterThanOrEqual(completedOnly ? 1 : 2);
+      // Five or fewer participants a condition: the small-cluster t reference, and the tab's warning.
+      for (const m of models.filter((m) => !('refused' in m))) expect(m).toMatchObject({ few_clusters: true, df: (m.participants as number) - 1 });
       const fitted = keyed(script.alpha_models as Json[], (m) => `${m.condition}|${m.outcome}`);
       for (const model of models) {
         const { iterations: _iterations, ...estimates } = model;
@@ -120,11 +139,13 @@ describe('analysis/reproduce.py', () => {
     });
   }
 
-  it('recomputes the statistics endpoint’s change rate and distribution, overall and per condition', async () => {
-    const api = (await (await asAdmin('/api/experiments/statistics?include_synthetic=true')).json()) as Json;
-    const script = reproduce('--include-synthetic').statistics as Json;
-    expectSame(script.main_experiment, api.main_experiment, 'main_experiment', 1e-9);
-    expectSame(keyed(script.main_by_condition as Json[], (c) => String(c.condition)), keyed(api.main_by_condition as Json[], (c) => String(c.condition)), 'main_by_condition', 1e-9);
+  it('recomputes the statistics endpoint’s change rate and distribution, overall and per condition, for everyone and for completers only', async () => {
+    for (const completedOnly of [false, true]) {
+      const api = (await (await asAdmin(`/api/experiments/statistics?include_synthetic=true&completed_only=${completedOnly}`)).json()) as Json;
+      const script = reproduce('--include-synthetic', ...(completedOnly ? ['--completed-only'] : [])).statistics as Json;
+      expectSame(script.main_experiment, api.main_experiment, 'main_experiment', 1e-9);
+      expectSame(keyed(script.main_by_condition as Json[], (c) => String(c.condition)), keyed(api.main_by_condition as Json[], (c) => String(c.condition)), 'main_by_condition', 1e-9);
+    }
   });
 
   it('reads the TSV export as it reads the CSV one', () => {

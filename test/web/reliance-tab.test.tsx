@@ -54,7 +54,7 @@ const answer = (stale: boolean, trials: number, offset: number) => ({
 
 function Texts() {
   useAdminTexts();
-  return <RelianceTab notify={() => undefined} includeSynthetic={false} />;
+  return <RelianceTab notify={() => undefined} includeSynthetic={false} completedOnly={false} />;
 }
 /** The tab with a cache of its own (nothing carried from another test). */
 const Tab = () => (

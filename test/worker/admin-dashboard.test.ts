@@ -118,7 +118,8 @@ describe('GET /api/admin/active', () => {
     expect((await postJson('/api/experiments/pre-experiment/responses', { session_id: recent.id, case_id: c.case_id, prediction: 1, confidence: 3, response_time_ms: 900 })).status).toBe(201);
     const earlier = await consentedParticipant();
     const twoHoursAgo = new Date(Date.now() - 2 * 3600_000).toISOString();
-    await env.DB.prepare('update sessions set updated_at = ? where session_id = ?').bind(twoHoursAgo, earlier.id).run();
+    // Its last write (start and consent) two hours ago.
+    await env.DB.prepare('update sessions set created_at = ?, consented_at = ? where session_id = ?').bind(twoHoursAgo, twoHoursAgo, earlier.id).run();
     const quarter = await json(await asAdmin('/api/admin/active'), activeSessionsSchema);
     expect(quarter.minutes).toBe(15);
     expect(quarter.sessions.find((s) => s.username === recent.id)).toMatchObject({ phase: 'pre_experiment', pre_answers: 1, main_answers: 0, dataset_type: 'compas' });

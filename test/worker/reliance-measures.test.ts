@@ -1,7 +1,7 @@
 /**
  * The measures a methods reviewer checks, on crafted trials whose every figure is known by hand:
  * symmetric over- and under-reliance, measures undefined where the design has no initial
- * judgement, weight of advice only where the classes differ, the change rate's denominator,
+ * judgement, weight of advice where the advice sits elsewhere than the initial judgement, the change rate's denominator,
  * conditions never pooled, the kind coded by what was shown, and the exports an analysis reads.
  */
 import { env } from 'cloudflare:workers';
@@ -9,12 +9,10 @@ import { strFromU8, unzipSync } from 'fflate';
 import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminStatsSchema, experimentStatisticsSchema, responsesResponseSchema, usersResponseSchema } from '../../worker/schemas/admin';
-import { bootstrapDifference, bootstrapMean, clusteredLogit, erfc, mulberry32 } from '../../worker/services/analytics/inference';
+import { bootstrapDifference, bootstrapMean, clusteredLogit, mulberry32, tCritical, tTwoSidedP } from '../../worker/services/analytics/inference';
 import { adminCookie, api } from '../helpers/api';
-import { newParticipantId } from '../helpers/study-factories';
+import { craftedParticipant } from '../helpers/crafted-trials';
 
-/** A crafted trial: initial (and its confidence), the AI, final (and its confidence), truth; what was shown. */
-type T = { i: number | null; ci?: number | null; a: number | null; f: number; cf?: number; y: number; kind?: string | null; alpha?: number | null };
 type Interval = { mean: number | null; ci_low: number | null; ci_high: number | null; participants: number; trials: number };
 type Group = { trials: number; participants: number; fallback_trials: number; metrics: Record<string, Interval> };
 type Report = {
@@ -23,50 +21,14 @@ type Report = {
   by_condition: (Group & { condition: string })[];
   by_dataset: (Group & { condition: string; dataset_type: string })[];
   participants: { user_id: number; condition: string; origin: string; metrics: Record<string, number | null>; metric_trials: Record<string, number> }[];
+  definitions: { metrics: { id: string; units: string; source: string }[] };
 };
 
 let cookie: string;
 const asAdmin = (path: string) => api(path, { headers: { Cookie: cookie } });
 const now = new Date().toISOString();
 
-/** A person (8-character ID) in `condition` whose main experiment holds exactly these trials. */
-async function crafted(condition: string, trials: T[]) {
-  const code = newParticipantId();
-  const p = await env.DB.prepare("insert into participants (participant_code, origin, language, is_active, created_at, updated_at) values (?, 'participant', 'en', 1, ?, ?) returning id")
-    .bind(code, now, now)
-    .first<{ id: number }>();
-  await env.DB.prepare(
-    "insert into sessions (session_id, participant_id, dataset_type, current_phase, language, consented_at, pre_completed_at, main_started_at, condition, created_at, updated_at) values (?, ?, 'compas', 'main_experiment', 'en', ?, ?, ?, ?, ?, ?)",
-  )
-    .bind(code, p!.id, now, now, now, condition, now, now)
-    .run();
-  await env.DB.batch(
-    trials.map((t, k) =>
-      env.DB.prepare(
-        `insert into main_experiment_responses (participant_id, session_id, dataset_type, case_id, case_number, ground_truth, initial_prediction, initial_confidence,
-           ai_prediction, final_prediction, final_confidence, explanation_kind, alignment_alpha, created_at, updated_at, completed_at)
-         values (?, ?, 'compas', ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).bind(
-        p!.id,
-        code,
-        `craft_${code}_${k}`,
-        k + 1,
-        t.y,
-        t.i,
-        t.i === null ? null : (t.ci ?? 3),
-        t.a,
-        t.f,
-        t.cf ?? 3,
-        t.kind === undefined ? (t.a === null ? null : 'human_aligned') : t.kind,
-        t.alpha === undefined ? (t.a === null ? null : 0.5) : t.alpha,
-        now,
-        now,
-        now,
-      ),
-    ),
-  );
-  return { code, id: p!.id };
-}
+const crafted = craftedParticipant;
 
 const report = async () => (await (await asAdmin('/api/admin/analytics/reliance')).json()) as Report;
 const person = (r: Report, id: number) => r.participants.find((p) => p.user_id === id)!;
@@ -82,7 +44,7 @@ beforeAll(async () => {
     { i: 0, ci: 4, a: 1, y: 0, f: 1, cf: 2 },
     // Wrong at first, the AI right, kept own: under-reliance.
     { i: 1, ci: 2, a: 0, y: 0, f: 1, cf: 3 },
-    // Same class as the AI, confidence moved: no weight of advice (the advice's class was never in question).
+    // Same class as the AI, less sure than its advice (shown as its class alone, so at certainty), then certain: all the way to it.
     { i: 0, ci: 2, a: 0, y: 0, f: 0, cf: 5, alpha: 1 },
   ]);
   // The AI shown with the case: one judgement only.
@@ -110,13 +72,18 @@ describe('measures with one definition each', () => {
   it('over- and under-reliance on mirrored conditions, RAIR and RSR, switching and agreement, each with its n', async () => {
     const p = person(await report(), people.aligned!.id);
     expect(p.metrics).toMatchObject({ over_reliance: 1, under_reliance: 1, rsr: 0, rair: 0, switch: 0.5, agreement: 0.75 });
-    expect(p.metric_trials).toMatchObject({ over_reliance: 1, under_reliance: 1, rsr: 1, rair: 1, switch: 2, agreement: 4, weight_of_advice: 2 });
+    expect(p.metric_trials).toMatchObject({ over_reliance: 1, under_reliance: 1, rsr: 1, rair: 1, switch: 2, agreement: 4, weight_of_advice: 4 });
   });
 
-  it('weight of advice only over trials whose initial class differed from the AI', async () => {
-    const p = person(await report(), people.aligned!.id);
-    // Followed: j_i = −4 → j_f = +2 toward j_AI = +5: 6/9; kept own: j_i = +2 → j_f = +3 away from j_AI = −5: clamped to 0.
-    expect(p.metrics.weight_of_advice).toBeCloseTo((6 / 9 + 0) / 2, 12);
+  it('weight of advice: the share of the way from the initial judgement to the advice on the probability scale, hand-computed', async () => {
+    const r = await report();
+    const p = person(r, people.aligned!.id);
+    // q = 0.5 ± (confidence − 1) × 0.125; the advice (its class alone shown) at 1 or 0.
+    // 1. 0.75 → 0.75, advice 1: 0. 2. 0.125 → 0.625, advice 1: 0.5 / 0.875 = 4/7. 3. 0.625 → 0.75, advice 0: away, 0. 4. 0.375 → 0, advice 0: 1.
+    expect(p.metrics.weight_of_advice).toBeCloseTo((0 + 4 / 7 + 0 + 1) / 4, 12);
+    const woa = r.definitions.metrics.find((m) => m.id === 'weight_of_advice')!;
+    expect(woa.units).toContain('0 = the final judgement stayed where the initial one was');
+    expect(woa.source).toContain('Harvey & Fischer (1997)');
   });
 
   it('leaves every measure that needs an initial judgement undefined where the design has none', async () => {
@@ -194,7 +161,7 @@ describe('exports carry what an analysis needs', () => {
       ['human_aligned', '0.5', '1', '0', '1', '0', '0'],
       ['human_aligned', '1', '0', '0', '0', '1', ''],
     ]);
-    expect(own.map((t) => t.weight_of_advice)).toEqual(['', String(6 / 9), '0', '']);
+    expect(own.map((t) => t.weight_of_advice)).toEqual(['0', String(0.5 / 0.875), '0', '1']);
     expect(trials.find((t) => t.user_name === people.control!.code)).toMatchObject({ shown_kind: 'ai_explanation', alpha: '', condition: 'ai_explanation' });
     expect(trials.find((t) => t.user_name === people.noAi!.code)).toMatchObject({ shown_kind: 'no_ai', ai: '', agree: '' });
     const reliance = table('reliance-participants.csv');
@@ -236,11 +203,21 @@ describe('the inference behind the intervals', () => {
     expect(d.ci_high!).toBeLessThanOrEqual(1);
   });
 
-  it('erfc to double precision', () => {
-    // Values from Python's math.erfc.
-    expect(erfc(0.1)).toBeCloseTo(0.8875370839817152, 15);
-    expect(erfc(1.9) / 0.0072095707647425325).toBeCloseTo(1, 13);
-    expect(erfc(5) / 1.5374597944280351e-12).toBeCloseTo(1, 13);
+  it("Student's t to double precision: two-sided p-values and critical values", () => {
+    // scipy.stats 1.10: t.ppf(0.975, df), 2 * t.sf(2.5, df) and 2 * t.sf(6.032906, df).
+    const SCIPY: [number, number, number, number][] = [
+      [1, 12.706204736174694, 0.24223788318168682, 0.10457374006924314],
+      [2, 4.302652729749462, 0.12961172022151082, 0.026392697520434633],
+      [5, 2.5705818356363146, 0.05449009934237626, 0.001801475377114004],
+      [11, 2.200985160091639, 0.029506374087364163, 8.514754554625925e-5],
+      [29, 2.045229642132703, 0.018325344338426086, 1.4553523755572744e-6],
+      [1000, 1.9623390808264083, 0.012578567801090807, 2.264782278913889e-9],
+    ];
+    for (const [df, critical, p25, p60] of SCIPY) {
+      expect(tCritical(0.95, df) / critical, `df ${df}`).toBeCloseTo(1, 11);
+      expect(tTwoSidedP(2.5, df) / p25, `df ${df}`).toBeCloseTo(1, 11);
+      expect(tTwoSidedP(-6.032906, df) / p60, `df ${df}`).toBeCloseTo(1, 10);
+    }
   });
 
   it('refuses a logistic model it cannot fit, and says why', () => {
@@ -251,9 +228,9 @@ describe('the inference behind the intervals', () => {
     expect(clusteredLogit([cell(1, 0, 5, 0), cell(2, 1, 5, 5)])).toMatchObject({ refused: 'not_converged' });
   });
 
-  it('fits the statsmodels example computed from the same data (participant-clustered)', () => {
+  it('fits the statsmodels example computed from the same data (participant-clustered, t with G − 1 degrees of freedom)', () => {
     // 12 participants × 50 trials at five alphas, fitted by statsmodels 0.13.5:
-    // smf.logit('y ~ x', d).fit(cov_type='cluster', cov_kwds={'groups': d.g}); see test/e2e/reproduce.test.ts for the whole export.
+    // sm.Logit(d.y, add_constant(d.x)).fit(cov_type='cluster', cov_kwds={'groups': d.g}, use_t=True); test/conditions/reproduce.test.ts compares a whole export.
     const cells = LOGIT_FIXTURE.map(([cluster, x, trials, successes]) => ({ cluster: cluster!, x: x!, trials: trials!, successes: successes! }));
     const fit = clusteredLogit(cells);
     expect('refused' in fit).toBe(false);
@@ -262,7 +239,13 @@ describe('the inference behind the intervals', () => {
     expect(fit.slope).toBeCloseTo(1.09020681, 7);
     expect(fit.intercept_se).toBeCloseTo(0.18391424, 7);
     expect(fit.slope_se).toBeCloseTo(0.18070984, 7);
-    expect(fit.slope_p / 1.61029699e-9).toBeCloseTo(1, 6);
+    expect(fit.slope_t).toBeCloseTo(6.03291342, 7);
+    expect(fit.df).toBe(11);
+    expect(fit.few_clusters).toBe(true);
+    // A normal reference gave p = 1.6e-9 for these 12 participants; the small-cluster t says 8.5e-5.
+    expect(fit.slope_p / 8.51466407e-5).toBeCloseTo(1, 6);
+    expect(fit.slope_ci_low).toBeCloseTo(0.69246714, 7);
+    expect(fit.slope_ci_high).toBeCloseTo(1.48794648, 7);
   });
 });
 

@@ -24,7 +24,7 @@ type Report = {
   participants: { user_id: number; user_name: string; trials: number; included: boolean; quality_flags: string[]; metrics: Record<string, number | null> }[];
 };
 /** A trial with the alpha of the explanation shown (null for an AI-only fallback). */
-type Trial = { participant_id: number; alignment_alpha: number | null; kind: string; i: number | null; a: number | null; f: number; y: number; ci: number | null; cf: number };
+type Trial = { participant_id: number; alignment_alpha: number | null; kind: string; i: number | null; a: number | null; f: number; y: number; ci: number | null; cf: number; p: number | null; shown: number | null };
 
 let cookie: string;
 const asAdmin = (path: string, init: RequestInit = {}) => api(path, { ...init, headers: { Cookie: cookie } });
@@ -64,9 +64,14 @@ const share = (ts: Trial[], den: (t: Trial) => boolean, num: (t: Trial) => boole
   const d = ts.filter(den);
   return d.length ? d.filter(num).length / d.length : null;
 };
-const signed = (p: number, c: number) => (p === 1 ? c : -c);
+/** A judgement on the probability scale of the positive class: confidence 1…5 as 50 % … 100 % for the class chosen. */
+const placed = (p: number, c: number) => (p === 1 ? 0.5 + (c - 1) * 0.125 : 0.5 - (c - 1) * 0.125);
+/** The AI's advice there: its probability where the panel showed it, else its class at certainty. */
+const advice = (t: Trial) => (t.shown === 1 && t.p !== null ? t.p : t.a!);
 /** Trials with the AI shown after an initial judgement that differed from it. */
 const differs = (t: Trial) => t.i !== null && t.a !== null && t.i !== t.a;
+/** Trials with the AI shown after an initial judgement placed elsewhere than its advice (weight of advice). */
+const adviceElsewhere = (t: Trial) => t.i !== null && t.a !== null && advice(t) !== placed(t.i, t.ci!);
 const byHand: Record<string, (ts: Trial[]) => number | null> = {
   agreement: (ts) => share(ts, (t) => t.a !== null, (t) => t.f === t.a),
   switch: (ts) => share(ts, differs, (t) => t.f === t.a),
@@ -76,9 +81,9 @@ const byHand: Record<string, (ts: Trial[]) => number | null> = {
   over_reliance: (ts) => share(ts, (t) => differs(t) && t.a !== t.y, (t) => t.f === t.a),
   under_reliance: (ts) => share(ts, (t) => differs(t) && t.a === t.y, (t) => t.f === t.i),
   weight_of_advice: (ts) => {
-    const defined = ts.filter(differs);
+    const defined = ts.filter(adviceElsewhere);
     if (!defined.length) return null;
-    const woa = defined.map((t) => Math.min(1, Math.max(0, (signed(t.f, t.cf) - signed(t.i!, t.ci!)) / (signed(t.a!, 5) - signed(t.i!, t.ci!)))));
+    const woa = defined.map((t) => Math.min(1, Math.max(0, (placed(t.f, t.cf) - placed(t.i!, t.ci!)) / (advice(t) - placed(t.i!, t.ci!)))));
     return woa.reduce((x, y) => x + y, 0) / woa.length;
   },
   initial_accuracy: (ts) => share(ts, (t) => t.i !== null, (t) => t.i === t.y),
@@ -101,7 +106,7 @@ const definedOn: Record<string, (t: Trial) => boolean> = {
   rsr: (t) => differs(t) && t.i === t.y,
   over_reliance: (t) => differs(t) && t.i === t.y,
   under_reliance: (t) => differs(t) && t.i !== t.y,
-  weight_of_advice: differs,
+  weight_of_advice: adviceElsewhere,
   initial_accuracy: (t) => t.i !== null,
   final_accuracy: () => true,
   accuracy_gain: (t) => t.i !== null,
@@ -125,7 +130,8 @@ beforeAll(async () => {
   // No main-experiment answers at all.
   people.noMain = await register('test_rel_no_main', null);
   trials = await rows<Trial>(
-    `select participant_id, case when explanation_kind = 'ai_only' then null else alignment_alpha end as alignment_alpha, explanation_kind as kind, initial_prediction as i, ai_prediction as a, final_prediction as f, ground_truth as y, initial_confidence as ci, final_confidence as cf
+    `select participant_id, case when explanation_kind = 'ai_only' then null else alignment_alpha end as alignment_alpha, explanation_kind as kind, initial_prediction as i, ai_prediction as a, final_prediction as f, ground_truth as y, initial_confidence as ci, final_confidence as cf,
+            ai_probability as p, ai_baseline_shown as shown
      from main_experiment_responses where completed_at is not null`,
   );
 });
@@ -144,8 +150,9 @@ describe('reliance metrics', () => {
       }
     }
     const agreeing = r.participants.find((p) => p.user_id === people.agreeing!.id)!;
-    // Never disagreed with the AI at first: switching, RAIR, RSR, over- and under-reliance and WoA are undefined, not 0.
-    for (const id of ['switch', 'rair', 'rsr', 'over_reliance', 'under_reliance', 'weight_of_advice']) expect(agreeing.metrics[id], id).toBeNull();
+    // Never disagreed with the AI at first: switching, RAIR, RSR, over- and under-reliance are undefined, not 0. The weight of
+    // advice is defined wherever the advice sat elsewhere than the initial judgement: here, at certainty above a less sure one.
+    for (const id of ['switch', 'rair', 'rsr', 'over_reliance', 'under_reliance']) expect(agreeing.metrics[id], id).toBeNull();
     expect(agreeing.metrics.agreement).not.toBeNull();
     expect(r.participants.some((p) => p.user_id === people.noMain!.id)).toBe(false);
     expect(r.overall!.participants).toBe(5);

@@ -722,7 +722,7 @@ export const exportJobs = sqliteTable(
     /** `all_data`: asked for on the dashboard; `backup`: the daily Cron Trigger's. */
     kind: text('kind', { enum: ['all_data', 'backup'] }).notNull(),
     format: text('format', { enum: ['csv', 'tsv', 'excel'] }).notNull(),
-    filter: text('filter', { mode: 'json' }).$type<{ userName?: string; excludeFlagged?: boolean; includeSynthetic?: boolean }>().notNull(),
+    filter: text('filter', { mode: 'json' }).$type<{ userName?: string; excludeFlagged?: boolean; includeSynthetic?: boolean; completedOnly?: boolean }>().notNull(),
     status: text('status', { enum: ['running', 'completed', 'failed'] }).notNull(),
     objectKey: text('object_key').notNull(),
     fileName: text('file_name').notNull(),

@@ -20,6 +20,8 @@ const exportQuerySchema = z.object({
   exclude_flagged: queryFlag,
   /** Reliance tables: count synthetic participants and bypassed sessions too. */
   include_synthetic: queryFlag,
+  /** Reliance tables: count only participants who finished the study. */
+  completed_only: queryFlag,
 });
 
 /** Streams the stored copy of an export back with the file name the dashboard saves it under. */
@@ -39,14 +41,14 @@ export async function sendExport(c: Context<AppEnv>, result: ExportResult) {
 /** Part 2 §7 enhanced exports; behind the admin guard, each one audited and kept in R2. */
 export const exportRoutes = new Hono<AppEnv>().get('/:name', validate('param', exportParamSchema), validate('query', exportQuerySchema), async (c) => {
   const { name } = c.req.valid('param');
-  const { format, user_name, exclude_flagged, include_synthetic } = c.req.valid('query');
-  const filter = { userName: user_name, excludeFlagged: exclude_flagged, includeSynthetic: include_synthetic };
+  const { format, user_name, exclude_flagged, include_synthetic, completed_only } = c.req.valid('query');
+  const filter = { userName: user_name, excludeFlagged: exclude_flagged, includeSynthetic: include_synthetic, completedOnly: completed_only };
   const now = new Date();
   const result =
     name === 'all-data'
       ? await exportAllData(c.var.db, c.env.EXPORTS, format, filter, now)
       : await exportTable(c.var.db, c.env.EXPORTS, name, format, filter, now);
-  c.set('audit', { action: 'export', targetType: 'export', targetId: name, details: { format, user_name: user_name ?? null, exclude_flagged, include_synthetic, bytes: result.bytes, r2_key: result.key } });
+  c.set('audit', { action: 'export', targetType: 'export', targetId: name, details: { format, user_name: user_name ?? null, exclude_flagged, include_synthetic, completed_only, bytes: result.bytes, r2_key: result.key } });
   return sendExport(c, result);
 });
 
@@ -113,11 +115,11 @@ async function jobOf(db: Db, id: string) {
  */
 export const exportJobRoutes = new Hono<AppEnv>()
   .post('/', validate('json', exportJobBodySchema), async (c) => {
-    const { format, user_name, exclude_flagged, include_synthetic } = c.req.valid('json');
-    const filter = { userName: user_name, excludeFlagged: exclude_flagged, includeSynthetic: include_synthetic };
+    const { format, user_name, exclude_flagged, include_synthetic, completed_only } = c.req.valid('json');
+    const filter = { userName: user_name, excludeFlagged: exclude_flagged, includeSynthetic: include_synthetic, completedOnly: completed_only };
     const job = await startAllDataExport(c.var.db, 'all_data', format, filter, new Date());
     c.executionCtx.waitUntil(runInWorkflow(c.var.db, c.env.EXPORT_WORKFLOW, job.id, job.id));
-    c.set('audit', { action: 'export', targetType: 'export', targetId: 'all-data', details: { format, user_name: user_name ?? null, exclude_flagged, include_synthetic, job_id: job.id, r2_key: job.objectKey } });
+    c.set('audit', { action: 'export', targetType: 'export', targetId: 'all-data', details: { format, user_name: user_name ?? null, exclude_flagged, include_synthetic, completed_only, job_id: job.id, r2_key: job.objectKey } });
     return c.json({ job: jobView(c.var.db, job) }, 202);
   })
   .get('/', async (c) => {

@@ -22,11 +22,12 @@ function mainFigures(groups: Group[]) {
 
 /** GET /api/experiments/statistics (part 2 §3 "Statistics"), behind the admin guard. */
 export const statisticsRoutes = new Hono<AppEnv>().get('/', validate('query', populationQuerySchema), async (c) => {
-  const { include_synthetic } = c.req.valid('query');
-  const { pre, main, groups, usersByCondition } = await experimentStatistics(c.var.db, { includeSynthetic: include_synthetic });
+  const { include_synthetic, completed_only } = c.req.valid('query');
+  const { pre, main, groups, usersByCondition } = await experimentStatistics(c.var.db, { includeSynthetic: include_synthetic, completedOnly: completed_only });
   const conditions = [...new Set(groups.map((g) => g.condition))];
   const body: z.infer<typeof experimentStatisticsSchema> = {
     include_synthetic,
+    completed_only,
     pre_experiment: { total_responses: pre.total, unique_users: pre.users, judgment_change_rate: null, judgment_change_trials: 0, judgment_changes: 0, alignment_distribution: {} },
     main_experiment: { total_responses: main.total, unique_users: main.users, ...mainFigures(groups) },
     main_by_condition: conditions.map((condition) => {

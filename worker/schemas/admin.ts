@@ -175,6 +175,8 @@ export const adminStatsSchema = z.object({
   dataset_balance: z.array(z.object({ dataset_type: z.string(), sessions: z.number().int() })),
   /** Whether synthetic participants and bypassed sessions are counted in these figures. */
   include_synthetic: z.boolean(),
+  /** Whether only participants who finished the study are counted (false, the default: everyone with data). */
+  completed_only: z.boolean(),
   /** Sessions whose main experiment started, per between-subject condition. */
   condition_balance: z.array(z.object({ condition: z.string(), sessions: z.number().int() })),
   /** Completed cases per condition by what they showed: each alpha of the human-aligned explanations, the AI-only fallbacks, the prediction alone, no AI. */
@@ -209,6 +211,7 @@ const phaseStatisticsSchema = z.object({
 });
 export const experimentStatisticsSchema = z.object({
   include_synthetic: z.boolean(),
+  completed_only: z.boolean(),
   pre_experiment: phaseStatisticsSchema,
   main_experiment: phaseStatisticsSchema,
   /** The main experiment's figures per between-subject condition (the conditions are never pooled there). */
@@ -356,10 +359,11 @@ export const studyConfigResponseSchema = z.object({
 export const queryFlag = z.enum(['true', 'false']).default('false').transform((v) => v === 'true');
 
 /**
- * Whom a research figure counts: by default not the synthetic participants (registration tools,
- * `test_` IDs) nor sessions whose main experiment started through a debug or tutorial bypass.
+ * Whom a research figure counts: by default every participant with data, finished or not, but not
+ * the synthetic participants (registration tools, `test_` IDs) nor sessions whose main experiment
+ * started through a debug or tutorial bypass. `completed_only`: only those who finished the study.
  */
-export const populationQuerySchema = z.object({ include_synthetic: queryFlag });
+export const populationQuerySchema = z.object({ include_synthetic: queryFlag, completed_only: queryFlag });
 
 /** The reliance tab's participant table sorts by these: the ID, the name, the trials or a measure. */
 export const RELIANCE_PARTICIPANT_COLUMNS = ['user_id', 'user_name', 'trials', ...MEASURES.map((m) => m.id)] as [string, ...string[]];
@@ -381,6 +385,7 @@ export const exportJobBodySchema = z
     user_name: z.string().trim().min(1).max(200).optional(),
     exclude_flagged: z.boolean().default(false),
     include_synthetic: z.boolean().default(false),
+    completed_only: z.boolean().default(false),
   })
   .strict();
 export const exportJobIdSchema = z.object({ id: z.uuid() });

@@ -28,12 +28,14 @@ export function DashboardPage() {
   const notify = (banner: Banner) => setBanners((list) => [...list.filter((b) => b.kind !== banner.kind), { ...banner, id: Date.now() }]);
   // One choice for every research figure on the page: the cards, the charts and the reliance tab.
   const [includeSynthetic, setIncludeSynthetic] = useState(false);
+  // By default every participant with data counts, finished or not; this counts those who finished only.
+  const [completedOnly, setCompletedOnly] = useState(false);
   const stats = useQuery({
-    queryKey: ['admin', 'data', 'stats', includeSynthetic],
+    queryKey: ['admin', 'data', 'stats', includeSynthetic, completedOnly],
     queryFn: async ({ signal }) => {
       // The spec's 30 s limit on the dashboard's reads.
       const timeout = AbortSignal.timeout(studyConfig.timingsMs.adminFetchTimeout);
-      const query = { include_synthetic: String(includeSynthetic) as 'true' | 'false' };
+      const query = { include_synthetic: String(includeSynthetic) as 'true' | 'false', completed_only: String(completedOnly) as 'true' | 'false' };
       return unwrap(await api.api.admin.stats.$get({ query }, { init: { signal: AbortSignal.any([signal, timeout]) } }));
     },
     placeholderData: keepPreviousData,
@@ -70,9 +72,14 @@ export function DashboardPage() {
           </Button>
         </div>
       ))}
-      <Checkbox className="checkbox population-toggle" isSelected={includeSynthetic} onChange={setIncludeSynthetic} data-testid="include-synthetic">
-        {t('admin.dashboard.includeSynthetic')}
-      </Checkbox>
+      <div className="population-toggles">
+        <Checkbox className="checkbox population-toggle" isSelected={includeSynthetic} onChange={setIncludeSynthetic} data-testid="include-synthetic">
+          {t('admin.dashboard.includeSynthetic')}
+        </Checkbox>
+        <Checkbox className="checkbox population-toggle" isSelected={completedOnly} onChange={setCompletedOnly} data-testid="completed-only">
+          {t('admin.dashboard.completedOnly')}
+        </Checkbox>
+      </div>
       <div className="summary-cards">
         <Card title={t('admin.dashboard.cards.users')}>
           <p className="summary-value" data-summary="users">{s?.total_users ?? '—'}</p>
@@ -115,7 +122,7 @@ export function DashboardPage() {
           <ResponsesTab phase="main_experiment" notify={notify} />
         </TabPanel>
         <TabPanel id="reliance">
-          <RelianceTab notify={notify} includeSynthetic={includeSynthetic} />
+          <RelianceTab notify={notify} includeSynthetic={includeSynthetic} completedOnly={completedOnly} />
         </TabPanel>
         <TabPanel id="recruitment">
           <RecruitmentTab notify={notify} />

@@ -166,7 +166,15 @@ function AlphaModelsTable({ report }: { report: Report }) {
                     <td>
                       {fmt(m.odds_ratio)} [{fmt(Math.exp(m.slope_ci_low))}, {fmt(Math.exp(m.slope_ci_high))}]
                     </td>
-                    <td>{m.slope_p < 0.001 ? '< 0.001' : m.slope_p.toFixed(3)}</td>
+                    <td>
+                      {m.slope_p < 0.001 ? '< 0.001' : m.slope_p.toFixed(3)} ({fmt(m.slope_t)}, {m.df})
+                      {m.few_clusters ? (
+                        <span className="muted few-clusters" data-testid="few-clusters">
+                          {' '}
+                          {t(k('fewClusters'), { min: report.definitions.alpha_models.few_clusters_below })}
+                        </span>
+                      ) : null}
+                    </td>
                   </>
                 )}
                 <td>
@@ -186,13 +194,14 @@ function AlphaModelsTable({ report }: { report: Report }) {
  * interval), a participant table sortable by each metric, CSV exports of the same numbers, and a
  * toggle that leaves participants with a data-quality flag out of the group figures.
  */
-export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; includeSynthetic: boolean }) {
+export function RelianceTab({ notify, includeSynthetic, completedOnly }: { notify: Notify; includeSynthetic: boolean; completedOnly: boolean }) {
   const { t, i18n } = useTranslation();
   const [excludeFlagged, setExcludeFlagged] = useState(false);
   const [metric, setMetric] = useState('agreement');
   const [sort, setSort] = useState<SortDescriptor>({ column: 'user_id', direction: 'ascending' });
   const [paging, setPaging] = usePaging();
-  const population = { exclude_flagged: String(excludeFlagged) as 'true' | 'false', include_synthetic: String(includeSynthetic) as 'true' | 'false' };
+  const flag = (v: boolean) => String(v) as 'true' | 'false';
+  const population = { exclude_flagged: flag(excludeFlagged), include_synthetic: flag(includeSynthetic), completed_only: flag(completedOnly) };
   // The participant table is sorted and paged by the server: a large study's list stays there.
   const table = {
     participants_offset: String(paging.page * paging.size),
@@ -201,7 +210,7 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
     participants_direction: sort.direction,
   };
   const report = useQuery({
-    queryKey: ['admin', 'data', 'reliance', excludeFlagged, includeSynthetic, table],
+    queryKey: ['admin', 'data', 'reliance', excludeFlagged, includeSynthetic, completedOnly, table],
     queryFn: async () => unwrap(await api.api.admin.analytics.reliance.$get({ query: { ...population, ...table } })),
     placeholderData: keepPreviousData,
     // A stale report is being recomputed: ask again until the newer one is served.
@@ -247,7 +256,7 @@ export function RelianceTab({ notify, includeSynthetic }: { notify: Notify; incl
           {t(k('excludeFlagged'))}
         </Checkbox>
         <p className="muted" data-testid="reliance-counts">
-          {t(k('counts'), { included: r.participants_included, excluded: r.participants_excluded, trials: r.trials })}
+          {t(k('counts'), { included: r.participants_included, excluded: r.participants_excluded, trials: r.trials })} {t(k(r.completed_only ? 'countedCompleted' : 'countedEveryone'))}
         </p>
         <p className="muted" data-testid="reliance-computed">
           {t(k('computedAt'), { at: new Date(r.computed.at).toLocaleString(i18n.language) })}

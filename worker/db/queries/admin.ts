@@ -347,13 +347,12 @@ export async function experimentStatistics(db: Db, population: Population) {
 }
 
 /**
- * Sessions with activity since `since`: their last stored answer (either phase), consent or
- * survey, newest first, with how far each has got. A researcher's "who is on the study now".
+ * Sessions with activity since `since` (their participant's last write of any kind, as
+ * `lastActivityOf` counts it), newest first, with how far each has got. A researcher's "who is on
+ * the study now".
  */
 export async function activeSessions(db: Db, since: string) {
-  const lastPre = sql<string | null>`(select max(${pre.createdAt}) from ${pre} where ${pre.sessionId} = ${sessions.sessionId})`;
-  const lastMain = sql<string | null>`(select max(${main.completedAt}) from ${main} where ${main.sessionId} = ${sessions.sessionId})`;
-  const lastActivity = sql<string>`max(${sessions.updatedAt}, coalesce(${lastPre}, ''), coalesce(${lastMain}, ''))`;
+  const lastActivity = lastActivityOf('"sessions"');
   return db
     .select({
       username: participants.participantCode,

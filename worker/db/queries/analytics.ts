@@ -4,19 +4,25 @@
  * per-participant signals the data-quality flags read. Each query returns at most one row per
  * participant (trials: per participant × what was shown), never the trials themselves.
  */
-import { and, asc, between, count, eq, gt, isNotNull, max, min, notInArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
+import { and, asc, between, count, eq, gt, inArray, isNotNull, max, min, notInArray, or, sql, type AnyColumn, type SQL } from 'drizzle-orm';
 import { SPEC_DESIGN, studyConfig } from '../../schemas/study';
 import { showsAiExplanation } from '../../schemas/condition-plan';
 import type { Db } from '../client';
 import { mainExperimentResponses as main, participantSignals, participants, postSurveys, sessions, understandingTestAttempts } from '../schema';
 
-/** A judgement as a signed confidence: +c for the positive class, −c for the negative (c = 1…5). */
-const signed = (prediction: AnyColumn, confidence: AnyColumn) =>
-  sql`(case when ${prediction} = 1 then ${confidence} else -${confidence} end)`;
-const ji = signed(main.initialPrediction, main.initialConfidence);
-const jf = signed(main.finalPrediction, main.finalConfidence);
-/** The AI's advice on the same scale, at full confidence. */
-const ja = sql`(case when ${main.aiPrediction} = 1 then 5 else -5 end)`;
+/**
+ * A judgement's place on the probability scale of the positive class (measures.ts, weight of
+ * advice): its class at the confidence read as a probability, 50 % at the lowest level to 100 % at
+ * the highest in equal steps (1…5: 0.5, 0.625, 0.75, 0.875, 1), mirrored for the negative class.
+ */
+const { min: CONFIDENCE_MIN, max: CONFIDENCE_MAX } = studyConfig.confidence;
+const CONFIDENCE_STEP = sql.raw(String(0.5 / (CONFIDENCE_MAX - CONFIDENCE_MIN)));
+const placed = (prediction: AnyColumn, confidence: AnyColumn) =>
+  sql`(case when ${prediction} = 1 then 0.5 + (${confidence} - ${CONFIDENCE_MIN}) * ${CONFIDENCE_STEP} else 0.5 - (${confidence} - ${CONFIDENCE_MIN}) * ${CONFIDENCE_STEP} end)`;
+const qi = placed(main.initialPrediction, main.initialConfidence);
+const qf = placed(main.finalPrediction, main.finalConfidence);
+/** The AI's advice on the same scale: its probability where the panel showed it, else its class at certainty (the prediction alone says no more). */
+const qa = sql`(case when ${main.aiBaselineShown} = 1 and ${main.aiProbability} is not null then ${main.aiProbability} else ${main.aiPrediction} * 1.0 end)`;
 const n = (condition: ReturnType<typeof sql>) => sql<number>`coalesce(sum(case when ${condition} then 1 else 0 end), 0)`;
 
 /**
@@ -40,10 +46,17 @@ export const setAsideParticipants = (db: Db) =>
     .leftJoin(sessions, eq(sessions.participantId, participants.id))
     .where(or(eq(participants.origin, 'admin_synthetic'), sql`substr(${participants.participantCode}, 1, 5) = 'test_'`, isNotNull(sessions.mainStartBypass)));
 
-/** Which participants a figure counts: everyone, or (the default) all but the set-aside ones. */
-export type Population = { includeSynthetic: boolean };
+/** Participants who finished the study: their post-survey is stored and their completion code issued. */
+export const completedParticipants = (db: Db) => db.select({ id: sessions.participantId }).from(sessions).where(isNotNull(sessions.postSurveyCompletedAt));
+
+/**
+ * Which participants a figure counts. By default every participant with data but the set-aside
+ * ones, finished or not (a participant who left after 30 cases counts with those 30 trials);
+ * `includeSynthetic` counts the set-aside ones too, `completedOnly` only those who finished the study.
+ */
+export type Population = { includeSynthetic: boolean; completedOnly: boolean };
 export const countedParticipant = (db: Db, column: AnyColumn, population: Population): SQL | undefined =>
-  population.includeSynthetic ? undefined : notInArray(column, setAsideParticipants(db));
+  and(population.includeSynthetic ? undefined : notInArray(column, setAsideParticipants(db)), population.completedOnly ? inArray(column, completedParticipants(db)) : undefined);
 
 /** Conditions that show the AI's own explanation by design (alphaLevels [1]), as SQL string literals. */
 const aiExplanationConditions = () => {
@@ -73,6 +86,10 @@ export const shownAlpha = () => sql<number | null>`(case when ${shownKind()} = '
 
 /** A trial with the AI shown after an initial judgement: where switching, RAIR and RSR are defined. */
 const twoJudgements = sql`(${withAi} and ${withInitial})`;
+/** Where the weight of advice is defined: the AI shown after an initial judgement, its advice somewhere else on the scale. */
+const woaDefined = sql`(${twoJudgements} and ${qa} != ${qi})`;
+/** Harvey & Fischer's shift toward the advice, truncated to 0…1 (measures.ts). */
+const woa = sql`max(0.0, min(1.0, (${qf} - ${qi}) / (${qa} - ${qi})))`;
 const initialIsAi = sql`${main.initialPrediction} = ${main.aiPrediction}`;
 const finalIsAi = sql`${main.finalPrediction} = ${main.aiPrediction}`;
 const aiRight = sql`${main.aiPrediction} = ${main.groundTruth}`;
@@ -109,8 +126,8 @@ const trialSumsQuery = (db: Db, population: Population, participantIds: { from: 
       confidenceChange: sql<number>`coalesce(sum(case when ${withInitial} then ${main.finalConfidence} - ${main.initialConfidence} end), 0)`,
       leanKnown: n(sql`${main.shownLeansWithAi} is not null`),
       leansWithAi: n(sql`${main.shownLeansWithAi} = 1`),
-      woaTrials: n(sql`${twoJudgements} and not ${initialIsAi}`),
-      woaSum: sql<number>`coalesce(sum(case when ${twoJudgements} and not ${initialIsAi} then max(0.0, min(1.0, (${jf} - ${ji}) * 1.0 / (${ja} - ${ji}))) end), 0)`,
+      woaTrials: n(woaDefined),
+      woaSum: sql<number>`coalesce(sum(case when ${woaDefined} then ${woa} end), 0)`,
       // Calibration's counts at each confidence level, as one text ("trials:correct" per level, comma-separated).
       atConfidence: sql<string>`${sql.join(
         CONFIDENCE_LEVELS.map((c) => sql`${n(sql`${main.finalConfidence} = ${c}`)} || ':' || ${n(sql`${main.finalConfidence} = ${c} and ${finalCorrect}`)}`),
@@ -232,6 +249,7 @@ export const trialRows = (db: Db, after: number, limit: number, userName?: strin
       username: participants.participantCode,
       origin: participants.origin,
       setAside: sql<number>`(${main.participantId} in ${setAsideParticipants(db)})`,
+      completed: sql<number>`(${sessions.postSurveyCompletedAt} is not null)`,
       condition: sessionCondition,
       datasetType: main.datasetType,
       caseId: main.caseId,
@@ -246,7 +264,9 @@ export const trialRows = (db: Db, after: number, limit: number, userName?: strin
       aiPrediction: main.aiPrediction,
       finalPrediction: main.finalPrediction,
       finalConfidence: main.finalConfidence,
-      woa: sql<number | null>`(case when ${twoJudgements} and not ${initialIsAi} then max(0.0, min(1.0, (${jf} - ${ji}) * 1.0 / (${ja} - ${ji}))) end)`,
+      aiProbability: main.aiProbability,
+      aiProbabilityShown: main.aiBaselineShown,
+      woa: sql<number | null>`(case when ${woaDefined} then ${woa} end)`,
       leansWithAi: main.shownLeansWithAi,
       initialResponseTimeMs: main.initialResponseTimeMs,
       finalResponseTimeMs: main.finalResponseTimeMs,

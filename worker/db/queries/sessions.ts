@@ -64,13 +64,23 @@ export type Quota = { dataset: DatasetType; conditions: string[]; cellTargets: R
  */
 export const holdsPlace = (cutoff: string) => sql`(s.screened_out_at is null and (s.post_survey_completed_at is not null or ${lastActivity} > ${cutoff}))`;
 
-/** When a session (table or alias `s`, as SQL names it) last did something: its start, consent, or last stored answer. */
+/**
+ * When a session (table or alias `s`, as SQL names it) last did something: the latest of every
+ * write the participant makes, which decides when a place is given back (`holdsPlace`): its
+ * creation and consent, each phase it started or completed, its last pre-experiment answer, stored
+ * case, serve of the AI (served again counts too), kept step of a case under way, understanding-test
+ * attempt and its post-survey. Each is read down an index that leads with the session.
+ */
 export const lastActivityOf = (s: string) => {
   const t = sql.raw(s);
   return sql<string>`max(
-  ${t}.created_at, coalesce(${t}.consented_at, ''),
+  ${t}.created_at, coalesce(${t}.consented_at, ''), coalesce(${t}.main_started_at, ''), coalesce(${t}.main_completed_at, ''), coalesce(${t}.post_survey_completed_at, ''),
   coalesce((select max(r.created_at) from pre_experiment_responses r where r.session_id = ${t}.session_id), ''),
-  coalesce((select max(m.updated_at) from main_experiment_responses m where m.session_id = ${t}.session_id), ''))`;
+  coalesce((select max(m.updated_at) from main_experiment_responses m where m.session_id = ${t}.session_id), ''),
+  coalesce((select max(e.last_served_at) from served_explanations e where e.session_id = ${t}.session_id), ''),
+  coalesce((select max(g.updated_at) from main_trial_progress g where g.session_id = ${t}.session_id), ''),
+  coalesce((select max(u.created_at) from understanding_test_attempts u where u.session_id = ${t}.session_id), ''),
+  coalesce((select max(v.created_at) from post_surveys v where v.session_id = ${t}.session_id), ''))`;
 };
 export const lastActivity = lastActivityOf('s');
 

@@ -1,7 +1,7 @@
 import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { relianceQuerySchema } from '../../schemas/admin';
-import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED } from '../../services/analytics/inference';
+import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, FEW_CLUSTERS } from '../../services/analytics/inference';
 import { CALIBRATION_FORMULA, LEAN_FORMULA, MEASURES, SUMMARY_METHOD } from '../../services/analytics/measures';
 import { QUALITY_FLAG_DEFINITIONS } from '../../services/analytics/quality-flags';
 import type { ParticipantRelianceRow } from '../../services/analytics/reliance';
@@ -35,7 +35,7 @@ export const adminAnalyticsRoutes = new Hono<AppEnv>().get('/reliance', validate
   const query = c.req.valid('query');
   const served = await servedRelianceReport(
     { db: c.var.db, bucket: c.env.EXPORTS, version: c.env.CF_VERSION_METADATA.id, waitUntil: (work) => c.executionCtx.waitUntil(work) },
-    { excludeFlagged: query.exclude_flagged, includeSynthetic: query.include_synthetic },
+    { excludeFlagged: query.exclude_flagged, includeSynthetic: query.include_synthetic, completedOnly: query.completed_only },
   );
   const { participants, ...report } = served.report;
   const from = query.participants_offset;
@@ -43,7 +43,8 @@ export const adminAnalyticsRoutes = new Hono<AppEnv>().get('/reliance', validate
     definitions: {
       metrics: MEASURES.map(({ id, label, formula, source, units, range }) => ({ id, label, formula, source, units, range })),
       summary: SUMMARY_METHOD,
-      bootstrap: { resamples: BOOTSTRAP_RESAMPLES, seed: BOOTSTRAP_SEED, level: 0.95 },
+      bootstrap: { resamples: BOOTSTRAP_RESAMPLES, seed: BOOTSTRAP_SEED, level: 0.95, streams: 'each group its own: seed XOR FNV-1a of the group name' },
+      alpha_models: { reference: "Student's t with participants − 1 degrees of freedom", few_clusters_below: FEW_CLUSTERS },
       calibration: CALIBRATION_FORMULA,
       bars_lean_with_ai: LEAN_FORMULA,
       quality_flags: QUALITY_FLAG_DEFINITIONS,

@@ -233,11 +233,12 @@ export const adminDashboardRoutes = new Hono<AppEnv>()
     return c.json(body);
   })
   .get('/stats', validate('query', populationQuerySchema), async (c) => {
-    const { include_synthetic } = c.req.valid('query');
-    const s = await dashboardStats(c.var.db, new Date(), { includeSynthetic: include_synthetic });
+    const { include_synthetic, completed_only } = c.req.valid('query');
+    const s = await dashboardStats(c.var.db, new Date(), { includeSynthetic: include_synthetic, completedOnly: completed_only });
     const f = s.funnel;
     const body: z.infer<typeof adminStatsSchema> = {
       include_synthetic,
+      completed_only,
       listed: { users: s.listed.users, pre_experiment_responses: s.listed.pre, main_experiment_responses: s.listed.main },
       total_users: s.totalUsers,
       total_responses: s.preResponses + s.mainResponses,

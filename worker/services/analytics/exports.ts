@@ -11,12 +11,12 @@ import { trialRows, type TrialRow } from '../../db/queries/analytics';
 import type { Column, ExportFilter, ExportTable } from '../exports/tables';
 import { SUMMARY_METHOD } from './measures';
 import { QUALITY_FLAG_DEFINITIONS, QUALITY_FLAGS } from './quality-flags';
-import { CALIBRATION_FORMULA, LEAN_FORMULA, MEASURES } from './measures';
-import type { ClusteredLogit } from './inference';
+import { CALIBRATION_FORMULA, LEAN_FORMULA, MEASURES, WOA_FORMULA } from './measures';
+import { FEW_CLUSTERS, type ClusteredLogit } from './inference';
 import { currentRelianceReport } from './report-cache';
 import { type AlphaModel, type ConditionDifference, type GroupSummary, type ParticipantRelianceRow, type RelianceReport } from './reliance';
 
-const relianceOptionsOf = (filter: ExportFilter) => ({ excludeFlagged: filter.excludeFlagged ?? false, includeSynthetic: filter.includeSynthetic ?? false });
+const relianceOptionsOf = (filter: ExportFilter) => ({ excludeFlagged: filter.excludeFlagged ?? false, includeSynthetic: filter.includeSynthetic ?? false, completedOnly: filter.completedOnly ?? false });
 
 const FLAGS_CODING = `semicolon-separated, empty when none: ${QUALITY_FLAGS.map((f) => `${f} = ${QUALITY_FLAG_DEFINITIONS[f]}`).join('; ')}`;
 
@@ -212,7 +212,7 @@ const modelNumber = (name: keyof ClusteredLogit, meaning: string): Column<AlphaM
 export const alphaModelsTable: ExportTable<AlphaModelRow> = {
   name: 'reliance-alpha-models',
   description:
-    "The alpha effect within participants, per condition that spread several alphas: a logistic regression of agreement with the AI (over trials showing the human-aligned explanation) and of switching to the AI (over those with initial ≠ AI) on alpha, with participant-clustered standard errors, as statsmodels' Logit(y, [1, alpha]).fit(cov_type='cluster', cov_kwds={'groups': participant}) computes them (z-tests). analysis/models.R fits the mixed model with random intercepts for participant and case.",
+    "The alpha effect within participants, per condition that spread several alphas: a logistic regression of agreement with the AI (over trials showing the human-aligned explanation) and of switching to the AI (over those with initial ≠ AI) on alpha, with participant-clustered standard errors and the small-cluster t reference (G − 1 degrees of freedom for G participants), as statsmodels' Logit(y, [1, alpha]).fit(cov_type='cluster', cov_kwds={'groups': participant}, use_t=True) computes them. analysis/models.R fits the mixed model with random intercepts for participant and case.",
   columns: [
     { name: 'condition', type: 'category', meaning: 'Condition of the trials', value: (r) => r.condition },
     { name: 'outcome', type: 'category', meaning: 'What is regressed on alpha', coding: 'agreement = final = AI (trials showing the AI); switch = final = AI among trials with initial ≠ AI', value: (r) => r.outcome },
@@ -223,10 +223,18 @@ export const alphaModelsTable: ExportTable<AlphaModelRow> = {
     modelNumber('intercept_se', 'Cluster-robust standard error of the intercept'),
     modelNumber('slope', 'Change in log-odds from alpha 0 to alpha 1'),
     modelNumber('slope_se', 'Cluster-robust standard error of the slope'),
-    modelNumber('slope_z', 'slope ÷ slope_se'),
-    modelNumber('slope_p', 'Two-sided p-value of slope_z (standard normal)'),
-    modelNumber('slope_ci_low', 'Lower end of the slope\'s 95% Wald interval'),
-    modelNumber('slope_ci_high', 'Upper end of the slope\'s 95% Wald interval'),
+    modelNumber('slope_t', "slope ÷ slope_se, referred to Student's t with df degrees of freedom"),
+    modelNumber('df', 'Degrees of freedom of the t reference: participants (clusters) − 1'),
+    modelNumber('slope_p', "Two-sided p-value of slope_t (Student's t with df degrees of freedom, the small-cluster reference)"),
+    modelNumber('slope_ci_low', "Lower end of the slope's 95% interval (slope − t(0.975, df) × slope_se)"),
+    modelNumber('slope_ci_high', "Upper end of the slope's 95% interval"),
+    {
+      name: 'few_clusters',
+      type: 'boolean',
+      meaning: `Fewer than ${FEW_CLUSTERS} participants (clusters): cluster-robust standard errors rest on few clusters and may still be too small; read the interval with care (Cameron & Miller 2015)`,
+      coding: 'true or false; empty when no model was fitted',
+      value: (r) => r.few_clusters ?? null,
+    },
     modelNumber('odds_ratio', 'exp(slope): odds ratio from alpha 0 to alpha 1'),
   ],
   async *pages(db, filter) {
@@ -250,6 +258,7 @@ export const trialsTable: ExportTable<TrialRow> = {
     { name: 'user_name', type: 'text', meaning: 'Participant ID', value: (r) => r.username },
     { name: 'origin', type: 'category', meaning: 'Who created the participant', coding: 'participant = a person; admin_synthetic = the registration tools', value: (r) => r.origin },
     { name: 'set_aside', type: 'integer', meaning: 'Left out of the research figures unless synthetic participants are asked for (synthetic, test_ ID, or a bypassed main start)', coding: '1 = yes, 0 = no', value: (r) => (r.setAside ? 1 : 0) },
+    { name: 'completed', type: 'integer', meaning: 'The participant finished the study (post-survey submitted); the figures count everyone by default, only these when completers only are asked for', coding: '1 = yes, 0 = no', value: (r) => (r.completed ? 1 : 0) },
     conditionColumn<TrialRow>((r) => r.condition, CONDITION_OF_TRIALS),
     { name: 'dataset_type', type: 'category', meaning: 'Dataset of the case', value: (r) => r.datasetType },
     { name: 'case_id', type: 'text', meaning: 'Case judged (see case-data)', value: (r) => r.caseId },
@@ -275,11 +284,19 @@ export const trialsTable: ExportTable<TrialRow> = {
       coding: BINARY,
       value: (r) => (bothKnown(r.aiPrediction, r.initialPrediction) && r.aiPrediction !== r.initialPrediction ? flag(r.finalPrediction === r.aiPrediction) : null),
     },
+    { name: 'ai_probability', type: 'number', meaning: "The AI's probability of the positive class, as served (recorded whether or not it was shown)", units: 'probability 0–1', value: (r) => r.aiProbability },
+    {
+      name: 'ai_probability_shown',
+      type: 'integer',
+      meaning: "The panel showed the AI's probability (and base rate) with its bars (study configuration mainExperiment.showAiBaseline; only with the AI's own bars)",
+      coding: BINARY,
+      value: (r) => (r.aiProbabilityShown === null ? null : flag(r.aiProbabilityShown)),
+    },
     {
       name: 'weight_of_advice',
       type: 'number',
-      meaning: MEASURES.find((m) => m.id === 'weight_of_advice')!.formula.replace('mean over trials with initial ≠ AI (the AI shown after an initial judgement) of ', 'On a trial with initial ≠ AI: '),
-      units: '0–1',
+      meaning: `The trial's weight of advice (empty where it is not defined): ${WOA_FORMULA.replace('mean over trials with the AI shown after an initial judgement and its advice placed elsewhere than that judgement of ', '')}`,
+      units: MEASURES.find((m) => m.id === 'weight_of_advice')!.units,
       value: (r) => r.woa,
     },
     { name: 'bars_lean_with_ai', type: 'integer', meaning: "The bars shown lean toward the AI's prediction (empty without bars)", coding: BINARY, value: (r) => (r.leansWithAi === null ? null : flag(r.leansWithAi)) },

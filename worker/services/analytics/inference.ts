@@ -3,16 +3,31 @@
  * researcher's own script (the export's `analysis/reproduce.py`) computes the same numbers:
  *
  * - a participant-level percentile bootstrap of a mean (and of a difference of two groups' means),
- *   drawn from a seeded mulberry32 stream: the interval stays inside the measure's range, and the
- *   same values always give the same interval;
+ *   drawn from a seeded mulberry32 stream of the group's own: the interval stays inside the
+ *   measure's range, and the same values in the same group always give the same interval;
  * - a logistic regression of a binary outcome on one covariate with participant-clustered
- *   (sandwich) standard errors, as statsmodels computes `Logit(y, X).fit(cov_type='cluster')`.
+ *   (sandwich) standard errors and the small-cluster t reference with G − 1 degrees of freedom, as
+ *   statsmodels computes `Logit(y, X).fit(cov_type='cluster', use_t=True)`.
  */
 
 /** Bootstrap resamples per interval. */
 export const BOOTSTRAP_RESAMPLES = 2000;
-/** The stream's seed: every interval restarts it, so an interval depends only on its values. */
+/** The seed every group's stream is derived from (`streamSeed`). */
 export const BOOTSTRAP_SEED = 20190504;
+
+/**
+ * A group's own stream seed: BOOTSTRAP_SEED XOR the 32-bit FNV-1a hash of the group's name (its
+ * UTF-8 bytes). Groups of one size would otherwise draw the same resamples, and their intervals'
+ * Monte Carlo errors would be correlated; the same group always draws the same stream.
+ */
+export function streamSeed(group: string): number {
+  let hash = 0x811c9dc5;
+  for (const byte of new TextEncoder().encode(group)) {
+    hash ^= byte;
+    hash = Math.imul(hash, 0x01000193);
+  }
+  return (BOOTSTRAP_SEED ^ hash) >>> 0;
+}
 
 /**
  * mulberry32 (Tommy Ettinger, public domain): a 32-bit generator whose every step is integer
@@ -110,11 +125,11 @@ function columnMeans(rows: ValueTable, measures: number): { mean: number | null;
  * participants it is defined for (a replicate with none is left out of that measure's interval).
  * No interval for a measure defined for fewer than two participants.
  */
-export function bootstrapMeans(rows: ValueTable, measures: number): MeanInterval[] {
+export function bootstrapMeans(rows: ValueTable, measures: number, group: string): MeanInterval[] {
   const means = columnMeans(rows, measures);
   if (!means.some((m) => m.participants >= 2)) return means.map((m) => ({ mean: m.mean, ci_low: null, ci_high: null }));
   const t = columnsOf(rows, measures);
-  const stream: Mulberry32 = { state: BOOTSTRAP_SEED >>> 0 };
+  const stream: Mulberry32 = { state: streamSeed(group) };
   const replicates = Array.from({ length: measures }, () => new Float64Array(BOOTSTRAP_RESAMPLES));
   const sums = new Float64Array(measures);
   const counts = new Float64Array(measures);
@@ -132,9 +147,10 @@ export function bootstrapMeans(rows: ValueTable, measures: number): MeanInterval
 /**
  * Each measure's difference between two independent groups' participant means (b − a), with a 95%
  * percentile-bootstrap interval: each replicate draws group a's participants, then group b's, from
- * one stream. None where either group has fewer than two participants with a value.
+ * the pair's own stream (`group` names the pair). None where either group has fewer than two
+ * participants with a value.
  */
-export function bootstrapDifferences(a: ValueTable, b: ValueTable, measures: number): MeanInterval[] {
+export function bootstrapDifferences(a: ValueTable, b: ValueTable, measures: number, group: string): MeanInterval[] {
   const ma = columnMeans(a, measures);
   const mb = columnMeans(b, measures);
   const difference = (k: number) => (ma[k]!.mean === null || mb[k]!.mean === null ? null : mb[k]!.mean! - ma[k]!.mean!);
@@ -144,7 +160,7 @@ export function bootstrapDifferences(a: ValueTable, b: ValueTable, measures: num
   }
   const ta = columnsOf(a, measures);
   const tb = columnsOf(b, measures);
-  const stream: Mulberry32 = { state: BOOTSTRAP_SEED >>> 0 };
+  const stream: Mulberry32 = { state: streamSeed(group) };
   const replicates = Array.from({ length: measures }, () => new Float64Array(BOOTSTRAP_RESAMPLES));
   const sa = new Float64Array(measures), ca = new Float64Array(measures), sb = new Float64Array(measures), cb = new Float64Array(measures);
   for (let r = 0; r < BOOTSTRAP_RESAMPLES; r++) {
@@ -159,53 +175,81 @@ export function bootstrapDifferences(a: ValueTable, b: ValueTable, measures: num
   });
 }
 
-/** One measure's mean with its interval (a one-column table). */
-export const bootstrapMean = (values: readonly number[]): MeanInterval => bootstrapMeans(values.map((v) => [v]), 1)[0]!;
+/** One measure's mean with its interval (a one-column table), drawn from `group`'s stream. */
+export const bootstrapMean = (values: readonly number[], group = ''): MeanInterval => bootstrapMeans(values.map((v) => [v]), 1, group)[0]!;
 /** One measure's difference of means with its interval. */
-export const bootstrapDifference = (a: readonly number[], b: readonly number[]): MeanInterval =>
-  bootstrapDifferences(a.map((v) => [v]), b.map((v) => [v]), 1)[0]!;
+export const bootstrapDifference = (a: readonly number[], b: readonly number[], group = ''): MeanInterval =>
+  bootstrapDifferences(a.map((v) => [v]), b.map((v) => [v]), 1, group)[0]!;
 
-/**
- * erfc(x) to double precision: the Maclaurin series of erf for |x| < 2, a continued fraction
- * (modified Lentz) beyond. Only for the normal tail probabilities of the logit model's z-tests.
- */
-export function erfc(x: number): number {
-  if (x < 0) return 2 - erfc(-x);
-  if (x < 2) {
-    // erf(x) = 2/√π Σ (−1)^k x^(2k+1) / (k! (2k+1))
-    let term = x;
-    let s = x;
-    for (let k = 1; k < 100; k++) {
-      term *= (-x * x) / k;
-      const add = term / (2 * k + 1);
-      s += add;
-      if (Math.abs(add) < 1e-17 * Math.abs(s)) break;
-    }
-    return 1 - (2 / Math.sqrt(Math.PI)) * s;
-  }
-  // erfc(x) = exp(−x²)/√π · 1/(x + (1/2)/(x + 1/(x + (3/2)/(x + 2/(x + …)))))
-  const tiny = 1e-300;
-  let f = x;
-  let c = x;
-  let d = 0;
-  for (let k = 1; k < 500; k++) {
-    const a = k / 2;
-    d = x + a * d;
-    d = Math.abs(d) < tiny ? tiny : d;
-    c = x + a / c;
-    c = Math.abs(c) < tiny ? tiny : c;
-    d = 1 / d;
-    const delta = c * d;
-    f *= delta;
-    if (Math.abs(delta - 1) < 1e-16) break;
-  }
-  return Math.exp(-x * x) / Math.sqrt(Math.PI) / f;
+/** The Lanczos coefficients for g = 7, n = 9 (Godfrey's; relative error of ln Γ below 1e-15 for x > 0). */
+const LANCZOS = [
+  0.99999999999980993, 676.5203681218851, -1259.1392167224028, 771.32342877765313, -176.61502916214059, 12.507343278686905, -0.13857109526572012, 9.9843695780195716e-6,
+  1.5056327351493116e-7,
+];
+
+/** ln Γ(x) for x > 0 by the Lanczos approximation (Press et al., Numerical Recipes, 3rd ed., §6.1). */
+export function lnGamma(x: number): number {
+  if (x < 0.5) return Math.log(Math.PI / Math.sin(Math.PI * x)) - lnGamma(1 - x);
+  const z = x - 1;
+  let sum = LANCZOS[0]!;
+  for (let i = 1; i < LANCZOS.length; i++) sum += LANCZOS[i]! / (z + i);
+  const t = z + 7.5;
+  return 0.5 * Math.log(2 * Math.PI) + (z + 0.5) * Math.log(t) - t + Math.log(sum);
 }
 
-/** Two-sided p-value of a standard-normal z. */
-export const twoSidedP = (z: number) => erfc(Math.abs(z) / Math.SQRT2);
-/** The 97.5th percentile of the standard normal (scipy.stats.norm.ppf(0.975)). */
-export const Z975 = 1.959963984540054;
+/** The continued fraction of the incomplete beta function, by the modified Lentz method (Numerical Recipes §6.4, `betacf`). */
+function betaFraction(a: number, b: number, x: number): number {
+  const tiny = 1e-300;
+  const guard = (v: number) => (Math.abs(v) < tiny ? tiny : v);
+  let c = 1;
+  let d = 1 / guard(1 - ((a + b) * x) / (a + 1));
+  let h = d;
+  for (let m = 1; m <= 1000; m++) {
+    const m2 = 2 * m;
+    const even = (m * (b - m) * x) / ((a + m2 - 1) * (a + m2));
+    d = 1 / guard(1 + even * d);
+    c = guard(1 + even / c);
+    h *= d * c;
+    const odd = (-(a + m) * (a + b + m) * x) / ((a + m2) * (a + m2 + 1));
+    d = 1 / guard(1 + odd * d);
+    c = guard(1 + odd / c);
+    const step = d * c;
+    h *= step;
+    if (Math.abs(step - 1) < 1e-16) break;
+  }
+  return h;
+}
+
+/** The regularised incomplete beta function I_x(a, b) (Numerical Recipes §6.4, `betai`). */
+export function regularizedBeta(x: number, a: number, b: number): number {
+  if (x <= 0) return 0;
+  if (x >= 1) return 1;
+  const front = Math.exp(lnGamma(a + b) - lnGamma(a) - lnGamma(b) + a * Math.log(x) + b * Math.log1p(-x));
+  return x < (a + 1) / (a + b + 2) ? (front * betaFraction(a, b, x)) / a : 1 - (front * betaFraction(b, a, 1 - x)) / b;
+}
+
+/** Two-sided p-value of Student's t with `df` degrees of freedom: P(|T| ≥ |t|) = I_{df/(df+t²)}(df/2, 1/2). */
+export const tTwoSidedP = (t: number, df: number) => regularizedBeta(df / (df + t * t), df / 2, 0.5);
+
+/**
+ * The critical value c with P(|T| ≥ c) = 1 − level for Student's t with `df` degrees of freedom
+ * (scipy's `t.ppf((1 + level) / 2, df)`), by bisection on the two-sided p-value to the last bits.
+ */
+export function tCritical(level: number, df: number): number {
+  const p = 1 - level;
+  let lo = 0;
+  let hi = 1;
+  while (tTwoSidedP(hi, df) > p) hi *= 2;
+  for (let i = 0; i < 200 && hi - lo > 1e-15 * hi; i++) {
+    const mid = (lo + hi) / 2;
+    if (tTwoSidedP(mid, df) > p) lo = mid;
+    else hi = mid;
+  }
+  return (lo + hi) / 2;
+}
+
+/** Below this many clusters the tab and the export say the cluster-robust inference rests on few participants (Cameron & Miller 2015). */
+export const FEW_CLUSTERS = 30;
 
 /** Trials sharing a cluster (participant) and covariate value: `successes` of `trials` had the outcome. */
 export type LogitCell = { cluster: number; x: number; trials: number; successes: number };
@@ -218,10 +262,15 @@ export type ClusteredLogit = {
   slope: number;
   intercept_se: number;
   slope_se: number;
-  slope_z: number;
+  /** slope ÷ slope_se, referred to Student's t with `df` degrees of freedom. */
+  slope_t: number;
+  /** Degrees of freedom of the t reference: participants (clusters) − 1. */
+  df: number;
   slope_p: number;
   slope_ci_low: number;
   slope_ci_high: number;
+  /** Fewer than FEW_CLUSTERS participants: the cluster-robust standard errors rest on few clusters. */
+  few_clusters: boolean;
   /** exp(slope): the odds ratio from alpha 0 to alpha 1. */
   odds_ratio: number;
   iterations: number;
@@ -235,9 +284,11 @@ const expit = (eta: number) => (eta >= 0 ? 1 / (1 + Math.exp(-eta)) : Math.exp(e
  * Maximum-likelihood logistic regression of the outcome on an intercept and x (Newton–Raphson from
  * zero, as statsmodels' default), with the cluster-robust covariance statsmodels uses for
  * `cov_type='cluster'`: H⁻¹ (Σ_g s_g s_gᵀ) H⁻¹ × G/(G−1) × (N−1)/(N−k), where s_g is cluster g's
- * summed score, H the Hessian, G the clusters, N the trials and k = 2 parameters; z-based inference
- * (Logit's default `use_t=False`). Cameron & Miller (2015), "A Practitioner's Guide to
- * Cluster-Robust Inference", J. Human Resources 50(2).
+ * summed score, H the Hessian, G the clusters, N the trials and k = 2 parameters. Inference refers
+ * the slope's ratio to its standard error to Student's t with G − 1 degrees of freedom, the
+ * small-cluster reference (statsmodels' `use_t=True` for cluster covariances): with the 5–30
+ * participants a condition often has, normal z-tests overstate certainty. Cameron & Miller (2015),
+ * "A Practitioner's Guide to Cluster-Robust Inference", J. Human Resources 50(2), §VI.
  */
 export function clusteredLogit(cells: readonly LogitCell[]): ClusteredLogit | LogitRefusal {
   const cells_ = cells.filter((c) => c.trials > 0);
@@ -313,17 +364,21 @@ export function clusteredLogit(cells: readonly LogitCell[]): ClusteredLogit | Lo
   const v11 = (a10 * i01 + a11 * i11) * correction;
   const se0 = Math.sqrt(v00);
   const se1 = Math.sqrt(v11);
-  const z = b1 / se1;
+  const t = b1 / se1;
+  const df = G - 1;
+  const critical = tCritical(0.95, df);
   return {
     ...base,
     intercept: b0,
     slope: b1,
     intercept_se: se0,
     slope_se: se1,
-    slope_z: z,
-    slope_p: twoSidedP(z),
-    slope_ci_low: b1 - Z975 * se1,
-    slope_ci_high: b1 + Z975 * se1,
+    slope_t: t,
+    df,
+    slope_p: tTwoSidedP(t, df),
+    slope_ci_low: b1 - critical * se1,
+    slope_ci_high: b1 + critical * se1,
+    few_clusters: G < FEW_CLUSTERS,
     odds_ratio: Math.exp(b1),
     iterations,
   };

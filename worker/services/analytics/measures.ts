@@ -47,6 +47,10 @@ export type Measure = {
   value: (s: Sums) => number | null;
 };
 
+/** The weight of advice per trial, in words (the codebook's, the dashboard's and reproduce.py's definition). */
+export const WOA_FORMULA =
+  'mean over trials with the AI shown after an initial judgement and its advice placed elsewhere than that judgement of clamp((q_final − q_initial) ÷ (q_AI − q_initial), 0, 1), where a judgement q is its class at its confidence read as a probability of the positive class (confidence 1…5 = 50 %, 62.5 %, 75 %, 87.5 %, 100 % for the class chosen: q = 0.5 ± (confidence − 1) × 0.125, + for the positive class) and the advice q_AI is the AI’s probability of the positive class where the panel showed it (ai_probability_shown), else its predicted class at certainty (1 or 0)';
+
 const ratio = (num: SumKey, den: SumKey) => (s: Sums) => (s[den] > 0 ? s[num] / s[den] : null);
 const complement = (num: SumKey, den: SumKey) => (s: Sums) => (s[den] > 0 ? (s[den] - s[num]) / s[den] : null);
 
@@ -120,10 +124,10 @@ export const MEASURES: Measure[] = [
   {
     id: 'weight_of_advice',
     label: 'Weight of advice',
-    formula:
-      'mean over trials with initial ≠ AI (the AI shown after an initial judgement) of clamp((j_final − j_initial) ÷ (j_AI − j_initial), 0, 1), where j = +confidence for a positive judgement and −confidence for a negative one (±1…±5) and j_AI = ±5 (the AI’s class at full confidence)',
-    source: 'Harvey & Fischer (1997), Taking Advice, OBHDP 70(2); Yaniv (2004), Receiving Other People’s Advice, OBHDP 93(1); truncated to 0…1 as is customary',
-    units: '0 = kept own judgement … 1 = adopted the advice',
+    formula: WOA_FORMULA,
+    source:
+      'Harvey & Fischer (1997), Taking Advice: Accepting Help, Improving Judgment, and Sharing Responsibility, OBHDP 70(2): the shift toward the advice as a share of the distance to it, (final − initial) ÷ (advice − initial), defined where the advice differs from the initial judgement; truncated to 0…1 as Yaniv (2004), Receiving Other People’s Advice, OBHDP 93(1), and later work do. Binary judgements with confidence are placed on the probability scale of the positive class (the half-range confidence format: Lichtenstein, Fischhoff & Phillips 1982, Calibration of Probabilities)',
+    units: '0 = the final judgement stayed where the initial one was (or moved away from the advice) … 1 = it moved all the way to the advice (or past it); between: the share of the distance moved',
     range: [0, 1],
     definedOn: 'woaTrials',
     value: ratio('woaSum', 'woaTrials'),
@@ -178,7 +182,7 @@ export const LEAN_FORMULA = "trials whose shown bars' signed shares sum toward t
 
 /** How group figures are summarised: the unit, the interval and the alpha model (the dashboard, docs/dashboard-and-exports.md and the codebook say it in these words). */
 export const SUMMARY_METHOD =
-  'Each measure is computed per participant over the trials it is defined on; a group figure is the mean of its participants’ values with a 95% percentile-bootstrap interval (participants resampled with replacement, 2,000 resamples, seeded mulberry32 stream; see analysis/reproduce.py), so it stays inside the measure’s range. Differences between conditions are differences of participant means with the same bootstrap, each condition resampled on its own. The alpha effect within participants is a logistic regression of the outcome on alpha over the human-aligned trials of a condition, with standard errors clustered by participant (statsmodels Logit(...).fit(cov_type="cluster")).';
+  'Each measure is computed per participant over the trials it is defined on; a group figure is the mean of its participants’ values with a 95% percentile-bootstrap interval (participants resampled with replacement, 2,000 resamples, from a seeded mulberry32 stream of the group’s own: seed 20190504 XOR the FNV-1a hash of the group’s name, so groups do not share resamples; see analysis/reproduce.py), so it stays inside the measure’s range. Differences between conditions are differences of participant means with the same bootstrap, each condition resampled on its own. The alpha effect within participants is a logistic regression of the outcome on alpha over the human-aligned trials of a condition, with standard errors clustered by participant and the slope tested against Student’s t with participants − 1 degrees of freedom, the small-cluster reference (statsmodels Logit(...).fit(cov_type="cluster", use_t=True)); below 30 participants the figures say the clusters are few. By default every participant with trials is counted, finished or not; completers only is a choice.';
 
 export const emptySums = (): Sums => Object.fromEntries(SUM_KEYS.map((k) => [k, 0])) as Sums;
 export const addSums = (into: Sums, row: Sums) => {

@@ -62,13 +62,25 @@ function fallbackReasons(rows: TrialSums[]): Record<string, number> {
 /** Every participant's value of every measure (null where undefined), in participant-id order. */
 const tableOf = (people: Map<number, Sums>) => [...people.values()].map((sums) => MEASURES.map((m) => m.value(sums)));
 
-/** A group's figures: each participant's value over the group's trials, then their mean and interval. */
-function summarise(rows: TrialSums[]): GroupSummary {
+/**
+ * The name a group's bootstrap stream is derived from (`streamSeed`): its kind of grouping and its
+ * keys, alphas written as JavaScript writes numbers (reproduce.py builds the same names).
+ */
+export const streamName = {
+  overall: () => 'overall',
+  condition: (condition: string) => `condition/${condition}`,
+  shown: (g: { condition: string; kind: string; alpha: number | null }) => `shown/${g.condition}/${g.kind}/${g.alpha === null ? '' : String(g.alpha)}`,
+  dataset: (condition: string, dataset: string) => `dataset/${condition}/${dataset}`,
+  difference: (a: string, b: string) => `difference/${a}/${b}`,
+};
+
+/** A group's figures: each participant's value over the group's trials, then their mean and interval (from the group's own stream). */
+function summarise(rows: TrialSums[], stream: string): GroupSummary {
   const people = perParticipant(rows);
   const pooled = emptySums();
   for (const sums of people.values()) addSums(pooled, sums);
   const table = tableOf(people);
-  const intervals = bootstrapMeans(table, MEASURES.length);
+  const intervals = bootstrapMeans(table, MEASURES.length, stream);
   const metrics: Record<string, Interval> = {};
   MEASURES.forEach((m, k) => {
     const participants = table.filter((row) => row[k] !== null).length;
@@ -131,6 +143,8 @@ export type RelianceReport = {
   exclude_flagged: boolean;
   /** Synthetic participants and bypassed sessions counted (false: left out, the default). */
   include_synthetic: boolean;
+  /** Only participants who finished the study counted (false, the default: everyone with trials, finished or not). */
+  completed_only: boolean;
   participants_included: number;
   participants_excluded: number;
   /** Trials counted in the group figures. */
@@ -187,7 +201,7 @@ async function conditionDifferences(rows: TrialSums[], conditions: string[]): Pr
       const a = tables.get(conditions[i]!)!;
       const b = tables.get(conditions[j]!)!;
       await yieldToOthers();
-      const differences = bootstrapDifferences(a, b, MEASURES.length);
+      const differences = bootstrapDifferences(a, b, MEASURES.length, streamName.difference(conditions[i]!, conditions[j]!));
       MEASURES.forEach((m, k) => {
         const [na, nb] = [defined(a, k), defined(b, k)];
         if (na === 0 || nb === 0) return;
@@ -202,11 +216,11 @@ async function conditionDifferences(rows: TrialSums[], conditions: string[]): Pr
 }
 
 /** Each item's group figures in order, yielding between groups. */
-async function summariseEach<T>(items: readonly T[], rowsOf: (item: T) => TrialSums[]): Promise<GroupSummary[]> {
+async function summariseEach<T>(items: readonly T[], rowsOf: (item: T) => TrialSums[], stream: (item: T) => string): Promise<GroupSummary[]> {
   const out: GroupSummary[] = [];
   for (const item of items) {
     await yieldToOthers();
-    out.push(summarise(rowsOf(item)));
+    out.push(summarise(rowsOf(item), stream(item)));
   }
   return out;
 }
@@ -259,17 +273,25 @@ export async function computeRelianceReport(db: Db, options: RelianceOptions): P
     })
     .sort((a, b) => a.user_id - b.user_id);
   const included = participants.filter((p) => p.included).length;
-  const byCondition = (await summariseEach(conditions, (condition) => counted.filter((r) => r.condition === condition))).map((group, i) => ({ condition: conditions[i]!, ...group }));
-  const byAlpha = await summariseEach(groups, (g) => counted.filter((r) => groupKey(r) === groupKey(g)));
-  const byDataset = await summariseEach(cells, ({ condition, dataset }) => counted.filter((r) => r.condition === condition && r.datasetType === dataset));
+  const byCondition = (await summariseEach(conditions, (condition) => counted.filter((r) => r.condition === condition), streamName.condition)).map((group, i) => ({
+    condition: conditions[i]!,
+    ...group,
+  }));
+  const byAlpha = await summariseEach(groups, (g) => counted.filter((r) => groupKey(r) === groupKey(g)), streamName.shown);
+  const byDataset = await summariseEach(
+    cells,
+    ({ condition, dataset }) => counted.filter((r) => r.condition === condition && r.datasetType === dataset),
+    ({ condition, dataset }) => streamName.dataset(condition, dataset),
+  );
   await yieldToOthers();
   return {
     exclude_flagged: options.excludeFlagged,
     include_synthetic: options.includeSynthetic,
+    completed_only: options.completedOnly,
     participants_included: included,
     participants_excluded: participants.length - included,
     trials: counted.reduce((a, r) => a + r.trials, 0),
-    overall: conditions.length <= 1 ? (byCondition[0] ? groupOnly(byCondition[0]) : summarise(counted)) : null,
+    overall: conditions.length <= 1 ? (byCondition[0] ? groupOnly(byCondition[0]) : summarise(counted, streamName.overall())) : null,
     by_alpha: groups.map((g, i) => ({ condition: g.condition, explanation_kind: g.kind, alignment_alpha: g.alpha, ...byAlpha[i]! })),
     by_condition: byCondition,
     by_dataset: cells.map(({ condition, dataset }, i) => ({ condition, dataset_type: dataset, ...byDataset[i]! })),

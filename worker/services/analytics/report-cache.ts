@@ -65,7 +65,7 @@ export type ReportContext = {
 };
 
 const populationName = (options: RelianceOptions) =>
-  `${options.excludeFlagged ? 'excluding-flagged' : 'all'}-${options.includeSynthetic ? 'with-synthetic' : 'without-synthetic'}`;
+  `${options.excludeFlagged ? 'excluding-flagged' : 'all'}-${options.includeSynthetic ? 'with-synthetic' : 'without-synthetic'}${options.completedOnly ? '-completed-only' : ''}`;
 
 type DataState = { revision: number; erasures: number };
 export async function dataState(db: Db): Promise<DataState> {

@@ -64,6 +64,8 @@ export type ExportFilter = {
   excludeFlagged?: boolean;
   /** Reliance tables only: count synthetic participants and bypassed sessions too (left out by default). */
   includeSynthetic?: boolean;
+  /** Reliance tables only: count only participants who finished the study (by default everyone with trials). */
+  completedOnly?: boolean;
 };
 /**
  * Where a table's reading stands: the key of the last row handed out. A table read one keyset

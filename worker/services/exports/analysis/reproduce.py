@@ -9,14 +9,17 @@ its own folder), or give the folder or the zip itself:
     python3 analysis/reproduce.py --json             # the figures as JSON, shaped like the API
 
 Options: --include-synthetic counts synthetic participants and bypassed sessions (left out by
-default, as on the dashboard); --exclude-flagged leaves participants with a data-quality flag out
-of the group figures. Needs pandas and statsmodels (Debian: python3-pandas python3-statsmodels).
+default, as on the dashboard); --completed-only counts only participants who finished the study
+(by default everyone with trials counts, finished or not); --exclude-flagged leaves participants
+with a data-quality flag out of the group figures. Needs pandas and statsmodels (Debian:
+python3-pandas python3-statsmodels).
 
 Every measure is defined in the codebook (codebook.csv) with its formula and source; this script
-computes each one per participant first, then the mean over participants with a 95% percentile
-bootstrap interval drawn from the same seeded mulberry32 stream as the platform, so the intervals
-match the dashboard's to the last digit. The alpha effect is statsmodels' logistic regression with
-participant-clustered standard errors.
+computes each one per participant first, from the trial table's own columns, then the mean over
+participants with a 95% percentile bootstrap interval drawn from the same seeded mulberry32 streams
+as the platform (each group its own), so the intervals match the dashboard's to the last digit.
+The alpha effect is statsmodels' logistic regression with participant-clustered standard errors,
+tested against Student's t with participants - 1 degrees of freedom (use_t=True).
 """
 import argparse
 import io
@@ -31,6 +34,7 @@ import pandas as pd
 
 BOOTSTRAP_RESAMPLES = 2000
 BOOTSTRAP_SEED = 20190504
+FEW_CLUSTERS = 30
 KIND_ORDER = ["human_aligned", "ai_explanation", "ai_only", "prediction_only", "no_ai"]
 
 # The per-participant sums every measure is a ratio of (see the codebook's formulas).
@@ -70,10 +74,18 @@ MEASURES = [
 # ---------------------------------------------------------------------------------------------
 # The bootstrap: mulberry32 is counter-based (its state after k steps is seed + k * 0x6D2B79F5),
 # so the whole stream is drawn at once with 32-bit integer arithmetic, bit for bit the platform's.
+# Each group draws its own stream, seeded by BOOTSTRAP_SEED XOR the FNV-1a hash of its name.
 
-def uniforms(count):
+def stream_seed(group):
+    h = 0x811C9DC5
+    for byte in group.encode("utf-8"):
+        h = ((h ^ byte) * 0x01000193) & 0xFFFFFFFF
+    return (BOOTSTRAP_SEED ^ h) & 0xFFFFFFFF
+
+
+def uniforms(count, seed):
     k = np.arange(1, count + 1, dtype=np.uint64)
-    a = (np.uint64(BOOTSTRAP_SEED) + k * np.uint64(0x6D2B79F5)) & np.uint64(0xFFFFFFFF)
+    a = (np.uint64(seed) + k * np.uint64(0x6D2B79F5)) & np.uint64(0xFFFFFFFF)
     mask = np.uint64(0xFFFFFFFF)
 
     def imul(x, y):
@@ -129,13 +141,13 @@ def column_means(table):
     return out
 
 
-def bootstrap_means(table):
-    """Each measure's participant mean with the platform's participant-level bootstrap interval."""
+def bootstrap_means(table, group):
+    """Each measure's participant mean with the platform's participant-level bootstrap interval, from the group's own stream."""
     means = column_means(table)
     if not any(n >= 2 for _, n in means):
         return [(m, None, None) for m, _ in means]
     n = table.shape[0]
-    sums, counts = draw(table, uniforms(BOOTSTRAP_RESAMPLES * n).reshape(BOOTSTRAP_RESAMPLES, n))
+    sums, counts = draw(table, uniforms(BOOTSTRAP_RESAMPLES * n, stream_seed(group)).reshape(BOOTSTRAP_RESAMPLES, n))
     with np.errstate(invalid="ignore", divide="ignore"):
         replicates = np.where(counts > 0, sums / np.maximum(counts, 1), np.nan)
     out = []
@@ -144,15 +156,15 @@ def bootstrap_means(table):
     return out
 
 
-def bootstrap_differences(a, b):
-    """Each measure's b − a difference of participant means with the platform's bootstrap interval."""
+def bootstrap_differences(a, b, group):
+    """Each measure's b − a difference of participant means with the platform's bootstrap interval (the pair's own stream)."""
     ma, mb = column_means(a), column_means(b)
     diff = [None if x is None or y is None else y - x for (x, _), (y, _) in zip(ma, mb)]
     estimable = [na >= 2 and nb >= 2 for (_, na), (_, nb) in zip(ma, mb)]
     if not any(estimable):
         return [(d, None, None) for d in diff]
     na, nb = a.shape[0], b.shape[0]
-    u = uniforms(BOOTSTRAP_RESAMPLES * (na + nb)).reshape(BOOTSTRAP_RESAMPLES, na + nb)
+    u = uniforms(BOOTSTRAP_RESAMPLES * (na + nb), stream_seed(group)).reshape(BOOTSTRAP_RESAMPLES, na + nb)
     sa, ca = draw(a, u[:, :na])
     sb, cb = draw(b, u[:, na:])
     with np.errstate(invalid="ignore", divide="ignore"):
@@ -189,11 +201,29 @@ def read_export(path):
         with reader(name + ext) as f:
             return pd.read_csv(f, sep=sep, encoding="utf-8-sig", dtype=dtype)
 
-    trials = table("trials", {"user_name": str, "case_id": str, "condition": str, "dataset_type": str, "shown_kind": str})
+    trials = table("trials", {"user_name": str, "case_id": str, "condition": str, "dataset_type": str, "shown_kind": str, "ai_only_reason": str})
     participants = table("participants", {"user_name": str, "quality_flags": str})
     with reader("study-config.json") as f:
         config = json.load(f)
     return trials, participants, config
+
+
+def placed(prediction, confidence):
+    """A judgement on the probability scale of the positive class: its confidence 1..5 read as 50 % ... 100 % for the class chosen."""
+    step = (confidence - 1) * 0.125
+    return np.where(prediction == 1, 0.5 + step, 0.5 - step)
+
+
+def weight_of_advice(t, two):
+    """Per trial: Harvey & Fischer's shift toward the advice, truncated to 0..1 (the codebook's weight_of_advice), and where it is defined."""
+    qi = placed(t["initial"], t["initial_confidence"])
+    qf = placed(t["final"], t["final_confidence"])
+    shown = (t["ai_probability_shown"] == 1) & t["ai_probability"].notna()
+    qa = np.where(shown, t["ai_probability"], t["ai"] * 1.0)
+    defined = two & (qa != qi)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        woa = np.maximum(0.0, np.minimum(1.0, (qf - qi) / (qa - qi)))
+    return defined, np.where(defined, woa, 0.0)
 
 
 def with_sums(t):
@@ -202,6 +232,7 @@ def with_sums(t):
     has_initial = t["initial"].notna() & t["initial_confidence"].notna()
     two = has_ai & has_initial
     differ = two & (t["initial"] != t["ai"])
+    woa_defined, woa = weight_of_advice(t, two)
     ai_right = t["ai"] == t["ground_truth"]
     final_ai = t["final"] == t["ai"]
     s = pd.DataFrame(index=t.index)
@@ -219,8 +250,8 @@ def with_sums(t):
     s["finalCorrectWithInitial"] = has_initial & (t["final"] == t["ground_truth"])
     s["finalCorrect"] = t["final"] == t["ground_truth"]
     s["confidenceChange"] = np.where(has_initial, t["final_confidence"] - t["initial_confidence"].fillna(0), 0)
-    s["woaTrials"] = differ
-    s["woaSum"] = np.where(differ, t["weight_of_advice"].fillna(0.0), 0.0)
+    s["woaTrials"] = woa_defined
+    s["woaSum"] = woa
     s["leanKnown"] = t["bars_lean_with_ai"].notna()
     s["leansWithAi"] = t["bars_lean_with_ai"] == 1
     for c in SUMS:
@@ -234,12 +265,12 @@ def people_of(rows):
     return [dict(zip(SUMS, r)) for r in g.itertuples(index=False, name=None)]
 
 
-def summarise(rows):
+def summarise(rows, group):
     people = people_of(rows)
     pooled = {k: sum(p[k] for p in people) for k in SUMS}
     table = table_of(people)
     metrics = {}
-    for k, ((mid, defined_on, value), (mean, low, high)) in enumerate(zip(MEASURES, bootstrap_means(table))):
+    for k, ((mid, defined_on, value), (mean, low, high)) in enumerate(zip(MEASURES, bootstrap_means(table, group))):
         participants = int((~np.isnan(table[:, k])).sum())
         metrics[mid] = {"mean": mean, "ci_low": low, "ci_high": high, "participants": participants, "trials": pooled[defined_on], "pooled": value(pooled)}
     calibration = []
@@ -251,6 +282,7 @@ def summarise(rows):
         "trials": pooled["trials"],
         "participants": len(people),
         "fallback_trials": int((rows["shown_kind"] == "ai_only").sum()),
+        "fallback_reasons": {r: int(n) for r, n in sorted(rows.loc[rows["shown_kind"] == "ai_only", "ai_only_reason"].fillna("unrecorded").value_counts().items())},
         "metrics": metrics,
         "calibration": calibration,
         "bars_lean_with_ai": {"trials": pooled["leanKnown"], "rate": pooled["leansWithAi"] / pooled["leanKnown"] if pooled["leanKnown"] > 0 else None},
@@ -271,7 +303,7 @@ def clustered_logit(rows, outcome):
         return {"refused": "no_variation_in_covariate", **base}
     try:
         X = sm.add_constant(d["alpha"].astype(float), has_constant="add")
-        r = sm.Logit(d[outcome].astype(float), X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": d["user_id"].astype(int)})
+        r = sm.Logit(d[outcome].astype(float), X).fit(disp=0, cov_type="cluster", cov_kwds={"groups": d["user_id"].astype(int)}, use_t=True)
     except Exception:  # perfect separation and the like
         return {"refused": "not_converged", **base}
     low, high = r.conf_int().loc["alpha"]
@@ -279,8 +311,9 @@ def clustered_logit(rows, outcome):
         **base,
         "intercept": float(r.params["const"]), "slope": float(r.params["alpha"]),
         "intercept_se": float(r.bse["const"]), "slope_se": float(r.bse["alpha"]),
-        "slope_z": float(r.tvalues["alpha"]), "slope_p": float(r.pvalues["alpha"]),
-        "slope_ci_low": float(low), "slope_ci_high": float(high), "odds_ratio": float(math.exp(r.params["alpha"])),
+        "slope_t": float(r.tvalues["alpha"]), "df": int(r.df_resid_inference), "slope_p": float(r.pvalues["alpha"]),
+        "slope_ci_low": float(low), "slope_ci_high": float(high), "few_clusters": base["participants"] < FEW_CLUSTERS,
+        "odds_ratio": float(math.exp(r.params["alpha"])),
     }
 
 
@@ -311,9 +344,10 @@ def statistics(t):
     }
 
 
-def reproduce(path, include_synthetic=False, exclude_flagged=False):
+def reproduce(path, include_synthetic=False, exclude_flagged=False, completed_only=False):
     trials, participants, config = read_export(path)
     t = trials if include_synthetic else trials[trials["set_aside"] == 0]
+    t = t[t["completed"] == 1] if completed_only else t
     t = with_sums(t.copy())
     flags = participants.set_index("user_id")["quality_flags"].fillna("")
     flagged = set(flags[flags != ""].index) if exclude_flagged else set()
@@ -325,16 +359,17 @@ def reproduce(path, include_synthetic=False, exclude_flagged=False):
     by_alpha = []
     groups = counted.groupby(["condition", "shown_kind", counted["alpha"].fillna(-1)], sort=False)
     for (condition, kind, alpha), rows in sorted(groups, key=lambda g: (rank(g[0][0]), g[0][0], KIND_ORDER.index(g[0][1]), g[0][2])):
-        by_alpha.append({"condition": condition, "explanation_kind": kind, "alignment_alpha": None if alpha == -1 else float(alpha), **summarise(rows)})
-    by_condition = [{"condition": c, **summarise(counted[counted["condition"] == c])} for c in conditions]
+        name = f"shown/{condition}/{kind}/{'' if alpha == -1 else js_number(alpha)}"
+        by_alpha.append({"condition": condition, "explanation_kind": kind, "alignment_alpha": None if alpha == -1 else float(alpha), **summarise(rows, name)})
+    by_condition = [{"condition": c, **summarise(counted[counted["condition"] == c], f"condition/{c}")} for c in conditions]
     by_dataset = [
-        {"condition": c, "dataset_type": d, **summarise(rows)}
+        {"condition": c, "dataset_type": d, **summarise(rows, f"dataset/{c}/{d}")}
         for (c, d), rows in sorted(counted.groupby(["condition", "dataset_type"]), key=lambda g: (rank(g[0][0]), g[0][0], g[0][1]))
     ]
     differences = []
     tables = {c: table_of(people_of(counted[counted["condition"] == c])) for c in conditions}
     pairs = [(conditions[i], conditions[j]) for i in range(len(conditions)) for j in range(i + 1, len(conditions))]
-    by_pair = {pair: bootstrap_differences(tables[pair[0]], tables[pair[1]]) for pair in pairs}
+    by_pair = {pair: bootstrap_differences(tables[pair[0]], tables[pair[1]], f"difference/{pair[0]}/{pair[1]}") for pair in pairs}
     for k, (mid, _, _) in enumerate(MEASURES):
         for ca, cb in pairs:
             na, nb = int((~np.isnan(tables[ca][:, k])).sum()), int((~np.isnan(tables[cb][:, k])).sum())
@@ -350,11 +385,17 @@ def reproduce(path, include_synthetic=False, exclude_flagged=False):
             continue
         models.append({"condition": c, "outcome": "agreement", **clustered_logit(own, "agree")})
         models.append({"condition": c, "outcome": "switch", **clustered_logit(own, "switch")})
+    overall = None
+    if len(conditions) == 1:
+        overall = next(({k: v for k, v in g.items() if k != "condition"} for g in by_condition))
+    elif not conditions:
+        overall = summarise(counted, "overall")
     return {
         "include_synthetic": include_synthetic,
         "exclude_flagged": exclude_flagged,
+        "completed_only": completed_only,
         "trials": int(len(counted)),
-        "overall": summarise(counted) if len(conditions) <= 1 else None,
+        "overall": overall,
         "by_alpha": by_alpha,
         "by_condition": by_condition,
         "by_dataset": by_dataset,
@@ -369,7 +410,7 @@ def fmt(x):
 
 
 def print_report(r):
-    print(f"Trials counted: {r['trials']}  (synthetic included: {r['include_synthetic']}, flagged excluded: {r['exclude_flagged']})")
+    print(f"Trials counted: {r['trials']}  (synthetic included: {r['include_synthetic']}, flagged excluded: {r['exclude_flagged']}, completers only: {r['completed_only']})")
     for title, key, name in [("By condition and what was shown", "by_alpha", lambda g: f"{g['condition']} · {g['explanation_kind']}" + ("" if g["alignment_alpha"] is None else f" α={js_number(g['alignment_alpha'])}")),
                              ("By condition", "by_condition", lambda g: g["condition"]),
                              ("By condition and dataset", "by_dataset", lambda g: f"{g['condition']} · {g['dataset_type']}")]:
@@ -384,13 +425,14 @@ def print_report(r):
         for d in r["condition_differences"]:
             print(f"  {d['metric']:<18} {d['condition_b']} − {d['condition_a']}: {fmt(d['difference'])} [{fmt(d['ci_low'])}, {fmt(d['ci_high'])}]  n = {d['participants_b']} / {d['participants_a']}")
     if r["alpha_models"]:
-        print("\n== Alpha effect: logit(outcome) ~ alpha, participant-clustered SEs ==")
+        print("\n== Alpha effect: logit(outcome) ~ alpha, participant-clustered SEs, t with participants - 1 df ==")
         for m in r["alpha_models"]:
             if "refused" in m:
                 print(f"  {m['condition']} · {m['outcome']}: not fitted ({m['refused']})")
             else:
-                print(f"  {m['condition']} · {m['outcome']}: slope {m['slope']:.4f} (SE {m['slope_se']:.4f}, z {m['slope_z']:.3f}, p {m['slope_p']:.4g}), "
-                      f"OR {m['odds_ratio']:.3f}; {m['participants']} participants, {m['trials']} trials")
+                few = f" (fewer than {FEW_CLUSTERS} participants: read with care)" if m["few_clusters"] else ""
+                print(f"  {m['condition']} · {m['outcome']}: slope {m['slope']:.4f} (SE {m['slope_se']:.4f}, t({m['df']}) {m['slope_t']:.3f}, p {m['slope_p']:.4g}), "
+                      f"OR {m['odds_ratio']:.3f}; {m['participants']} participants, {m['trials']} trials{few}")
     s = r["statistics"]["main_experiment"]
     print(f"\nJudgement change rate: {fmt(s['judgment_change_rate'])} ({s['judgment_changes']} of {s['judgment_change_trials']} trials with the AI after an initial judgement)")
 
@@ -401,9 +443,10 @@ def main():
     p.add_argument("export", nargs="?", default=here, help="the all-data zip or its unpacked folder (default: the one this script is in)")
     p.add_argument("--include-synthetic", action="store_true")
     p.add_argument("--exclude-flagged", action="store_true")
+    p.add_argument("--completed-only", action="store_true", help="count only participants who finished the study")
     p.add_argument("--json", action="store_true", help="print the figures as JSON")
     a = p.parse_args()
-    r = reproduce(a.export, a.include_synthetic, a.exclude_flagged)
+    r = reproduce(a.export, a.include_synthetic, a.exclude_flagged, a.completed_only)
     if a.json:
         json.dump(r, sys.stdout, default=float)
         print()
