@@ -6,14 +6,24 @@ import { z } from 'zod';
 import { freeText } from './free-text';
 import { datasetTypeSchema, studyConfig } from './study';
 
-/** 2–8 uppercase letters or digits, or `session_` + 2–192 letters, digits, `-`, `_` (10–200 in all). */
-export const sessionIdSchema = z
+/** Synthetic participants (the registration tools) are named test_… so nothing can mistake them for people. */
+export const SYNTHETIC_NAME = /^test_[A-Za-z0-9_-]{1,40}$/;
+
+/** A person's ID: 2–8 uppercase letters or digits, or `session_` + 2–192 letters, digits, `-`, `_` (10–200 in all). */
+export const participantIdSchema = z
   .string()
   .max(200)
   .regex(/^(?:[A-Z0-9]{2,8}|session_[A-Za-z0-9_-]{2,192})$/, 'invalid session ID');
 
-/** Synthetic participants (the registration tools) are named test_… so nothing can mistake them for people. */
-export const SYNTHETIC_NAME = /^test_[A-Za-z0-9_-]{1,40}$/;
+/**
+ * A session ID a participant route takes: a person's, or a synthetic participant's test_ name
+ * (the registration tools make those, and a researcher may walk one through the study's pages;
+ * they stay out of the figures). Only the registration tools create a test_ session.
+ */
+export const sessionIdSchema = z
+  .string()
+  .max(200)
+  .refine((id) => participantIdSchema.safeParse(id).success || SYNTHETIC_NAME.test(id), 'invalid session ID');
 
 /**
  * A participant name to look up. An ID in a form the study stores (a session ID, or a synthetic
@@ -35,7 +45,7 @@ const prolificIdSchema = z.string().regex(/^[A-Za-z0-9_-]{1,64}$/, 'Prolific par
 export const createSessionBodySchema = z.object({
   // A new participant's ID is stored exactly as given, so it must already be a valid session ID
   // (part 1 §3): rewriting `q` into `Q` would store a participant no later call accepts.
-  participant_name: sessionIdSchema,
+  participant_name: participantIdSchema,
   dataset_type: datasetTypeSchema,
   language: z.enum(['ja', 'en']).optional(),
   /** A new participant's ID must not exist yet; a clash answers 409 so the client draws another. */
@@ -91,13 +101,14 @@ export const startQuerySchema = z.object({
   experiment_type: z.enum(['pre_experiment', 'main_experiment']).default('pre_experiment'),
 });
 
+// Assigning a dataset comes before a new person's session: a person's ID only.
 export const explicitAssignmentBodySchema = z.object({
-  session_id: sessionIdSchema,
+  session_id: participantIdSchema,
   dataset_type: datasetTypeSchema,
   created_by: datasetCreatedBySchema,
 });
 
-export const balancedAssignmentBodySchema = z.object({ session_id: sessionIdSchema });
+export const balancedAssignmentBodySchema = z.object({ session_id: participantIdSchema });
 
 export const assignmentStatisticsSchema = z.object({
   total: z.number().int(),

@@ -21,6 +21,7 @@ import { storeIntegratedResponse } from './main-responses';
 import { countPreResponses, storePreAnswers } from './pre-experiment';
 import { trainUserModel } from './user-model';
 import { openSession } from './sessions';
+import { findSession } from '../db/queries/sessions';
 
 const clamp = (v: number, lo: number, hi: number) => Math.min(hi, Math.max(lo, v));
 
@@ -81,21 +82,27 @@ export type MainRegistration = { name: string; datasetType: DatasetType; numResp
  * pass for a person's.
  */
 export async function registerMainResponses(db: Db, models: R2Bucket, input: MainRegistration, now: string) {
-  const session = await syntheticParticipant(db, input.name, input.datasetType, now);
+  // Every refusal comes before the first write: a refused registration stores nothing.
+  const existing = await findSession(db, input.name);
+  if (existing && existing.datasetType !== input.datasetType) {
+    throw conflict('dataset_mismatch', `Participant ${input.name} takes part with ${existing.datasetType}`);
+  }
   // As for a person, the main experiment follows the whole pre-experiment (otherwise the funnel and
   // the data would show a state no participant can reach), and the participant's own model is
   // fitted on it first, so the cases get the alpha mix rather than the AI-only fallback.
-  const preAnswers = await countPreResponses(db, session.sessionId);
+  const preAnswers = existing ? await countPreResponses(db, existing.sessionId) : 0;
   if (preAnswers < studyConfig.preExperiment.numCases) {
     throw conflict(
       'pre_experiment_incomplete',
       `${input.name} has ${preAnswers} of ${studyConfig.preExperiment.numCases} pre-experiment answers; register the pre-experiment first`,
     );
   }
+  if (input.condition && existing?.condition && existing.condition !== input.condition) {
+    throw conflict('condition_mismatch', `${input.name} is already in condition ${existing.condition}`);
+  }
+  const session = await syntheticParticipant(db, input.name, input.datasetType, now);
   if (input.condition) {
     await db.update(sessions).set({ condition: input.condition }).where(and(eq(sessions.sessionId, session.sessionId), isNull(sessions.condition)));
-    const stored = await db.select({ condition: sessions.condition }).from(sessions).where(eq(sessions.sessionId, session.sessionId)).get();
-    if (stored?.condition !== input.condition) throw conflict('condition_mismatch', `${input.name} is already in condition ${stored?.condition}`);
   }
   await trainUserModel(db, models, session, { force: false, now: new Date(now) });
   const { set, condition } = await ensureMainCaseSet(db, session, now);
