@@ -33,7 +33,7 @@ import { applyMigrations, buildSpa, offlineEnv, projectRoot } from './lib/wrangl
 const USAGE = `usage: npm run deploy [-- --env <name>] [-- --local [--persist-to <dir>]]
   --env <name>        the wrangler.toml environment to deploy (default: production)
   --local             rehearse every step against a fresh local state, with no network
-  --persist-to <dir>  where the rehearsal keeps its state (default: a new temporary directory)`;
+  --persist-to <dir>  where the rehearsal keeps its state (default: .wrangler/rehearsal/<env>, emptied first)`;
 
 /** The command line, or a one-line refusal and the usage (never a stack trace) for what it does not know. */
 function options() {

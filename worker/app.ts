@@ -3,6 +3,7 @@ import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from './env';
 import { handleError, notFound } from './errors';
 import { guardAdminAreas } from './middleware/admin-auth';
+import { limitIdLookups } from './middleware/id-lookups';
 import { limitBody, rejectMalformedJson } from './middleware/json-body';
 import { holdAnswersWhenClosed } from './middleware/recruitment';
 import { withDb } from './middleware/with-db';
@@ -45,6 +46,8 @@ const app = new Hono<AppEnv>({ strict: false })
     // The admin guard answers before any body is read, so a large body is only read for an administrator.
     withDb,
     guardAdminAreas,
+    // Before anything that can refuse a participant's call: every refusal of a route that tells IDs apart is counted.
+    limitIdLookups,
     holdAnswersWhenClosed,
     limitBody,
     rejectMalformedJson,

@@ -20,4 +20,10 @@ describe('npm run deploy options', () => {
     expect(other.status).toBe(2);
     expect(other.stderr).not.toContain('--temporary is an option');
   });
+
+  it('says in its usage where the rehearsal keeps its state by default, as the script does', () => {
+    const r = deploy('--bogus');
+    expect(r.stderr).toContain('default: .wrangler/rehearsal/<env>');
+    expect(r.stderr).not.toContain('temporary directory');
+  });
 });

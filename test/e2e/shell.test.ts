@@ -71,6 +71,25 @@ describe('language toggle', () => {
 });
 
 describe('/error-test', () => {
+  it('in production (no debug tools) shows not found and downloads none of the tool', async () => {
+    const page = await session.newPage();
+    // The server's word as production gives it.
+    await page.route('**/api/status/environment', (route) => route.fulfill({ json: { production: true, debug_tools: false } }));
+    const scripts: Promise<string>[] = [];
+    page.on('response', (r) => {
+      if (r.url().endsWith('.js')) scripts.push(r.text());
+    });
+    await page.goto(`${session.baseUrl()}/error-test`);
+    await page.getByRole('heading', { name: ja.notFound.title }).waitFor();
+    await page.waitForLoadState('networkidle');
+    // The picker's own markup is in its chunk alone.
+    const loaded = await Promise.all(scripts);
+    expect(loaded.length).toBeGreaterThan(0);
+    expect(loaded.filter((text) => text.includes('error-test-page'))).toEqual([]);
+    await page.context().close();
+  });
+
+
   it('loads as a deep link and renders every error kind in ja and en', async () => {
     const page = await session.newPage();
     const response = await page.goto(`${session.baseUrl()}/error-test`);

@@ -1,3 +1,4 @@
+import { exports } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { adminSessionResponseSchema, auditLogResponseSchema } from '../../worker/schemas/admin';
 import { errorBodySchema } from '../../worker/schemas/api';
@@ -27,6 +28,23 @@ describe('POST /api/admin/login', () => {
       await (await api('/api/admin/session', { headers: { Cookie: cookieFrom(res) } })).json(),
     );
     expect(session.authenticated).toBe(true);
+  });
+
+  it('marks the cookie Secure on https (every deployed copy) and not on a local http run, where a browser would drop it', async () => {
+    const over = async (scheme: string) => {
+      const res = await exports.default.fetch(
+        new Request(`${scheme}://lab.test/api/admin/login`, {
+          method: 'POST',
+          headers: { 'Content-Type': 'application/json', 'CF-Connecting-IP': uniqueClientIp() },
+          body: JSON.stringify({ password: PASSWORD }),
+        }),
+      );
+      expect(res.status).toBe(200);
+      return res.headers.get('set-cookie') ?? '';
+    };
+    expect(await over('https')).toMatch(/;\s*Secure/);
+    expect(await over('http')).not.toMatch(/Secure/);
+    expect(await over('http')).toContain('HttpOnly');
   });
 
   it('rejects a wrong password with 401 and records the attempt', async () => {

@@ -13,7 +13,16 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { createDb } from '../../worker/db/client';
 import { exportJobsResponseSchema, exportJobViewSchema } from '../../worker/schemas/admin';
 import { jobParts, startAllDataExport } from '../../worker/services/exports/export';
-import { EXPORT_STALLED_MINUTES, exportJobById, noteFailedStep, runExportStep, type ExportCursor, type ExportJob } from '../../worker/services/exports/stepwise';
+import {
+  EXPORT_LEASE_SECONDS,
+  EXPORT_STALLED_MINUTES,
+  ExportJobSuperseded,
+  exportJobById,
+  noteFailedStep,
+  runExportStep,
+  type ExportCursor,
+  type ExportJob,
+} from '../../worker/services/exports/stepwise';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { consentedParticipant, seedCompasStudy } from '../helpers/study-factories';
 
@@ -103,7 +112,7 @@ async function runToEnd(job: ExportJob, bucket: R2Bucket, limits = { rows: 1, ms
   let failures = 0;
   while (current.status === 'running') {
     try {
-      current = await runExportStep(db, bucket, job.id, parts, limits);
+      current = await runExportStep(db, bucket, job.id, parts, 'test', limits);
     } catch (err) {
       failures += 1;
       if (failures > 5) throw err;
@@ -185,7 +194,7 @@ describe('the stepwise all-data export', () => {
     const job = await startAllDataExport(db, 'all_data', 'csv', {}, new Date());
     const parts = jobParts(db, job);
     let current = job;
-    while (!current.holds.includes(leaving.id)) current = await runExportStep(db, env.EXPORTS, job.id, parts, { rows: 1, ms: 60_000 });
+    while (!current.holds.includes(leaving.id)) current = await runExportStep(db, env.EXPORTS, job.id, parts, 'test', { rows: 1, ms: 60_000 });
     expect((await postJson('/api/experiments/withdraw', { participant_id: leaving.id, confirm: true })).status).toBe(200);
     const restarted = (await exportJobById(db, job.id))!;
     expect(restarted.rows).toBe(0);
@@ -246,7 +255,7 @@ describe('/api/admin/export-jobs', () => {
 
     // A job whose steps kept failing: marked failed, then resumed by the dashboard.
     const stuck = await startAllDataExport(db, 'all_data', 'csv', {}, new Date());
-    await runExportStep(db, env.EXPORTS, stuck.id, jobParts(db, stuck), { rows: 1, ms: 60_000 });
+    await runExportStep(db, env.EXPORTS, stuck.id, jobParts(db, stuck), 'test', { rows: 1, ms: 60_000 });
     await noteFailedStep(db, stuck.id, new Error('every try failed (test)'), true);
     const failed = exportJobViewSchema.parse(((await (await asAdmin(`/api/admin/export-jobs/${stuck.id}`)).json()) as { job: unknown }).job);
     expect(failed).toMatchObject({ status: 'failed', last_error: 'every try failed (test)', steps: 1 });
@@ -263,12 +272,41 @@ describe('/api/admin/export-jobs', () => {
     expect((await postAsAdmin(`/api/admin/export-jobs/${stuck.id}/resume`, {})).status).toBe(409);
     const moving = await startAllDataExport(db, 'all_data', 'csv', {}, new Date());
     expect((await postAsAdmin(`/api/admin/export-jobs/${moving.id}/resume`, {})).status).toBe(409);
-    // One whose Workflow was lost: no step for longer than EXPORT_STALLED_MINUTES.
-    await env.DB.prepare('update export_jobs set updated_at = ? where id = ?').bind(new Date(Date.now() - (EXPORT_STALLED_MINUTES + 1) * 60_000).toISOString(), moving.id).run();
+    // A job from before leases whose Workflow was lost: no step for longer than EXPORT_STALLED_MINUTES.
+    await env.DB.prepare('update export_jobs set updated_at = ?, lease_until = null where id = ?')
+      .bind(new Date(Date.now() - (EXPORT_STALLED_MINUTES + 1) * 60_000).toISOString(), moving.id)
+      .run();
     expect(exportJobViewSchema.parse(((await (await asAdmin(`/api/admin/export-jobs/${moving.id}`)).json()) as { job: unknown }).job)).toMatchObject({ status: 'running', stalled: true });
     expect((await postAsAdmin(`/api/admin/export-jobs/${moving.id}/resume`, {})).status).toBe(200);
     for (let i = 0; i < 100 && (await exportJobById(db, moving.id))!.status === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
     expect((await exportJobById(db, moving.id))!.status).toBe('completed');
+  }, 120_000);
+
+  it('knows a job whose runner is gone within seconds, resumes it then, and the runner that comes back stands down', async () => {
+    const uninterrupted = await runToEnd(await startAllDataExport(db, 'all_data', 'csv', {}, new Date()), env.EXPORTS, { rows: 1e9, ms: 1e9 });
+    // A server killed after a step committed: its runner takes no further step.
+    const crashed = await startAllDataExport(db, 'all_data', 'csv', {}, new Date());
+    const parts = jobParts(db, crashed);
+    await runExportStep(db, env.EXPORTS, crashed.id, parts, 'killed-server', { rows: 1, ms: 60_000 });
+    const view = async () => exportJobViewSchema.parse(((await (await asAdmin(`/api/admin/export-jobs/${crashed.id}`)).json()) as { job: unknown }).job);
+    expect(await view()).toMatchObject({ status: 'running', stalled: false, steps: 1 });
+    expect((await postAsAdmin(`/api/admin/export-jobs/${crashed.id}/resume`, {})).status).toBe(409);
+    // Once its lease runs out (EXPORT_LEASE_SECONDS after its last step), the dashboard knows and may resume.
+    await new Promise((r) => setTimeout(r, (EXPORT_LEASE_SECONDS + 1) * 1000));
+    expect(await view()).toMatchObject({ status: 'running', stalled: true });
+    expect((await postAsAdmin(`/api/admin/export-jobs/${crashed.id}/resume`, {})).status).toBe(200);
+    for (let i = 0; i < 200 && (await exportJobById(db, crashed.id))!.status === 'running'; i++) await new Promise((r) => setTimeout(r, 100));
+    const finished = (await exportJobById(db, crashed.id))!;
+    expect(finished.status).toBe('completed');
+    // The old runner, back, stands down and changes nothing; the zip is the uninterrupted one's, byte for byte (but the time in its file headers).
+    await expect(runExportStep(db, env.EXPORTS, crashed.id, parts, 'killed-server')).resolves.toMatchObject({ status: 'completed', steps: finished.steps });
+    const reopened = await startAllDataExport(db, 'all_data', 'csv', {}, new Date());
+    await runExportStep(db, env.EXPORTS, reopened.id, jobParts(db, reopened), 'first', { rows: 1, ms: 60_000 });
+    await expect(runExportStep(db, env.EXPORTS, reopened.id, jobParts(db, reopened), 'second')).rejects.toThrow(ExportJobSuperseded);
+    const a = unzipSync(await zipOf(uninterrupted.job));
+    const b = unzipSync(await zipOf(finished));
+    expect(Object.keys(b).sort()).toEqual(Object.keys(a).sort());
+    for (const name of Object.keys(a).filter((n) => n.endsWith('.csv') && !n.startsWith('analysis'))) expect(strFromU8(b[name]!), name).toBe(strFromU8(a[name]!));
   }, 120_000);
 
   it('refuses bad input with a 4xx and a detail, and unknown jobs with 404', async () => {

@@ -14,6 +14,7 @@ import { env } from 'cloudflare:workers';
 import fc from 'fast-check';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { isAdminPath } from '../../worker/middleware/admin-auth';
+import { fingerprinter } from '../helpers/db-fingerprint';
 import { adminCookie, api, appRoutes, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { allConsentItems, consentedParticipant, newParticipantId, seedCompasStudy } from '../helpers/study-factories';
@@ -68,28 +69,6 @@ const pathSegment = fc.oneof(
   fc.constantFrom('%', '%zz', '%ED%A0%80', '%00', '..%2F..', '%2e%2e', '%C0%AF', '%FF'),
 );
 
-/** Tables that record attempts by design (a refused admin login counts and is audited); all others must not change on a refusal. */
-const ATTEMPT_LOGS = ['rate_limit_buckets', 'audit_log'];
-/** Tables whose rows may change in place; their whole content goes into the fingerprint. */
-const UPDATED_IN_PLACE = ['sessions', 'consent_records', 'user_models', 'dataset_assignments', 'participants'];
-
-/**
- * The fingerprint's statements: every table's row count and largest rowid (a table without rowid:
- * its full rows), and the full rows of the tables updated in place. The tables are listed once (no
- * call creates or drops one).
- */
-async function fingerprintStatements(): Promise<D1PreparedStatement[]> {
-  const { results: tables } = await env.DB.prepare(
-    "select name, wr from pragma_table_list where schema = 'main' and type = 'table' and name not like 'sqlite_%' and name not like '_cf_%' and name not like 'd1_%' order by name",
-  ).all<{ name: string; wr: number }>();
-  return [
-    ...tables
-      .filter((t) => !ATTEMPT_LOGS.includes(t.name))
-      .map((t) => env.DB.prepare(t.wr ? `select '${t.name}' as t, * from "${t.name}"` : `select '${t.name}' as t, count(*) as n, max(rowid) as m from "${t.name}"`)),
-    ...UPDATED_IN_PLACE.map((t) => env.DB.prepare(`select * from "${t}" order by rowid`)),
-  ];
-}
-
 describe('bad-input fuzzing over every route', () => {
   let participant: { id: string; userId: number };
   let valid: Map<string, () => unknown>;
@@ -121,7 +100,7 @@ describe('bad-input fuzzing over every route', () => {
 
   it(`answers ${TOTAL_RUNS} malformed or hostile calls with a 4xx and detail, never a 5xx, and changes nothing when it refuses`, async () => {
     const routes = appRoutes();
-    const fingerprint = await fingerprintStatements();
+    const databaseFingerprint = await fingerprinter();
     const exportsSettled = async () => {
       for (let i = 0; i < 600; i++) {
         const running = await env.DB.prepare("select count(*) as n from export_jobs where status = 'running'").first<{ n: number }>();
@@ -130,7 +109,6 @@ describe('bad-input fuzzing over every route', () => {
       }
       throw new Error('an export job kept running for 30 s');
     };
-    const databaseFingerprint = async () => JSON.stringify((await env.DB.batch(fingerprint)).map((r) => r.results));
     expect(routes.length).toBeGreaterThan(25);
     const perRoute = Math.ceil(TOTAL_RUNS / routes.length);
     let calls = 0;

@@ -141,12 +141,14 @@ describe('GET /api/experiments/sessions/{sessionId}', () => {
   });
 
   it.each([
-    ['creating sessions', 300, (id: string) => ['/api/experiments/sessions', { participant_name: id, dataset_type: 'compas', new_participant: true }] as const],
+    // Opening a session for a new ID is an ID lookup (middleware/id-lookups.ts): every call counts, before it writes.
+    ['creating sessions', 120, (id: string) => ['/api/experiments/sessions', { participant_name: id, dataset_type: 'compas', new_participant: true }] as const],
     // Spread over the datasets, so the balance tests below start from near-equal counts.
     ['assigning datasets', 300, (id: string, i: number) => ['/api/experiments/dataset-assignment/explicit', { session_id: id, dataset_type: (['compas', 'adult_income', 'speed_dating'] as const)[i % 3], created_by: 'system' }] as const],
     // Consent to an unknown ID is a lookup that found nothing.
     ['submitting consent', 120, (id: string) => ['/api/consent/submit', { session_id: id, consent_items: {} }] as const],
-    ['training a participant model', 300, (id: string) => ['/api/user-model/train', { session_id: id, dataset_type: 'compas' }] as const],
+    // An unknown ID's refusal is an ID lookup that found nothing: the shared lookup limit comes first.
+    ['training a participant model', 120, (id: string) => ['/api/user-model/train', { session_id: id, dataset_type: 'compas' }] as const],
   ])('throttles %s per client (%i a minute), whatever the answers were', async (_name, limit, call) => {
     const ip = uniqueClientIp();
     const statuses = await callUntilLimited(limit, (i) => {

@@ -736,6 +736,14 @@ export const exportJobs = sqliteTable(
     longestStepMs: integer('longest_step_ms').notNull().default(0),
     failedAttempts: integer('failed_attempts').notNull().default(0),
     lastError: text('last_error'),
+    /**
+     * Who runs the job's steps (its Workflow instance, or the request that runs a small export
+     * itself), and until when it holds them: each step renews the lease as it starts and as it
+     * commits, so a job whose runner is gone (a killed server, a lost instance) is known as such
+     * once the lease runs out, and may be resumed then; null for a job from before leases.
+     */
+    runner: text('runner'),
+    leaseUntil: text('lease_until'),
     ...timestamps,
     updatedAt: text('updated_at').notNull(),
     completedAt: text('completed_at'),

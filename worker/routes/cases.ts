@@ -13,7 +13,7 @@ import { studyConfig } from '../schemas/study';
 import { ensurePreCaseSet, findCase, poolCases, randomCases, toParticipantCase } from '../services/case-sets';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
-import { idLookupLimit } from './sessions';
+
 
 const caseSet = (cases: ParticipantCase[]): z.infer<typeof caseSetResponseSchema> => ({ success: true, case_set: cases });
 
@@ -29,7 +29,7 @@ export const caseRoutes = new Hono<AppEnv>()
     const rows = await randomCases(c.var.db, dataset_type, 'pre_experiment', num_cases);
     return c.json(caseSet(rows.map((r) => toParticipantCase(r))));
   })
-  .get('/case-sets/fixed', idLookupLimit, validate('query', fixedCaseSetQuerySchema), async (c) => {
+  .get('/case-sets/fixed', validate('query', fixedCaseSetQuerySchema), async (c) => {
     const query = c.req.valid('query');
     const session = query.participant_id ? await requireSession(c.var.db, query.participant_id) : null;
     const dataset = session?.datasetType ?? query.dataset_type ?? studyConfig.defaultDatasetType;

@@ -6,9 +6,9 @@ import { consentBodySchema, type consentResponseSchema } from '../schemas/experi
 import { recordConsent } from '../services/consent';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
-import { consentWriteLimit } from './sessions';
 
-export const consentRoutes = new Hono<AppEnv>().post('/submit', consentWriteLimit, validate('json', consentBodySchema), async (c) => {
+
+export const consentRoutes = new Hono<AppEnv>().post('/submit', validate('json', consentBodySchema), async (c) => {
   const body = c.req.valid('json');
   const session = await requireSession(c.var.db, body.session_id);
   const { record, duplicate } = await recordConsent(c.var.db, session, {

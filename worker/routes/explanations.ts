@@ -12,7 +12,7 @@ import { mainSetItem } from '../services/main-case-sets';
 import { requireSession } from '../services/sessions';
 import { requireWriteAllowed } from '../services/session-lifecycle';
 import { validate, validateOptionalJson } from '../validate';
-import { explanationLimit, idLookupLimit } from './sessions';
+
 
 type AiOnlyResponse = z.infer<typeof aiExplanationResponseSchema>;
 
@@ -64,7 +64,7 @@ async function participantCase(db: Db, sessionId: string, caseId: string) {
  */
 export const explanationRoutes = new Hono<AppEnv>()
   // Answers 404 for an unknown participant, so it is limited like every ID lookup.
-  .post('/human-aligned-explanation', explanationLimit, validate('json', explanationBodySchema), async (c) => {
+  .post('/human-aligned-explanation', validate('json', explanationBodySchema), async (c) => {
     const body = c.req.valid('json');
     const caseId = body.case_id ?? body.case_data?.case_id;
     if (!caseId) throw new AppError(400, 'validation_failed', [{ msg: 'case_id is required', loc: ['case_id'] }]);
@@ -77,7 +77,7 @@ export const explanationRoutes = new Hono<AppEnv>()
   // decides its kind), in the spec's AI-only shape. Without one, the active model's own
   // explanation of a practice case, which no participant judges; of any other case only for an
   // administrator, so no participant learns the AI's answer outside a recorded serve.
-  .get('/experiments/explanations/:caseId', explanationLimit, validate('param', caseIdParamSchema), validate('query', aiExplanationQuerySchema), async (c) => {
+  .get('/experiments/explanations/:caseId', validate('param', caseIdParamSchema), validate('query', aiExplanationQuerySchema), async (c) => {
     const { caseId } = c.req.valid('param');
     const query = c.req.valid('query');
     const sessionId = query.session_id;
@@ -114,7 +114,7 @@ export const explanationRoutes = new Hono<AppEnv>()
     return c.json(inFallbackShape(await serveCase(c.var.db, c.env.MODELS, inputs, { now: new Date().toISOString(), initial: carriedInitial(query) })));
   })
   // The case is the one at `case_index` of the session's stored set; a client's case_data is ignored.
-  .post('/experiments/main/predict', idLookupLimit, validate('query', mainPredictQuerySchema), validateOptionalJson(mainPredictBodySchema), async (c) => {
+  .post('/experiments/main/predict', validate('query', mainPredictQuerySchema), validateOptionalJson(mainPredictBodySchema), async (c) => {
     const { session_id, case_index } = c.req.valid('query');
     const item = await mainSetItem(c.var.db, session_id, { position: case_index });
     if (!item) {

@@ -20,7 +20,7 @@ import { sessionParamSchema } from '../schemas/experiment';
 import { storeUnderstandingAttempt } from '../services/understanding-test';
 import { requireWriteAllowed } from '../services/session-lifecycle';
 import { ensureUserModel } from '../services/user-model';
-import { answerWriteLimit, attemptWriteLimit, idLookupLimit } from './sessions';
+import { answerWriteLimit, attemptWriteLimit } from './sessions';
 import { studyConfig } from '../schemas/study';
 import { alphaSchedule } from '../services/alignment';
 import { toParticipantCase } from '../services/case-sets';
@@ -35,7 +35,7 @@ import { validate, validateOptionalJson } from '../validate';
 import { debugToolsAllowed } from '../environment';
 
 export const mainExperimentRoutes = new Hono<AppEnv>()
-  .post('/main/start', idLookupLimit, validate('query', mainStartQuerySchema), validateOptionalJson(mainStartBodySchema), async (c) => {
+  .post('/main/start', validate('query', mainStartQuerySchema), validateOptionalJson(mainStartBodySchema), async (c) => {
     // The spec's query form and a JSON body carry the same fields; the body wins where both do.
     const query = c.req.valid('query');
     const body = c.req.valid('json');
@@ -85,7 +85,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
   })
   // A stored alpha answers 'stored' and an unknown session 'schedule', so the answer tells a
   // started participant from an unknown ID: it counts as an ID lookup.
-  .get('/alignment-alpha/:sessionId/:caseIndex/:total', idLookupLimit, validate('param', alignmentAlphaParamSchema), async (c) => {
+  .get('/alignment-alpha/:sessionId/:caseIndex/:total', validate('param', alignmentAlphaParamSchema), async (c) => {
     const { sessionId, caseIndex, total } = c.req.valid('param');
     const answer = (alpha: number, source: z.infer<typeof alignmentAlphaResponseSchema>['source']) =>
       c.json({ session_id: sessionId, case_index: caseIndex, total, alpha, source } satisfies z.infer<typeof alignmentAlphaResponseSchema>);
@@ -133,7 +133,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     };
     return c.json(result, outcome.duplicate ? 200 : 201);
   })
-  .get('/main/summary/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+  .get('/main/summary/:sessionId', validate('param', sessionParamSchema), async (c) => {
     const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
     const summary = await mainResponseSummary(c.var.db, session.sessionId);
     const total = studyConfig.mainExperiment.numCases;

@@ -20,7 +20,7 @@ import { audienceOf, conditionOf } from '../services/conditions';
 import { adjustmentExample, findPostSurvey, storePostSurvey } from '../services/post-survey';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
-import { answerWriteLimit, idLookupLimit } from './sessions';
+import { answerWriteLimit } from './sessions';
 
 export const postSurveyRoutes = new Hono<AppEnv>()
   .post('/', answerWriteLimit, validate('json', postSurveyBodySchema), async (c) => {
@@ -29,7 +29,7 @@ export const postSurveyRoutes = new Hono<AppEnv>()
     const { scores } = await storePostSurvey(c.var.db, session, body, new Date().toISOString());
     return c.json({ success: true, message: 'Post-survey stored', session_id: session.sessionId, scores } satisfies z.infer<typeof postSurveySubmitResultSchema>, 201);
   })
-  .get('/check/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+  .get('/check/:sessionId', validate('param', sessionParamSchema), async (c) => {
     const { sessionId } = c.req.valid('param');
     const session = await requireSession(c.var.db, sessionId);
     const found = await findPostSurvey(c.var.db, session.sessionId);
@@ -42,7 +42,7 @@ export const postSurveyRoutes = new Hono<AppEnv>()
     return c.json(body);
   })
   // The codes that get a participant paid: only for a session whose post-survey is stored.
-  .get('/completion/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+  .get('/completion/:sessionId', validate('param', sessionParamSchema), async (c) => {
     const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
     if (!session.postSurveyCompletedAt || !session.completionVerificationCode) {
       throw conflict('post_survey_incomplete', 'The completion code is given once the post-survey is stored');
@@ -55,7 +55,7 @@ export const postSurveyRoutes = new Hono<AppEnv>()
       completed_at: session.postSurveyCompletedAt,
     } satisfies z.infer<typeof completionSchema>);
   })
-  .get('/example/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+  .get('/example/:sessionId', validate('param', sessionParamSchema), async (c) => {
     const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
     const row = await adjustmentExample(c.var.db, session.sessionId);
     return c.json({
@@ -74,7 +74,7 @@ export const postSurveyRoutes = new Hono<AppEnv>()
         : null,
     } satisfies z.infer<typeof adjustmentExampleSchema>);
   })
-  .get('/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+  .get('/:sessionId', validate('param', sessionParamSchema), async (c) => {
     const { sessionId } = c.req.valid('param');
     const session = await requireSession(c.var.db, sessionId);
     const found = await findPostSurvey(c.var.db, session.sessionId);

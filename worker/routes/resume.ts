@@ -7,10 +7,10 @@ import { NOTHING_FOUND } from '../schemas/nothing-found';
 import { buildResumeData } from '../services/resume';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
-import { idLookupLimit } from './sessions';
+
 
 export const resumeRoutes = new Hono<AppEnv>()
-  .post('/check-existing', idLookupLimit, validate('json', participantNameBodySchema), async (c) => {
+  .post('/check-existing', validate('json', participantNameBodySchema), async (c) => {
     const session = await findSession(c.var.db, c.req.valid('json').participant_name);
     let body: z.infer<typeof checkExistingResponseSchema> = NOTHING_FOUND;
     if (!session) c.set('idMiss', true);
@@ -29,7 +29,7 @@ export const resumeRoutes = new Hono<AppEnv>()
     }
     return c.json(body);
   })
-  .post('/resume', idLookupLimit, validate('json', participantNameBodySchema), async (c) => {
+  .post('/resume', validate('json', participantNameBodySchema), async (c) => {
     const session = await requireSession(c.var.db, c.req.valid('json').participant_name);
     await countResume(c.var.db, session.sessionId);
     return c.json(await buildResumeData(c.var.db, session));

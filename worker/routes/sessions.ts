@@ -33,29 +33,12 @@ const sessionResult = (session: SessionRow, created: boolean): z.infer<typeof se
 });
 
 /**
- * ID lookups are throttled per client (120 a minute, wrangler.toml) so participant IDs cannot be
- * enumerated. What is counted is what reveals that an ID does not exist: a lookup that finds
- * nothing (a refusal, or a 200 the route marks `idMiss`). A lookup that finds the caller's session
- * is their own flow (a lab's sixty participants behind one address make hundreds of them a
- * minute) and costs nothing; over the limit, the address is turned away before any work until the
- * window ends, so a guesser learns nothing more (the page waits out the 429 and sends again).
- */
-export const idLookupLimit = limitRefusalsPerClient('ID_LOOKUP_LIMITER');
-
-/**
- * Saving answers also tells an unknown ID from a known one, so its refusals are throttled, in
- * their own bucket (600 a minute, wrangler.toml): a guesser gets only a few hundred tries a minute
- * from 33^8 IDs, while saved answers, however many a lab behind one address sends, never meet
- * the limit (nor pay a limiter call): each session's case sets cap the rows they add.
+ * Refused answer writes, in their own bucket (600 a minute, wrangler.toml), beside the ID lookups
+ * every participant route shares (middleware/id-lookups.ts): saved answers, however many a lab
+ * behind one address sends, never meet the limit (nor pay a limiter call): each session's case
+ * sets cap the rows they add.
  */
 export const answerWriteLimit = limitRefusalsPerClient('ANSWER_WRITE_LIMITER');
-
-/**
- * Explanations: a consented session asking about a case of its own main set is never throttled,
- * however many participants share its address (a lab, a classroom); every other call (an unknown
- * ID, a case outside the set such as the practice case) counts as an ID lookup.
- */
-export const explanationLimit = limitRefusalsPerClient('ID_LOOKUP_LIMITER', 'own_case_set_free');
 
 /** Understanding-test attempts are not capped per session (each new attempt ID is a row), so every call counts, in the same bucket. */
 export const attemptWriteLimit = limitPerClient('ANSWER_WRITE_LIMITER');
@@ -67,12 +50,6 @@ export const attemptWriteLimit = limitPerClient('ANSWER_WRITE_LIMITER');
  * each) starts in the same minute while one machine cannot fill the database.
  */
 export const participantWriteLimit = limitPerClient('PARTICIPANT_WRITE_LIMITER');
-
-/**
- * Consent names an existing session: only a refusal (an unknown ID) says something about IDs, so
- * only refusals count, in the lookup bucket; a resend for a consented session changes nothing.
- */
-export const consentWriteLimit = limitRefusalsPerClient('ID_LOOKUP_LIMITER');
 
 export const sessionRoutes = new Hono<AppEnv>()
   .post('/sessions', participantWriteLimit, validate('json', createSessionBodySchema), async (c) => {
@@ -92,7 +69,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     const { participant_name } = c.req.valid('query');
     return c.json(sessionResult(await requireSession(c.var.db, participant_name), false));
   })
-  .get('/sessions/:sessionId', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+  .get('/sessions/:sessionId', validate('param', sessionParamSchema), async (c) => {
     const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
     const progress = await sessionProgress(c.var.db, session.sessionId);
     const info: z.infer<typeof sessionInfoSchema> = {
@@ -108,7 +85,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     };
     return c.json(info);
   })
-  .get('/sessions/:sessionId/prolific', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+  .get('/sessions/:sessionId/prolific', validate('param', sessionParamSchema), async (c) => {
     const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
     return c.json(prolificLinks(session) satisfies z.infer<typeof prolificStatusSchema>);
   })
@@ -119,7 +96,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     const { returnUrl } = await withdrawParticipant(c.var.db, c.env, session, new Date());
     return c.json({ success: true, withdrawn: true, return_url: returnUrl } satisfies z.infer<typeof withdrawalResultSchema>);
   })
-  .get('/sessions/:sessionId/details', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+  .get('/sessions/:sessionId/details', validate('param', sessionParamSchema), async (c) => {
     const session = await requireSession(c.var.db, c.req.valid('param').sessionId);
     const info = datasetInfo(session.datasetType);
     const details: z.infer<typeof sessionDetailsSchema> = {
@@ -130,7 +107,7 @@ export const sessionRoutes = new Hono<AppEnv>()
     };
     return c.json(details);
   })
-  .get('/sessions/:sessionId/dataset-type', idLookupLimit, validate('param', sessionParamSchema), async (c) => {
+  .get('/sessions/:sessionId/dataset-type', validate('param', sessionParamSchema), async (c) => {
     const assignment = await findAssignment(c.var.db, c.req.valid('param').sessionId);
     // 404 is the spec's "new participant" answer.
     if (!assignment || !enabledDatasets().includes(assignment.datasetType)) {

@@ -10,7 +10,7 @@ import { createDb } from '../db/client';
 import { keepRelianceReports } from '../services/analytics/report-cache';
 import { auditInsert } from '../db/queries/audit-log';
 import { jobParts } from '../services/exports/export';
-import { exportJobById, noteFailedStep, runExportStep } from '../services/exports/stepwise';
+import { exportJobById, ExportJobSuperseded, noteFailedStep, runExportStep } from '../services/exports/stepwise';
 
 export type ExportWorkflowParams = { jobId: string };
 
@@ -20,8 +20,8 @@ export const EXPORT_STEP_CONFIG = {
   timeout: '5 minutes',
 } satisfies WorkflowStepConfig;
 
-/** A step's answer to the Workflow: small, as each is kept with the instance. */
-type StepSummary = { status: 'running' | 'completed' | 'failed'; rows: number; steps: number };
+/** A step's answer to the Workflow: small, as each is kept with the instance. `superseded`: a resumed job's newer instance runs it now. */
+type StepSummary = { status: 'running' | 'completed' | 'failed' | 'superseded'; rows: number; steps: number };
 
 export class ExportWorkflow extends WorkflowEntrypoint<Env, ExportWorkflowParams> {
   override async run(event: WorkflowEvent<ExportWorkflowParams>, step: WorkflowStep): Promise<StepSummary> {
@@ -35,9 +35,12 @@ export class ExportWorkflow extends WorkflowEntrypoint<Env, ExportWorkflowParams
           const job = await exportJobById(db, jobId);
           if (!job) throw new Error(`No export job ${jobId}`);
           try {
-            const done = await runExportStep(db, this.env.EXPORTS, jobId, jobParts(db, job));
+            // The instance is the runner: its steps hold the job's lease.
+            const done = await runExportStep(db, this.env.EXPORTS, jobId, jobParts(db, job), event.instanceId);
             return { status: done.status, rows: done.rows, steps: done.steps };
           } catch (err) {
+            // Resumed elsewhere meanwhile: this instance stands down, nothing failed.
+            if (err instanceof ExportJobSuperseded) return { status: 'superseded' as const, rows: job.rows, steps: job.steps };
             await noteFailedStep(db, jobId, err, false);
             throw err;
           }
@@ -46,6 +49,7 @@ export class ExportWorkflow extends WorkflowEntrypoint<Env, ExportWorkflowParams
         await step.do('mark the job failed', () => noteFailedStep(db, jobId, err, true));
         throw err;
       }
+      if (summary.status === 'superseded') return summary;
       if (summary.status !== 'running') {
         await step.do('note the export', async () => {
           const job = await exportJobById(db, jobId);

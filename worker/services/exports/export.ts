@@ -114,7 +114,8 @@ export function startAllDataExport(db: Db, kind: ExportJob['kind'], format: Text
 export async function exportAllData(db: Db, bucket: R2Bucket, format: TextFormat, filter: ExportFilter, now: Date): Promise<ExportResult> {
   let job = await startAllDataExport(db, 'all_data', format, filter, now);
   const parts = jobParts(db, job);
-  while (job.status === 'running') job = await runExportStep(db, bucket, job.id, parts);
+  const runner = `request:${job.id}`;
+  while (job.status === 'running') job = await runExportStep(db, bucket, job.id, parts, runner);
   return { key: job.objectKey, fileName: job.fileName, contentType: CONTENT_TYPES.zip, bytes: job.bytes };
 }
 

@@ -9,7 +9,7 @@
  * worker/workflows/export-workflow.ts runs the steps of a job; a request for a small export may
  * run them itself.
  */
-import { and, desc, eq, inArray, lt, or, sql } from 'drizzle-orm';
+import { and, desc, eq, inArray, isNull, lt, or, sql } from 'drizzle-orm';
 import { constants, crc32, deflateRawSync } from 'node:zlib';
 import type { Db } from '../../db/client';
 import { exportCopies, exportJobs } from '../../db/schema';
@@ -60,7 +60,8 @@ export async function createExportJob(
   const at = now.toISOString();
   const [job] = await db
     .insert(exportJobs)
-    .values({ ...input, status: 'running', cursor: newCursor(), holds: [], createdAt: at, updatedAt: at })
+    // Held for whichever runner starts it first: a Workflow that never starts shows once the lease runs out.
+    .values({ ...input, status: 'running', cursor: newCursor(), holds: [], createdAt: at, updatedAt: at, runner: null, leaseUntil: leaseFrom(now) })
     .returning();
   return job!;
 }
@@ -70,13 +71,42 @@ export const exportJobById = async (db: Db, id: string) => (await db.select().fr
 export const recentExportJobs = (db: Db, limit: number) => db.select().from(exportJobs).orderBy(desc(exportJobs.createdAt)).limit(limit);
 
 /**
- * Runs one step of the job and returns it as committed. `parts` are the zip's files, the same list
- * at every step of a job (they are made from its kind, format and filter).
+ * Seconds a runner holds a job from the start of a step, and from its commit: longer than a step
+ * takes (STEP_LIMITS) plus the moment the Workflow takes to start the next, so a job whose runner
+ * is gone is known as such this long after its last sign of life.
  */
-export async function runExportStep(db: Db, bucket: R2Bucket, jobId: string, parts: ZipPart[], limits = STEP_LIMITS): Promise<ExportJob> {
+export const EXPORT_LEASE_SECONDS = 15;
+const leaseFrom = (now: Date) => new Date(now.getTime() + EXPORT_LEASE_SECONDS * 1000).toISOString();
+
+/** A step found the job held by another runner (a resumed job's new Workflow): this one stands down. */
+export class ExportJobSuperseded extends Error {
+  override readonly name = 'ExportJobSuperseded';
+}
+
+/**
+ * Takes or renews the job's lease for `runner`: it holds the job already, nobody does yet (a new or
+ * resumed job), or the lease of whoever held it ran out. Another runner's live lease: `ExportJobSuperseded`.
+ */
+async function holdLease(db: Db, jobId: string, runner: string, now: Date) {
+  const [held] = await db
+    .update(exportJobs)
+    .set({ runner, leaseUntil: leaseFrom(now) })
+    .where(
+      and(eq(exportJobs.id, jobId), or(eq(exportJobs.runner, runner), isNull(exportJobs.runner), isNull(exportJobs.leaseUntil), lt(exportJobs.leaseUntil, now.toISOString()))),
+    )
+    .returning({ id: exportJobs.id });
+  if (!held) throw new ExportJobSuperseded(`Export job ${jobId} is run by another runner now`);
+}
+
+/**
+ * Runs one step of the job for `runner` and returns it as committed. `parts` are the zip's files,
+ * the same list at every step of a job (they are made from its kind, format and filter).
+ */
+export async function runExportStep(db: Db, bucket: R2Bucket, jobId: string, parts: ZipPart[], runner: string, limits = STEP_LIMITS): Promise<ExportJob> {
   const job = await exportJobById(db, jobId);
   if (!job) throw new Error(`No export job ${jobId}`);
   if (job.status !== 'running') return job;
+  await holdLease(db, jobId, runner, new Date());
   const started = Date.now();
   const cursor = structuredClone(job.cursor) as ExportCursor;
   const holds = new Set(job.holds);
@@ -174,9 +204,10 @@ export async function runExportStep(db: Db, bucket: R2Bucket, jobId: string, par
       status: finished ? 'completed' : 'running',
       updatedAt: at.toISOString(),
       completedAt: finished ? at.toISOString() : null,
+      leaseUntil: finished ? null : leaseFrom(at),
     })
-    // Only the step that read this cursor may replace it.
-    .where(and(eq(exportJobs.id, job.id), eq(exportJobs.steps, job.steps)))
+    // Only the step that read this cursor may replace it, and only while its runner holds the job.
+    .where(and(eq(exportJobs.id, job.id), eq(exportJobs.steps, job.steps), eq(exportJobs.runner, runner)))
     .returning();
   if (committed.length === 0) throw new Error(`Export job ${jobId} was moved on by another step`);
   if (finished) await db.insert(exportCopies).values({ objectKey: job.objectKey, participantCodes: codes, createdAt: at.toISOString() });
@@ -200,20 +231,28 @@ export async function noteFailedStep(db: Db, jobId: string, error: unknown, fail
 }
 
 /**
- * Minutes without a committed step after which a running job counts as stalled (its Workflow
- * instance lost, or never started): longer than a step's tries with their pauses take.
+ * A running job counts as stalled (its runner gone: a killed server, a lost Workflow instance, or
+ * one between tries of a failing step) once its lease has run out; a job from before leases,
+ * once EXPORT_STALLED_MINUTES have passed without a committed step.
  */
 export const EXPORT_STALLED_MINUTES = 20;
 const stalledBefore = (now: Date) => new Date(now.getTime() - EXPORT_STALLED_MINUTES * 60_000).toISOString();
-export const isStalled = (job: ExportJob, now: Date) => job.status === 'running' && job.updatedAt < stalledBefore(now);
+export const isStalled = (job: ExportJob, now: Date) =>
+  job.status === 'running' && (job.leaseUntil === null ? job.updatedAt < stalledBefore(now) : job.leaseUntil < now.toISOString());
+const stalledNow = (now: Date) =>
+  and(
+    eq(exportJobs.status, 'running'),
+    or(and(isNull(exportJobs.leaseUntil), lt(exportJobs.updatedAt, stalledBefore(now))), lt(exportJobs.leaseUntil, now.toISOString())),
+  );
 
-/** A stopped or stalled job runs again from its last committed step. */
+/** A stopped or stalled job runs again from its last committed step (its next step takes the lease). */
 export async function reopenExportJob(db: Db, jobId: string) {
   const now = new Date();
   const [job] = await db
     .update(exportJobs)
-    .set({ status: 'running', updatedAt: now.toISOString() })
-    .where(and(eq(exportJobs.id, jobId), or(eq(exportJobs.status, 'failed'), and(eq(exportJobs.status, 'running'), lt(exportJobs.updatedAt, stalledBefore(now))))))
+    // Held afresh for whichever runner's next step comes first (the resumed one's, normally).
+    .set({ status: 'running', updatedAt: now.toISOString(), runner: null, leaseUntil: leaseFrom(now) })
+    .where(and(eq(exportJobs.id, jobId), or(eq(exportJobs.status, 'failed'), stalledNow(now))))
     .returning();
   return job ?? null;
 }
