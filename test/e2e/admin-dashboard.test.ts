@@ -83,6 +83,8 @@ describe('/admin', () => {
     await errorBars.nth(intervals - 1).waitFor();
     expect(await errorBars.count()).toBe(intervals);
     // Sorting by a metric reorders the table.
+    // The seeded study's alpha models rest on a handful of participants: the tab says so under them.
+    expect(await page.getByTestId('few-clusters').innerText()).toContain(adminJa.dashboard.reliance.fewClusters.replace('{{min}}', '30').slice(0, 12));
     await table.getByRole('columnheader', { name: adminJa.dashboard.reliance.metrics.final_accuracy }).click();
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-reliance-ja-1280.png`, fullPage: true });
     const download = page.waitForEvent('download');

@@ -167,13 +167,7 @@ function AlphaModelsTable({ report }: { report: Report }) {
                       {fmt(m.odds_ratio)} [{fmt(Math.exp(m.slope_ci_low))}, {fmt(Math.exp(m.slope_ci_high))}]
                     </td>
                     <td>
-                      {m.slope_p < 0.001 ? '< 0.001' : m.slope_p.toFixed(3)} ({fmt(m.slope_t)}, {m.df})
-                      {m.few_clusters ? (
-                        <span className="muted few-clusters" data-testid="few-clusters">
-                          {' '}
-                          {t(k('fewClusters'), { min: report.definitions.alpha_models.few_clusters_below })}
-                        </span>
-                      ) : null}
+                      {m.slope_p < 0.001 ? '< 0.001' : m.slope_p.toFixed(3)} ({fmt(m.slope_t)}, {m.df}){m.few_clusters ? ' †' : ''}
                     </td>
                   </>
                 )}
@@ -185,6 +179,11 @@ function AlphaModelsTable({ report }: { report: Report }) {
           </tbody>
         </table>
       </div>
+      {report.alpha_models.some((m) => 'few_clusters' in m && m.few_clusters) ? (
+        <p className="muted" data-testid="few-clusters">
+          † {t(k('fewClusters'), { min: report.definitions.alpha_models.few_clusters_below })}
+        </p>
+      ) : null}
     </figure>
   );
 }
