@@ -217,7 +217,8 @@ describe('main experiment, off the main path', () => {
     await runUntil(page, () => failure.isVisible(), 'the failure screen');
     expect(await page.getByRole('button', { name: en.main.resumeFromHere }).isVisible()).toBe(true);
     expect(await page.getByRole('button', { name: en.main.reload }).isVisible()).toBe(true);
-    // Only the AI-only fallback comes back: the case goes on with the AI's own explanation.
+    // Only the AI-only route comes back: the case goes on with what the server serves for it, the
+    // participant's condition's human-aligned explanation (the route a page asks decides nothing).
     await page.unroute(failing[1]!);
     await page.getByRole('button', { name: en.main.retryExplanation }).click();
     await runUntil(page, () => page.getByTestId('ai-prediction').isVisible(), 'the fallback explanation');
@@ -227,7 +228,8 @@ describe('main experiment, off the main path', () => {
     for (let i = 0; i < 5; i++) await items.nth(i).locator('.radio').nth(2).click();
     await page.getByRole('button', { name: en.main.survey.submit }).click();
     await runUntil(page, async () => storedCases(p).length === 1, 'the save');
-    expect(storedCases(p)[0]).toMatchObject({ case_number: 1, explanation_kind: 'ai_only', user_model_identifier: null });
+    expect(storedCases(p)[0]).toMatchObject({ case_number: 1, explanation_kind: 'human_aligned' });
+    expect(storedCases(p)[0]!.user_model_identifier).toBeTruthy();
     await page.context().close();
   }, 120_000);
 });
