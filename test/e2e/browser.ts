@@ -33,6 +33,14 @@ export function useBrowser() {
 /** Any Japanese script character: hiragana, katakana or CJK ideographs. */
 export const JAPANESE = /[\u3040-\u30ff\u3400-\u9fff]/;
 
+/** Where every participant screen is looked at: both languages, on a phone (390×844) and a laptop (1280×800). */
+export const LANGUAGES_AND_SCREENS = [
+  ['ja', 390, 844],
+  ['en', 390, 844],
+  ['ja', 1280, 800],
+  ['en', 1280, 800],
+] as const;
+
 /** How far the page reaches past the right edge of the screen (0 or less: nothing does). */
 export const pageOverflow = (page: Page) => page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 

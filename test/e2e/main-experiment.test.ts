@@ -4,7 +4,7 @@ import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { serveBarsFromText } from '../../worker/db/feature-bars';
 import { understandingQuestion } from '../../worker/schemas/understanding-test';
-import { inViewport, useBrowser } from './browser';
+import { inViewport, LANGUAGES_AND_SCREENS, pageOverflow, useBrowser } from './browser';
 
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
 import { adoptParticipant, d1Rows, makeParticipant, participantReadyForMain, type TestParticipant } from './participants';
@@ -198,6 +198,26 @@ describe('main experiment, off the main path', () => {
     await page.getByRole('button', { name: ja.main.tutorial.start }).waitFor();
     await page.context().close();
   }, 120_000);
+
+  it.each(LANGUAGES_AND_SCREENS)('says so in %s at %i px when every place filled up after the participant joined (the start refused study_full)', async (language, width, height) => {
+    const p = await participantReadyForMain('compas');
+    const page = await session.newPage({ width, height });
+    await adoptParticipant(page, p, language);
+    // Quotas set later and filled meanwhile: the server refuses the main start, nothing written
+    // (test/worker/recruitment.test.ts drives that refusal for real; real quotas here would close the
+    // study these tests share). What is tried here is the page's answer to it.
+    await page.route('**/api/experiments/main/start**', (route) =>
+      route.fulfill({ status: 409, contentType: 'application/json', body: JSON.stringify({ detail: 'The study has all the participants it needs for compas', code: 'study_full' }) }),
+    );
+    await page.goto(`${inject('baseUrl')}/experiment/main`);
+    const texts = language === 'ja' ? ja : en;
+    const message = page.getByText(texts.main.studyFull);
+    await message.waitFor();
+    expect(await inViewport(message)).toBe(true);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/main-study-full-${language}-${width}.png`, fullPage: true });
+    await page.context().close();
+  });
 
   it('shows the failure screen when neither explanation can be had, and goes on once one can', async () => {
     const p = await participantReadyForMain('compas');

@@ -6,18 +6,13 @@
 import { describe, expect, it } from 'vitest';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
-import { chooseEnglish, pageOverflow, useBrowser } from './browser';
+import { chooseEnglish, LANGUAGES_AND_SCREENS, pageOverflow, useBrowser } from './browser';
 
 const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
 
 describe('a request the server asks to send later (429)', () => {
-  it.each([
-    ['ja', 390, 844],
-    ['en', 390, 844],
-    ['ja', 1280, 800],
-    ['en', 1280, 800],
-  ] as const)('consent in %s at %i px: the notice counts down, then the same consent is sent again and the pre-experiment opens', async (language, width, height) => {
+  it.each(LANGUAGES_AND_SCREENS)('consent in %s at %i px: the notice counts down, then the same consent is sent again and the pre-experiment opens', async (language, width, height) => {
     const texts = language === 'ja' ? ja : en;
     const page = await session.newPage({ width, height });
     // The first two consents are answered 429 with Retry-After: 2; the third reaches the Worker.

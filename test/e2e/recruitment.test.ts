@@ -10,7 +10,7 @@ import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { storageKeys } from '../../web/lib/storage-keys';
 import { studyCodes } from '../../worker/study-codes';
-import { chooseEnglish, pageOverflow, pageStarted, signInAsAdmin, useBrowser } from './browser';
+import { chooseEnglish, LANGUAGES_AND_SCREENS, pageOverflow, pageStarted, signInAsAdmin, useBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './global-setup';
 import { d1Rows } from './participants';
 
@@ -43,12 +43,7 @@ describe('recruitment status', () => {
     await admin.context().close();
 
     const before = d1Rows<{ n: number }>('select (select count(*) from participants) + (select count(*) from dataset_assignments) as n')[0]!.n;
-    for (const [lang, width, height] of [
-      ['ja', 390, 844],
-      ['en', 390, 844],
-      ['ja', 1280, 800],
-      ['en', 1280, 800],
-    ] as const) {
+    for (const [lang, width, height] of LANGUAGES_AND_SCREENS) {
       const texts = lang === 'ja' ? ja : en;
       const page = await session.newPage({ width, height });
       await page.goto(`${inject('baseUrl')}/`);

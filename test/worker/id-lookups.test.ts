@@ -6,7 +6,7 @@
  */
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ID_LOOKUPS } from '../../worker/middleware/id-lookups';
+import { ID_LOOKUPS, lookupKey } from '../../worker/middleware/id-lookups';
 import { isAdminPath } from '../../worker/middleware/admin-auth';
 import { api, appRoutes, callUntilLimited, uniqueClientIp } from '../helpers/api';
 import { allConsentItems, newParticipantId, seedCompasStudy, startedIn } from '../helpers/study-factories';
@@ -118,7 +118,7 @@ beforeAll(async () => {
 describe('every call that tells IDs apart is in one table', () => {
   it('lists each participant route in the lookup table or as taking no ID', () => {
     const participantRoutes = appRoutes()
-      .map((r) => `${r.method} ${r.path.length > 1 ? r.path.replace(/\/+$/, '') : r.path}`)
+      .map((r) => lookupKey(r.method, r.path))
       .filter((key) => !isAdminPath(key.split(' ')[1]!));
     const unlisted = participantRoutes.filter((key) => !(key in ID_LOOKUPS) && !NO_PARTICIPANT_ID.includes(key));
     expect(unlisted).toEqual([]);

@@ -14,7 +14,6 @@ import { ensurePreCaseSet, findCase, poolCases, randomCases, toParticipantCase }
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
 
-
 const caseSet = (cases: ParticipantCase[]): z.infer<typeof caseSetResponseSchema> => ({ success: true, case_set: cases });
 
 export const caseRoutes = new Hono<AppEnv>()

@@ -7,7 +7,6 @@ import { recordConsent } from '../services/consent';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
 
-
 export const consentRoutes = new Hono<AppEnv>().post('/submit', validate('json', consentBodySchema), async (c) => {
   const body = c.req.valid('json');
   const session = await requireSession(c.var.db, body.session_id);

@@ -13,7 +13,6 @@ import { requireSession } from '../services/sessions';
 import { requireWriteAllowed } from '../services/session-lifecycle';
 import { validate, validateOptionalJson } from '../validate';
 
-
 type AiOnlyResponse = z.infer<typeof aiExplanationResponseSchema>;
 
 /** A session's serve in the spec's AI-only shape (the bars shown as `feature_importance`), with the serve whole beside it. */

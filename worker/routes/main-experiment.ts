@@ -55,7 +55,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       throw conflict('pre_experiment_incomplete', `The pre-experiment has ${preCount} of ${studyConfig.preExperiment.numCases} answers`);
     }
     // The condition first: under quotas a start with no open cell is refused before anything else is written.
-    await assignCondition(c.var.db, session, new Date().toISOString());
+    const condition = await assignCondition(c.var.db, session, new Date().toISOString());
     let outcome;
     try {
       // The AI the participant will see is fixed now: a retrain later does not change it for them.
@@ -63,7 +63,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       // Nor is a main set handed out before the participant's own model is fitted on the whole
       // pre-experiment (the page's own call to train may never have come: a closed tab, another device).
       if (!bypass) await ensureUserModel(c.var.db, c.env.MODELS, session, new Date());
-      outcome = await ensureMainCaseSet(c.var.db, session, new Date().toISOString(), bypass);
+      outcome = await ensureMainCaseSet(c.var.db, session, condition, new Date().toISOString(), bypass);
     } catch (err) {
       if (err instanceof MainPoolError) throw new AppError(503, 'main_pool_unavailable', 'The main-experiment cases are not set up for this dataset');
       throw err;
@@ -74,8 +74,8 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       session_id: session.sessionId,
       dataset_type: session.datasetType,
       answered_case_ids: stored.caseIds,
-      case_set: outcome.set.slice(0, numCases).map((item) => ({ ...toParticipantCase(item.row, item.position + 1), alignment_alpha: alphaOfItem(outcome.condition, item.storedAlpha) })),
-      condition: conditionView(outcome.condition),
+      case_set: outcome.set.slice(0, numCases).map((item) => ({ ...toParticipantCase(item.row, item.position + 1), alignment_alpha: alphaOfItem(condition, item.storedAlpha) })),
+      condition: conditionView(condition),
       is_resumed: !outcome.created,
       completed_cases: stored.completed,
       total_cases: outcome.set.length,

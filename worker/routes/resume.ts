@@ -8,7 +8,6 @@ import { buildResumeData } from '../services/resume';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
 
-
 export const resumeRoutes = new Hono<AppEnv>()
   .post('/check-existing', validate('json', participantNameBodySchema), async (c) => {
     const session = await findSession(c.var.db, c.req.valid('json').participant_name);

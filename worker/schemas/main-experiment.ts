@@ -115,23 +115,19 @@ export const alignmentAlphaResponseSchema = z.object({
 function carriedInitial<P extends z.ZodTypeAny, C extends z.ZodTypeAny, D extends z.ZodTypeAny>(p: P, c: C, d: D) {
   return { initial_prediction: p.optional(), initial_confidence: c.optional(), initial_response_time_ms: d.optional(), initial_reasoning: reasoning };
 }
-type CarriedInitial = { initial_prediction?: unknown; initial_confidence?: unknown; initial_response_time_ms?: unknown };
-function wholeInitial(v: CarriedInitial, ctx: z.RefinementCtx) {
-  const given = (['initial_prediction', 'initial_confidence', 'initial_response_time_ms'] as const).filter((k) => v[k] !== undefined);
-  if (given.length === 0 || given.length === 3) return;
-  for (const k of ['initial_prediction', 'initial_confidence', 'initial_response_time_ms'] as const) {
-    if (v[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: `${k} is required with ${given.join(', ')}` });
-  }
-}
-
-/** The final judgement of a stored case: all three of prediction, confidence and time, or none (then the kept one). */
-function wholeFinal(v: { final_prediction?: unknown; final_confidence?: unknown; final_response_time_ms?: unknown }, ctx: z.RefinementCtx) {
-  const given = (['final_prediction', 'final_confidence', 'final_response_time_ms'] as const).filter((k) => v[k] !== undefined);
-  if (given.length === 0 || given.length === 3) return;
-  for (const k of ['final_prediction', 'final_confidence', 'final_response_time_ms'] as const) {
-    if (v[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: `${k} is required with ${given.join(', ')}` });
-  }
-}
+/**
+ * A judgement (`initial` or `final`) comes whole or not at all: all three of its prediction,
+ * confidence and time, or none (then the one the server kept, where it kept one).
+ */
+const wholeJudgement = (prefix: 'initial' | 'final') => {
+  const parts = [`${prefix}_prediction`, `${prefix}_confidence`, `${prefix}_response_time_ms`] as const;
+  return (v: Record<string, unknown>, ctx: z.RefinementCtx) => {
+    const given = parts.filter((k) => v[k] !== undefined);
+    if (given.length === 0 || given.length === parts.length) return;
+    for (const k of parts) if (v[k] === undefined) ctx.addIssue({ code: 'custom', path: [k], message: `${k} is required with ${given.join(', ')}` });
+  };
+};
+const wholeInitial = wholeJudgement('initial');
 
 /**
  * `POST /api/human-aligned-explanation`. The case is named by `case_id` (or `case_data.case_id`,
@@ -244,7 +240,7 @@ export const integratedResponseBodySchema = z.object({
   ai_baseline_shown: z.boolean().optional(),
   /** The serve the page showed (the explanation's `served_explanation_id`); left out, the case's last serve. */
   served_explanation_id: z.number().int().positive().nullish(),
-}).superRefine(wholeFinal);
+}).superRefine(wholeJudgement('final'));
 export type IntegratedResponseBody = z.infer<typeof integratedResponseBodySchema>;
 
 export const integratedResponseResultSchema = z.object({

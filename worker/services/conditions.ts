@@ -63,7 +63,8 @@ export const alphaLevelsOf = (condition: Condition): readonly number[] | null =>
  * that stores it, and refused (409 `study_full`, nothing stored) when every cell is at its target;
  * synthetic participants hold no place and are drawn by share.
  */
-export async function assignCondition(db: Db, session: { sessionId: string; datasetType: DatasetType; origin?: string }, now: string): Promise<Condition> {
+export async function assignCondition(db: Db, session: { sessionId: string; datasetType: DatasetType; condition: string | null; origin?: string }, now: string): Promise<Condition> {
+  if (session.condition !== null) return conditionOf(session);
   const quota = session.origin === 'participant' ? quotaFor(await recruitmentState(db), session.datasetType, now) : null;
   if (quota) {
     await db.run(sql`UPDATE sessions SET condition = ${openCell(quota, session.sessionId)} WHERE session_id = ${session.sessionId} AND condition IS NULL`);

@@ -12,7 +12,7 @@ import { caseSetItems, cases, sessions } from '../db/schema';
 import { studyConfig, type Condition, type DatasetType } from '../schemas/study';
 import { alphaSchedule } from './alignment';
 import { poolCases, seededShuffle, seedOf } from './case-sets';
-import { alphaLevelsOf, assignCondition, conditionOf } from './conditions';
+import { alphaLevelsOf } from './conditions';
 
 /** D1 binds at most 100 parameters per statement; a main case-set row binds 6. */
 const ROWS_PER_INSERT = 16;
@@ -70,18 +70,13 @@ function balancedDraw<T extends { groundTruth: number }>(pool: readonly T[], siz
 export type MainStartBypass = 'debug' | 'tutorial' | null;
 
 /**
- * Draws and stores the session's main set on its first start, and records that start (when, and
- * through which bypass) in the same batch; later calls return the stored set and record nothing.
+ * Draws and stores the session's main set on its first start, under the condition already drawn
+ * for it (`assignCondition`), and records that start (when, and through which bypass) in the same
+ * batch; later calls return the stored set and record nothing.
  */
-export async function ensureMainCaseSet(
-  db: Db,
-  session: { sessionId: string; datasetType: DatasetType; condition: string | null; origin?: string },
-  now: string,
-  bypass: MainStartBypass = null,
-) {
+export async function ensureMainCaseSet(db: Db, session: { sessionId: string; datasetType: DatasetType }, condition: Condition, now: string, bypass: MainStartBypass = null) {
   const existing = await storedMainCaseSet(db, session.sessionId);
-  if (existing.length > 0) return { set: existing, created: false, condition: conditionOf(session) };
-  const condition = await assignCondition(db, session, now);
+  if (existing.length > 0) return { set: existing, created: false };
 
   const size = studyConfig.mainExperiment.numCases;
   const seed = seedOf(session.sessionId);
@@ -115,5 +110,5 @@ export async function ensureMainCaseSet(
     .set({ mainStartedAt: now, mainStartBypass: bypass })
     .where(and(eq(sessions.sessionId, session.sessionId), isNull(sessions.mainStartedAt)));
   await db.batch([first!, ...rest, started]);
-  return { set: await storedMainCaseSet(db, session.sessionId), created: true, condition };
+  return { set: await storedMainCaseSet(db, session.sessionId), created: true };
 }

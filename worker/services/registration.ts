@@ -16,6 +16,7 @@ import { ensurePreCaseSet, seedOf, storedPreCaseSet } from './case-sets';
 import { recordConsent } from './consent';
 import { answerPlan, shapeOf, type RatingItem } from '../schemas/condition-plan';
 import { explanationInputs, serveCase } from './explanation';
+import { assignCondition } from './conditions';
 import { ensureMainCaseSet } from './main-case-sets';
 import { storeIntegratedResponse } from './main-responses';
 import { countPreResponses, storePreAnswers } from './pre-experiment';
@@ -103,9 +104,13 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
   const session = await syntheticParticipant(db, input.name, input.datasetType, now);
   if (input.condition) {
     await db.update(sessions).set({ condition: input.condition }).where(and(eq(sessions.sessionId, session.sessionId), isNull(sessions.condition)));
+    // Another registration of the name may have drawn its condition meanwhile: then this one wrote nothing, and says so.
+    const stored = await db.select({ condition: sessions.condition }).from(sessions).where(eq(sessions.sessionId, session.sessionId)).get();
+    if (stored?.condition !== input.condition) throw conflict('condition_mismatch', `${input.name} is already in condition ${stored?.condition}`);
   }
   await trainUserModel(db, models, session, { force: false, now: new Date(now) });
-  const { set, condition } = await ensureMainCaseSet(db, session, now);
+  const condition = await assignCondition(db, { ...session, condition: input.condition ?? session.condition }, now);
+  const { set } = await ensureMainCaseSet(db, session, condition, now);
   const expected = answerPlan(shapeOf(condition));
   if (input.alpha !== undefined && condition.shows === 'explanation') {
     await db

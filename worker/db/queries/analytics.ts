@@ -108,8 +108,8 @@ const trialSumsQuery = (db: Db, population: Population, participantIds: { from: 
       condition: sessionCondition,
       kind,
       alpha,
-      // Why a fallback showed the AI's own bars (null for every other kind, and for a fallback stored before reasons were).
-      fallbackReason: sql<string | null>`(case when ${kind} = 'ai_only' then ${main.aiOnlyReason} end)`,
+      // Why the AI's own bars were served (read for the fallbacks only; null where none was, and on a fallback stored before reasons were).
+      aiOnlyReason: main.aiOnlyReason,
       trials: count(),
       aiTrials: n(withAi),
       agreeFinal: n(sql`${withAi} and ${finalIsAi}`),
@@ -137,7 +137,7 @@ const trialSumsQuery = (db: Db, population: Population, participantIds: { from: 
     .from(main)
     .leftJoin(sessions, eq(sessions.sessionId, main.sessionId))
     .where(and(usableTrial, countedParticipant(db, main.participantId, population), between(main.participantId, participantIds.from, participantIds.to)))
-    .groupBy(main.participantId, main.datasetType, sessionCondition, kind, alpha, sql`(case when ${kind} = 'ai_only' then ${main.aiOnlyReason} end)`);
+    .groupBy(main.participantId, main.datasetType, sessionCondition, kind, alpha, main.aiOnlyReason);
 };
 
 /** Sums over one participant's trials of one condition, dataset, kind and alpha: every measure is a ratio of these. */

@@ -55,7 +55,11 @@ function perParticipant(rows: TrialSums[]): Map<number, Sums> {
 /** A group's fallback trials by reason, the reasons in alphabetical order. */
 function fallbackReasons(rows: TrialSums[]): Record<string, number> {
   const by = new Map<string, number>();
-  for (const r of rows) if (r.kind === 'ai_only') by.set(r.fallbackReason ?? 'unrecorded', (by.get(r.fallbackReason ?? 'unrecorded') ?? 0) + r.trials);
+  for (const r of rows) {
+    if (r.kind !== 'ai_only') continue;
+    const reason = r.aiOnlyReason ?? 'unrecorded';
+    by.set(reason, (by.get(reason) ?? 0) + r.trials);
+  }
   return Object.fromEntries([...by].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
 }
 
