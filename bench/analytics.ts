@@ -18,7 +18,7 @@ import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { d1File } from './lib/local-d1';
 import { answeredQuestions, postSurvey } from '../worker/schemas/post-survey';
-import { applyLocalMigrations, freeLoopbackPort, killLocalWorker, startLocalWorker } from '../scripts/lib/wrangler';
+import { applyLocalMigrations, freeLoopbackPort, killLocalWorker, startLocalWorker } from '../ml-assets/lib/wrangler';
 import { connectIsolateHeap, EXPOSE_GC_ENV } from './lib/isolate-heap';
 import { machineLine, writeBenchResult } from './lib/results';
 

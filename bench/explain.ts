@@ -17,7 +17,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { workerdUsage } from './lib/workerd-processes';
 import { prepareLocalState } from '../ml-assets/lib/seed';
-import { freeLoopbackPort, startLocalWorker } from '../scripts/lib/wrangler';
+import { freeLoopbackPort, startLocalWorker } from '../ml-assets/lib/wrangler';
 import { generateParticipantId } from '../web/lib/session-id';
 import { CONSENT_ITEMS, DATASET_TYPES, type DatasetType } from '../worker/schemas/study-config';
 import { machineLine, quantile, writeBenchResult } from './lib/results';

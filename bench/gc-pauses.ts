@@ -25,7 +25,8 @@ import os from 'node:os';
 import path from 'node:path';
 import { connectIsolateHeap, EXPOSE_GC_ENV } from './lib/isolate-heap';
 import { prepareLocalState } from '../ml-assets/lib/seed';
-import { freeLoopbackPort, killLocalWorker, projectRoot, startLocalWorker } from '../scripts/lib/wrangler';
+import { freeLoopbackPort, killLocalWorker, startLocalWorker } from '../ml-assets/lib/wrangler';
+import { projectRoot } from '../ml-assets/lib/paths';
 import { atStudyPace, insertsAtStudyPace, setUpCrowd, warmModelCache } from './lib/crowd';
 import { latencySummary, machineLine, round, writeBenchResult } from './lib/results';
 

@@ -15,7 +15,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { DatabaseSync } from 'node:sqlite';
 import { prepareLocalState } from '../ml-assets/lib/seed';
-import { freeLoopbackPort, killLocalWorker, startLocalWorker } from '../scripts/lib/wrangler';
+import { freeLoopbackPort, killLocalWorker, startLocalWorker } from '../ml-assets/lib/wrangler';
 import {
   ApiClient,
   datasetFor,

@@ -11,7 +11,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { prepareLocalState } from '../ml-assets/lib/seed';
-import { freeLoopbackPort, killLocalWorker, startLocalWorker } from '../scripts/lib/wrangler';
+import { freeLoopbackPort, killLocalWorker, startLocalWorker } from '../ml-assets/lib/wrangler';
 import { atStudyPace, setUpCrowd, warmModelCache, type Participant } from './lib/crowd';
 import { machineLine, quantile, round, writeBenchResult } from './lib/results';
 

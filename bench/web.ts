@@ -15,7 +15,8 @@ import react from '@vitejs/plugin-react';
 import { chromium } from 'playwright-core';
 import { build } from 'vite';
 import { CHROMIUM_PATH, CHROMIUM_FLAGS, ensureChromium } from '../scripts/lib/chromium';
-import { buildSpa, projectRoot } from '../scripts/lib/wrangler';
+import { buildSpa } from '../ml-assets/lib/wrangler';
+import { projectRoot } from '../ml-assets/lib/paths';
 import { writeBenchResult } from './lib/results';
 
 const ROUTES = [

@@ -8,7 +8,8 @@
  */
 import { parseArgs } from 'node:util';
 import { datasetTypeSchema } from '../worker/schemas/study';
-import { allDefinitions, writeDatasetRegistry } from './lib/definitions';
+import { allDefinitions } from './lib/definitions';
+import { writeDatasetRegistry } from './lib/dataset-registry';
 import { compareWithReference } from './lib/evaluate';
 import { explainCsv } from './lib/explain';
 import { isSetUpError, prepareAll, prepareDataset, readAssets } from './lib/prepare';

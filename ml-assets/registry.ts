@@ -4,7 +4,7 @@
  * the SPA are built with. Imports nothing that needs that file.
  */
 import path from 'node:path';
-import { registryPath, writeDatasetRegistry } from './lib/definitions';
+import { registryPath, writeDatasetRegistry } from './lib/dataset-registry';
 
 try {
   const ids = writeDatasetRegistry().map((d) => d.id);

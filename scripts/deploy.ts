@@ -23,12 +23,13 @@ import os from 'node:os';
 import path from 'node:path';
 import { createInterface } from 'node:readline/promises';
 import { parseArgs } from 'node:util';
-import { writeDatasetRegistry } from '../ml-assets/lib/definitions';
+import { writeDatasetRegistry } from '../ml-assets/lib/dataset-registry';
 import { prepareAll } from '../ml-assets/lib/prepare';
 import { seedState } from '../ml-assets/lib/seed';
-import { isPlaceholderId, readDeployTarget, writeDatabaseId, type DeployTarget } from './lib/wrangler-config';
+import { isPlaceholderId, readDeployTarget, writeDatabaseId, type DeployTarget } from '../ml-assets/lib/wrangler-config';
 import { bundleWorker, FREE_PLAN_WORKER_LIMIT_BYTES } from './lib/worker-bundle';
-import { applyMigrations, buildSpa, offlineEnv, projectRoot } from './lib/wrangler';
+import { applyMigrations, buildSpa, offlineEnv } from '../ml-assets/lib/wrangler';
+import { projectRoot } from '../ml-assets/lib/paths';
 
 const USAGE = `usage: npm run deploy [-- --env <name>] [-- --local [--persist-to <dir>]]
   --env <name>        the wrangler.toml environment to deploy (default: production)

@@ -6,13 +6,14 @@
  * tools' own output goes to .wrangler/start.log (`npm start -- --verbose` prints it instead).
  */
 import path from 'node:path';
-import { writeDatasetRegistry } from '../ml-assets/lib/definitions';
+import { writeDatasetRegistry } from '../ml-assets/lib/dataset-registry';
 import { isSetUpError, prepareAll } from '../ml-assets/lib/prepare';
 import { placeholderContacts } from '../worker/schemas/study-config';
 import { seedLocal } from '../ml-assets/lib/seed';
 import { ensureDevSecrets, devVarsPath } from './lib/dev-secrets';
 import { closingBox, step, toolOutput } from './lib/start-output';
-import { applyLocalMigrations, buildSpa, projectRoot, spawnTool } from './lib/wrangler';
+import { applyLocalMigrations, buildSpa, spawnTool } from '../ml-assets/lib/wrangler';
+import { projectRoot } from '../ml-assets/lib/paths';
 
 const PORT = Number(process.env.PORT ?? 8787);
 const verbose = process.argv.includes('--verbose');

@@ -11,11 +11,11 @@ import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } fr
 import os from 'node:os';
 import path from 'node:path';
 import type { SpawnOptions } from 'node:child_process';
-import { writeDatasetRegistry } from '../ml-assets/lib/definitions';
+import { writeDatasetRegistry } from '../ml-assets/lib/dataset-registry';
 import { prepareAll } from '../ml-assets/lib/prepare';
 import { ensureChromium } from './lib/chromium';
 import { ensurePythonStats } from './lib/python-stats';
-import { buildSpa, offlineEnv, runTool } from './lib/wrangler';
+import { buildSpa, offlineEnv, runTool } from '../ml-assets/lib/wrangler';
 
 type Counts = { passed: number; failed: number; skipped: number };
 const results: { name: string; counts: Counts | null; seconds: number }[] = [];

@@ -70,7 +70,7 @@ export default {
   async fetch(request: Request, env: Env, ctx: ExecutionContext): Promise<Response> {
     const url = new URL(request.url);
     const n = Number(url.searchParams.get('n') ?? 1);
-    // What scripts/lib/wrangler's start-up check asks for.
+    // What ml-assets/lib/wrangler's start-up check asks for.
     if (url.pathname === '/api/status') return Response.json({ ok: true });
     if (url.pathname === '/setup') {
       await setUp(env, ctx, n);

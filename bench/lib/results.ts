@@ -2,7 +2,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { projectRoot } from '../../scripts/lib/wrangler';
+import { projectRoot } from '../../ml-assets/lib/paths';
 
 /** This machine in one line; a figure from another machine is never the other side of a ratio. */
 export const machineLine = () => `${process.platform} ${process.arch} ${os.cpus()[0]?.model ?? ''} × ${os.cpus().length}, node ${process.version}`;

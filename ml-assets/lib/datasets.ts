@@ -1,19 +1,19 @@
 /**
  * Reads a dataset for set-up: each source file named by its definition is read from the data
  * folder and checked against the definition's sha256, then read by the shared rules of
- * worker/services/dataset-source.ts. The three shipped datasets are definitions in
+ * worker/ml/dataset-source.ts. The three shipped datasets are definitions in
  * ml-assets/datasets/ like any other.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { DatasetDefinition } from '../../worker/schemas/dataset-definition';
-import { DataSourceError, readDataset, type PreparedDataset } from '../../worker/services/dataset-source';
+import { DataSourceError, readDataset, type PreparedDataset } from '../../worker/ml/dataset-source';
 import { definitionOf } from './definitions';
 import { dataDir } from './paths';
 
 export { DataSourceError };
-export type { CellValue, Example, PreparedDataset } from '../../worker/services/dataset-source';
+export type { CellValue, Example, PreparedDataset } from '../../worker/ml/dataset-source';
 
 /** A source file's bytes, after checking them against the definition's sha256. */
 export function readVerified(file: DatasetDefinition['source']['files'][number], root = dataDir()): Buffer {

@@ -29,7 +29,8 @@ function fingerprint(definition: DatasetDefinition): string {
     ...['worker/ml', 'ml-assets/lib'].flatMap((dir) =>
       readdirSync(path.join(projectRoot, dir)).filter((n) => n.endsWith('.ts')).sort().map((n) => `${dir}/${n}`),
     ),
-    'worker/services/dataset-source.ts',
+    // The trainer's parameters and their defaults.
+    'worker/schemas/train-params.ts',
   ];
   for (const file of sources) hash.update(path.basename(file)).update(readFileSync(path.join(projectRoot, file)));
   return hash.digest('hex');

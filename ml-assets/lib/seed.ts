@@ -17,8 +17,8 @@ import { gbdtModelSchema } from '../../worker/ml/model';
 import type { DatasetType } from '../../worker/schemas/study';
 import { allDefinitions } from './definitions';
 import { r2Keys } from '../../worker/storage/r2';
-import { readDeployTarget } from '../../scripts/lib/wrangler-config';
-import { applyLocalMigrations, d1Rows, offlineEnv, runTool, stateFlags, type StateTarget } from '../../scripts/lib/wrangler';
+import { readDeployTarget } from './wrangler-config';
+import { applyLocalMigrations, d1Rows, offlineEnv, runTool, stateFlags, type StateTarget } from './wrangler';
 import { prepareAll, readAssets, trainingTablePath, type DatasetAssets } from './prepare';
 
 /** SQL string literal: single quotes doubled; SQLite has no other escapes. */

@@ -1,6 +1,6 @@
 /** The LightGBM reference's splits, for comparing the ML core with it on identical rows. */
 import type { DatasetType } from '../../worker/schemas/study';
-import type { PreparedDataset } from '../../worker/services/dataset-source';
+import type { PreparedDataset } from '../../worker/ml/dataset-source';
 import { stratifiedSplit } from '../../worker/ml/split';
 import { loadDataset } from './datasets';
 

@@ -5,7 +5,7 @@
 import { randomBytes } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
-import { projectRoot } from './wrangler';
+import { projectRoot } from '../../ml-assets/lib/paths';
 
 export const devVarsPath = path.join(projectRoot, '.dev.vars');
 

@@ -2,7 +2,7 @@
 import { readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { gzipSync } from 'node:zlib';
-import { runTool } from './wrangler';
+import { runTool } from '../../ml-assets/lib/wrangler';
 
 /** The Workers Free plan's limit on a Worker's size after compression (the Paid plan allows 10 MiB). */
 export const FREE_PLAN_WORKER_LIMIT_BYTES = 3 * 1024 * 1024;

@@ -9,8 +9,8 @@ import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { projectRoot } from '../../ml-assets/lib/paths';
 import { prepareLocalState } from '../../ml-assets/lib/seed';
-import { configWithEntry } from '../../scripts/lib/wrangler-config';
-import { buildSpa } from '../../scripts/lib/wrangler';
+import { configWithEntry } from '../../ml-assets/lib/wrangler-config';
+import { buildSpa } from '../../ml-assets/lib/wrangler';
 import { serveForTests } from '../e2e/test-worker';
 
 export const CONDITIONS_ADMIN_PASSWORD = 'conditions-admin-password';

@@ -2,7 +2,7 @@
 import { spawnSync } from 'node:child_process';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../scripts/lib/wrangler';
+import { projectRoot } from '../../ml-assets/lib/paths';
 
 const deploy = (...args: string[]) =>
   spawnSync(path.join(projectRoot, 'node_modules', '.bin', 'tsx'), [path.join(projectRoot, 'scripts', 'deploy.ts'), ...args], { encoding: 'utf8', cwd: projectRoot });

@@ -7,7 +7,7 @@ import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
 import { prepareLocalState } from '../../ml-assets/lib/seed';
-import { buildSpa } from '../../scripts/lib/wrangler';
+import { buildSpa } from '../../ml-assets/lib/wrangler';
 import { serveForTests } from './test-worker';
 
 export const E2E_ADMIN_PASSWORD = 'e2e-admin-password';

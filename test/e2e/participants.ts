@@ -4,7 +4,7 @@
  */
 import type { Locator, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
-import { localD1Rows } from '../../scripts/lib/wrangler';
+import { localD1Rows } from '../../ml-assets/lib/wrangler';
 import { pageStarted } from './browser';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { initialJudgement, integratedAnswer } from '../helpers/simulated-participant';

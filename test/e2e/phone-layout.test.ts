@@ -7,7 +7,7 @@ import { mkdirSync } from 'node:fs';
 import path from 'node:path';
 import type { Page } from 'playwright-core';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { projectRoot } from '../../scripts/lib/wrangler';
+import { projectRoot } from '../../ml-assets/lib/paths';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { DATASET_TYPES, LANGUAGES, type DatasetType, type Language } from '../../worker/schemas/study-config';

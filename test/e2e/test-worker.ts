@@ -5,7 +5,7 @@
  */
 import { rmSync } from 'node:fs';
 import type { TestProject } from 'vitest/node';
-import { freeLoopbackPort, startLocalWorker } from '../../scripts/lib/wrangler';
+import { freeLoopbackPort, startLocalWorker } from '../../ml-assets/lib/wrangler';
 
 export async function serveForTests(
   project: TestProject,

@@ -17,7 +17,7 @@ import { strFromU8, unzipSync } from 'fflate';
 import Papa from 'papaparse';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { prepareLocalState } from '../../ml-assets/lib/seed';
-import { freeLoopbackPort, killLocalWorker, localD1Rows, startLocalWorker } from '../../scripts/lib/wrangler';
+import { freeLoopbackPort, killLocalWorker, localD1Rows, startLocalWorker } from '../../ml-assets/lib/wrangler';
 import {
   ApiClient,
   datasetFor,

@@ -7,7 +7,7 @@
  */
 import { buildDataset } from '../../worker/ml/dataset-build';
 import { parseDatasetDefinition } from '../../worker/schemas/dataset-definition';
-import { decodeSource, parseSource, readParsedDataset } from '../../worker/services/dataset-source';
+import { decodeSource, parseSource, readParsedDataset } from '../../worker/ml/dataset-source';
 import { loanCsv, loanDefinition } from './synthetic-dataset';
 
 export const RUNTIME_BUILD_ROWS = 1500;

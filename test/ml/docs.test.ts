@@ -8,7 +8,7 @@
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { projectRoot } from '../../scripts/lib/wrangler';
+import { projectRoot } from '../../ml-assets/lib/paths';
 
 const read = (file: string) => readFileSync(path.join(projectRoot, file), 'utf8');
 const DOCS = ['README.md', ...readdirSync(path.join(projectRoot, 'docs')).map((f) => `docs/${f}`)];

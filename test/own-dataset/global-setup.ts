@@ -10,10 +10,10 @@ import { copyFileSync, mkdirSync, mkdtempSync, readdirSync, symlinkSync, writeFi
 import os from 'node:os';
 import path from 'node:path';
 import type { TestProject } from 'vitest/node';
-import { writeDatasetRegistry } from '../../ml-assets/lib/definitions';
+import { writeDatasetRegistry } from '../../ml-assets/lib/dataset-registry';
 import { dataDir, projectRoot } from '../../ml-assets/lib/paths';
 import { prepareLocalState } from '../../ml-assets/lib/seed';
-import { buildSpa } from '../../scripts/lib/wrangler';
+import { buildSpa } from '../../ml-assets/lib/wrangler';
 import { serveForTests } from '../e2e/test-worker';
 import { LOAN_FILE, LOAN_ID, loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
 

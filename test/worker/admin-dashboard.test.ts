@@ -22,7 +22,7 @@ import {
 import { errorBodySchema } from '../../worker/schemas/api';
 import { answeredQuestions, postSurvey } from '../../worker/schemas/post-survey';
 import { caseSetResponseSchema } from '../../worker/schemas/experiment';
-import { ALL_DATA_TABLES } from '../../worker/services/exports/tables';
+import { ALL_DATA_TABLES } from '../../worker/services/exports/export';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { consentedParticipant, participantDoneWithMain, seedCompasStudy } from '../helpers/study-factories';

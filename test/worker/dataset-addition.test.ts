@@ -9,7 +9,7 @@ import { heldOutSplit } from '../../worker/ml/dataset-build';
 import { parseDatasetDefinition } from '../../worker/schemas/dataset-definition';
 import { BUILT_IN_DATASET_IDS } from '../../worker/schemas/datasets';
 import { REFRESH_MS } from '../../worker/services/dataset-registry';
-import { readParsedDataset, parseSource } from '../../worker/services/dataset-source';
+import { readParsedDataset, parseSource } from '../../worker/ml/dataset-source';
 import { adminCookie, api, GIVEN_INITIAL, postJson } from '../helpers/api';
 import { base64Of, sha256Of, studyRowCount } from '../helpers/dataset-upload';
 import { consentedParticipant } from '../helpers/study-factories';

@@ -3,7 +3,7 @@ import Papa from 'papaparse';
 import { beforeAll, describe, expect, it } from 'vitest';
 import adminEn from '../../web/features/admin/i18n/en.json';
 import adminJa from '../../web/features/admin/i18n/ja.json';
-import { LEAN_FORMULA, MEASURES } from '../../worker/services/analytics/measures';
+import { LEAN_FORMULA, MEASURES } from '../../worker/schemas/measures';
 import { adminStatsSchema, experimentStatisticsSchema, usersResponseSchema } from '../../worker/schemas/admin';
 import type { AnsweredQuestion } from '../../worker/schemas/post-survey';
 import { drawUnderstandingQuestions } from '../../worker/schemas/understanding-test';

@@ -3,14 +3,15 @@
  * that split and metrics on the held-out split, and records everything the model-verification
  * screen shows (part 2 §3 "AI model status").
  */
-import type { PreparedDataset } from '../services/dataset-source';
+import type { PreparedDataset } from './dataset-source';
 import type { BaselineAccuracy } from './baselines';
 import { binaryMetrics, type BinaryMetrics } from './metrics';
 import { compileModel, type GbdtModel } from './model';
 import { predictProbability } from './predict';
 import { AI_MODEL_PARAMS, type RetrainReport } from './retrain';
-import { Mt19937 } from './split';
-import { trainGbdt, type TrainParamsInput } from './train';
+import { stratifiedFolds } from './split';
+import { trainGbdt } from './train';
+import type { TrainParamsInput } from '../schemas/train-params';
 import { encodeRows, toTrainingData } from './training-data';
 
 export { AI_MODEL_PARAMS };
@@ -45,17 +46,6 @@ export function evaluateModel(model: GbdtModel, data: PreparedDataset, indices: 
     indices.map((i) => data.examples[i]!.label),
     encodeRows(data, indices).map((x) => predictProbability(compiled, x)),
   );
-}
-
-/** Stratified folds over `indices`, dealt round-robin per label after a seeded shuffle. */
-export function stratifiedFolds(data: PreparedDataset, indices: readonly number[], folds: number, seed: number): number[][] {
-  const rng = new Mt19937(seed);
-  const shuffled = rng.permutation(indices.length).map((k) => indices[k]!);
-  const result: number[][] = Array.from({ length: folds }, () => []);
-  for (const label of [0, 1]) {
-    shuffled.filter((i) => data.examples[i]!.label === label).forEach((i, k) => result[k % folds]!.push(i));
-  }
-  return result;
 }
 
 /** Each fold's accuracy of a model trained on the other folds of `indices` (stratified, seeded). */

@@ -8,8 +8,8 @@
  * dashboard build reports both beside the AI model, so a researcher sees whether its accuracy is
  * worth studying: an AI no better than these gives participants little to rely on.
  */
-import type { PreparedDataset } from '../services/dataset-source';
-import { stratifiedFolds } from './ai-model';
+import type { PreparedDataset } from './dataset-source';
+import { stratifiedFolds } from './split';
 import { encodeRows } from './training-data';
 import { exp } from './exact-math';
 

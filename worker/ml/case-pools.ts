@@ -3,7 +3,7 @@
  * case it was trained on: 2 tutorial cases, a fixed pre-experiment pool of 200 and main-experiment
  * pools of 50, each balanced 50:50 between the labels and disjoint from one another.
  */
-import { DataSourceError, type CellValue, type PreparedDataset } from '../services/dataset-source';
+import { DataSourceError, type CellValue, type PreparedDataset } from './dataset-source';
 import { Mt19937 } from './split';
 
 export type CasePool = 'tutorial' | 'pre_experiment' | 'main_experiment';

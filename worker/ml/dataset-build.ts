@@ -6,7 +6,7 @@
  * (an administrator's added dataset) to D1 and R2; both get the same assets from the same input.
  */
 import type { DatasetDefinition } from '../schemas/dataset-definition';
-import type { PreparedDataset } from '../services/dataset-source';
+import type { PreparedDataset } from './dataset-source';
 import { trainAiModel, type AiModelReport } from './ai-model';
 import { buildCasePools, type GeneratedCase } from './case-pools';
 import type { GbdtModel } from './model';

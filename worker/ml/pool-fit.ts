@@ -7,7 +7,7 @@
  * (split.ts), not an estimate.
  */
 import type { DatasetDefinition } from '../schemas/dataset-definition';
-import type { PreparedDataset } from '../services/dataset-source';
+import type { PreparedDataset } from './dataset-source';
 import { heldOutSplit } from './dataset-build';
 import { MIN_TRAINING_ROWS } from '../schemas/study-counts';
 

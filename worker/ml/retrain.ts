@@ -11,7 +11,8 @@ import { binaryMetrics, type BinaryMetrics } from './metrics';
 import { compileModel, type GbdtModel } from './model';
 import { predictProbability } from './predict';
 import { seededRandom } from './random';
-import { trainGbdt, type TrainingData, type TrainParamsInput } from './train';
+import { trainGbdt, type TrainingData } from './train';
+import type { TrainParamsInput } from '../schemas/train-params';
 
 /** LightGBM's defaults, as the set-up's and the reference models were trained. */
 export const AI_MODEL_PARAMS = {

@@ -4,8 +4,9 @@
  * `RandomState` (MT19937 seeded by `init_genrand`, shuffles via masked rejection sampling) driving
  * `StratifiedShuffleSplit`. Using the same procedure as the LightGBM reference lets our models be
  * compared with it on identical held-out rows, and gives the platform's own split a well-known,
- * documented definition.
+ * documented definition. Cross-validation's stratified folds are dealt from the same generator.
  */
+import type { PreparedDataset } from './dataset-source';
 
 /** MT19937 with numpy's legacy integer seeding. */
 export class Mt19937 {
@@ -117,4 +118,15 @@ export function stratifiedSplit(labels: ArrayLike<number>, testSize: number, see
     test.push(...permuted.slice(trainPerClass[i], trainPerClass[i]! + testPerClass[i]!));
   });
   return { train: train.sort((a, b) => a - b), test: test.sort((a, b) => a - b) };
+}
+
+/** Stratified folds over `indices`, dealt round-robin per label after a seeded shuffle. */
+export function stratifiedFolds(data: PreparedDataset, indices: readonly number[], folds: number, seed: number): number[][] {
+  const rng = new Mt19937(seed);
+  const shuffled = rng.permutation(indices.length).map((k) => indices[k]!);
+  const result: number[][] = Array.from({ length: folds }, () => []);
+  for (const label of [0, 1]) {
+    shuffled.filter((i) => data.examples[i]!.label === label).forEach((i, k) => result[k % folds]!.push(i));
+  }
+  return result;
 }

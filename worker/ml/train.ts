@@ -9,7 +9,6 @@
  * Node counts are training rows (unweighted), the cover TreeSHAP uses; gradients and hessians
  * carry the optional sample weights.
  */
-import { z } from 'zod';
 import {
   defaultBinning,
   denseIntegerRange,
@@ -21,27 +20,7 @@ import {
 } from './binning';
 import { DecisionType, MODEL_FORMAT, MODEL_FORMAT_VERSION, MissingType, type GbdtModel, type SerializedTree } from './model';
 import { exp, log } from './exact-math';
-
-export const trainParamsSchema = z.object({
-  numTrees: z.number().int().min(1).max(5000).default(100),
-  learningRate: z.number().positive().max(1).default(0.1),
-  numLeaves: z.number().int().min(2).max(1024).default(31),
-  /** -1: unlimited. */
-  maxDepth: z.number().int().min(-1).max(64).default(-1),
-  minDataInLeaf: z.number().int().min(1).default(20),
-  minSumHessianInLeaf: z.number().nonnegative().default(1e-3),
-  lambdaL2: z.number().nonnegative().default(0),
-  minGainToSplit: z.number().nonnegative().default(0),
-  maxBin: z.number().int().min(2).max(255).default(255),
-  minDataInBin: z.number().int().min(1).default(3),
-  maxCatToOnehot: z.number().int().min(1).default(4),
-  maxCatThreshold: z.number().int().min(1).default(32),
-  catSmooth: z.number().nonnegative().default(10),
-  catL2: z.number().nonnegative().default(10),
-  minDataPerGroup: z.number().int().min(1).default(100),
-});
-export type TrainParams = z.infer<typeof trainParamsSchema>;
-export type TrainParamsInput = z.input<typeof trainParamsSchema>;
+import { trainParamsSchema, type TrainParams, type TrainParamsInput } from '../schemas/train-params';
 
 /** Column-major training data: encoded values (NaN = missing), 0/1 labels, optional weights. */
 export type TrainingData = {

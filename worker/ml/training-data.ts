@@ -1,5 +1,5 @@
 /** Turns a prepared dataset's examples into the trainer's column-major input and into encoded rows for prediction. */
-import type { PreparedDataset } from '../services/dataset-source';
+import type { PreparedDataset } from './dataset-source';
 import { encodeRow } from './model';
 import type { TrainingData } from './train';
 

@@ -8,7 +8,7 @@
  */
 import type { DatasetColumn } from '../schemas/dataset-definition';
 import type { UnderstandingSample } from '../schemas/understanding-test';
-import type { PreparedDataset } from '../services/dataset-source';
+import type { PreparedDataset } from './dataset-source';
 
 /** The shares of roles a–d and of the features not shown, for the AI and a participant model (each set's magnitudes add to 1). */
 const SHARES = { a: { ai: 0.4, user: 0.34 }, b: { ai: -0.24, user: -0.28 }, c: { ai: 0.14, user: 0.12 }, d: { ai: 0.005, user: 0.003 } } as const;

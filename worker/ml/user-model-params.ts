@@ -1,5 +1,5 @@
 /** The per-participant model's hyper-parameters by how many pre-experiment answers it learns from. */
-import type { TrainParamsInput } from './train';
+import type { TrainParamsInput } from '../schemas/train-params';
 
 export type DataSizeCategory = 'minimal' | 'small' | 'medium' | 'full';
 

@@ -10,7 +10,7 @@ import { findCase } from '../services/case-sets';
 import { aiExplanation, explanationInputs, serveCase } from '../services/explanation';
 import { mainSetItem } from '../services/main-case-sets';
 import { requireSession } from '../services/sessions';
-import { requireWriteAllowed } from '../services/session-lifecycle';
+import { requireWriteAllowed } from '../db/session-lifecycle';
 import { validate, validateOptionalJson } from '../validate';
 
 type AiOnlyResponse = z.infer<typeof aiExplanationResponseSchema>;

@@ -18,7 +18,7 @@ import {
 } from '../schemas/main-experiment';
 import { sessionParamSchema } from '../schemas/experiment';
 import { storeUnderstandingAttempt } from '../services/understanding-test';
-import { requireWriteAllowed } from '../services/session-lifecycle';
+import { requireWriteAllowed } from '../db/session-lifecycle';
 import { ensureUserModel } from '../services/user-model';
 import { answerWriteLimit, attemptWriteLimit } from './sessions';
 import { studyConfig } from '../schemas/study';

@@ -6,7 +6,7 @@ import type { AppEnv } from '../env';
 import { badRequest, notFound } from '../errors';
 import { forceRetrainQuerySchema, userIdParamSchema, userModelTrainBodySchema, type userModelTrainResultSchema } from '../schemas/experiment';
 import { requireSession } from '../services/sessions';
-import { requireWriteAllowed } from '../services/session-lifecycle';
+import { requireWriteAllowed } from '../db/session-lifecycle';
 import { trainUserModel, type UserModelOutcome } from '../services/user-model';
 import { userModelDebug } from '../services/model-verification';
 import { validate } from '../validate';

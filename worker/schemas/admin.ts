@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { SYNTHETIC_NAME } from './experiment';
 import { QUALITY_FLAGS } from './quality-flags';
-import { MEASURES } from '../services/analytics/measures';
+import { MEASURES } from './measures';
 import { datasetTypeSchema, studyConfig } from './study';
 
 /** What a completed case showed, as the figures group them (the AI's explanation kinds, and no AI). */

@@ -6,7 +6,7 @@
  * an error names the column and the rule it breaks.
  */
 import { z } from 'zod';
-import { trainParamsSchema } from '../ml/train';
+import { trainParamsSchema } from './train-params';
 
 /** Dataset ids appear in case ids, R2 keys and export file names: lower-case snake case. */
 export const datasetIdSchema = z
@@ -192,7 +192,7 @@ export const datasetDefinitionSchema = z
     split: z.object({ testSize: z.number().gt(0).lt(1).default(0.2), seed: z.number().int().nonnegative().default(42) }).default({ testSize: 0.2, seed: 42 }),
     model: z
       .object({
-        /** The trainer's parameters (worker/ml/train.ts), kept as written: those left out take the trainer's defaults. */
+        /** The trainer's parameters (worker/schemas/train-params.ts), kept as written: those left out take the trainer's defaults. */
         params: z.record(z.string(), z.number()).optional(),
         cvFolds: z.number().int().min(2).max(20).default(5),
       })

@@ -6,7 +6,7 @@
  */
 import index from '../../ml-assets/generated/datasets.index.json';
 import type { DefinedDataset, IndexedDataset } from './dataset-definition';
-import type { Language } from './study-config';
+import type { Language } from './study-terms';
 
 const builtWith = (index as unknown as { datasets: IndexedDataset[] }).datasets;
 
@@ -23,6 +23,10 @@ const listeners: ((fresh: readonly DefinedDataset[]) => void)[] = [];
  * with, then, once registered, the ones administrators added on the dashboard (kept in D1).
  */
 export const DATASET_IDS: readonly string[] = [...BUILT_IN_DATASET_IDS];
+
+/** A dataset's id: one of DATASET_IDS (ids are checked where they come in, with `isDatasetType`). */
+export type DatasetType = string;
+export const isDatasetType = (value: unknown): value is DatasetType => typeof value === 'string' && DATASET_IDS.includes(value);
 
 /**
  * Adds datasets defined at run time (an administrator's, from the dashboard) beside the built-in

@@ -10,7 +10,7 @@
 import registry from '../../ml-assets/generated/datasets.participant.json';
 import type { DefinedDataset } from './dataset-definition';
 import { onDatasetsRegistered } from './dataset-index';
-import type { Language } from './study-config';
+import type { Language } from './study-terms';
 
 export type { DefinedDataset, ShownColumn } from './dataset-definition';
 

@@ -11,7 +11,7 @@
  * wording replaces the `label` texts here; names, keys and factors stay as they are, so stored
  * answers, scores and exports keep their meaning.
  */
-import type { PostSurveyDefinition } from './post-survey';
+import type { PostSurveyDefinition } from './post-survey-definition';
 
 const tx = (ja: string, en: string) => ({ ja, en });
 

@@ -1,26 +1,16 @@
 /**
- * The post-survey's rules, read from its one definition (`post-survey-instrument.ts`): the types
- * of a definition, how an answer is checked (part 2 §5, the same code in the browser and the
- * Worker) and how the instruments are scored. Kept free of zod, since the browser loads it; the
- * definition's schema and the wire shapes of `/api/post-survey` are in `post-survey-schemas.ts`.
+ * The post-survey's rules, read from its one definition (`post-survey-instrument.ts`, in the shape
+ * `post-survey-definition.ts` gives): how an answer is checked (part 2 §5, the same code in the
+ * browser and the Worker) and how the instruments are scored. Kept free of zod, since the browser
+ * loads it; the definition's schema and the wire shapes of `/api/post-survey` are in
+ * `post-survey-schemas.ts`.
  */
 import { postSurveyInstrument } from './post-survey-instrument';
+import { FACTORS, type AnsweredQuestion, type Factor, type PostSurveyDefinition, type Question, type Section, type SectionId } from './post-survey-definition';
 import { isCleanText } from './text';
 
-export const SECTION_IDS = ['demographics', 'benevolent', 'bigfive', 'locus', 'cognition'] as const;
-export type SectionId = (typeof SECTION_IDS)[number];
+export * from './post-survey-definition';
 
-export const FACTORS = [
-  'extraversion',
-  'agreeableness',
-  'conscientiousness',
-  'emotional_stability',
-  'openness',
-  'internal_control',
-  'external_control',
-  'need_for_cognition',
-] as const;
-export type Factor = (typeof FACTORS)[number];
 /** Factor scores are item means, except need for cognition, which is the item total (18–90). */
 export const FACTOR_SCORING: Record<Factor, 'mean' | 'sum'> = {
   extraversion: 'mean',
@@ -32,44 +22,6 @@ export const FACTOR_SCORING: Record<Factor, 'mean' | 'sum'> = {
   external_control: 'mean',
   need_for_cognition: 'sum',
 };
-
-/** Scale anchors: the words at a scale's two ends (the wording of the points between is not shown). */
-export const ANCHORS = ['agree5', 'agree7', 'extent5', 'fit5', 'rating7'] as const;
-
-type Text = { ja: string; en: string };
-type Option = { value: string; label: Text };
-/** Asked only of participants whose condition showed the AI, or its explanation (study configuration `conditions`). */
-export type ShownTo = 'ai' | 'explanation';
-type Common = { name: string; label: Text; optional?: boolean; shownTo?: ShownTo };
-
-/** One question of the definition, by kind (part 2 §3 and §5). */
-export type Question =
-  | (Common & { kind: 'number'; min: number; max: number; unit?: Text })
-  | (Common & { kind: 'radio'; options: Option[] })
-  | (Common & {
-      kind: 'scale';
-      min: number;
-      max: number;
-      anchors: (typeof ANCHORS)[number];
-      factor?: Factor;
-      reverse?: boolean;
-      /** Earlier ratings shown as chips beside this question when all of them are answered. */
-      previousAnswers?: string[];
-    })
-  | (Common & { kind: 'text'; maxLength: number; minLength?: number })
-  | (Common & { kind: 'multiselect'; options: Option[]; otherMaxLength: number })
-  | {
-      kind: 'info';
-      name: string;
-      label: Text;
-      body: Text;
-      /** The text for a participant whose condition showed no adjusted explanation (`body` says theirs were adjusted). */
-      bodyUnadjusted?: Text;
-      figure?: 'benevolent_example';
-    };
-export type AnsweredQuestion = Exclude<Question, { kind: 'info' }>;
-export type Section = { id: SectionId; title: Text; intro?: Text; questions: Question[] };
-export type PostSurveyDefinition = { sections: Section[] };
 
 /** The study's post-survey (checked against its schema, `post-survey-schemas.ts`, when the Worker starts and in the tests). */
 export const postSurvey: PostSurveyDefinition = postSurveyInstrument;

@@ -2,18 +2,19 @@
  * The study configuration shared by the Worker and the SPA: the spec's business constants (part 1
  * §9, part 2 §9) and the study's own details in one object, so no feature repeats a literal.
  * Researchers running their own study edit this file (contacts, completion code, timings…);
- * `study.ts` holds its schema, and the Worker refuses to start with an inconsistent edit.
+ * `study-schema.ts` holds its schema, `study-terms.ts` its enumerations, and the Worker (`study.ts`)
+ * refuses to start with an inconsistent edit.
  * Kept free of zod: the participant's first page load carries these values, not the validator.
  */
-import { DATASET_IDS, isEnabledAdded } from './dataset-index';
-import type { Condition, StudyConfig } from './study';
+import { DATASET_IDS, isEnabledAdded, type DatasetType } from './dataset-index';
+import type { Condition, StudyConfig } from './study-schema';
 import { STUDY_CASE_COUNTS } from './study-counts';
+
+export * from './study-terms';
+export { isDatasetType, type DatasetType } from './dataset-index';
 
 /** The study's datasets, one per definition (ml-assets/datasets/), in the order the selection screen lists them. */
 export const DATASET_TYPES: readonly string[] = DATASET_IDS;
-/** A dataset's id: one of DATASET_TYPES (ids are checked where they come in, with `isDatasetType`). */
-export type DatasetType = string;
-export const isDatasetType = (value: unknown): value is DatasetType => typeof value === 'string' && DATASET_TYPES.includes(value);
 
 /**
  * The datasets new sessions may get: the configuration's `enabledDatasets`, then the datasets
@@ -23,29 +24,6 @@ export const enabledDatasets = (config: { enabledDatasets: readonly DatasetType[
   ...config.enabledDatasets,
   ...DATASET_TYPES.filter((id) => isEnabledAdded(id) && !config.enabledDatasets.includes(id)),
 ];
-
-/** UI languages; the first is the default. */
-export const LANGUAGES = ['ja', 'en'] as const;
-export type Language = (typeof LANGUAGES)[number];
-export const isLanguage = (value: unknown): value is Language => (LANGUAGES as readonly unknown[]).includes(value);
-
-export const PHASES = ['pre_experiment', 'main_experiment', 'post_survey'] as const;
-
-/** When a condition shows the AI: after the participant's own first judgement (the spec's design), or with the case. */
-export const AI_TIMINGS = ['after_initial', 'with_case'] as const;
-export type AiTiming = (typeof AI_TIMINGS)[number];
-
-/**
- * What a main case showed of the AI, and why: the explanation mixed with the participant's own
- * model by alpha (`human_aligned`), the AI's own because the condition shows it by design
- * (`ai_explanation`: a condition whose alphaLevels are [1]), the AI's own as the fallback when the
- * participant's model is missing (`ai_only`), or its prediction alone.
- */
-export const EXPLANATION_KINDS = ['human_aligned', 'ai_explanation', 'ai_only', 'prediction_only'] as const;
-export type Phase = (typeof PHASES)[number];
-
-/** The seven consent items of part 1 §2, all required. */
-export const CONSENT_ITEMS = ['overview', 'voluntariness', 'privacy', 'publication', 'benefits_risks', 'data_handling', 'others'] as const;
 
 /**
  * Contacts shipped with the platform. A study must replace them with its own (in `contacts`

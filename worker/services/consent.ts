@@ -6,7 +6,7 @@ import { consentRecords, sessions } from '../db/schema';
 import { AppError } from '../errors';
 import { CONSENT_ITEMS } from '../schemas/study';
 import { studyConfig } from '../schemas/study';
-import { requireWriteAllowed, sessionAccepts } from './session-lifecycle';
+import { requireWriteAllowed, sessionAccepts } from '../db/session-lifecycle';
 
 export async function recordConsent(
   db: Db,

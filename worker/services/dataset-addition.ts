@@ -18,7 +18,7 @@ import { predictProbability } from '../ml/predict';
 import { datasetDefinitions } from '../schemas/study';
 import { BUILT_IN_DATASET_IDS } from '../schemas/datasets';
 import { r2Keys } from '../storage/r2';
-import { DataSourceError } from './dataset-source';
+import { DataSourceError } from '../ml/dataset-source';
 import { readUpload } from './dataset-preview';
 import { REFRESH_MS, syncAddedDatasets } from './dataset-registry';
 import { aiModelIdentifier, loadImmutableModel } from './model-store';

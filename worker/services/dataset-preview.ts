@@ -7,7 +7,7 @@
 import { badRequest } from '../errors';
 import { DatasetDefinitionError, parseDatasetDefinition, sourceColumnOf, type DatasetDefinition, type DatasetPreview } from '../schemas/dataset-definition';
 import { datasetDefinitions, studyConfig } from '../schemas/study';
-import { DataSourceError, decodeSource, parseSource, readParsedDataset, type PreparedDataset } from './dataset-source';
+import { DataSourceError, decodeSource, parseSource, readParsedDataset, type PreparedDataset } from '../ml/dataset-source';
 import { poolsShortOfTheStudy } from '../schemas/study-counts';
 import { deriveUnderstandingSample, quartilesOf, SampleNotDerivable } from '../ml/understanding-sample';
 import { heldOutAt, neededPerOutcome, outcomesShort, proposePoolFit } from '../ml/pool-fit';

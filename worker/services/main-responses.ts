@@ -16,7 +16,7 @@ import type { CaseInProgress, IntegratedResponseBody } from '../schemas/main-exp
 import { studyConfig, type Condition } from '../schemas/study';
 import { answerMisfits, conditionOf } from './conditions';
 import { baselineShown, claimsDiffering, claimsRefused, servedFor, type ServedExplanation } from './served-explanations';
-import { lifecycleColumns, requireWriteAllowed, sessionAccepts, type LifecycleRow } from './session-lifecycle';
+import { lifecycleColumns, requireWriteAllowed, sessionAccepts, type LifecycleRow } from '../db/session-lifecycle';
 import { judgementDiffers, keptDiffers, progressView } from './trial-progress';
 
 export async function countMainResponses(db: Db, sessionId: string): Promise<number> {

@@ -12,7 +12,7 @@ import { AppError, conflict } from '../errors';
 import { answeredQuestions, checkSection, issueMessage, postSurveyFor, scorePostSurvey, type Audience } from '../schemas/post-survey';
 import { checkedPostSurvey, type PostSurveyBody } from '../schemas/post-survey-schemas';
 import { audienceOf, conditionOf } from './conditions';
-import { requireWriteAllowed } from './session-lifecycle';
+import { requireWriteAllowed } from '../db/session-lifecycle';
 import { newVerificationCode } from '../study-codes';
 
 /** Every broken rule of a submission as `{msg, loc}` items (English texts: the SPA shows its own), for the survey the participant's condition asks. */

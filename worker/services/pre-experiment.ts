@@ -17,7 +17,7 @@ import { AppError, notFound } from '../errors';
 import type { PreAnswer } from '../schemas/experiment';
 import { studyConfig, type DatasetType } from '../schemas/study';
 import { ensurePreCaseSet } from './case-sets';
-import { lifecycleColumns, requireWriteAllowed, sessionAccepts, writeAllowed, type LifecycleRow } from './session-lifecycle';
+import { lifecycleColumns, requireWriteAllowed, sessionAccepts, writeAllowed, type LifecycleRow } from '../db/session-lifecycle';
 
 export async function countPreResponses(db: Db, sessionId: string): Promise<number> {
   const row = await db.select({ n: count() }).from(preExperimentResponses).where(eq(preExperimentResponses.sessionId, sessionId)).get();

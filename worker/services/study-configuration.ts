@@ -5,9 +5,7 @@
  * the first session under a version stores the whole configuration beside it.
  */
 import { shortSha256Hex } from '../digest';
-import { enabledDatasets, studyConfig, type StudyConfig } from '../schemas/study';
-
-export type StudyConfigRecord = { version: string; studyVersion: string; config: StudyConfig };
+import { enabledDatasets, studyConfig, type StudyConfig, type StudyConfigRecord } from '../schemas/study';
 
 /** JSON with object keys sorted at every level, so equal configurations hash equally. */
 export function canonicalJson(value: unknown): string {

@@ -15,7 +15,7 @@ import type { CaseInProgress, KeptJudgement, TrialProgressBody } from '../schema
 import { answerPlan, shapeOf } from '../schemas/condition-plan';
 import type { Condition } from '../schemas/study';
 import { conditionOf } from './conditions';
-import { lifecycleColumns, requireWriteAllowed } from './session-lifecycle';
+import { lifecycleColumns, requireWriteAllowed } from '../db/session-lifecycle';
 
 export type TrialProgress = typeof mainTrialProgress.$inferSelect;
 

@@ -11,7 +11,7 @@ import { studyConfig } from '../schemas/study';
 import { scoreUnderstanding, understandingQuestion } from '../schemas/understanding-test';
 import type { z } from 'zod';
 import type { understandingAttemptBodySchema } from '../schemas/main-experiment';
-import { requireWriteAllowed, sessionAccepts } from './session-lifecycle';
+import { requireWriteAllowed, sessionAccepts } from '../db/session-lifecycle';
 
 type AttemptBody = z.infer<typeof understandingAttemptBodySchema>;
 

@@ -6,6 +6,8 @@ import { cleanText } from '../../../worker/schemas/text';
 import { ScaleSegments } from './scale-segments';
 
 export type Judgement = { prediction: 0 | 1; confidence: number; reasoning?: string };
+/** A judgement with the milliseconds it took to give. */
+export type TimedJudgement = Judgement & { response_time_ms: number };
 
 /**
  * Prediction plus confidence (1–5), and an optional reason. Both choices are required;

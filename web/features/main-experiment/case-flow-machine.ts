@@ -12,12 +12,10 @@
  * Every event carries the `performance.now()` reading of the moment it happened, taken by the
  * runner (the hook), so the times of the record are computed here and tests can fake time.
  */
-import type { Judgement } from '../../components/ui/judgement-input';
+import type { Judgement, TimedJudgement } from '../../components/ui/judgement-input';
 import type { RatingItem } from '../../../worker/schemas/condition-plan';
 import type { CasePlan } from './condition-plan';
 import type { ShownExplanation } from './explanation';
-
-export type TimedJudgement = Judgement & { response_time_ms: number };
 
 /** The answers to the per-case questions the condition asks. */
 export type SurveyResponse = Partial<Record<RatingItem, number>>;

@@ -9,7 +9,7 @@ import { studyConfig } from '../../../worker/schemas/study-config';
 import { logger } from '../../lib/error-log';
 import { saysStudyMovedOn } from '../../lib/use-study-moved-on';
 import { showsAiBaseline as baselineRule } from '../../../worker/schemas/condition-plan';
-import type { TimedJudgement } from './case-flow-machine';
+import type { TimedJudgement } from '../../components/ui/judgement-input';
 
 export type Contribution = { feature: string; importance: number; abs_importance: number; raw_shap: number };
 

@@ -9,7 +9,8 @@ import type { InferRequestType } from 'hono/client';
 import type { CaseInProgress } from '../../../worker/schemas/main-experiment';
 import { api, unwrap } from '../../lib/api';
 import { logger } from '../../lib/error-log';
-import type { KeptSteps, TimedJudgement } from './case-flow-machine';
+import type { TimedJudgement } from '../../components/ui/judgement-input';
+import type { KeptSteps } from './case-flow-machine';
 
 export type TrialStep = InferRequestType<(typeof api.api.experiments.main)['trial-progress']['$post']>['json'];
 

@@ -1,9 +1,8 @@
 import { and, count, eq, isNotNull, sql } from 'drizzle-orm';
-import type { DatasetType, Language } from '../../schemas/study';
+import type { DatasetType, Language, StudyConfigRecord } from '../../schemas/study';
 import type { Db } from '../client';
 import { datasetAssignments, mainExperimentResponses, participants, postSurveys, preExperimentResponses, sessions, studyConfigurations, userModels } from '../schema';
-import type { StudyConfigRecord } from '../../services/study-configuration';
-import { sessionAccepts } from '../../services/session-lifecycle';
+import { sessionAccepts } from '../session-lifecycle';
 
 /** A session with its participant's numeric id and code. */
 export async function findSession(db: Db, sessionId: string) {

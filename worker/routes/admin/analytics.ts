@@ -2,7 +2,7 @@ import { Hono } from 'hono';
 import type { AppEnv } from '../../env';
 import { relianceQuerySchema } from '../../schemas/admin';
 import { BOOTSTRAP_RESAMPLES, BOOTSTRAP_SEED, FEW_CLUSTERS } from '../../services/analytics/inference';
-import { CALIBRATION_FORMULA, LEAN_FORMULA, MEASURES, SUMMARY_METHOD } from '../../services/analytics/measures';
+import { CALIBRATION_FORMULA, LEAN_FORMULA, MEASURES, SUMMARY_METHOD } from '../../schemas/measures';
 import { QUALITY_FLAG_DEFINITIONS } from '../../services/analytics/quality-flags';
 import type { ParticipantRelianceRow } from '../../services/analytics/reliance';
 import { servedRelianceReport } from '../../services/analytics/report-cache';

@@ -5,42 +5,14 @@
  * with the same numbers (all read `currentRelianceReport`). Their columns carry each measure's formula
  * and source, so the codebook defines them.
  */
-import { studyConfig } from '../../schemas/study';
-import { describeCondition } from '../conditions';
 import { trialRows, type TrialRow } from '../../db/queries/analytics';
-import type { Column, ExportFilter, ExportTable } from '../exports/tables';
-import { SUMMARY_METHOD } from './measures';
-import { QUALITY_FLAG_DEFINITIONS, QUALITY_FLAGS } from './quality-flags';
-import { CALIBRATION_FORMULA, LEAN_FORMULA, MEASURES, WOA_FORMULA } from './measures';
+import { ALPHA_SHOWN_MEANING, conditionColumn, FALLBACK_REASON_CODING, qualityFlagsColumn, SCHEDULED_ALPHA, SHOWN_KIND_CODING, type Column, type ExportFilter, type ExportTable } from '../exports/columns';
+import { CALIBRATION_FORMULA, LEAN_FORMULA, MEASURES, SUMMARY_METHOD, WOA_FORMULA } from '../../schemas/measures';
 import { FEW_CLUSTERS, type ClusteredLogit } from './inference';
 import { currentRelianceReport } from './report-cache';
 import { type AlphaModel, type ConditionDifference, type GroupSummary, type ParticipantRelianceRow, type RelianceReport } from './reliance';
 
 const relianceOptionsOf = (filter: ExportFilter) => ({ excludeFlagged: filter.excludeFlagged ?? false, includeSynthetic: filter.includeSynthetic ?? false, completedOnly: filter.completedOnly ?? false });
-
-const FLAGS_CODING = `semicolon-separated, empty when none: ${QUALITY_FLAGS.map((f) => `${f} = ${QUALITY_FLAG_DEFINITIONS[f]}`).join('; ')}`;
-
-/** The between-subject condition column, each condition described in the codebook (a session from before conditions ran the spec's design). */
-export const conditionColumn = <R>(
-  value: (r: R) => unknown,
-  meaning = 'Between-subject condition (study configuration conditions[].name), drawn when the main experiment started; empty before',
-): Column<R> => ({
-  name: 'condition',
-  type: 'category',
-  meaning,
-  get coding() {
-    return studyConfig.conditions.map((c) => `${c.name} = ${describeCondition(c)}`).join('; ');
-  },
-  value,
-});
-
-export const qualityFlagsColumn = <R>(flags: (row: R) => string[] | undefined): Column<R> => ({
-  name: 'quality_flags',
-  type: 'text',
-  meaning: 'Data-quality flags raised for the participant (nothing is deleted because of one)',
-  coding: FLAGS_CODING,
-  value: (r) => (flags(r) ?? []).join(';'),
-});
 
 const metricColumns = <R>(value: (row: R, id: string) => number | null, trials: (row: R, id: string) => number): Column<R>[] =>
   MEASURES.flatMap((m): Column<R>[] => [
@@ -118,27 +90,6 @@ const groupColumns = (key: string, meaning: string, leading: Column<GroupRow>[] 
 ];
 
 const CONDITION_OF_TRIALS = 'Between-subject condition of the trials (study configuration conditions[].name)';
-
-/** Why the AI's own bars were served instead of the alpha mix (every table's `ai_only_reason`). */
-export const FALLBACK_REASON_CODING =
-  "no_user_model = the participant had no model; user_model_failed = their model could not be fitted (e.g. one answer to every pre-experiment case); user_model_uninformative = their model's bars were all zero; requested = a page asked the AI-only route, on serves recorded before the server decided every serve's kind (none since); unrecorded = a fallback stored before reasons were recorded";
-
-/** The alpha of the explanation shown: one meaning in every table (trials' `alpha`, main-experiment's and served-explanations' `alignment_alpha`). */
-export const ALPHA_SHOWN_MEANING =
-  "Alpha of the human-aligned explanation shown: the weight of the AI's own contributions in the mixed bars (1 − alpha that of the participant's model); empty for every other kind (the AI's own bars by design or as a fallback, the prediction alone, no AI)";
-export const ALPHA_SHOWN: Omit<Column<never>, 'value'> = { name: 'alignment_alpha', type: 'number', meaning: ALPHA_SHOWN_MEANING, units: '0–1' };
-/** The alpha the design assigned to a case, whatever was shown (intention to treat). */
-export const SCHEDULED_ALPHA: Omit<Column<never>, 'value'> = {
-  name: 'scheduled_alpha',
-  type: 'number',
-  meaning:
-    "Alpha the participant's case set fixed for the case when the main experiment started (the design's assignment), whatever was shown: equal to the alpha shown for a human-aligned explanation, kept for a fallback too (an intention-to-treat analysis); empty in a condition without explanations",
-  units: '0–1',
-};
-
-/** What a group of trials showed, and why (the trial table's and the group tables' coding). */
-export const SHOWN_KIND_CODING =
-  "human_aligned = the alpha mix of the AI's and the participant's model (alpha 1 = the AI's own shares, within the alpha design); ai_explanation = the AI's own explanation because the condition shows it by design (alphaLevels [1]); ai_only = the AI's own explanation as the fallback for a missing or uninformative participant model, whatever alpha was scheduled (see ai_only_reason); prediction_only = the AI's prediction without bars; no_ai = nothing of the AI";
 
 export const relianceByAlphaTable: ExportTable<GroupRow> = {
   name: 'reliance-by-alpha',

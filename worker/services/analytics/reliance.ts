@@ -11,7 +11,7 @@ import type { Db } from '../../db/client';
 import { analyticsParticipants, CONFIDENCE_LEVELS, trialSums, type Population, type TrialSums } from '../../db/queries/analytics';
 import { studyConfig } from '../../schemas/study';
 import { bootstrapDifferences, bootstrapMeans, clusteredLogit, type ClusteredLogit, type LogitCell, type LogitRefusal } from './inference';
-import { addSums, emptySums, MEASURES, type Sums } from './measures';
+import { addSums, emptySums, MEASURES, type Sums } from '../../schemas/measures';
 import { qualityFlags, type ParticipantQuality } from './quality-flags';
 
 /** A group's figure for one measure: the participants' mean and its interval, how many participants and trials it rests on, and the value pooled over those trials. */

@@ -9,7 +9,30 @@ import { recordedStudyConfigs } from '../../db/queries/admin';
 import { currentStudyConfig } from '../study-configuration';
 import { exportCopies } from '../../db/schema';
 import { r2Keys } from '../../storage/r2';
-import { ALL_DATA_TABLES, consentTable, EXPORT_TABLES, type ExportFilter, type ExportName, type ExportTable } from './tables';
+import {
+  alphaModelsTable,
+  conditionDifferencesTable,
+  relianceByAlphaTable,
+  relianceByConditionTable,
+  relianceByDatasetTable,
+  relianceParticipantsTable,
+  trialsTable,
+} from '../analytics/exports';
+import type { ExportFilter, ExportTable } from './columns';
+import {
+  aiModelsTable,
+  caseDataTable,
+  consentTable,
+  featureImportanceTable,
+  mainExperimentTable,
+  participantsTable,
+  postSurveyTable,
+  preExperimentTable,
+  servedExplanationsTable,
+  understandingTestTable,
+  userModelsTable,
+  withdrawalsTable,
+} from './tables';
 import modelsR from './analysis/models.R';
 import reproducePy from './analysis/reproduce.py';
 import { createExportJob, runExportStep, type ExportJob, type ZipPart } from './stepwise';
@@ -22,6 +45,45 @@ export const CONTENT_TYPES = {
   json: 'application/json; charset=utf-8',
   zip: 'application/zip',
 } as const;
+
+/** The single-table exports by their URL name (part 2 §7), and the tables of the all-data zip. */
+export const EXPORT_TABLES = {
+  'pre-experiment': preExperimentTable,
+  'main-experiment': mainExperimentTable,
+  'case-data': caseDataTable,
+  'feature-importance': featureImportanceTable,
+  'post-survey': postSurveyTable,
+  'reliance-participants': relianceParticipantsTable,
+  'reliance-by-alpha': relianceByAlphaTable,
+  'reliance-by-condition': relianceByConditionTable,
+  'reliance-by-dataset': relianceByDatasetTable,
+  'reliance-condition-differences': conditionDifferencesTable,
+  'reliance-alpha-models': alphaModelsTable,
+  trials: trialsTable,
+} as const;
+export type ExportName = keyof typeof EXPORT_TABLES;
+
+export const ALL_DATA_TABLES = [
+  participantsTable,
+  consentTable,
+  preExperimentTable,
+  mainExperimentTable,
+  trialsTable,
+  featureImportanceTable,
+  caseDataTable,
+  understandingTestTable,
+  servedExplanationsTable,
+  userModelsTable,
+  postSurveyTable,
+  aiModelsTable,
+  withdrawalsTable,
+  relianceParticipantsTable,
+  relianceByAlphaTable,
+  relianceByConditionTable,
+  relianceByDatasetTable,
+  conditionDifferencesTable,
+  alphaModelsTable,
+] as ExportTable<unknown>[];
 
 /** The codebook as a table itself: one row per column of every exported table. */
 type CodebookRow = { table: string; description: string; column: string; type: string; meaning: string; coding?: string; units?: string };

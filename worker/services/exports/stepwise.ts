@@ -14,7 +14,7 @@ import { constants, crc32, deflateRawSync } from 'node:zlib';
 import type { Db } from '../../db/client';
 import { exportCopies, exportJobs } from '../../db/schema';
 import { r2Keys } from '../../storage/r2';
-import type { ExportFilter, ExportTable, PageCursor } from './tables';
+import type { ExportFilter, ExportTable, PageCursor } from './columns';
 import { addHolds, pageText, R2ExportSink, type TextFormat, type UploadState } from './writer';
 import { centralDirectory, dataDescriptor, localHeader, type ZipEntryRecord } from './zip-container';
 

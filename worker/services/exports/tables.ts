@@ -1,8 +1,10 @@
 /**
- * Every table a researcher can export, defined once: its columns with meaning, type, coding and
- * units (the codebook is generated from these), how each cell is read from a stored row, and
- * how rows are paged out of D1 (keyset pages by id, so an export never holds a table in memory).
- * The post-survey's columns come from its instrument definition.
+ * The record's tables, each defined once: the participants, their consent, answers, served
+ * explanations, models and withdrawals, every column with meaning, type, coding and units (the
+ * codebook is generated from these) and how each cell is read from a stored row, and how rows
+ * are paged out of D1 (keyset pages by id, so an export never holds a table in memory). The
+ * post-survey's columns come from its instrument definition; the research measures' tables are
+ * in ../analytics/exports.ts and the catalogue of all of them in ./export.ts.
  */
 import { and, asc, eq, gt, inArray, isNotNull, sql, type SQL } from 'drizzle-orm';
 import type { Db } from '../../db/client';
@@ -30,58 +32,21 @@ import { answeredQuestions, parseMultiselect, postSurvey, scorePostSurvey, FACTO
 import { CONSENT_ITEMS, datasetDefinitions, DATASET_TYPES, SPEC_DESIGN } from '../../schemas/study';
 import {
   ALPHA_SHOWN,
-  alphaModelsTable,
   conditionColumn,
-  conditionDifferencesTable,
+  FALLBACK_REASON_CODING,
   qualityFlagsColumn,
-  relianceByAlphaTable,
-  relianceByConditionTable,
-  relianceByDatasetTable,
-  relianceParticipantsTable,
   SCHEDULED_ALPHA,
   SHOWN_KIND_CODING,
-  FALLBACK_REASON_CODING,
-  trialsTable,
-} from '../analytics/exports';
+  type Column,
+  type ExportFilter,
+  type ExportTable,
+  type PageCursor,
+} from './columns';
 import { qualityFlags } from '../analytics/quality-flags';
 import { shownKind } from '../../db/queries/analytics';
 import { lastActivityOf, placeOf } from '../../db/queries/sessions';
 import { barsOfServe, serveColumns, servedBars, trialBars, trialServe } from '../../db/trial-record';
 import { abandonCutoff } from '../recruitment';
-
-export type ColumnType = 'integer' | 'number' | 'text' | 'boolean' | 'timestamp' | 'category' | 'json';
-export type Column<R> = {
-  name: string;
-  type: ColumnType;
-  meaning: string;
-  coding?: string;
-  units?: string;
-  value: (row: R) => unknown;
-};
-export type ExportFilter = {
-  userName?: string;
-  /** Reliance tables only: leave participants with a data-quality flag out of the group figures. */
-  excludeFlagged?: boolean;
-  /** Reliance tables only: count synthetic participants and bypassed sessions too (left out by default). */
-  includeSynthetic?: boolean;
-  /** Reliance tables only: count only participants who finished the study (by default everyone with trials). */
-  completedOnly?: boolean;
-};
-/**
- * Where a table's reading stands: the key of the last row handed out. A table read one keyset
- * page at a time (`resumable`) moves it as it yields each page and starts after it, so a stepwise
- * export (./stepwise.ts) can stop between pages and go on in another invocation.
- */
-export type PageCursor = { after: number };
-export type ExportTable<R = never> = {
-  name: string;
-  description: string;
-  columns: Column<R>[];
-  /** Pages of rows in id order; each page is read from D1 when the writer asks for it. */
-  pages: (db: Db, filter: ExportFilter, cursor?: PageCursor) => AsyncGenerator<R[]>;
-  /** Its pages follow `cursor`, so writing it may stop after any page and resume there. */
-  resumable?: true;
-};
 
 /**
  * Rows per D1 page: fewer round trips the larger it is; 2,000 main-experiment rows with their
@@ -882,42 +847,3 @@ export const withdrawalsTable: ExportTable<WithdrawalRow> = {
     if (!filter.userName) yield* keysetPages((after) => withdrawalPage(db, after), (r) => r.id);
   },
 };
-
-/** The single-table exports by their URL name (part 2 §7), and the tables of the all-data zip. */
-export const EXPORT_TABLES = {
-  'pre-experiment': preExperimentTable,
-  'main-experiment': mainExperimentTable,
-  'case-data': caseDataTable,
-  'feature-importance': featureImportanceTable,
-  'post-survey': postSurveyTable,
-  'reliance-participants': relianceParticipantsTable,
-  'reliance-by-alpha': relianceByAlphaTable,
-  'reliance-by-condition': relianceByConditionTable,
-  'reliance-by-dataset': relianceByDatasetTable,
-  'reliance-condition-differences': conditionDifferencesTable,
-  'reliance-alpha-models': alphaModelsTable,
-  trials: trialsTable,
-} as const;
-export type ExportName = keyof typeof EXPORT_TABLES;
-
-export const ALL_DATA_TABLES = [
-  participantsTable,
-  consentTable,
-  preExperimentTable,
-  mainExperimentTable,
-  trialsTable,
-  featureImportanceTable,
-  caseDataTable,
-  understandingTestTable,
-  servedExplanationsTable,
-  userModelsTable,
-  postSurveyTable,
-  aiModelsTable,
-  withdrawalsTable,
-  relianceParticipantsTable,
-  relianceByAlphaTable,
-  relianceByConditionTable,
-  relianceByDatasetTable,
-  conditionDifferencesTable,
-  alphaModelsTable,
-] as ExportTable<unknown>[];

@@ -6,7 +6,7 @@
  */
 import Papa from 'papaparse';
 import type { Db } from '../../db/client';
-import type { ExportFilter, ExportTable } from './tables';
+import type { ExportFilter, ExportTable } from './columns';
 
 /**
  * `excel`: the CSV with a UTF-8 byte-order mark, which Excel needs to read the file as UTF-8 when

@@ -1,13 +1,14 @@
 /**
  * Runs wrangler the only way this project allows: no metrics, no banner, no Cloudflare API
- * lookups, so a local run never waits on the network.
+ * lookups, so a local run never waits on the network. Set-up (seeding D1 and R2) and the
+ * scripts, tests and benchmarks above it all run wrangler through this module.
  */
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { createServer } from 'node:net';
 import path from 'node:path';
+import { projectRoot } from './paths';
 
-export const projectRoot = path.resolve(import.meta.dirname, '..', '..');
 export const D1_DATABASE = 'xai-decision-lab';
 
 const bin = (name: string) => path.join(projectRoot, 'node_modules', '.bin', name);

@@ -8,11 +8,11 @@
  * write could be stale by the time the write runs).
  */
 import { sql, type SQL } from 'drizzle-orm';
-import type { SessionRow } from '../db/queries/sessions';
+import type { sessions } from './schema';
 import { conflict } from '../errors';
 
 /** What the rules read of a session. */
-export type LifecycleRow = Pick<SessionRow, 'consentedAt' | 'mainStartedAt' | 'mainCompletedAt' | 'postSurveyCompletedAt' | 'screenedOutAt'>;
+export type LifecycleRow = Pick<typeof sessions.$inferSelect, 'consentedAt' | 'mainStartedAt' | 'mainCompletedAt' | 'postSurveyCompletedAt' | 'screenedOutAt'>;
 
 /** Each timestamp the rules read, by its column. */
 const COLUMNS = {

@@ -8,7 +8,7 @@ import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { parse, stringify } from 'smol-toml';
 import { z } from 'zod';
-import { projectRoot } from './wrangler';
+import { projectRoot } from './paths';
 
 export const wranglerTomlPath = path.join(projectRoot, 'wrangler.toml');
 

@@ -1,0 +1,166 @@
+/**
+ * The schema of the study configuration (`study-config.ts`) and of its enumerations
+ * (`study-terms.ts`): what a configuration may say, checked when the Worker starts (`study.ts`) and
+ * by the dashboard. Takes the dataset ids from the registry (`dataset-index.ts`), nothing from the
+ * configuration's values.
+ */
+import { z } from 'zod';
+import { DATASET_IDS, isDatasetType } from './dataset-index';
+import { AI_TIMINGS, LANGUAGES, PHASES } from './study-terms';
+
+/** One of the study's datasets: those it was built with and those administrators added (the list is read when a value is checked). */
+export const datasetTypeSchema = z.string().refine(isDatasetType, { error: () => `unknown dataset; expected one of ${DATASET_IDS.join(', ')}` });
+export const languageSchema = z.enum(LANGUAGES);
+export const phaseSchema = z.enum(PHASES);
+
+const contactSchema = z.object({
+  role: z.enum(['responsible_researcher', 'implementer']),
+  name: z.string().min(1),
+  affiliation: z.string().min(1),
+  email: z.email(),
+});
+
+const share = z.number().positive({ message: 'share must be above 0' });
+const conditionName = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'a condition name is 1–40 lower-case letters, digits or underscores, starting with a letter');
+const aiTiming = z.enum(AI_TIMINGS);
+
+/**
+ * A between-subject condition of the main experiment: what a participant of it is shown, when,
+ * and its share of participants. `explanation` with `alphaLevels` [1] shows the AI's own
+ * explanation; without them it follows `mainExperiment.alphaLevels` (the human-aligned schedule).
+ */
+export const conditionSchema = z.discriminatedUnion('shows', [
+  z.object({ name: conditionName, shows: z.literal('none'), judgements: z.union([z.literal(1), z.literal(2)]), share }).strict(),
+  z.object({ name: conditionName, shows: z.literal('ai_prediction'), aiTiming, share }).strict(),
+  z.object({ name: conditionName, shows: z.literal('explanation'), aiTiming, alphaLevels: z.array(z.number().min(0).max(1)).min(1).optional(), share }).strict(),
+]);
+
+/** A figure per dataset, for the datasets it names (the others take a general figure). */
+const perDataset = <T extends z.ZodType>(value: T) => z.partialRecord(datasetTypeSchema, value);
+
+/**
+ * Completed participants wanted: overall, per dataset × condition cell (`cellTarget` for every
+ * cell, `cellTargets` for one, keyed "<dataset>:<condition>"); null = no limit.
+ */
+export const recruitmentTargetsSchema = z
+  .object({
+    overallTarget: z.number().int().positive().nullable(),
+    cellTarget: z.number().int().positive().nullable(),
+    cellTargets: z.record(z.string().regex(/^[a-z0-9_]+:[a-z0-9_]+$/, 'a cell is "<dataset>:<condition>"'), z.number().int().nonnegative()),
+  })
+  .strict();
+export type RecruitmentTargets = z.infer<typeof recruitmentTargetsSchema>;
+
+export const studyConfigSchema = z
+  .object({
+    studyVersion: z.string().min(1),
+    consentVersion: z.string().min(1),
+    enabledDatasets: z.array(datasetTypeSchema).min(1),
+    defaultDatasetType: datasetTypeSchema,
+    preExperiment: z.object({
+      numCases: z.number().int().positive(),
+      tutorialCases: z.number().int().positive(),
+      estimatedMinutes: z.number().positive(),
+    }),
+    mainExperiment: z.object({
+      numCases: z.number().int().positive(),
+      /** The resume start request asks for this many cases (part 2 §9). */
+      resumeRequestCases: z.number().int().positive(),
+      estimatedMinutes: z.number().positive(),
+      /** Alignment alphas a session's cases are spread over, in equal shares. */
+      alphaLevels: z.array(z.number().min(0).max(1)).min(1),
+      fallbackAlpha: z.number().min(0).max(1),
+      understandingTestQuestions: z.number().int().positive(),
+      /** Admin-registered main case numbers start here (201–250). */
+      adminCaseNumberStart: z.number().int().positive(),
+      /**
+       * With the AI's own bars (alpha 1, or the AI-only fallback), also show where the AI starts
+       * (its base rate: the probability before any feature is looked at) and its probability for
+       * the case, so the bars read as the path from one to the other. Off in the spec's design.
+       */
+      showAiBaseline: z.boolean(),
+    }),
+    conditions: z.array(conditionSchema).min(1),
+    postSurvey: z.object({
+      estimatedMinutes: z.number().positive(),
+      experimentRatingMax: z.number().int().positive(),
+    }),
+    totalMinutes: z.number().positive(),
+    compensation: z.object({ amount: z.number().nonnegative(), currency: z.string().length(3) }),
+    /** The Prolific loop; participants who came without Prolific's URL parameters never see it. Its codes: `worker/study-codes.ts`. */
+    prolific: z.object({
+      completionUrl: z.url({ protocol: /^https$/ }).refine((u) => u.includes('{code}'), 'completionUrl must contain {code}'),
+      screenOutAfterFailedUnderstandingTests: z.number().int().positive().nullable(),
+    }),
+    qualityFlags: z.object({
+      speederMedianShare: z.number().gt(0).lt(1),
+      straightlineMinItems: z.number().int().min(2),
+      bfi: z.object({ pairGap: z.number().int().min(1).max(6), inconsistentPairs: z.number().int().min(1).max(5) }),
+      longRunLength: z.number().int().min(2),
+      resumesAtLeast: z.number().int().positive(),
+      failedUnderstandingTestsAtLeast: z.number().int().positive(),
+    }),
+    retentionYearsAfterPublication: z.number().int().positive(),
+    /** Recruitment quotas (docs/running-a-study.md, "Running recruitment"); the dashboard may override the targets. */
+    recruitment: recruitmentTargetsSchema
+      .extend({
+        /** A session with no stored answer for this long stops counting as in progress, so its place goes back. */
+        abandonAfterMinutes: z.number().int().positive(),
+      })
+      .default({ overallTarget: null, cellTarget: null, cellTargets: {}, abandonAfterMinutes: 120 }),
+    userModelMinResponses: z.number().int().positive(),
+    /** Longest optional free-text reason a judgement may carry. */
+    reasoningMaxLength: z.number().int().positive(),
+    defaultCaseSetSize: z.number().int().positive(),
+    confidence: z.object({
+      min: z.number().int(),
+      max: z.number().int(),
+      default: z.number().int(),
+    }),
+    timingsMs: z.object({
+      resumeDebounce: z.number().int().nonnegative(),
+      copyConfirmation: z.number().int().nonnegative(),
+      submitDelay: z.number().int().nonnegative(),
+      betweenCases: z.number().int().nonnegative(),
+      postSurveyRedirect: z.number().int().nonnegative(),
+      postSurveyConflictRedirect: z.number().int().nonnegative(),
+      postSurveyRefetch: z.number().int().nonnegative(),
+      messageAutoHide: z.number().int().nonnegative(),
+      adminFetchTimeout: z.number().int().positive(),
+      cleanupReload: z.number().int().nonnegative(),
+    }),
+    apiRetry: z.object({
+      /** Delay before each retry; its length is the number of retries. */
+      backoffMs: z.array(z.number().int().positive()),
+    }),
+    modelAccuracy: z.object({
+      cacheMs: z.number().int().positive(),
+      fallbackPercent: perDataset(z.number().min(0).max(100)),
+      otherFallbackPercent: z.number().min(0).max(100),
+    }),
+    contacts: z.array(contactSchema).min(1),
+    admin: z.object({
+      pageSizes: z.array(z.number().int().positive()).min(1),
+      testUsernamePrefix: z.string().min(1),
+      sessionHours: z.number().positive(),
+    }),
+  })
+  .refine((c) => c.enabledDatasets.includes(c.defaultDatasetType), {
+    message: 'defaultDatasetType must be one of enabledDatasets',
+  })
+  .refine((c) => c.confidence.min <= c.confidence.default && c.confidence.default <= c.confidence.max, {
+    message: 'confidence.default must lie within min..max',
+  })
+  .refine((c) => c.mainExperiment.numCases % c.mainExperiment.alphaLevels.length === 0, {
+    message: 'mainExperiment.numCases must split evenly over alphaLevels',
+  })
+  .refine((c) => new Set(c.conditions.map((x) => x.name)).size === c.conditions.length, { message: 'every condition needs a name of its own' })
+  .refine((c) => c.conditions.every((x) => x.shows !== 'explanation' || !x.alphaLevels || c.mainExperiment.numCases % x.alphaLevels.length === 0), {
+    message: "mainExperiment.numCases must split evenly over every explanation condition's alphaLevels",
+  });
+
+export type StudyConfig = z.infer<typeof studyConfigSchema>;
+export type Condition = z.infer<typeof conditionSchema>;
+
+/** A configuration as a session records it: its version (studyVersion + a digest of the whole) beside it. */
+export type StudyConfigRecord = { version: string; studyVersion: string; config: StudyConfig };
