@@ -9,6 +9,7 @@ import path from 'node:path';
 import { writeDatasetRegistry } from '../ml-assets/lib/dataset-registry';
 import { isSetUpError, prepareAll } from '../ml-assets/lib/prepare';
 import { placeholderContacts } from '../worker/schemas/study-config';
+import { designShortfalls } from '../ml-assets/lib/design-check';
 import { seedLocal } from '../ml-assets/lib/seed';
 import { ensureDevSecrets, devVarsPath } from './lib/dev-secrets';
 import { closingBox, step, toolOutput } from './lib/start-output';
@@ -39,6 +40,16 @@ try {
   // A definition or source problem says what to fix; nothing is served from a half-built set-up.
   if (!isSetUpError(err)) throw err;
   console.error(`\nSet-up stopped: ${err.message}`);
+  process.exit(2);
+}
+// A design the pools cannot give (a condition's aiAccuracy) is refused now, with the numbers, not at a participant's start.
+const shortfalls = await step('Checking the design against the case pools', async () => {
+  // Read once the registry above is written: the study's module validates the datasets it names.
+  const { enabledDatasets, studyConfig } = await import('../worker/schemas/study');
+  return designShortfalls(studyConfig.conditions, studyConfig.mainExperiment.numCases, enabledDatasets());
+});
+if (shortfalls.length > 0) {
+  console.error(`\nSet-up stopped: the study configuration's conditions ask for more than the case pools hold:\n${shortfalls.map((line) => `  - ${line}`).join('\n')}`);
   process.exit(2);
 }
 await step('Seeding cases and AI models into the local D1 and R2', () => seedLocal({ stdio: output.stdio }));

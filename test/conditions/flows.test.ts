@@ -1,6 +1,6 @@
 /**
  * The main experiment under each condition of a between-subject design (design.ts), in the
- * browser on a phone (390×844), in Japanese and English by turns: the server draws six
+ * browser on a phone (390×844), in Japanese and English by turns: the server draws eight
  * newcomers' conditions, one each; each participant then sees the intro their condition asks for
  * (the tutorial and understanding test only where explanations are shown), goes through a case in
  * the condition's steps, and the case is stored with exactly what the condition showed and asked.
@@ -22,7 +22,7 @@ const session = useBrowser();
 const SCREENSHOTS = process.env.XDL_SCREENSHOT_DIR;
 const DATASET = 'compas';
 
-/** Each condition's participant, drawn by the server (balanced: six newcomers get the six conditions). */
+/** Each condition's participant, drawn by the server (balanced: eight newcomers get the eight conditions). */
 const drawn = new Map<string, { p: TestParticipant; condition: ConditionView }>();
 
 beforeAll(async () => {
@@ -93,6 +93,7 @@ describe('each condition of the design, on a phone', () => {
     const t = language === 'ja' ? ja : en;
     const { p, condition } = drawn.get(name)!;
     const plan = planOf(condition);
+    const configured = DESIGN.find((c) => c.name === name)!;
     const page = await session.newPage({ width: 390, height: 844 });
     const shot = async (step: string) => {
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-${name}-${step}-${language}-390.png`, fullPage: true });
@@ -117,9 +118,23 @@ describe('each condition of the design, on a phone', () => {
     if (plan.initial) await judge(page, t, 0);
     if (plan.ai !== 'none') {
       await aiShown(page, plan.ai === 'explanation');
+      // The AI's confidence where the condition shows it (issue #58, element 3), and nowhere else.
+      expect(await page.getByTestId('ai-confidence').count()).toBe(configured.shows !== 'none' && configured.aiConfidence ? 1 : 0);
       await shot('ai');
       if (plan.aiStep) await page.getByRole('button', { name: plan.ai === 'prediction' ? t.main.toFinalPrediction : t.main.toFinal }).click();
       await page.getByTestId('final-ai-reminder').waitFor();
+      if (configured.shows !== 'none' && configured.aiConfidence) {
+        // The answer bar repeats the AI's confidence: in view on the phone while the final judgement is given, and on a laptop.
+        const repeated = page.getByTestId('final-ai-reminder').getByTestId('ai-confidence');
+        for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+          await page.setViewportSize({ width, height });
+          const box = (await repeated.boundingBox())!;
+          expect(box.y >= 0 && box.y + box.height <= height, `confidence at y ${box.y} of ${height}`).toBe(true);
+          expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+          if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-${name}-final-${language}-${width}.png` });
+        }
+        await page.setViewportSize({ width: 390, height: 844 });
+      }
     } else {
       expect(await page.locator('.explanation-panel').count()).toBe(0);
     }
@@ -139,7 +154,7 @@ describe('each condition of the design, on a phone', () => {
     // Stored with what the condition showed and asked, and nothing else.
     await expect.poll(() => d1Rows(`select count(*) as n from main_experiment_responses where session_id = '${p.id}'`)[0], { timeout: 30_000 }).toEqual({ n: 1 });
     const [row] = d1Rows<Record<string, number | string | null>>(
-      `select initial_prediction, final_prediction, ai_prediction, explanation_kind, alignment_alpha, comprehensibility, trust, initial_response_time_ms, final_response_time_ms from main_experiment_responses where session_id = '${p.id}'`,
+      `select initial_prediction, final_prediction, ai_prediction, explanation_kind, alignment_alpha, ai_confidence_shown, comprehensibility, trust, initial_response_time_ms, final_response_time_ms from main_experiment_responses where session_id = '${p.id}'`,
     );
     expect(row!.final_prediction).toBe(0);
     // Each step's time runs from the first frame that shows it to its click, in every condition
@@ -159,6 +174,7 @@ describe('each condition of the design, on a phone', () => {
     expect(row!.comprehensibility).toBe(plan.ai === 'explanation' ? 4 : null);
     expect(row!.trust).toBe(plan.ai === 'none' ? null : 4);
     if (name === 'ai_explanation') expect(row!.alignment_alpha).toBe(1);
+    expect(row!.ai_confidence_shown).toBe(configured.shows === 'none' ? null : configured.aiConfidence ? 1 : 0);
     await page.context().close();
   });
 

@@ -15,6 +15,7 @@ const explanation = (overrides: Partial<ShownExplanation> = {}): ShownExplanatio
   kind: 'human_aligned',
   prediction: 1,
   aiProbability: 0.8,
+  aiConfidence: null,
   aiBaseProbability: 0.35,
   modelIdentifier: 'ai',
   testAccuracy: 0.6934,
@@ -62,6 +63,26 @@ describe('ExplanationPanel', () => {
     expect(showsAiBaseline({ kind: 'human_aligned', alpha: 0.75 }, true)).toBe(false);
     expect(showsAiBaseline({ kind: 'ai_only', alpha: 0.75 }, true)).toBe(true);
     expect(showsAiBaseline({ kind: 'ai_only', alpha: 1 }, false)).toBe(false);
+  });
+
+  it("shows the AI's confidence only when the server sent it (the condition's aiConfidence), with the prediction alone too, and the stored case says so", () => {
+    const item = { case_id: 'c1', case_number: 1, features, alignment_alpha: null } as unknown as MainCase;
+    const shown = explanation({ kind: 'prediction_only', alpha: null, ai: [], user: [], shown: [], aiProbability: null, aiBaseProbability: null, aiConfidence: 0.83 });
+    const { unmount } = renderScreen(<ExplanationPanel datasetType="compas" explanation={shown} features={features} predictionOnly />);
+    expect(screen.getByTestId('ai-confidence').textContent).toBe(ja.main.panel.confidence.replace('{{value}}', '83'));
+    unmount();
+    renderScreen(<ExplanationPanel datasetType="compas" explanation={explanation()} features={features} />);
+    expect(screen.queryByTestId('ai-confidence')).toBeNull();
+    const record = (e: ShownExplanation) => ({
+      initial: { prediction: 0 as const, confidence: 3, response_time_ms: 1000 },
+      final: { prediction: 1 as const, confidence: 4, response_time_ms: 900 },
+      explanation: e,
+      explanationViewMs: 500,
+      survey: { trust: 3 },
+      totalMs: 9000,
+    });
+    expect(integratedResponse('S1', item, record(shown)).ai_confidence_shown).toBe(true);
+    expect(integratedResponse('S1', item, record(explanation())).ai_confidence_shown).toBe(false);
   });
 
   it("shows the main experiment's label in the dataset's colour, the recorded accuracy and the bars largest first", () => {

@@ -13,6 +13,7 @@ const explanation: ShownExplanation = {
   kind: 'human_aligned',
   prediction: 1,
   aiProbability: 0.8,
+  aiConfidence: null,
   aiBaseProbability: 0.4,
   modelIdentifier: 'ai',
   testAccuracy: 0.7,

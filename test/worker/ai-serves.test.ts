@@ -13,7 +13,12 @@ import { consentedParticipant, priorsRule, seedCompasStudy, startedIn } from '..
 import { runWithConditions } from '../helpers/study-conditions';
 import { DESIGN } from '../conditions/design';
 
-runWithConditions(DESIGN);
+/**
+ * The design's conditions this file's synthetic pools can give: the synthetic AI is right on every
+ * synthetic case, so a condition setting its accuracy cannot start here (test/worker/ai-accuracy.test.ts draws one).
+ */
+const CONDITIONS = DESIGN.filter((c) => c.shows === 'none' || c.aiAccuracy === undefined);
+runWithConditions(CONDITIONS);
 beforeAll(async () => {
   await seedCompasStudy();
   await env.DB.prepare(
@@ -69,13 +74,14 @@ const KIND: Record<string, string | null> = {
   no_ai: null,
   no_ai_once: null,
   prediction_only: 'prediction_only',
+  prediction_confidence: 'prediction_only',
   ai_explanation: 'ai_explanation',
   human_aligned: 'ai_only',
   explanation_with_case: 'ai_only',
 };
 
 describe('every AI answer to a participant is a recorded serve their condition allows', () => {
-  it.each(DESIGN.map((c) => c.name))('%s: each route × each kind of case', async (condition) => {
+  it.each(CONDITIONS.map((c) => c.name))('%s: each route × each kind of case', async (condition) => {
     const p = await started(condition);
     const expected = KIND[condition] === null ? NO_AI : SHOWS_AI;
     for (const kind of CASE_KINDS) {
@@ -90,8 +96,10 @@ describe('every AI answer to a participant is a recorded serve their condition a
         // Only in the condition's shape: its kind, bars only where it shows an explanation, nothing of the participant's model beyond it.
         expect(got.explanation.explanation_kind).toBe(KIND[condition]);
         expect(got.explanation.served_explanation_id).toBeGreaterThan(0);
-        if (condition === 'prediction_only') {
+        if (KIND[condition] === 'prediction_only') {
           expect(got.explanation).toMatchObject({ ai_probability: null, ai_base_probability: null, shown_feature_importance: [], ai_feature_importance: [], user_feature_importance: [], alignment_alpha: null });
+          // The AI's confidence only where the condition shows it (its probability for the class it predicts).
+          expect(got.explanation.ai_confidence === null).toBe(condition === 'prediction_only');
         } else {
           expect(got.explanation.shown_feature_importance.length).toBeGreaterThan(0);
         }

@@ -96,6 +96,7 @@ const byHand: Record<string, (ts: Trial[]) => number | null> = {
     const w = ts.filter((t) => t.i !== null);
     return w.length ? w.reduce((x, t) => x + t.cf - t.ci!, 0) / w.length : null;
   },
+  ai_accuracy: (ts) => share(ts, (t) => t.a !== null, (t) => t.a === t.y),
 };
 
 /** The trials each measure is defined on (its n). */
@@ -111,6 +112,7 @@ const definedOn: Record<string, (t: Trial) => boolean> = {
   final_accuracy: () => true,
   accuracy_gain: (t) => t.i !== null,
   confidence_change: (t) => t.i !== null,
+  ai_accuracy: (t) => t.a !== null,
 };
 
 const people: Record<string, { name: string; id: number }> = {};
@@ -131,7 +133,7 @@ beforeAll(async () => {
   people.noMain = await register('test_rel_no_main', null);
   trials = await rows<Trial>(
     `select participant_id, case when explanation_kind = 'ai_only' then null else alignment_alpha end as alignment_alpha, explanation_kind as kind, initial_prediction as i, ai_prediction as a, final_prediction as f, ground_truth as y, initial_confidence as ci, final_confidence as cf,
-            ai_probability as p, ai_baseline_shown as shown
+            ai_probability as p, (coalesce(ai_baseline_shown, 0) = 1 or coalesce(ai_confidence_shown, 0) = 1) as shown
      from main_experiment_responses where completed_at is not null`,
   );
 });

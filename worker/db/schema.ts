@@ -339,6 +339,8 @@ export const mainExperimentResponses = sqliteTable(
     shownLeansWithAi: integer('shown_leans_with_ai', { mode: 'boolean' }),
     /** The AI's base rate and probability were shown with its bars (study configuration showAiBaseline), derived from the serve; null without AI. */
     aiBaselineShown: integer('ai_baseline_shown', { mode: 'boolean' }),
+    /** The AI's confidence (its probability for the class it predicts) was shown with its prediction (the condition's aiConfidence), from the serve; null without AI. */
+    aiConfidenceShown: integer('ai_confidence_shown', { mode: 'boolean' }),
     ...timestamps,
     updatedAt: text('updated_at').notNull(),
     completedAt: text('completed_at'),
@@ -414,6 +416,8 @@ export const servedExplanations = sqliteTable(
       ),
       { mode: 'virtual' },
     ),
+    /** The AI's confidence (its probability for the class it predicts) was served with the prediction: the condition's aiConfidence. */
+    aiConfidenceShown: integer('ai_confidence_shown', { mode: 'boolean' }).notNull().default(false),
     serveCount: integer('serve_count').notNull().default(1),
     firstServedAt: text('first_served_at').notNull(),
     lastServedAt: text('last_served_at').notNull(),

@@ -25,7 +25,7 @@ import { studyConfig } from '../schemas/study';
 import { alphaSchedule } from '../services/alignment';
 import { toParticipantCase } from '../services/case-sets';
 import { assignCondition, conditionOf, conditionView } from '../services/conditions';
-import { alphaOfItem, ensureMainCaseSet, mainSetItem, MainPoolError, type MainStartBypass } from '../services/main-case-sets';
+import { AccuracyPoolError, alphaOfItem, ensureMainCaseSet, mainSetItem, MainPoolError, type MainStartBypass } from '../services/main-case-sets';
 import { pinActiveAiModel } from '../services/model-store';
 import { mainResponseSummary, storeIntegratedResponse } from '../services/main-responses';
 import { countPreResponses } from '../services/pre-experiment';
@@ -63,8 +63,9 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       // Nor is a main set handed out before the participant's own model is fitted on the whole
       // pre-experiment (the page's own call to train may never have come: a closed tab, another device).
       if (!bypass) await ensureUserModel(c.var.db, c.env.MODELS, session, new Date());
-      outcome = await ensureMainCaseSet(c.var.db, session, condition, new Date().toISOString(), bypass);
+      outcome = await ensureMainCaseSet(c.var.db, c.env.MODELS, session, condition, new Date().toISOString(), bypass);
     } catch (err) {
+      if (err instanceof AccuracyPoolError) throw new AppError(503, 'main_pool_unavailable', `The main-experiment cases cannot give condition ${condition.name}'s AI accuracy: ${err.message}`);
       if (err instanceof MainPoolError) throw new AppError(503, 'main_pool_unavailable', 'The main-experiment cases are not set up for this dataset');
       throw err;
     }

@@ -44,3 +44,9 @@ export const showsAiBaseline = (e: { kind: (typeof EXPLANATION_KINDS)[number]; a
 /** Whether a condition shows the AI's own explanation by design: an explanation condition whose every alpha is 1 (`defaultAlphas`: the study's alphaLevels, for a condition without its own). */
 export const showsAiExplanation = (condition: Condition, defaultAlphas: readonly number[]): boolean =>
   condition.shows === 'explanation' && (condition.alphaLevels ?? defaultAlphas).every((alpha) => alpha === 1);
+
+/** Whether a condition shows the AI's confidence (its probability for the class it predicts) with its prediction (`aiConfidence`). */
+export const showsAiConfidence = (condition: Condition): boolean => condition.shows !== 'none' && condition.aiConfidence === true;
+
+/** The AI's confidence in its prediction: its probability for the class it predicts (0.5–1). */
+export const confidenceOf = (aiProbability: number): number => Math.max(aiProbability, 1 - aiProbability);

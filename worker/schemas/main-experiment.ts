@@ -163,6 +163,11 @@ export const explanationResponseSchema = z.object({
   /** Null where the condition shows the prediction alone (the page is sent nothing it does not show). */
   ai_probability: z.number().nullable(),
   /**
+   * The AI's confidence in its prediction (its probability for the class it predicts, 0.5–1), for
+   * the panel to show: sent only where the condition shows it (`aiConfidence`), else null.
+   */
+  ai_confidence: z.number().min(0.5).max(1).nullable(),
+  /**
    * The AI's starting point: the probability its trees give before any feature is looked at (the
    * sigmoid of TreeSHAP's base value); the bars move it to `ai_probability`.
    */
@@ -238,6 +243,8 @@ export const integratedResponseBodySchema = z.object({
   total_task_time_ms: durationMs,
   /** The AI's base rate and probability were shown with its bars (the study configuration's showAiBaseline). */
   ai_baseline_shown: z.boolean().optional(),
+  /** The AI's confidence was shown with its prediction (the condition's aiConfidence). */
+  ai_confidence_shown: z.boolean().optional(),
   /** The serve the page showed (the explanation's `served_explanation_id`); left out, the case's last serve. */
   served_explanation_id: z.number().int().positive().nullish(),
 }).superRefine(wholeJudgement('final'));

@@ -29,6 +29,7 @@ export const SUM_KEYS = [
   'woaSum',
   'leanKnown',
   'leansWithAi',
+  'aiCorrect',
 ] as const;
 export type SumKey = (typeof SUM_KEYS)[number];
 export type Sums = Record<SumKey, number>;
@@ -171,6 +172,16 @@ export const MEASURES: Measure[] = [
     range: [-4, 4],
     definedOn: 'initialTrials',
     value: ratio('confidenceChange', 'initialTrials'),
+  },
+  {
+    id: 'ai_accuracy',
+    label: "The AI's accuracy",
+    formula: "trials with AI = truth ÷ trials showing the AI's prediction",
+    source: 'the accuracy the participant saw the AI have, set by a condition with aiAccuracy (Yin, Wortman Vaughan & Wallach 2019 varied it between subjects)',
+    units: SHARE,
+    range: [0, 1],
+    definedOn: 'aiTrials',
+    value: ratio('aiCorrect', 'aiTrials'),
   },
 ];
 

@@ -23,16 +23,30 @@ const contactSchema = z.object({
 const share = z.number().positive({ message: 'share must be above 0' });
 const conditionName = z.string().regex(/^[a-z][a-z0-9_]{0,39}$/, 'a condition name is 1–40 lower-case letters, digits or underscores, starting with a letter');
 const aiTiming = z.enum(AI_TIMINGS);
+/**
+ * Whether the panel shows the AI's confidence: its probability for the class it predicts, beside
+ * the prediction, with or without bars (Zhang, Liao & Bellamy 2020; Rechkemmer & Yin 2022). Left
+ * out, it is not shown, as before the key existed.
+ */
+const aiConfidence = z.boolean({ error: 'aiConfidence is true (show the AI’s confidence) or false' }).optional();
+/**
+ * The share of a participant's main cases on which their pinned AI is right (Yin, Wortman Vaughan &
+ * Wallach 2019 set the AI's accuracy this way): the set is drawn so that exactly this share of its
+ * cases are ones the AI predicts correctly, the outcomes as near half each as the pools allow.
+ * Left out, the AI is right wherever the drawn pool puts it, as before the key existed.
+ */
+const aiAccuracy = z.number({ error: 'aiAccuracy is a share of the main cases, above 0 and at most 1 (e.g. 0.7)' }).gt(0, 'aiAccuracy is above 0').max(1, 'aiAccuracy is at most 1').optional();
 
 /**
  * A between-subject condition of the main experiment: what a participant of it is shown, when,
  * and its share of participants. `explanation` with `alphaLevels` [1] shows the AI's own
  * explanation; without them it follows `mainExperiment.alphaLevels` (the human-aligned schedule).
+ * `aiConfidence` adds the AI's confidence to what a condition shows of the AI.
  */
 export const conditionSchema = z.discriminatedUnion('shows', [
   z.object({ name: conditionName, shows: z.literal('none'), judgements: z.union([z.literal(1), z.literal(2)]), share }).strict(),
-  z.object({ name: conditionName, shows: z.literal('ai_prediction'), aiTiming, share }).strict(),
-  z.object({ name: conditionName, shows: z.literal('explanation'), aiTiming, alphaLevels: z.array(z.number().min(0).max(1)).min(1).optional(), share }).strict(),
+  z.object({ name: conditionName, shows: z.literal('ai_prediction'), aiTiming, aiConfidence, aiAccuracy, share }).strict(),
+  z.object({ name: conditionName, shows: z.literal('explanation'), aiTiming, alphaLevels: z.array(z.number().min(0).max(1)).min(1).optional(), aiConfidence, aiAccuracy, share }).strict(),
 ]);
 
 /** A figure per dataset, for the datasets it names (the others take a general figure). */
@@ -157,6 +171,20 @@ export const studyConfigSchema = z
   .refine((c) => new Set(c.conditions.map((x) => x.name)).size === c.conditions.length, { message: 'every condition needs a name of its own' })
   .refine((c) => c.conditions.every((x) => x.shows !== 'explanation' || !x.alphaLevels || c.mainExperiment.numCases % x.alphaLevels.length === 0), {
     message: "mainExperiment.numCases must split evenly over every explanation condition's alphaLevels",
+  })
+  .superRefine((c, ctx) => {
+    c.conditions.forEach((x, i) => {
+      if (x.shows === 'none' || x.aiAccuracy === undefined) return;
+      const cases = x.aiAccuracy * c.mainExperiment.numCases;
+      if (Math.abs(cases - Math.round(cases)) > 1e-9) {
+        const step = 1 / c.mainExperiment.numCases;
+        ctx.addIssue({
+          code: 'custom',
+          path: ['conditions', i, 'aiAccuracy'],
+          message: `condition ${x.name}: aiAccuracy ${x.aiAccuracy} × mainExperiment.numCases ${c.mainExperiment.numCases} = ${Number(cases.toFixed(6))} cases; choose a share that gives whole cases (a multiple of ${Number(step.toFixed(6))}, e.g. ${Number((Math.floor(cases) * step).toFixed(6))} or ${Number((Math.ceil(cases) * step).toFixed(6))})`,
+        });
+      }
+    });
   });
 
 export type StudyConfig = z.infer<typeof studyConfigSchema>;

@@ -35,8 +35,10 @@ export function conditionOf(session: { sessionId: string; condition: string | nu
 export function describeCondition(condition: Condition): string {
   if (condition.shows === 'none') return `no AI; ${condition.judgements === 2 ? 'judges each case twice' : 'judges each case once'}`;
   const when = condition.aiTiming === 'after_initial' ? 'after the initial judgement' : 'with the case (one judgement)';
-  if (condition.shows === 'ai_prediction') return `the AI's prediction alone, ${when}`;
-  return `the AI's prediction and explanation (alphas ${alphaLevelsOf(condition)!.join(', ')}), ${when}`;
+  const confidence = condition.aiConfidence ? ' with its confidence' : '';
+  const accuracy = condition.aiAccuracy === undefined ? '' : `; the AI right on ${condition.aiAccuracy * 100} % of the main cases`;
+  if (condition.shows === 'ai_prediction') return `the AI's prediction${confidence || ' alone'}, ${when}${accuracy}`;
+  return `the AI's prediction${confidence} and explanation (alphas ${alphaLevelsOf(condition)!.join(', ')}), ${when}${accuracy}`;
 }
 
 /** What the condition showed a participant, as the post-survey asks about it. */

@@ -16,7 +16,7 @@ import { treeShap } from '../ml/treeshap';
 import type { ExplanationResponse, KeptJudgement } from '../schemas/main-experiment';
 import { r2Keys } from '../storage/r2';
 import { studyConfig, type Condition, type DatasetType } from '../schemas/study';
-import { showsAiExplanation } from '../schemas/condition-plan';
+import { confidenceOf, showsAiConfidence, showsAiExplanation } from '../schemas/condition-plan';
 import { alphaLevelsOf, conditionOf } from './conditions';
 import { alphaOfItem } from './main-case-sets';
 import { recordServe, type AiOnlyReason, type ServedExplanation } from './served-explanations';
@@ -153,6 +153,8 @@ export async function explainForSession(
     dataset_type: caseRow.datasetType,
     prediction: aiPart.probability >= 0.5 ? 1 : 0,
     ai_probability: aiPart.probability,
+    // What the condition shows is decided by `serveCase`; the explanation itself carries no confidence.
+    ai_confidence: null,
     ai_base_probability: aiPart.baseProbability,
     model_identifier: ai.identifier,
     model_test_accuracy: ai.testAccuracy,
@@ -232,6 +234,7 @@ function explanationOfServe(serve: ServedExplanation, caseRow: CaseRow, testAccu
     dataset_type: caseRow.datasetType,
     prediction: serve.aiPrediction as 0 | 1,
     ai_probability: prediction ? null : serve.aiProbability,
+    ai_confidence: serve.aiConfidenceShown ? confidenceOf(serve.aiProbability) : null,
     ai_base_probability: prediction ? null : serve.aiBaseProbability,
     model_identifier: serve.aiModelIdentifier,
     model_test_accuracy: testAccuracy,
@@ -306,7 +309,8 @@ export async function serveCase(
     // The prediction alone never reads the participant's model.
     userModel: prediction ? null : inputs.userModel,
   });
-  const shown = prediction ? predictionOnly(served.explanation) : showsAiExplanation(condition, studyConfig.mainExperiment.alphaLevels) ? asAiExplanation(served.explanation) : served.explanation;
+  const inShape = prediction ? predictionOnly(served.explanation) : showsAiExplanation(condition, studyConfig.mainExperiment.alphaLevels) ? asAiExplanation(served.explanation) : served.explanation;
+  const shown = showsAiConfidence(condition) ? { ...inShape, ai_confidence: confidenceOf(served.explanation.ai_probability!) } : inShape;
   const id = await recordServe(db, {
     shown,
     aiProbability: served.explanation.ai_probability!,

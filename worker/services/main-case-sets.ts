@@ -3,16 +3,23 @@
  * dataset's main pools (chosen by the session's seed, so the pools are used about equally and
  * each case gets judged by many participants), never a case of the participant's pre-experiment,
  * in a seeded order, each with its alignment alpha when the session's condition (drawn first)
- * shows explanations. Drawn once and stored, so it survives resume;
- * two simultaneous starts draw the same rows, and the second insert changes nothing.
+ * shows explanations. A condition that sets the AI's accuracy (`aiAccuracy`) draws from every
+ * main pool instead, so that exactly that share of the set are cases the pinned AI gets right.
+ * Drawn once and stored, so it survives resume; two simultaneous starts draw the same rows (the
+ * pinned AI is the same for both), and the second insert changes nothing.
  */
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { caseSetItems, cases, sessions } from '../db/schema';
+import { aiModels, caseSetItems, cases, sessions } from '../db/schema';
+import { AppError } from '../errors';
+import { cellOf, cellsToDraw, countCells, rightCasesOf, shortfallOf, type CorrectnessCells } from '../ml/correctness';
+import { encodeRow } from '../ml/model';
+import { predictProbability } from '../ml/predict';
 import { studyConfig, type Condition, type DatasetType } from '../schemas/study';
 import { alphaSchedule } from './alignment';
 import { poolCases, seededShuffle, seedOf } from './case-sets';
 import { alphaLevelsOf } from './conditions';
+import { aiRowColumns, loadAiRow, pinActiveAiModel } from './model-store';
 
 /** D1 binds at most 100 parameters per statement; a main case-set row binds 6. */
 const ROWS_PER_INSERT = 16;
@@ -20,6 +27,9 @@ const ROWS_PER_INSERT = 16;
 export class MainPoolError extends Error {
   override readonly name = 'MainPoolError';
 }
+
+/** The pools cannot give a condition's AI accuracy (`aiAccuracy`): the message has the numbers. */
+export class AccuracyPoolError extends MainPoolError {}
 
 export async function storedMainCaseSet(db: Db, sessionId: string) {
   const rows = await db
@@ -66,6 +76,38 @@ function balancedDraw<T extends { groundTruth: number }>(pool: readonly T[], siz
   return [...positives, ...negatives];
 }
 
+type PoolCase = Awaited<ReturnType<typeof poolCases>>[number];
+
+/** The AI's prediction of a case by the session's pinned model (pinned now if it has none). */
+async function pinnedPredictions(db: Db, models: R2Bucket, session: { sessionId: string; datasetType: DatasetType }) {
+  await pinActiveAiModel(db, session.sessionId, session.datasetType);
+  const row = await db
+    .select(aiRowColumns)
+    .from(sessions)
+    .innerJoin(aiModels, and(eq(aiModels.modelIdentifier, sessions.aiModelIdentifier), eq(aiModels.datasetType, sessions.datasetType)))
+    .where(eq(sessions.sessionId, session.sessionId))
+    .get();
+  const ai = await loadAiRow(models, row);
+  if (!ai) throw new AppError(503, 'ai_model_unavailable', `No AI model for ${session.datasetType}: the AI's accuracy on the main set cannot be set without it`);
+  // The label the AI predicts, as every serve decides it (probability ≥ 0.5).
+  return (c: PoolCase) => (predictProbability(ai.model, encodeRow(ai.model.header, c.features)) >= 0.5 ? 1 : 0);
+}
+
+/**
+ * Draws `size` cases of which exactly `right` are ones the AI predicts correctly (`cellsToDraw`:
+ * the outcomes as near half each as the pool allows), seeded; throws with the numbers when the
+ * pool cannot give them.
+ */
+function accuracyDraw(pool: readonly PoolCase[], aiOf: (c: PoolCase) => 0 | 1, size: number, right: number, seed: number): PoolCase[] {
+  const byCell: Record<keyof CorrectnessCells, PoolCase[]> = { positiveRight: [], positiveWrong: [], negativeRight: [], negativeWrong: [] };
+  const predicted = pool.map((c) => ({ c, truth: c.groundTruth, aiPrediction: aiOf(c) }));
+  for (const p of predicted) byCell[cellOf(p.truth, p.aiPrediction)].push(p.c);
+  const available = countCells(predicted);
+  const take = cellsToDraw(available, size, right);
+  if (!take) throw new AccuracyPoolError(shortfallOf(available, size, right));
+  return (Object.keys(byCell) as (keyof CorrectnessCells)[]).flatMap((cell, k) => seededShuffle(byCell[cell], seed + k).slice(0, take[cell]));
+}
+
 /** How the main experiment was entered: the ordinary start (null) or a bypass of the pre-experiment. */
 export type MainStartBypass = 'debug' | 'tutorial' | null;
 
@@ -74,7 +116,14 @@ export type MainStartBypass = 'debug' | 'tutorial' | null;
  * for it (`assignCondition`), and records that start (when, and through which bypass) in the same
  * batch; later calls return the stored set and record nothing.
  */
-export async function ensureMainCaseSet(db: Db, session: { sessionId: string; datasetType: DatasetType }, condition: Condition, now: string, bypass: MainStartBypass = null) {
+export async function ensureMainCaseSet(
+  db: Db,
+  models: R2Bucket,
+  session: { sessionId: string; datasetType: DatasetType },
+  condition: Condition,
+  now: string,
+  bypass: MainStartBypass = null,
+) {
   const existing = await storedMainCaseSet(db, session.sessionId);
   if (existing.length > 0) return { set: existing, created: false };
 
@@ -88,8 +137,15 @@ export async function ensureMainCaseSet(db: Db, session: { sessionId: string; da
   const fresh = pool.filter((c) => !seenBefore.has(c.caseId));
   const variants = [...new Set(fresh.map((c) => c.poolVariant ?? ''))].sort();
   if (variants.length === 0) throw new MainPoolError(`no main-experiment cases for ${session.datasetType}`);
-  const variant = variants[seed % variants.length]!;
-  const drawn = balancedDraw(fresh.filter((c) => (c.poolVariant ?? '') === variant), size, seed);
+  const right = condition.shows === 'none' || condition.aiAccuracy === undefined ? null : rightCasesOf(condition.aiAccuracy, size);
+  let drawn: PoolCase[];
+  if (right === null) {
+    const variant = variants[seed % variants.length]!;
+    drawn = balancedDraw(fresh.filter((c) => (c.poolVariant ?? '') === variant), size, seed);
+  } else {
+    // The AI's accuracy set by the design: a pool of 50 has one accuracy, so the set is drawn from every main pool.
+    drawn = accuracyDraw(fresh, await pinnedPredictions(db, models, session), size, right, seed);
+  }
   const ordered = seededShuffle(drawn, seed);
   const levels = alphaLevelsOf(condition);
   const alphas = levels ? alphaSchedule(session.sessionId, size, levels)! : null;

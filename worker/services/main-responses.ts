@@ -52,6 +52,7 @@ function answerColumns(body: IntegratedResponseBody, served: ServedExplanation |
     shownFeatureImportance: null,
     shownLeansWithAi: served ? sharesLeanToward(barsOfServe(served).shown as { importance: number }[], served.aiPrediction as 0 | 1) : null,
     aiBaselineShown: served ? baselineShown(served) : null,
+    aiConfidenceShown: served ? served.aiConfidenceShown : null,
     explanationKind: served?.kind ?? null,
     aiModelIdentifier: served?.aiModelIdentifier ?? null,
     userModelIdentifier: served?.userModelIdentifier ?? null,

@@ -110,7 +110,7 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
   }
   await trainUserModel(db, models, session, { force: false, now: new Date(now) });
   const condition = await assignCondition(db, { ...session, condition: input.condition ?? session.condition }, now);
-  const { set } = await ensureMainCaseSet(db, session, condition, now);
+  const { set } = await ensureMainCaseSet(db, models, session, condition, now);
   const expected = answerPlan(shapeOf(condition));
   if (input.alpha !== undefined && condition.shows === 'explanation') {
     await db

@@ -58,6 +58,7 @@ export async function recordServe(
         aiBaseProbability: input.aiBaseProbability,
         userModelPrediction: shown.user_model_prediction,
         userModelProbability: shown.user_model_probability,
+        aiConfidenceShown: shown.ai_confidence !== null,
         bars: sql`case when ${packed} then json_set(${bars}, '$.f', (select ${featureLists.id} from ${featureLists} where ${featureLists.names} = ${names})) else ${bars} end`,
         firstServedAt: now,
         lastServedAt: now,
@@ -112,6 +113,7 @@ const CLAIMS: { [K in keyof IntegratedResponseBody]?: (s: ServedExplanation) => 
   user_feature_importance: (s) => barsOfServe(s).user,
   shown_feature_importance: (s) => barsOfServe(s).shown,
   ai_baseline_shown: baselineShown,
+  ai_confidence_shown: (s) => s.aiConfidenceShown,
 };
 
 /** The names of the trial's fields that say something other than the serve did (a left-out field says nothing). */

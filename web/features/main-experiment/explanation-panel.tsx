@@ -6,9 +6,10 @@ import { predictionColours } from '../../lib/prediction-style';
 import { showsAiBaseline, type ShownExplanation } from './explanation';
 
 /**
- * What the study shows with the AI's prediction: its label in its dataset's colour, the model's
- * accuracy note and, where the study enables it, the AI's starting point. The panel opens with it;
- * the final judgement's answer bar repeats it, so the AI's answer stays in view while deciding.
+ * What the study shows with the AI's prediction: its label in its dataset's colour, the AI's
+ * confidence where the condition shows it, the model's accuracy note and, where the study enables
+ * it, the AI's starting point. The panel opens with it; the final judgement's answer bar repeats
+ * it, so the AI's answer stays in view while deciding.
  */
 export function AiPrediction({
   datasetType,
@@ -32,6 +33,11 @@ export function AiPrediction({
           {explanation.prediction === 1 ? positive : negative}
         </strong>
       </p>
+      {explanation.aiConfidence !== null ? (
+        <p className="ai-confidence" data-testid="ai-confidence">
+          {t('main.panel.confidence', { value: (explanation.aiConfidence * 100).toFixed(0) })}
+        </p>
+      ) : null}
       <p className="muted accuracy-note" data-testid="accuracy-note">
         {t('main.panel.accuracy', { value: (accuracy !== null ? accuracy * 100 : (studyConfig.modelAccuracy.fallbackPercent[datasetType] ?? studyConfig.modelAccuracy.otherFallbackPercent)).toFixed(1) })}
       </p>

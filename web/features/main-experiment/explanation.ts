@@ -19,6 +19,8 @@ export type ShownExplanation = {
   prediction: 0 | 1;
   /** Null where only the prediction is shown (the server sends no more). */
   aiProbability: number | null;
+  /** The AI's confidence in its prediction (0.5–1), where the condition shows it; else null. */
+  aiConfidence: number | null;
   /** The AI's starting point before any feature is looked at (its base rate). */
   aiBaseProbability: number | null;
   modelIdentifier: string;
@@ -44,6 +46,7 @@ const fromHumanAligned = (r: HumanAligned): ShownExplanation => ({
   kind: r.explanation_kind,
   prediction: r.prediction,
   aiProbability: r.ai_probability,
+  aiConfidence: r.ai_confidence,
   aiBaseProbability: r.ai_base_probability,
   modelIdentifier: r.model_identifier,
   testAccuracy: r.model_test_accuracy,

@@ -51,6 +51,7 @@ export function integratedResponse(sessionId: string, item: MainCase, record: Ca
           ...(e.servedId === null ? {} : { served_explanation_id: e.servedId }),
           explanation_viewing_time_ms: record.explanationViewMs,
           ai_baseline_shown: showsAiBaseline(e),
+          ai_confidence_shown: e.aiConfidence !== null,
         }
       : {}),
     ...record.survey,

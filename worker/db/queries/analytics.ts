@@ -21,8 +21,11 @@ const placed = (prediction: AnyColumn, confidence: AnyColumn) =>
   sql`(case when ${prediction} = 1 then 0.5 + (${confidence} - ${CONFIDENCE_MIN}) * ${CONFIDENCE_STEP} else 0.5 - (${confidence} - ${CONFIDENCE_MIN}) * ${CONFIDENCE_STEP} end)`;
 const qi = placed(main.initialPrediction, main.initialConfidence);
 const qf = placed(main.finalPrediction, main.finalConfidence);
-/** The AI's advice on the same scale: its probability where the panel showed it, else its class at certainty (the prediction alone says no more). */
-const qa = sql`(case when ${main.aiBaselineShown} = 1 and ${main.aiProbability} is not null then ${main.aiProbability} else ${main.aiPrediction} * 1.0 end)`;
+/**
+ * The AI's advice on the same scale: its probability where the panel showed it (with the AI's own
+ * bars and base rate, or as its confidence), else its class at certainty (the prediction alone says no more).
+ */
+const qa = sql`(case when (${main.aiBaselineShown} = 1 or ${main.aiConfidenceShown} = 1) and ${main.aiProbability} is not null then ${main.aiProbability} else ${main.aiPrediction} * 1.0 end)`;
 const n = (condition: ReturnType<typeof sql>) => sql<number>`coalesce(sum(case when ${condition} then 1 else 0 end), 0)`;
 
 /**
@@ -126,6 +129,7 @@ const trialSumsQuery = (db: Db, population: Population, participantIds: { from: 
       confidenceChange: sql<number>`coalesce(sum(case when ${withInitial} then ${main.finalConfidence} - ${main.initialConfidence} end), 0)`,
       leanKnown: n(sql`${main.shownLeansWithAi} is not null`),
       leansWithAi: n(sql`${main.shownLeansWithAi} = 1`),
+      aiCorrect: n(sql`${withAi} and ${aiRight}`),
       woaTrials: n(woaDefined),
       woaSum: sql<number>`coalesce(sum(case when ${woaDefined} then ${woa} end), 0)`,
       // Calibration's counts at each confidence level, as one text ("trials:correct" per level, comma-separated).
@@ -265,7 +269,8 @@ export const trialRows = (db: Db, after: number, limit: number, userName?: strin
       finalPrediction: main.finalPrediction,
       finalConfidence: main.finalConfidence,
       aiProbability: main.aiProbability,
-      aiProbabilityShown: main.aiBaselineShown,
+      aiBaselineShown: main.aiBaselineShown,
+      aiConfidenceShown: main.aiConfidenceShown,
       woa: sql<number | null>`(case when ${woaDefined} then ${woa} end)`,
       leansWithAi: main.shownLeansWithAi,
       initialResponseTimeMs: main.initialResponseTimeMs,

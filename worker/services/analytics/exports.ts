@@ -222,6 +222,13 @@ export const trialsTable: ExportTable<TrialRow> = {
     { name: 'initial', type: 'integer', meaning: 'Judgement before the AI (empty: the condition has none)', coding: '1 = positive class, 0 = negative', value: (r) => r.initialPrediction },
     { name: 'initial_confidence', type: 'integer', meaning: 'Confidence of the initial judgement', coding: '1 … 5', value: (r) => r.initialConfidence },
     { name: 'ai', type: 'integer', meaning: "The AI's prediction shown (empty: no AI)", coding: '1 = positive class, 0 = negative', value: (r) => r.aiPrediction },
+    {
+      name: 'ai_correct',
+      type: 'integer',
+      meaning: "The AI's prediction shown equals the true outcome (ai = ground_truth; a condition's aiAccuracy sets the share of these among its cases); empty: no AI",
+      coding: BINARY,
+      value: (r) => (r.aiPrediction === null ? null : flag(r.aiPrediction === r.groundTruth)),
+    },
     { name: 'final', type: 'integer', meaning: 'Final judgement', coding: '1 = positive class, 0 = negative', value: (r) => r.finalPrediction },
     { name: 'final_confidence', type: 'integer', meaning: 'Confidence of the final judgement', coding: '1 … 5', value: (r) => r.finalConfidence },
     { name: 'initial_correct', type: 'integer', meaning: 'initial = ground_truth', coding: BINARY, value: (r) => (r.initialPrediction === null ? null : flag(r.initialPrediction === r.groundTruth)) },
@@ -239,9 +246,17 @@ export const trialsTable: ExportTable<TrialRow> = {
     {
       name: 'ai_probability_shown',
       type: 'integer',
-      meaning: "The panel showed the AI's probability (and base rate) with its bars (study configuration mainExperiment.showAiBaseline; only with the AI's own bars)",
+      meaning:
+        "The panel showed the AI's probability: with its bars and base rate (study configuration mainExperiment.showAiBaseline; only with the AI's own bars), or as its confidence in the class it predicts (the condition's aiConfidence)",
       coding: BINARY,
-      value: (r) => (r.aiProbabilityShown === null ? null : flag(r.aiProbabilityShown)),
+      value: (r) => (r.aiBaselineShown === null && r.aiConfidenceShown === null ? null : flag(r.aiBaselineShown === true || r.aiConfidenceShown === true)),
+    },
+    {
+      name: 'ai_confidence_shown',
+      type: 'integer',
+      meaning: "The panel showed the AI's confidence, its probability for the class it predicts (the condition's aiConfidence); empty without the AI",
+      coding: BINARY,
+      value: (r) => (r.aiConfidenceShown === null ? null : flag(r.aiConfidenceShown)),
     },
     {
       name: 'weight_of_advice',

@@ -42,7 +42,7 @@ SUMS = [
     "trials", "aiTrials", "agreeFinal", "initialTrials", "initialDisagrees", "switchedToAi",
     "initialWrongAiRight", "switchedToRightAi", "initialRightAiWrong", "keptRightInitial",
     "initialCorrect", "finalCorrectWithInitial", "finalCorrect", "confidenceChange",
-    "woaTrials", "woaSum", "leanKnown", "leansWithAi",
+    "woaTrials", "woaSum", "leanKnown", "leansWithAi", "aiCorrect",
 ]
 
 
@@ -68,6 +68,7 @@ MEASURES = [
     ("accuracy_gain", "initialTrials",
      lambda s: (s["finalCorrectWithInitial"] - s["initialCorrect"]) / s["initialTrials"] if s["initialTrials"] > 0 else None),
     ("confidence_change", "initialTrials", ratio("confidenceChange", "initialTrials")),
+    ("ai_accuracy", "aiTrials", ratio("aiCorrect", "aiTrials")),
 ]
 
 
@@ -254,6 +255,7 @@ def with_sums(t):
     s["woaSum"] = woa
     s["leanKnown"] = t["bars_lean_with_ai"].notna()
     s["leansWithAi"] = t["bars_lean_with_ai"] == 1
+    s["aiCorrect"] = has_ai & ai_right
     for c in SUMS:
         s[c] = s[c].astype(np.float64)
     return pd.concat([t, s], axis=1)
