@@ -12,6 +12,7 @@ import { cellsToDraw, countCells, type CorrectnessCells } from '../../worker/ml/
 import { errorBodySchema } from '../../worker/schemas/api';
 import { aiExplanationResponseSchema, explanationResponseSchema } from '../../worker/schemas/main-experiment';
 import { conditionSchema, studyConfig, studyConfigSchema } from '../../worker/schemas/study';
+import { describeCondition } from '../../worker/services/conditions';
 import { adminCookie, api, postJson } from '../helpers/api';
 import { consentedParticipant, seedCompasStudy, startedIn } from '../helpers/study-factories';
 import { runWithConditions } from '../helpers/study-conditions';
@@ -57,6 +58,10 @@ describe("the AI's accuracy, a condition key", () => {
       'condition x: aiAccuracy 0.73 × mainExperiment.numCases 50 = 36.5 cases; choose a share that gives whole cases (a multiple of 0.02, e.g. 0.72 or 0.74)',
     );
     expect(design(0.72).success).toBe(true);
+    // The codebook says the share as written (0.58 × 100 is 57.99999999999999 in floating point).
+    expect(describeCondition(conditionSchema.parse({ name: 'x', shows: 'ai_prediction', aiTiming: 'after_initial', aiAccuracy: 0.58, share: 1 }))).toBe(
+      "the AI's prediction alone, after the initial judgement; the AI right on 58 % of the main cases",
+    );
     expect(conditionSchema.safeParse({ name: 'x', shows: 'ai_prediction', aiTiming: 'after_initial', aiAccuracy: 0, share: 1 }).success).toBe(false);
     expect(conditionSchema.safeParse({ name: 'x', shows: 'ai_prediction', aiTiming: 'after_initial', aiAccuracy: 1.2, share: 1 }).success).toBe(false);
   });

@@ -36,7 +36,7 @@ export function describeCondition(condition: Condition): string {
   if (condition.shows === 'none') return `no AI; ${condition.judgements === 2 ? 'judges each case twice' : 'judges each case once'}`;
   const when = condition.aiTiming === 'after_initial' ? 'after the initial judgement' : 'with the case (one judgement)';
   const confidence = condition.aiConfidence ? ' with its confidence' : '';
-  const accuracy = condition.aiAccuracy === undefined ? '' : `; the AI right on ${condition.aiAccuracy * 100} % of the main cases`;
+  const accuracy = condition.aiAccuracy === undefined ? '' : `; the AI right on ${Number((condition.aiAccuracy * 100).toFixed(6))} % of the main cases`;
   if (condition.shows === 'ai_prediction') return `the AI's prediction${confidence || ' alone'}, ${when}${accuracy}`;
   return `the AI's prediction${confidence} and explanation (alphas ${alphaLevelsOf(condition)!.join(', ')}), ${when}${accuracy}`;
 }
