@@ -355,8 +355,12 @@ describe('user-model training', () => {
 
   it('refits a model trained on part of the pre-experiment once the rest is in, and keeps every replaced version with its file', async () => {
     const { id, userId } = await consentedParticipant();
-    const set = await caseSet(id);
-    const predictions = set.map((c) => (Number(c.features.priors_count) > 4 ? 1 : 0));
+    const rule = (c: { features: Record<string, unknown> }) => (Number(c.features.priors_count) > 4 ? 1 : 0);
+    const drawn = await caseSet(id);
+    // The first six answers hold both predictions (three each), whatever order the participant's set came in: a model needs both.
+    const first = [...drawn.filter((c) => rule(c) === 1).slice(0, 3), ...drawn.filter((c) => rule(c) === 0).slice(0, 3)];
+    const set = [...first, ...drawn.filter((c) => !first.includes(c))];
+    const predictions = set.map(rule);
     const send = (from: number, to: number) =>
       postJson('/api/experiments/pre-experiment/responses/batch', {
         session_id: id,

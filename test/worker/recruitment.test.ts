@@ -270,11 +270,12 @@ describe('quotas', () => {
 });
 
 describe('the recruitment view', () => {
-  const minutesAgo = (m: number) => new Date(Date.now() - m * 60_000).toISOString();
   /** A person's session in the crafted cell compas:progress_cell, with these phase times (minutes ago). */
   const crafted = async (times: { created: number; consented?: number; pre?: number; main?: number; survey?: number; screenedOut?: number }) => {
     const code = newParticipantId();
-    const at = (m?: number) => (m === undefined ? null : minutesAgo(m));
+    // One clock reading for all of a session's times: a millisecond passing between two readings would move its medians.
+    const now = Date.now();
+    const at = (m?: number) => (m === undefined ? null : new Date(now - m * 60_000).toISOString());
     const p = await env.DB.prepare("insert into participants (participant_code, origin, language, is_active, created_at, updated_at) values (?, 'participant', 'en', 1, ?, ?) returning id")
       .bind(code, at(times.created), at(times.created))
       .first<{ id: number }>();
