@@ -6,13 +6,13 @@
  */
 import { cellsToDraw, countCells, rightCasesOf, shortfallOf } from '../../worker/ml/correctness';
 import { compileModel, encodeRow } from '../../worker/ml/model';
-import { predictProbability } from '../../worker/ml/predict';
+import { predictedLabel, predictProbability } from '../../worker/ml/predict';
 import type { Condition } from '../../worker/schemas/study';
 import { readAssets } from './prepare';
 
 /** What each dataset lacks for each condition's AI accuracy, one line each (empty when every one fits). */
 export function designShortfalls(conditions: readonly Condition[], numCases: number, datasets: readonly string[], assetsOf = readAssets): string[] {
-  const withAccuracy = conditions.filter((c) => c.shows !== 'none' && c.aiAccuracy !== undefined);
+  const withAccuracy = conditions.filter((c): c is Condition & { aiAccuracy: number } => c.shows !== 'none' && c.aiAccuracy !== undefined);
   if (withAccuracy.length === 0) return [];
   return datasets.flatMap((dataset) => {
     const { cases, model: json } = assetsOf(dataset);
@@ -20,14 +20,13 @@ export function designShortfalls(conditions: readonly Condition[], numCases: num
     const available = countCells(
       cases
         .filter((c) => c.pool === 'main_experiment')
-        .map((c) => ({ truth: c.ground_truth, aiPrediction: predictProbability(model, encodeRow(model.header, c.features)) >= 0.5 ? 1 : 0 })),
+        .map((c) => ({ truth: c.ground_truth, aiPrediction: predictedLabel(predictProbability(model, encodeRow(model.header, c.features))) })),
     );
     return withAccuracy.flatMap((condition) => {
-      const accuracy = (condition as { aiAccuracy: number }).aiAccuracy;
-      const right = rightCasesOf(accuracy, numCases)!;
+      const right = rightCasesOf(condition.aiAccuracy, numCases)!;
       return cellsToDraw(available, numCases, right)
         ? []
-        : [`${dataset}: condition ${condition.name} (aiAccuracy ${accuracy}): ${shortfallOf(available, numCases, right)}. Choose another aiAccuracy, or more main pools (pools.mainPools) for ${dataset}.`];
+        : [`${dataset}: condition ${condition.name} (aiAccuracy ${condition.aiAccuracy}): ${shortfallOf(available, numCases, right)}. Choose another aiAccuracy, or more main pools (pools.mainPools) for ${dataset}.`];
     });
   });
 }

@@ -78,6 +78,22 @@ async function aiShown(page: Page, withBars: boolean) {
 }
 
 /** Chooses the `nth` answer (0: the positive outcome, 1: the negative) with middling confidence, and submits. */
+/**
+ * At the final step, the answer bar repeats the AI's confidence (issue #58, element 3): in view on
+ * the phone while the final judgement is given, and on a laptop, without page overflow.
+ */
+async function confidenceInView(page: Page, shot: string) {
+  const repeated = page.getByTestId('final-ai-reminder').getByTestId('ai-confidence');
+  for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+    await page.setViewportSize({ width, height });
+    const box = (await repeated.boundingBox())!;
+    expect(box.y >= 0 && box.y + box.height <= height, `confidence at y ${box.y} of ${height}`).toBe(true);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${shot}-${width}.png` });
+  }
+  await page.setViewportSize({ width: 390, height: 844 });
+}
+
 async function judge(page: Page, t: typeof ja, nth: 0 | 1) {
   await page.locator('.answer-bar .judgement-prediction .radio').nth(nth).click();
   await page.locator('.answer-bar .judgement-confidence .radio').nth(2).click();
@@ -123,18 +139,7 @@ describe('each condition of the design, on a phone', () => {
       await shot('ai');
       if (plan.aiStep) await page.getByRole('button', { name: plan.ai === 'prediction' ? t.main.toFinalPrediction : t.main.toFinal }).click();
       await page.getByTestId('final-ai-reminder').waitFor();
-      if (configured.shows !== 'none' && configured.aiConfidence) {
-        // The answer bar repeats the AI's confidence: in view on the phone while the final judgement is given, and on a laptop.
-        const repeated = page.getByTestId('final-ai-reminder').getByTestId('ai-confidence');
-        for (const [width, height] of [[390, 844], [1280, 800]] as const) {
-          await page.setViewportSize({ width, height });
-          const box = (await repeated.boundingBox())!;
-          expect(box.y >= 0 && box.y + box.height <= height, `confidence at y ${box.y} of ${height}`).toBe(true);
-          expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
-          if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-${name}-final-${language}-${width}.png` });
-        }
-        await page.setViewportSize({ width: 390, height: 844 });
-      }
+      if (configured.shows !== 'none' && configured.aiConfidence) await confidenceInView(page, `condition-${name}-final-${language}`);
     } else {
       expect(await page.locator('.explanation-panel').count()).toBe(0);
     }
@@ -228,6 +233,9 @@ describe('each condition of the design, on a phone', () => {
       expect(await current()).toBe(t.main.steps.final);
       await page.getByTestId('final-ai-reminder').waitFor();
       await page.getByTestId('initial-summary').waitFor();
+      // Served again from its record after the reload: the confidence comes back with it, in the other language here.
+      const configured = DESIGN.find((c) => c.name === name)!;
+      if (configured.shows !== 'none' && configured.aiConfidence) await confidenceInView(page, `reload-${name}-final-${language}`);
     }
     await judge(page, t, 1);
     if (plan.ratings.length > 0) {

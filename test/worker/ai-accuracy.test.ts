@@ -3,7 +3,7 @@
  * main set on which the participant's pinned AI is right on exactly that share of the cases, drawn
  * from every main pool with the outcomes as near half each as the pools allow (the cells
  * `cellsToDraw` asks for, checked against the AI's prediction of every pool case); a pool that
- * cannot give it refuses the start with the numbers and writes nothing; a condition without the
+ * cannot give it refuses the start with the numbers and stores no set and no start; a condition without the
  * key draws one pool as before; the trials export and the measures carry the AI's accuracy.
  */
 import { env } from 'cloudflare:workers';
@@ -113,7 +113,7 @@ describe("the AI's accuracy, a condition key", () => {
     expect(r![h!.indexOf('ai_accuracy_trials')]).toBe('1');
   });
 
-  it('refuses a start the pools cannot give, with the numbers, and writes nothing', async () => {
+  it('refuses a start the pools cannot give, with the numbers, and stores no set and no start', async () => {
     // Leave only 10 main-pool cases the AI gets wrong: 0.7 of 50 needs 15.
     const wrong = pool.filter((c) => predicted.get(c.case_id) !== c.ground_truth).slice(10);
     const kept = await env.DB.prepare('select * from cases where case_id in (select value from json_each(?))').bind(JSON.stringify(wrong.map((c) => c.case_id))).all();

@@ -81,3 +81,6 @@ export const sigmoid = (raw: number) => 1 / (1 + exp(-raw));
 
 /** Probability of the positive class (binary objective). */
 export const predictProbability = (model: CompiledModel, x: Float64Array) => sigmoid(predictRaw(model, x));
+
+/** The label a probability of the positive class predicts: positive from 0.5 on, as every serve decides it. */
+export const predictedLabel = (probability: number): 0 | 1 => (probability >= 0.5 ? 1 : 0);

@@ -11,7 +11,7 @@ import { barsOfServe, serveColumns } from '../db/trial-record';
 import { AppError, conflict } from '../errors';
 import { mixContributions, normaliseContributions, userExplanationCounts, userModelPredictionFromShares, type FeatureContribution } from '../ml/explanation';
 import { encodeRow, type CompiledModel } from '../ml/model';
-import { predictProbability, sigmoid } from '../ml/predict';
+import { predictedLabel, predictProbability, sigmoid } from '../ml/predict';
 import { treeShap } from '../ml/treeshap';
 import type { ExplanationResponse, KeptJudgement } from '../schemas/main-experiment';
 import { r2Keys } from '../storage/r2';
@@ -46,7 +46,7 @@ export async function aiExplanation(db: Db, bucket: R2Bucket, caseRow: CaseRow) 
     testAccuracy: ai.testAccuracy,
     probability: part.probability,
     baseProbability: part.baseProbability,
-    prediction: (part.probability >= 0.5 ? 1 : 0) as 0 | 1,
+    prediction: predictedLabel(part.probability),
     shares: part.shares,
   };
 }
@@ -151,7 +151,7 @@ export async function explainForSession(
     session_id: sessionId,
     case_id: caseRow.caseId,
     dataset_type: caseRow.datasetType,
-    prediction: aiPart.probability >= 0.5 ? 1 : 0,
+    prediction: predictedLabel(aiPart.probability),
     ai_probability: aiPart.probability,
     // What the condition shows is decided by `serveCase`; the explanation itself carries no confidence.
     ai_confidence: null,

@@ -10,16 +10,16 @@
  */
 import { and, asc, eq, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
-import { aiModels, caseSetItems, cases, sessions } from '../db/schema';
+import { caseSetItems, cases, sessions } from '../db/schema';
 import { AppError } from '../errors';
 import { cellOf, cellsToDraw, countCells, rightCasesOf, shortfallOf, type CorrectnessCells } from '../ml/correctness';
 import { encodeRow } from '../ml/model';
-import { predictProbability } from '../ml/predict';
+import { predictedLabel, predictProbability } from '../ml/predict';
 import { studyConfig, type Condition, type DatasetType } from '../schemas/study';
 import { alphaSchedule } from './alignment';
 import { poolCases, seededShuffle, seedOf } from './case-sets';
 import { alphaLevelsOf } from './conditions';
-import { aiRowColumns, loadAiRow, pinActiveAiModel } from './model-store';
+import { loadPinnedAiModel } from './model-store';
 
 /** D1 binds at most 100 parameters per statement; a main case-set row binds 6. */
 const ROWS_PER_INSERT = 16;
@@ -78,19 +78,11 @@ function balancedDraw<T extends { groundTruth: number }>(pool: readonly T[], siz
 
 type PoolCase = Awaited<ReturnType<typeof poolCases>>[number];
 
-/** The AI's prediction of a case by the session's pinned model (pinned now if it has none). */
+/** The AI's prediction of a case by the model pinned to the session (its callers pin it before the set is drawn). */
 async function pinnedPredictions(db: Db, models: R2Bucket, session: { sessionId: string; datasetType: DatasetType }) {
-  await pinActiveAiModel(db, session.sessionId, session.datasetType);
-  const row = await db
-    .select(aiRowColumns)
-    .from(sessions)
-    .innerJoin(aiModels, and(eq(aiModels.modelIdentifier, sessions.aiModelIdentifier), eq(aiModels.datasetType, sessions.datasetType)))
-    .where(eq(sessions.sessionId, session.sessionId))
-    .get();
-  const ai = await loadAiRow(models, row);
+  const ai = await loadPinnedAiModel(db, models, session.sessionId);
   if (!ai) throw new AppError(503, 'ai_model_unavailable', `No AI model for ${session.datasetType}: the AI's accuracy on the main set cannot be set without it`);
-  // The label the AI predicts, as every serve decides it (probability ≥ 0.5).
-  return (c: PoolCase) => (predictProbability(ai.model, encodeRow(ai.model.header, c.features)) >= 0.5 ? 1 : 0);
+  return (c: PoolCase) => predictedLabel(predictProbability(ai.model, encodeRow(ai.model.header, c.features)));
 }
 
 /**

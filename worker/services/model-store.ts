@@ -135,6 +135,17 @@ export async function loadActiveAiModel(db: Db, bucket: R2Bucket, dataset: Datas
   return loadAiRow(bucket, row);
 }
 
+/** The AI model pinned to a session (`pinActiveAiModel`), or null when none is pinned or its file is missing. */
+export async function loadPinnedAiModel(db: Db, bucket: R2Bucket, sessionId: string) {
+  const row = await db
+    .select(aiRowColumns)
+    .from(sessions)
+    .innerJoin(aiModels, eq(aiModels.modelIdentifier, sessions.aiModelIdentifier))
+    .where(eq(sessions.sessionId, sessionId))
+    .get();
+  return loadAiRow(bucket, row);
+}
+
 /** Fixes the dataset's active AI model for a session that has none yet (main start, first explanation). */
 export async function pinActiveAiModel(db: Db, sessionId: string, dataset: DatasetType) {
   const active = db

@@ -18,6 +18,7 @@ import { answerPlan, shapeOf, type RatingItem } from '../schemas/condition-plan'
 import { explanationInputs, serveCase } from './explanation';
 import { assignCondition } from './conditions';
 import { ensureMainCaseSet } from './main-case-sets';
+import { pinActiveAiModel } from './model-store';
 import { storeIntegratedResponse } from './main-responses';
 import { countPreResponses, storePreAnswers } from './pre-experiment';
 import { trainUserModel } from './user-model';
@@ -110,6 +111,8 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
   }
   await trainUserModel(db, models, session, { force: false, now: new Date(now) });
   const condition = await assignCondition(db, { ...session, condition: input.condition ?? session.condition }, now);
+  // As at a person's start: the AI they are shown is fixed before their set is drawn.
+  await pinActiveAiModel(db, session.sessionId, session.datasetType);
   const { set } = await ensureMainCaseSet(db, models, session, condition, now);
   const expected = answerPlan(shapeOf(condition));
   if (input.alpha !== undefined && condition.shows === 'explanation') {
