@@ -55,7 +55,7 @@ export const adminDatasetRoutes = new Hono<AppEnv>()
   })
   .post('/', validate('json', datasetPreviewBodySchema), async (c) => {
     const body = c.req.valid('json');
-    const added = await addDataset(c.var.db, c.env.MODELS, { definition: body.definition, csvBase64: body.csv_base64, now: new Date() });
+    const added = await addDataset(c.var.db, c.env.MODELS, { definition: body.definition, csvBase64: body.csv_base64, now: () => new Date() });
     c.set('audit', { action: 'dataset_added', targetType: 'dataset', targetId: added.dataset, details: { ...added } });
     return c.json(added, 201);
   })
