@@ -2,17 +2,24 @@
  * The between-subject design the `conditions` test project runs: the worked example of docs/running-a-study.md:
  * four conditions (no AI, the AI's prediction alone, the AI's own explanation, the human-aligned
  * explanation), two variants of when the AI appears and how often one judges alone, the
- * prediction with the AI's confidence and the prediction of an AI right on 70 % of the cases
- * (issue #58, elements 3 and 1).
+ * prediction with the AI's confidence and the prediction of an AI right on 70 % of the cases,
+ * stated as 90 % with a debrief at the end (issue #58, elements 3 and 1); the AI's own explanation
+ * states no accuracy.
  */
 import { conditionSchema, type Condition } from '../../worker/schemas/study';
+
+/** What a participant told the AI was right on 90 % of cases (it was right on 70 %) reads when they finish. */
+export const STATED_DEBRIEF = {
+  ja: 'この研究では、AIの正解率を90%と表示しましたが、実際にはあなたが見た50件のうち35件（70%）でAIは正解でした。表示した値は研究のために設定したものです。',
+  en: 'In this study the AI was said to be right 90% of the time; on the 50 cases you saw it was right on 35 (70%). The figure shown was set for the study.',
+};
 
 export const DESIGN: Condition[] = [
   { name: 'no_ai', shows: 'none', judgements: 2, share: 1 },
   { name: 'prediction_only', shows: 'ai_prediction', aiTiming: 'after_initial', share: 1 },
   { name: 'prediction_confidence', shows: 'ai_prediction', aiTiming: 'after_initial', aiConfidence: true, share: 1 },
-  { name: 'prediction_70', shows: 'ai_prediction', aiTiming: 'after_initial', aiAccuracy: 0.7, share: 1 },
-  { name: 'ai_explanation', shows: 'explanation', aiTiming: 'after_initial', alphaLevels: [1], share: 1 },
+  { name: 'prediction_70', shows: 'ai_prediction', aiTiming: 'after_initial', aiAccuracy: 0.7, statedAccuracy: { figure: 0.9, debrief: STATED_DEBRIEF }, share: 1 },
+  { name: 'ai_explanation', shows: 'explanation', aiTiming: 'after_initial', alphaLevels: [1], statedAccuracy: 'none', share: 1 },
   { name: 'human_aligned', shows: 'explanation', aiTiming: 'after_initial', share: 1 },
   { name: 'explanation_with_case', shows: 'explanation', aiTiming: 'with_case', share: 1 },
   { name: 'no_ai_once', shows: 'none', judgements: 1, share: 1 },

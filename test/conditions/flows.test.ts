@@ -15,7 +15,7 @@ import adminJa from '../../web/features/admin/i18n/ja.json';
 import { chooseEnglish, pageOverflow, signInAsAdmin, useBrowser } from '../e2e/browser';
 import { adoptParticipant, d1Rows, makeParticipant, preThroughApi, startMainPrepared, startMainThroughApi, type TestParticipant } from '../e2e/participants';
 import { postSurveyInstrument } from '../../worker/schemas/post-survey-instrument';
-import { DESIGN } from './design';
+import { DESIGN, STATED_DEBRIEF } from './design';
 import { CONDITIONS_ADMIN_PASSWORD } from './global-setup';
 
 const session = useBrowser();
@@ -94,6 +94,29 @@ async function confidenceInView(page: Page, shot: string) {
   await page.setViewportSize({ width: 390, height: 844 });
 }
 
+/**
+ * A participant told a figure that was not the AI's measured accuracy reads the researcher's
+ * debrief on the completion page, in their language, at both sizes (the post-survey's own walk is
+ * elsewhere: here a participant of the condition is recorded as done with it).
+ */
+async function debriefInView(page: Page, condition: string, language: 'ja' | 'en') {
+  // Another participant of the condition (the one walked here goes on to the reload test).
+  const p = await makeParticipant(DATASET);
+  const now = new Date().toISOString();
+  d1Rows(`update sessions set condition = '${condition}', main_completed_at = '${now}', post_survey_completed_at = '${now}', completion_verification_code = 'V7654321', current_phase = 'completed' where session_id = '${p.id}'`);
+  await adoptParticipant(page, p, language);
+  for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+    await page.setViewportSize({ width, height });
+    await page.goto(`${session.baseUrl()}/experiment/complete`);
+    const debrief = page.getByTestId('completion-debrief');
+    await debrief.waitFor();
+    expect(await debrief.innerText()).toContain(STATED_DEBRIEF[language]);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-debrief-${language}-${width}.png`, fullPage: true });
+  }
+  expect(d1Rows<{ at: string | null }>(`select debrief_served_at as at from sessions where session_id = '${p.id}'`)[0]!.at).not.toBeNull();
+}
+
 async function judge(page: Page, t: typeof ja, nth: 0 | 1) {
   await page.locator('.answer-bar .judgement-prediction .radio').nth(nth).click();
   await page.locator('.answer-bar .judgement-confidence .radio').nth(2).click();
@@ -136,6 +159,11 @@ describe('each condition of the design, on a phone', () => {
       await aiShown(page, plan.ai === 'explanation');
       // The AI's confidence where the condition shows it (issue #58, element 3), and nowhere else.
       expect(await page.getByTestId('ai-confidence').count()).toBe(configured.shows !== 'none' && configured.aiConfidence ? 1 : 0);
+      // The accuracy the condition states (element 1): a stated figure as given, none, or the model's measured one.
+      const note = page.locator('.explanation-panel').getByTestId('accuracy-note');
+      const statement = configured.shows === 'none' ? undefined : configured.statedAccuracy;
+      if (statement === 'none') expect(await note.count()).toBe(0);
+      else expect(await note.innerText()).toBe(t.main.panel.accuracy.replace('{{value}}', typeof statement === 'object' ? '90.0' : (await note.innerText()).match(/\d+\.\d/)![0]));
       await shot('ai');
       if (plan.aiStep) await page.getByRole('button', { name: plan.ai === 'prediction' ? t.main.toFinalPrediction : t.main.toFinal }).click();
       await page.getByTestId('final-ai-reminder').waitFor();
@@ -180,6 +208,12 @@ describe('each condition of the design, on a phone', () => {
     expect(row!.trust).toBe(plan.ai === 'none' ? null : 4);
     if (name === 'ai_explanation') expect(row!.alignment_alpha).toBe(1);
     expect(row!.ai_confidence_shown).toBe(configured.shows === 'none' ? null : configured.aiConfidence ? 1 : 0);
+    const [serve] = d1Rows<{ stated_accuracy: number | null }>(`select s.stated_accuracy from served_explanations s join main_experiment_responses r on r.served_explanation_id = s.id where r.session_id = '${p.id}'`);
+    if (configured.shows !== 'none') expect(serve!.stated_accuracy === null).toBe(configured.statedAccuracy === 'none');
+    if (configured.shows !== 'none' && typeof configured.statedAccuracy === 'object') {
+      expect(serve!.stated_accuracy).toBe(0.9);
+      await debriefInView(page, name, language);
+    }
     await page.context().close();
   });
 

@@ -10,7 +10,7 @@ import { trainGbdt } from '../../worker/ml/train';
 import { CONSENT_ITEMS, type DatasetType } from '../../worker/schemas/study';
 import { r2Keys } from '../../worker/storage/r2';
 import { caseSetResponseSchema } from '../../worker/schemas/experiment';
-import { mainStartResponseSchema } from '../../worker/schemas/main-experiment';
+import { explanationResponseSchema, mainStartResponseSchema } from '../../worker/schemas/main-experiment';
 import { api, postJson } from './api';
 import { seededRandom } from './factories';
 
@@ -210,3 +210,29 @@ export async function startedIn(condition: string, options: { preRule?: (feature
   if (res.status !== 201) throw new Error(`main experiment not started: ${res.status} ${await res.text()}`);
   return { ...p, set: mainStartResponseSchema.parse(await res.json()).case_set };
 }
+
+/** The initial judgement a revealing request carries in the condition-key tests. */
+export const REVEAL_INITIAL = { initial_prediction: 1, initial_confidence: 3, initial_response_time_ms: 4000 } as const;
+
+/** A participant started in `condition` (debug start), their first main case's AI revealed after the initial judgement: what the page was served. */
+export async function revealedIn(condition: string) {
+  const p = await startedIn(condition);
+  const caseId = p.set[0]!.case_id;
+  const res = await postJson('/api/human-aligned-explanation', { session_id: p.id, case_id: caseId, ...REVEAL_INITIAL });
+  if (res.status !== 200) throw new Error(`not revealed: ${res.status} ${await res.text()}`);
+  return { p, caseId, shown: explanationResponseSchema.parse(await res.json()) };
+}
+
+/** Stores that case as a page would, with `fields` beside the judgements (ratings, claims about the serve). */
+export const storeRevealed = (r: { p: { id: string }; caseId: string; shown: { served_explanation_id: number | null } }, fields: object) =>
+  postJson('/api/experiments/main/integrated-response', {
+    session_id: r.p.id,
+    case_id: r.caseId,
+    ...REVEAL_INITIAL,
+    final_prediction: 0,
+    final_confidence: 4,
+    final_response_time_ms: 2300,
+    ...(r.shown.served_explanation_id === null ? {} : { served_explanation_id: r.shown.served_explanation_id }),
+    total_task_time_ms: 20000,
+    ...fields,
+  });

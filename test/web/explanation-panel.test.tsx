@@ -19,6 +19,8 @@ const explanation = (overrides: Partial<ShownExplanation> = {}): ShownExplanatio
   aiBaseProbability: 0.35,
   modelIdentifier: 'ai',
   testAccuracy: 0.6934,
+  statedAccuracy: 0.6934,
+  accuracyStatement: 'measured',
   alpha: 0.5,
   ai: [],
   user: [],
@@ -97,10 +99,16 @@ describe('ExplanationPanel', () => {
     expect(items[1]).toContain('「再犯なし」');
   });
 
-  it("falls back to the study's fixed accuracy when the model has none recorded, in English too", () => {
-    renderScreen(<ExplanationPanel datasetType="adult_income" explanation={explanation({ testAccuracy: null, prediction: 0, shown: [bar('age', -1)] })} features={features} />, { lng: 'en' });
+  it('states the accuracy the server sent, a stated figure as it is, in English too', () => {
+    renderScreen(<ExplanationPanel datasetType="adult_income" explanation={explanation({ testAccuracy: null, statedAccuracy: 0.9, accuracyStatement: 'stated', prediction: 0, shown: [bar('age', -1)] })} features={features} />, { lng: 'en' });
     expect(screen.getByTestId('ai-prediction').textContent).toBe(DATASETS.adult_income.texts.en.aiNegative);
-    expect(screen.getByTestId('accuracy-note').textContent).toContain('84.5%');
+    expect(screen.getByTestId('accuracy-note').textContent).toBe(en.main.panel.accuracy.replace('{{value}}', '90.0'));
+  });
+
+  it('states no accuracy where the condition states none', () => {
+    renderScreen(<ExplanationPanel datasetType="adult_income" explanation={explanation({ testAccuracy: null, statedAccuracy: null, accuracyStatement: 'none' })} features={features} />, { lng: 'en' });
+    expect(screen.queryByTestId('accuracy-note')).toBeNull();
+    expect(screen.getByTestId('ai-prediction')).toBeTruthy();
   });
 
   it("says 'feature importance data unavailable' without contributions, and shows a spinner while loading", () => {

@@ -17,6 +17,8 @@ const explanation: ShownExplanation = {
   aiBaseProbability: 0.4,
   modelIdentifier: 'ai',
   testAccuracy: 0.7,
+  statedAccuracy: 0.7,
+  accuracyStatement: 'measured',
   alpha: 0.25,
   ai: [],
   user: [],

@@ -12,7 +12,7 @@ import { explanationResponseSchema } from '../../worker/schemas/main-experiment'
 import { conditionSchema } from '../../worker/schemas/study';
 import { describeCondition } from '../../worker/services/conditions';
 import { adminCookie, api, postJson } from '../helpers/api';
-import { seedCompasStudy, startedIn } from '../helpers/study-factories';
+import { revealedIn, seedCompasStudy, storeRevealed } from '../helpers/study-factories';
 import { runWithConditions, shippedConditions } from '../helpers/study-conditions';
 
 const CONDITIONS = [
@@ -23,32 +23,16 @@ const CONDITIONS = [
 runWithConditions(CONDITIONS);
 beforeAll(() => seedCompasStudy());
 
-const INITIAL = { initial_prediction: 1, initial_confidence: 3, initial_response_time_ms: 4000 } as const;
-const FINAL = { final_prediction: 0, final_confidence: 4, final_response_time_ms: 2300 } as const;
 const one = <T>(sql: string, ...binds: unknown[]) => env.DB.prepare(sql).bind(...binds).first<T>();
 const asAdmin = async (path: string) => api(path, { headers: { Cookie: await adminCookie() } });
 
 async function revealed(condition: string) {
-  const p = await startedIn(condition);
-  const caseId = p.set[0]!.case_id;
-  const res = await postJson('/api/human-aligned-explanation', { session_id: p.id, case_id: caseId, ...INITIAL });
-  expect(res.status).toBe(200);
-  const shown = explanationResponseSchema.parse(await res.json());
-  const serve = (await one<{ ai_probability: number; ai_confidence_shown: number }>('select ai_probability, ai_confidence_shown from served_explanations where id = ?', shown.served_explanation_id))!;
-  return { p, caseId, shown, serve };
+  const r = await revealedIn(condition);
+  const serve = (await one<{ ai_probability: number; ai_confidence_shown: number }>('select ai_probability, ai_confidence_shown from served_explanations where id = ?', r.shown.served_explanation_id))!;
+  return { ...r, serve };
 }
 
-const stored = (p: { id: string }, caseId: string, shown: { served_explanation_id: number | null }, claim: object) =>
-  postJson('/api/experiments/main/integrated-response', {
-    session_id: p.id,
-    case_id: caseId,
-    ...INITIAL,
-    ...FINAL,
-    trust: 4,
-    ...(shown.served_explanation_id === null ? {} : { served_explanation_id: shown.served_explanation_id }),
-    total_task_time_ms: 20000,
-    ...claim,
-  });
+const stored = (p: { id: string }, caseId: string, shown: { served_explanation_id: number | null }, claim: object) => storeRevealed({ p, caseId, shown }, { trust: 4, ...claim });
 
 describe("the AI's confidence, a condition key", () => {
   it('is refused unless true or false, and left out it is not shown (a configuration without it is as before)', () => {

@@ -6,7 +6,9 @@
 import { env } from 'cloudflare:workers';
 import { beforeAll, describe, expect, it } from 'vitest';
 import { heldOutSplit } from '../../worker/ml/dataset-build';
-import { parseDatasetDefinition } from '../../worker/schemas/dataset-definition';
+import { datasetPreviewSchema, parseDatasetDefinition } from '../../worker/schemas/dataset-definition';
+import { conditionSchema } from '../../worker/schemas/study';
+import { shippedConditions, useConditions } from '../helpers/study-conditions';
 import { BUILT_IN_DATASET_IDS } from '../../worker/schemas/datasets';
 import { REFRESH_MS } from '../../worker/services/dataset-registry';
 import { readParsedDataset, parseSource } from '../../worker/ml/dataset-source';
@@ -15,6 +17,8 @@ import { base64Of, sha256Of, studyRowCount } from '../helpers/dataset-upload';
 import { consentedParticipant } from '../helpers/study-factories';
 import { LOAN_ID, loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
 
+/** Where the AI built from the 4,000-row loan CSV is right and wrong among its 200 main-pool cases (the build is seeded). */
+const SHORT = { right: 174, wrong: 26 };
 let cookie: string;
 let csv: string;
 let definition: ReturnType<typeof loanDefinition>;
@@ -51,6 +55,29 @@ describe("a researcher's own dataset, added on the dashboard", () => {
     expect(await studyRowCount()).toBe(rows);
     expect(await objectKeys()).toEqual(keys);
     expect((await publicDatasets()).added).toEqual([]);
+  });
+
+  it("checks the design's AI accuracy against the main pools it would build: the check names each condition short with its numbers, and adding is refused, storing nothing", async () => {
+    const rows = await studyRowCount();
+    const keys = await objectKeys();
+    const body = { definition, csv_base64: base64Of(csv) };
+    const design = (aiAccuracy: number) => conditionSchema.parse({ name: 'set_accuracy', shows: 'ai_prediction', aiTiming: 'after_initial', aiAccuracy, share: 1 });
+    try {
+      useConditions([design(0.02)]);
+      const checked = datasetPreviewSchema.parse(await (await postJson('/api/admin/datasets/preview', body, { Cookie: cookie })).json());
+      expect(checked.accuracy_shortfalls).toEqual([{ condition: 'set_accuracy', ai_accuracy: 0.02, needed_right: 1, needed_wrong: 49, right: SHORT.right, wrong: SHORT.wrong }]);
+      const text = await refused(await add(body), 400, 'design_unfillable');
+      expect(text).toContain(`${LOAN_ID}: condition set_accuracy (aiAccuracy 0.02): the AI is right on ${SHORT.right} and wrong on ${SHORT.wrong} of the 200 main-pool cases a participant can get, but 1 right and 49 wrong are needed`);
+      expect(await studyRowCount()).toBe(rows);
+      expect(await objectKeys()).toEqual(keys);
+      // A share the pools can give: nothing is short.
+      useConditions([design(0.7)]);
+      expect(datasetPreviewSchema.parse(await (await postJson('/api/admin/datasets/preview', body, { Cookie: cookie })).json()).accuracy_shortfalls).toEqual([]);
+    } finally {
+      useConditions(shippedConditions);
+    }
+    // Without such a condition nothing is built for the check.
+    expect(datasetPreviewSchema.parse(await (await postJson('/api/admin/datasets/preview', body, { Cookie: cookie })).json()).accuracy_shortfalls).toEqual([]);
   });
 
   it('builds it inside the Worker by set-up\'s rules: the held-out cases, the AI model with CV, the training table; never the CSV', async () => {

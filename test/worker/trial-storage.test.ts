@@ -240,8 +240,9 @@ describe('the trial record, kept once', () => {
     // This participant's serves: other test files write and delete serves of their own meanwhile.
     const ofSession = () => rows<{ id: number }>('select id from served_explanations where session_id = ? order by id', sessionId);
     const serves = await ofSession();
-    // In one batch, with 0031 that writes the key's alpha in all 17 digits and 0033's column of the serve: other test files use the table meanwhile.
-    const laterColumns = migrationQueries('0033_').filter((q) => q.includes('`served_explanations`'));
+    // In one batch, with 0031 that writes the key's alpha in all 17 digits and the serve's columns of
+    // 0033 and 0034 (with its statement that fills in the accuracy stated): other test files use the table meanwhile.
+    const laterColumns = [...migrationQueries('0033_'), ...migrationQueries('0034_')].filter((q) => q.includes('`served_explanations`'));
     await env.DB.batch([...migrationQueries('0027_'), ...migrationQueries('0031_'), ...laterColumns].map((q) => env.DB.prepare(q)));
     // 2: a virtual generated column.
     expect(await hidden()).toBe(2);

@@ -137,6 +137,8 @@ export const sessions = sqliteTable(
      * the main experiment starts, balanced within the dataset, and never changed; null before.
      */
     condition: text('condition'),
+    /** When the completion page was first given the condition's debrief (a stated accuracy that was not the measured one); null: never. */
+    debriefServedAt: text('debrief_served_at'),
   },
   (t) => [
     // Every participant call resolves the session by its string id.
@@ -418,6 +420,11 @@ export const servedExplanations = sqliteTable(
     ),
     /** The AI's confidence (its probability for the class it predicts) was served with the prediction: the condition's aiConfidence. */
     aiConfidenceShown: integer('ai_confidence_shown', { mode: 'boolean' }).notNull().default(false),
+    /**
+     * The accuracy the panel stated with the prediction (0–1), as the condition's statedAccuracy
+     * says: the pinned model's measured test accuracy, or a stated figure; null when it stated none.
+     */
+    statedAccuracy: real('stated_accuracy'),
     serveCount: integer('serve_count').notNull().default(1),
     firstServedAt: text('first_served_at').notNull(),
     lastServedAt: text('last_served_at').notNull(),

@@ -6,6 +6,7 @@
  * or what the pool lacks. Pure, so set-up checks a design against its pools by the same rule the
  * Worker draws by.
  */
+import type { Condition } from '../schemas/study';
 
 /** A pool's cases by outcome (positive / negative) and whether the AI predicts them correctly. */
 export type CorrectnessCells = { positiveRight: number; positiveWrong: number; negativeRight: number; negativeWrong: number };
@@ -50,12 +51,42 @@ export function cellsToDraw(available: CorrectnessCells, size: number, right: nu
   return best?.cells ?? null;
 }
 
+const lacking = (rightThere: number, wrongThere: number, size: number, right: number) =>
+  `the AI is right on ${rightThere} and wrong on ${wrongThere} of the ${rightThere + wrongThere} main-pool cases a participant can get, ` +
+  `but ${right} right and ${size - right} wrong are needed (${right} of ${size})`;
+
 /** What a pool lacks for `right` right and `size − right` wrong cases, in words with the numbers. */
-export function shortfallOf(available: CorrectnessCells, size: number, right: number): string {
-  const rightThere = available.positiveRight + available.negativeRight;
-  const wrongThere = available.positiveWrong + available.negativeWrong;
-  return (
-    `the AI is right on ${rightThere} and wrong on ${wrongThere} of the ${rightThere + wrongThere} main-pool cases a participant can get, ` +
-    `but ${right} right and ${size - right} wrong are needed (${right} of ${size})`
-  );
+export const shortfallOf = (available: CorrectnessCells, size: number, right: number): string =>
+  lacking(available.positiveRight + available.negativeRight, available.positiveWrong + available.negativeWrong, size, right);
+
+/** A condition's aiAccuracy that a dataset's main pools cannot give: what it needs and what they hold. */
+export type AccuracyShortfall = { condition: string; aiAccuracy: number; neededRight: number; neededWrong: number; right: number; wrong: number };
+
+/**
+ * Every condition's aiAccuracy that a dataset's main-pool cases cannot give (each case's truth and
+ * the AI's prediction for it): empty when each fits, or no condition sets one.
+ */
+export function accuracyShortfalls(conditions: readonly Condition[], numCases: number, mainCases: readonly { truth: number; aiPrediction: number }[]): AccuracyShortfall[] {
+  const withAccuracy = conditions.filter((c): c is Condition & { aiAccuracy: number } => c.shows !== 'none' && c.aiAccuracy !== undefined);
+  if (withAccuracy.length === 0) return [];
+  const available = countCells(mainCases);
+  return withAccuracy.flatMap((condition) => {
+    const neededRight = rightCasesOf(condition.aiAccuracy, numCases)!;
+    if (cellsToDraw(available, numCases, neededRight)) return [];
+    return [
+      {
+        condition: condition.name,
+        aiAccuracy: condition.aiAccuracy,
+        neededRight,
+        neededWrong: numCases - neededRight,
+        right: available.positiveRight + available.negativeRight,
+        wrong: available.positiveWrong + available.negativeWrong,
+      },
+    ];
+  });
 }
+
+/** A shortfall in words with its numbers, for set-up's output and the Worker's refusals. */
+export const describeShortfall = (dataset: string, s: AccuracyShortfall): string =>
+  `${dataset}: condition ${s.condition} (aiAccuracy ${s.aiAccuracy}): ${lacking(s.right, s.wrong, s.neededRight + s.neededWrong, s.neededRight)}. ` +
+  `Choose another aiAccuracy, or more main pools (pools.mainPools) for ${dataset}.`;

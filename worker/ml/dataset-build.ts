@@ -9,7 +9,8 @@ import type { DatasetDefinition } from '../schemas/dataset-definition';
 import type { PreparedDataset } from './dataset-source';
 import { trainAiModel, type AiModelReport } from './ai-model';
 import { buildCasePools, type GeneratedCase } from './case-pools';
-import type { GbdtModel } from './model';
+import { compileModel, encodeRow, type GbdtModel } from './model';
+import { predictedLabel, predictProbability } from './predict';
 import type { TrainingTable } from './retrain';
 import { stratifiedSplit } from './split';
 import { baselineAccuracy, type BaselineAccuracy } from './baselines';
@@ -44,4 +45,12 @@ export function buildDataset(data: PreparedDataset): BuiltDataset {
   // The baselines go in the report beside the model's test figures, not into the model file (its identifier stays the same).
   const report = { ...trained.report, baselines: baselineAccuracy(data, split.train, split.test) };
   return { cases, model: trained.model, report, trainingTable: trainingTableOf(data, split.train) };
+}
+
+/** The main pools' cases as the design's AI accuracy counts them: each one's truth and the AI's prediction for it. */
+export function mainPoolCorrectness(cases: readonly Pick<GeneratedCase, 'pool' | 'features' | 'ground_truth'>[], model: GbdtModel | unknown): { truth: number; aiPrediction: number }[] {
+  const compiled = compileModel(model);
+  return cases
+    .filter((c) => c.pool === 'main_experiment')
+    .map((c) => ({ truth: c.ground_truth, aiPrediction: predictedLabel(predictProbability(compiled, encodeRow(compiled.header, c.features))) }));
 }

@@ -17,7 +17,8 @@ import {
   type postSurveySubmitResultSchema,
 } from '../schemas/post-survey-schemas';
 import { audienceOf, conditionOf } from '../services/conditions';
-import { adjustmentExample, findPostSurvey, storePostSurvey } from '../services/post-survey';
+import { adjustmentExample, findPostSurvey, recordDebriefServed, storePostSurvey } from '../services/post-survey';
+import { debriefOf } from '../schemas/condition-plan';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
 import { answerWriteLimit } from './sessions';
@@ -47,12 +48,15 @@ export const postSurveyRoutes = new Hono<AppEnv>()
     if (!session.postSurveyCompletedAt || !session.completionVerificationCode) {
       throw conflict('post_survey_incomplete', 'The completion code is given once the post-survey is stored');
     }
+    const debrief = debriefOf(conditionOf(session));
+    if (debrief) await recordDebriefServed(c.var.db, session.sessionId, new Date().toISOString());
     c.header('Cache-Control', 'no-store');
     return c.json({
       session_id: session.sessionId,
       completion_code: studyCodes.completionCode,
       verification_code: session.completionVerificationCode,
       completed_at: session.postSurveyCompletedAt,
+      debrief,
     } satisfies z.infer<typeof completionSchema>);
   })
   .get('/example/:sessionId', validate('param', sessionParamSchema), async (c) => {

@@ -50,3 +50,24 @@ export const showsAiConfidence = (condition: Condition): boolean => condition.sh
 
 /** The AI's confidence in its prediction: its probability for the class it predicts (0.5–1). */
 export const confidenceOf = (aiProbability: number): number => Math.max(aiProbability, 1 - aiProbability);
+
+/** Which accuracy a condition's panel states (`statedAccuracy`): the model's measured one unless it says otherwise. */
+export type AccuracyStatement = 'measured' | 'stated' | 'none';
+export const accuracyStatementOf = (condition: Condition): AccuracyStatement | null =>
+  condition.shows === 'none' ? null : condition.statedAccuracy === undefined || condition.statedAccuracy === 'measured' ? 'measured' : condition.statedAccuracy === 'none' ? 'none' : 'stated';
+
+/**
+ * The accuracy the panel states for a condition (0–1), null when it states none: the stated
+ * figure, or the pinned model's measured test accuracy (the study's fixed figure for the dataset
+ * where the model has none recorded, part 1 §8).
+ */
+export function statedAccuracyOf(condition: Condition, measured: number | null, fallbackPercent: number): number | null {
+  const statement = accuracyStatementOf(condition);
+  if (statement === null || statement === 'none') return null;
+  if (condition.shows !== 'none' && typeof condition.statedAccuracy === 'object') return condition.statedAccuracy.figure;
+  return measured ?? fallbackPercent / 100;
+}
+
+/** The debrief a condition's participant reads when they finish: only where its panel stated a figure that is not the measured one. */
+export const debriefOf = (condition: Condition): { ja: string; en: string } | null =>
+  condition.shows !== 'none' && typeof condition.statedAccuracy === 'object' ? condition.statedAccuracy.debrief : null;

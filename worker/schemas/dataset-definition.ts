@@ -378,6 +378,15 @@ export const datasetPreviewSchema = z.object({
       logistic_regression: z.number(),
     })
     .nullable(),
+  /**
+   * Each condition of the study that sets the AI's accuracy on the main set (`aiAccuracy`) and the
+   * main pools built from this definition cannot give: what it needs and what the AI gets right
+   * and wrong there. Checked only when the pools can be built and a condition sets one; a dataset
+   * with any is not added.
+   */
+  accuracy_shortfalls: z.array(
+    z.object({ condition: z.string(), ai_accuracy: z.number(), needed_right: countSchema, needed_wrong: countSchema, right: countSchema, wrong: countSchema }),
+  ),
   /** The understanding test's sample chart: the definition's own, or derived from the data (and then proposed as a change). */
   understanding_sample: z.object({ derived: z.boolean(), sample: understandingSampleSchema }),
   /**

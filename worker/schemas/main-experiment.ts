@@ -173,8 +173,16 @@ export const explanationResponseSchema = z.object({
    */
   ai_base_probability: z.number().nullable(),
   model_identifier: z.string(),
-  /** The AI model's accuracy on its held-out test cases, for the panel's note; null when not recorded. */
+  /**
+   * The AI model's accuracy on its held-out test cases, where the panel states it (the condition's
+   * statedAccuracy is `measured`); null when not recorded, or when the condition states another
+   * figure or none (the page is not sent what it does not show).
+   */
   model_test_accuracy: z.number().nullable(),
+  /** Which accuracy the panel states: the model's measured one, a figure the condition states, or none. */
+  accuracy_statement: z.enum(['measured', 'stated', 'none']),
+  /** The accuracy the panel states (0–1), as the serve recorded it; null with none. */
+  stated_accuracy: z.number().min(0).max(1).nullable(),
   /** The alpha the bars mix with (1: the AI's own by design); null without a mix (the prediction alone, the AI-only fallback). */
   alignment_alpha: z.number().nullable(),
   ai_feature_importance: z.array(featureContributionSchema),
@@ -245,6 +253,8 @@ export const integratedResponseBodySchema = z.object({
   ai_baseline_shown: z.boolean().optional(),
   /** The AI's confidence was shown with its prediction (the condition's aiConfidence). */
   ai_confidence_shown: z.boolean().optional(),
+  /** The accuracy the panel stated (0–1), null with none (the condition's statedAccuracy). */
+  ai_accuracy_stated: z.number().min(0).max(1).nullable().optional(),
   /** The serve the page showed (the explanation's `served_explanation_id`); left out, the case's last serve. */
   served_explanation_id: z.number().int().positive().nullish(),
 }).superRefine(wholeJudgement('final'));

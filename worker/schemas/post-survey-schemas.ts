@@ -124,6 +124,12 @@ export const completionSchema = z.object({
   completion_code: z.string(),
   verification_code: z.string(),
   completed_at: z.string(),
+  /**
+   * The debrief the participant's condition owes them (its panel stated an accuracy that was not
+   * the measured one: statedAccuracy), in both languages, for the page to show in its own; null
+   * for every other condition.
+   */
+  debrief: z.object({ ja: z.string(), en: z.string() }).nullable(),
 });
 
 const contribution = z.object({ feature: z.string(), importance: z.number(), abs_importance: z.number(), raw_shap: z.number() });

@@ -38,15 +38,39 @@ const aiConfidence = z.boolean({ error: 'aiConfidence is true (show the AI’s c
 const aiAccuracy = z.number({ error: 'aiAccuracy is a share of the main cases, above 0 and at most 1 (e.g. 0.7)' }).gt(0, 'aiAccuracy is above 0').max(1, 'aiAccuracy is at most 1').optional();
 
 /**
+ * What the panel says of the AI's accuracy (Yin, Wortman Vaughan & Wallach 2019 stated it; Zhang,
+ * Liao & Bellamy 2020 showed it beside the confidence): `measured`, the pinned model's accuracy on
+ * its held-out test cases, as before the key existed (left out means this); `none`, no accuracy
+ * note; or a stated figure, which is not the measured one and so a deception an ethics board must
+ * approve: it comes with the debrief the participant reads when they finish, in both languages.
+ */
+const debriefText = z.string().trim().min(1, 'a debrief text says, in the participant’s words, that the accuracy shown was set for the study and what the AI’s accuracy was');
+const statedAccuracy = z
+  .union(
+    [
+      z.enum(['measured', 'none']),
+      z
+        .object({
+          figure: z.number({ error: 'statedAccuracy.figure is the accuracy the panel states, above 0 and at most 1 (e.g. 0.9)' }).gt(0, 'statedAccuracy.figure is above 0').max(1, 'statedAccuracy.figure is at most 1'),
+          debrief: z.object({ ja: debriefText, en: debriefText }, { error: 'a stated figure needs statedAccuracy.debrief: { "ja": "…", "en": "…" }, the debrief shown when the participant finishes' }).strict(),
+        })
+        .strict(),
+    ],
+    { error: 'statedAccuracy is "measured" (the model’s test accuracy), "none", or { "figure": 0.9, "debrief": { "ja": "…", "en": "…" } }' },
+  )
+  .optional();
+
+/**
  * A between-subject condition of the main experiment: what a participant of it is shown, when,
  * and its share of participants. `explanation` with `alphaLevels` [1] shows the AI's own
  * explanation; without them it follows `mainExperiment.alphaLevels` (the human-aligned schedule).
- * `aiConfidence` adds the AI's confidence to what a condition shows of the AI.
+ * `aiConfidence` adds the AI's confidence to what a condition shows of the AI; `statedAccuracy`
+ * says which accuracy its panel states.
  */
 export const conditionSchema = z.discriminatedUnion('shows', [
   z.object({ name: conditionName, shows: z.literal('none'), judgements: z.union([z.literal(1), z.literal(2)]), share }).strict(),
-  z.object({ name: conditionName, shows: z.literal('ai_prediction'), aiTiming, aiConfidence, aiAccuracy, share }).strict(),
-  z.object({ name: conditionName, shows: z.literal('explanation'), aiTiming, alphaLevels: z.array(z.number().min(0).max(1)).min(1).optional(), aiConfidence, aiAccuracy, share }).strict(),
+  z.object({ name: conditionName, shows: z.literal('ai_prediction'), aiTiming, aiConfidence, aiAccuracy, statedAccuracy, share }).strict(),
+  z.object({ name: conditionName, shows: z.literal('explanation'), aiTiming, alphaLevels: z.array(z.number().min(0).max(1)).min(1).optional(), aiConfidence, aiAccuracy, statedAccuracy, share }).strict(),
 ]);
 
 /** A figure per dataset, for the datasets it names (the others take a general figure). */

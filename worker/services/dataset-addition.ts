@@ -19,7 +19,8 @@ import { datasetDefinitions } from '../schemas/study';
 import { BUILT_IN_DATASET_IDS } from '../schemas/datasets';
 import { r2Keys } from '../storage/r2';
 import { DataSourceError } from '../ml/dataset-source';
-import { readUpload } from './dataset-preview';
+import { designShortfallsOf, readUpload } from './dataset-preview';
+import { describeShortfall } from '../ml/correctness';
 import { REFRESH_MS, syncAddedDatasets } from './dataset-registry';
 import { aiModelIdentifier, loadImmutableModel } from './model-store';
 
@@ -55,6 +56,9 @@ export async function addDataset(db: Db, bucket: R2Bucket, input: { definition: 
     throw err;
   }
   const { cases: generated, model, report, trainingTable } = built;
+  // A design whose AI accuracy its main pools cannot give would refuse every participant's start.
+  const short = designShortfallsOf(built);
+  if (short.length > 0) throw badRequest('design_unfillable', short.map((x) => describeShortfall(id, x)).join('\n'));
 
   const modelJson = JSON.stringify(model);
   const identifier = await aiModelIdentifier(id, modelJson);

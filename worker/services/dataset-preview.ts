@@ -13,6 +13,19 @@ import { deriveUnderstandingSample, quartilesOf, SampleNotDerivable } from '../m
 import { heldOutAt, neededPerOutcome, outcomesShort, proposePoolFit } from '../ml/pool-fit';
 import { crossValidate } from '../ml/ai-model';
 import { baselineCrossValidated } from '../ml/baselines';
+import { accuracyShortfalls, type AccuracyShortfall } from '../ml/correctness';
+import { buildDataset, mainPoolCorrectness, type BuiltDataset } from '../ml/dataset-build';
+
+/**
+ * What the study's conditions that set the AI's accuracy (`aiAccuracy`) lack in a dataset's main
+ * pools as built (none without such a condition; then nothing is built for it here).
+ */
+export function designShortfallsOf(built: BuiltDataset | (() => BuiltDataset)): AccuracyShortfall[] {
+  const { conditions, mainExperiment } = studyConfig;
+  if (!conditions.some((c) => c.shows !== 'none' && c.aiAccuracy !== undefined)) return [];
+  const { cases, model } = typeof built === 'function' ? built() : built;
+  return accuracyShortfalls(conditions, mainExperiment.numCases, mainPoolCorrectness(cases, model));
+}
 
 const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
 
@@ -140,6 +153,9 @@ export async function previewDataset(input: { definition: unknown; csvBase64: st
     ...(sampleGiven ? [] : [{ path: ['understandingSample'], from: null, to: sample, reason: 'understanding_sample' as const }]),
   ];
 
+  // Built only when the study has a condition setting the AI's accuracy: what its main pools give it.
+  const shortfalls = canBuild ? designShortfallsOf(() => buildDataset(dataset)) : [];
+
   return {
     dataset: definition.id,
     csv: { bytes, sha256, matches_definition: matches },
@@ -152,6 +168,7 @@ export async function previewDataset(input: { definition: unknown; csvBase64: st
     columns,
     outcome: { positive, negative, positive_share: dataset.examples.length ? positive / dataset.examples.length : 0 },
     pools: { needed_per_outcome: needed, needed_with_one_main_pool: neededPerOutcome(pools, 1), held_out: heldOut, can_build: canBuild, short: outcomesShort(dataset, heldOut), options: fit.options, proposal: fit.proposal },
+    accuracy_shortfalls: shortfalls.map((x) => ({ condition: x.condition, ai_accuracy: x.aiAccuracy, needed_right: x.neededRight, needed_wrong: x.neededWrong, right: x.right, wrong: x.wrong })),
     understanding_sample: { derived: !sampleGiven, sample },
     accuracy,
     changes,

@@ -16,7 +16,7 @@ import { treeShap } from '../ml/treeshap';
 import type { ExplanationResponse, KeptJudgement } from '../schemas/main-experiment';
 import { r2Keys } from '../storage/r2';
 import { studyConfig, type Condition, type DatasetType } from '../schemas/study';
-import { confidenceOf, showsAiConfidence, showsAiExplanation } from '../schemas/condition-plan';
+import { accuracyStatementOf, confidenceOf, showsAiConfidence, showsAiExplanation, statedAccuracyOf } from '../schemas/condition-plan';
 import { alphaLevelsOf, conditionOf } from './conditions';
 import { alphaOfItem } from './main-case-sets';
 import { recordServe, type AiOnlyReason, type ServedExplanation } from './served-explanations';
@@ -158,6 +158,9 @@ export async function explainForSession(
     ai_base_probability: aiPart.baseProbability,
     model_identifier: ai.identifier,
     model_test_accuracy: ai.testAccuracy,
+    // Which accuracy the panel states is the condition's, decided by `serveCase` as the confidence is.
+    accuracy_statement: 'measured',
+    stated_accuracy: null,
     // The AI's own bars as the fallback are no mix: no alpha is shown with them.
     alignment_alpha: usable ? alpha : null,
     ai_feature_importance: aiPart.shares,
@@ -224,9 +227,10 @@ export function practiceAlpha(condition: Condition): number {
  * number for number), the model's accuracy note from the model's row. Serving a case again
  * returns this, so nothing a page asks for makes a serve of another kind.
  */
-function explanationOfServe(serve: ServedExplanation, caseRow: CaseRow, testAccuracy: number | null): ExplanationResponse {
+function explanationOfServe(serve: ServedExplanation, caseRow: CaseRow, testAccuracy: number | null, condition: Condition): ExplanationResponse {
   const bars = barsOfServe(serve) as { ai: FeatureContribution[]; user: FeatureContribution[]; shown: FeatureContribution[] };
   const prediction = serve.kind === 'prediction_only';
+  const statement = serve.statedAccuracy === null ? 'none' : (accuracyStatementOf(condition) ?? 'measured');
   return {
     success: true,
     session_id: serve.sessionId,
@@ -237,7 +241,9 @@ function explanationOfServe(serve: ServedExplanation, caseRow: CaseRow, testAccu
     ai_confidence: serve.aiConfidenceShown ? confidenceOf(serve.aiProbability) : null,
     ai_base_probability: prediction ? null : serve.aiBaseProbability,
     model_identifier: serve.aiModelIdentifier,
-    model_test_accuracy: testAccuracy,
+    model_test_accuracy: statement === 'measured' ? testAccuracy : null,
+    accuracy_statement: statement,
+    stated_accuracy: serve.statedAccuracy,
     alignment_alpha: serve.alignmentAlpha,
     ai_feature_importance: bars.ai,
     user_feature_importance: bars.user,
@@ -297,7 +303,7 @@ export async function serveCase(
       .set({ serveCount: sql`${servedExplanations.serveCount} + 1`, lastServedAt: options.now })
       .where(eq(servedExplanations.id, inputs.served.id));
     const accuracy = session.ai?.metrics.test_accuracy;
-    return explanationOfServe(inputs.served, caseRow, typeof accuracy === 'number' ? accuracy : null);
+    return explanationOfServe(inputs.served, caseRow, typeof accuracy === 'number' ? accuracy : null, condition);
   }
   const alpha = practice ? practiceAlpha(condition) : (alphaOfItem(condition, inputs.setItem!.storedAlpha) ?? studyConfig.mainExperiment.fallbackAlpha);
   const prediction = condition.shows === 'ai_prediction';
@@ -310,7 +316,16 @@ export async function serveCase(
     userModel: prediction ? null : inputs.userModel,
   });
   const inShape = prediction ? predictionOnly(served.explanation) : showsAiExplanation(condition, studyConfig.mainExperiment.alphaLevels) ? asAiExplanation(served.explanation) : served.explanation;
-  const shown = showsAiConfidence(condition) ? { ...inShape, ai_confidence: confidenceOf(served.explanation.ai_probability!) } : inShape;
+  const statement = accuracyStatementOf(condition)!;
+  const fallbackPercent = studyConfig.modelAccuracy.fallbackPercent[caseRow.datasetType] ?? studyConfig.modelAccuracy.otherFallbackPercent;
+  const shown: ExplanationResponse = {
+    ...inShape,
+    ai_confidence: showsAiConfidence(condition) ? confidenceOf(served.explanation.ai_probability!) : null,
+    // Nothing of the measured accuracy goes to a page whose panel states another figure or none.
+    model_test_accuracy: statement === 'measured' ? inShape.model_test_accuracy : null,
+    accuracy_statement: statement,
+    stated_accuracy: statedAccuracyOf(condition, inShape.model_test_accuracy, fallbackPercent),
+  };
   const id = await recordServe(db, {
     shown,
     aiProbability: served.explanation.ai_probability!,

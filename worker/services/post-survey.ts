@@ -3,7 +3,7 @@
  * which the client counts as done), checked field by field against the one definition, never
  * trusting the browser. The session is then complete.
  */
-import { and, asc, eq, sql } from 'drizzle-orm';
+import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
 import { cases, mainExperimentResponses, postSurveys, servedExplanations, sessions } from '../db/schema';
@@ -98,4 +98,9 @@ export async function adjustmentExample(db: Db, sessionId: string) {
   const { own, served, ...rest } = row;
   const { ai, shown } = trialBars(own, served);
   return { ...rest, ai, shown };
+}
+
+/** The first time the completion page was given the condition's debrief; a later fetch keeps it. */
+export async function recordDebriefServed(db: Db, sessionId: string, now: string) {
+  await db.update(sessions).set({ debriefServedAt: now }).where(and(eq(sessions.sessionId, sessionId), isNull(sessions.debriefServedAt)));
 }

@@ -59,6 +59,7 @@ export async function recordServe(
         userModelPrediction: shown.user_model_prediction,
         userModelProbability: shown.user_model_probability,
         aiConfidenceShown: shown.ai_confidence !== null,
+        statedAccuracy: shown.stated_accuracy,
         bars: sql`case when ${packed} then json_set(${bars}, '$.f', (select ${featureLists.id} from ${featureLists} where ${featureLists.names} = ${names})) else ${bars} end`,
         firstServedAt: now,
         lastServedAt: now,
@@ -114,6 +115,7 @@ const CLAIMS: { [K in keyof IntegratedResponseBody]?: (s: ServedExplanation) => 
   shown_feature_importance: (s) => barsOfServe(s).shown,
   ai_baseline_shown: baselineShown,
   ai_confidence_shown: (s) => s.aiConfidenceShown,
+  ai_accuracy_stated: (s) => s.statedAccuracy,
 };
 
 /** The names of the trial's fields that say something other than the serve did (a left-out field says nothing). */

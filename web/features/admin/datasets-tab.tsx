@@ -300,6 +300,9 @@ function AddDataset({ preview, upload }: { preview: Preview; upload: Upload }) {
     ...(preview.id_in_use ? [t(k('idInUse'), { dataset: preview.dataset })] : []),
     ...(preview.csv.matches_definition ? [] : [t(k(shaState(preview)))]),
     ...(preview.pools.can_build ? [] : [t(k('poolsCannot'))]),
+    ...preview.accuracy_shortfalls.map((x) =>
+      t(k('accuracyShort'), { condition: x.condition, share: x.ai_accuracy, neededRight: x.needed_right, neededWrong: x.needed_wrong, right: x.right, wrong: x.wrong }),
+    ),
   ];
   const percent = (x: number) => (x * 100).toFixed(1);
   return (

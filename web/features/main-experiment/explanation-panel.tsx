@@ -7,7 +7,7 @@ import { showsAiBaseline, type ShownExplanation } from './explanation';
 
 /**
  * What the study shows with the AI's prediction: its label in its dataset's colour, the AI's
- * confidence where the condition shows it, the model's accuracy note and, where the study enables
+ * confidence where the condition shows it, the accuracy note the condition states and, where the study enables
  * it, the AI's starting point. The panel opens with it; the final judgement's answer bar repeats
  * it, so the AI's answer stays in view while deciding.
  */
@@ -24,7 +24,8 @@ export function AiPrediction({
   const colours = predictionColours[datasetType];
   const positive = t(`main.labels.${datasetType}.positive`);
   const negative = t(`main.labels.${datasetType}.negative`);
-  const accuracy = explanation.testAccuracy;
+  // The server's figure (the fixed one where the model has none recorded), or none where the condition states none.
+  const accuracy = explanation.statedAccuracy;
   return (
     <div className="ai-prediction-summary">
       <p className="ai-prediction">
@@ -38,9 +39,11 @@ export function AiPrediction({
           {t('main.panel.confidence', { value: (explanation.aiConfidence * 100).toFixed(0) })}
         </p>
       ) : null}
-      <p className="muted accuracy-note" data-testid="accuracy-note">
-        {t('main.panel.accuracy', { value: (accuracy !== null ? accuracy * 100 : (studyConfig.modelAccuracy.fallbackPercent[datasetType] ?? studyConfig.modelAccuracy.otherFallbackPercent)).toFixed(1) })}
-      </p>
+      {accuracy !== null ? (
+        <p className="muted accuracy-note" data-testid="accuracy-note">
+          {t('main.panel.accuracy', { value: (accuracy * 100).toFixed(1) })}
+        </p>
+      ) : null}
       {showsAiBaseline(explanation, baselineEnabled) && explanation.aiBaseProbability !== null && explanation.aiProbability !== null ? (
         <p className="ai-baseline" data-testid="ai-baseline">
           {t('main.panel.baseline', {

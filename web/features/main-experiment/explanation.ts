@@ -24,8 +24,11 @@ export type ShownExplanation = {
   /** The AI's starting point before any feature is looked at (its base rate). */
   aiBaseProbability: number | null;
   modelIdentifier: string;
-  /** Test accuracy recorded with the AI model; null when unknown (the panel falls back to the study's figure). */
+  /** Test accuracy recorded with the AI model, where the panel states it; null when unknown or not stated. */
   testAccuracy: number | null;
+  /** The accuracy the panel states (0–1), the server's: the measured one, a figure the condition states, or null for none. */
+  statedAccuracy: number | null;
+  accuracyStatement: 'measured' | 'stated' | 'none';
   /** The alpha the bars mix with; null without bars. */
   alpha: number | null;
   ai: Contribution[];
@@ -50,6 +53,8 @@ const fromHumanAligned = (r: HumanAligned): ShownExplanation => ({
   aiBaseProbability: r.ai_base_probability,
   modelIdentifier: r.model_identifier,
   testAccuracy: r.model_test_accuracy,
+  statedAccuracy: r.stated_accuracy,
+  accuracyStatement: r.accuracy_statement,
   alpha: r.alignment_alpha,
   ai: r.ai_feature_importance,
   user: r.user_feature_importance,
@@ -112,7 +117,7 @@ export async function fetchExplanation(input: {
     : {};
   const noted = (e: ShownExplanation) => {
     // Part 1 §8: without the model's accuracy the panel shows the study's fixed figure.
-    if (e.testAccuracy === null) logger.fallback('model_accuracy', 'モデル精度の取得に失敗しました');
+    if (e.accuracyStatement === 'measured' && e.testAccuracy === null) logger.fallback('model_accuracy', 'モデル精度の取得に失敗しました');
     return input.predictionOnly ? withoutBars(e) : e;
   };
   try {

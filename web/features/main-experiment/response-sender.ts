@@ -52,6 +52,7 @@ export function integratedResponse(sessionId: string, item: MainCase, record: Ca
           explanation_viewing_time_ms: record.explanationViewMs,
           ai_baseline_shown: showsAiBaseline(e),
           ai_confidence_shown: e.aiConfidence !== null,
+          ai_accuracy_stated: e.statedAccuracy,
         }
       : {}),
     ...record.survey,

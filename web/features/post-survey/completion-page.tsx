@@ -46,7 +46,7 @@ function CopyValue({ label, value, testId }: { label: string; value: string; tes
 
 type CompletionState =
   | { kind: 'loading' }
-  | { kind: 'ready'; completionCode: string; verificationCode: string }
+  | { kind: 'ready'; completionCode: string; verificationCode: string; debrief: { ja: string; en: string } | null }
   | { kind: 'incomplete'; phase: string | null }
   | { kind: 'failed' };
 
@@ -81,7 +81,7 @@ function useCompletion(sessionId: string | null): { state: CompletionState; retr
     void (async () => {
       try {
         const body = await unwrap(await api.api['post-survey'].completion[':sessionId'].$get({ param: { sessionId } }));
-        if (live) setState({ kind: 'ready', completionCode: body.completion_code, verificationCode: body.verification_code });
+        if (live) setState({ kind: 'ready', completionCode: body.completion_code, verificationCode: body.verification_code, debrief: body.debrief });
       } catch (err) {
         if (!live) return;
         const incomplete = err instanceof ApiError && (err.status === 409 || err.status === 404);
@@ -108,7 +108,7 @@ function useCompletion(sessionId: string | null): { state: CompletionState; retr
  * and the page says where it came from.
  */
 export function CompletionPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const [search] = useSearchParams();
   const routeState = useLocation().state as { sessionId?: string } | null;
   const debugTools = useDebugTools(search.get('debug') === 'true');
@@ -126,6 +126,12 @@ export function CompletionPage() {
       <h1>{t(done ? 'complete.title' : state.kind === 'incomplete' ? 'complete.notYetTitle' : 'complete.checkingTitle')}</h1>
       {done ? <ProgressBar phase="post_survey" value={1} max={1} /> : null}
       {state.kind === 'ready' ? <p className="lead">{t('complete.thanks')}</p> : null}
+      {state.kind === 'ready' && state.debrief ? (
+        <section className="card debrief" data-testid="completion-debrief">
+          <h2>{t('complete.debriefTitle')}</h2>
+          <p>{i18n.language === 'en' ? state.debrief.en : state.debrief.ja}</p>
+        </section>
+      ) : null}
       {state.kind === 'ready' && prolific?.completion_url ? (
         <section className="card">
           <ProlificButton href={prolific.completion_url} label={t('prolific.complete')} note={t('prolific.completeNote')} />

@@ -222,6 +222,7 @@ export async function insertParticipantSession(
             mainStartBypass: sql<null>`null`.as('main_start_bypass'),
             // Under quotas the cell's condition is fixed on admission (the main start keeps it).
             condition: (quota ? sql<string | null>`${openCell(quota)}` : sql<null>`null`).as('condition'),
+            debriefServedAt: sql<null>`null`.as('debrief_served_at'),
           })
           .from(participants)
           .where(and(eq(participants.participantCode, code), admitted)),

@@ -168,6 +168,7 @@ export const participantsTable: ExportTable<ParticipantRow> = {
     { name: 'study_config_version', type: 'text', meaning: CONFIG_VERSION, value: (r) => r.s?.studyConfigVersion ?? null },
     conditionColumn((r) => (r.s?.mainStartedAt ? (r.s.condition ?? SPEC_DESIGN.name) : null)),
     { name: 'screened_out_at', type: 'timestamp', meaning: 'When a Prolific participant was screened out after failing the understanding test too often (empty otherwise)', coding: UTC, value: (r) => r.s?.screenedOutAt ?? null },
+    { name: 'debrief_served_at', type: 'timestamp', meaning: "When the completion page first gave the participant their condition's debrief (its panel stated an accuracy that was not the measured one: statedAccuracy); empty otherwise", coding: UTC, value: (r) => r.s?.debriefServedAt ?? null },
     { name: 'created_at', type: 'timestamp', meaning: 'When the participant ID was registered', coding: UTC, value: (r) => r.p.createdAt },
     { name: 'consented_at', type: 'timestamp', meaning: 'When consent was given', coding: UTC, value: (r) => r.s?.consentedAt ?? null },
     { name: 'pre_completed_at', type: 'timestamp', meaning: 'When the pre-experiment was completed', coding: UTC, value: (r) => r.s?.preCompletedAt ?? null },
@@ -303,6 +304,7 @@ const mainPage = (db: Db, filter: ExportFilter, after: number) =>
       shown: shownKind(),
       // The bars are the serve's, kept there once; a trial stored before serves keeps its own.
       served: servedBars,
+      statedAccuracy: servedExplanations.statedAccuracy,
     })
     .from(main)
     .innerJoin(participants, eq(participants.id, main.participantId))
@@ -385,6 +387,15 @@ export const mainExperimentTable: ExportTable<MainRow> = {
       meaning: "Whether the AI's confidence, its probability for the class it predicts, was shown with its prediction (the condition's aiConfidence), from the serve",
       coding: 'true or false; empty without AI (or for a case stored before the confidence could be shown)',
       value: (r) => r.r.aiConfidenceShown,
+    },
+    {
+      name: 'ai_accuracy_stated',
+      type: 'number',
+      meaning:
+        "The accuracy the panel stated with the AI's prediction, from the serve: the pinned model's measured test accuracy, or the figure the condition's statedAccuracy states (a deception its participants were debriefed about)",
+      units: 'proportion 0–1',
+      coding: 'empty: no accuracy stated (statedAccuracy "none"), no AI, or a case stored before serves were recorded',
+      value: (r) => r.statedAccuracy ?? null,
     },
     outcomeColumn('user_model_prediction', "Prediction of the participant's own model", (r) => r.r.userModelPrediction),
     { name: 'user_model_probability', type: 'number', meaning: "Participant model's probability of the positive class", units: 'probability 0–1', value: (r) => r.r.userModelProbability },
@@ -755,6 +766,7 @@ export const servedExplanationsTable: ExportTable<ServedRow> = {
     { name: 'ai_probability', type: 'number', meaning: "AI model's probability of the positive class (computed whether or not it was shown)", units: 'probability 0–1', value: (r) => r.r.aiProbability },
     { name: 'ai_base_probability', type: 'number', meaning: "The AI's starting point before any feature (sigmoid of TreeSHAP's base value)", units: 'probability 0–1', value: (r) => r.r.aiBaseProbability },
     { name: 'ai_confidence_shown', type: 'boolean', meaning: "Whether the AI's confidence (its probability for the class it predicts) was served with its prediction: the condition's aiConfidence", coding: 'true or false', value: (r) => r.r.aiConfidenceShown },
+    { name: 'stated_accuracy', type: 'number', meaning: "The accuracy the panel stated: the model's measured test accuracy or the condition's stated figure (statedAccuracy)", units: 'proportion 0–1', coding: 'empty: none stated', value: (r) => r.r.statedAccuracy },
     { name: 'user_model_prediction', type: 'integer', meaning: "Participant model's prediction by the spec's rule (shares summing above 0)", value: (r) => r.r.userModelPrediction },
     { name: 'user_model_probability', type: 'number', meaning: "Participant model's probability of the positive class", units: 'probability 0–1', value: (r) => r.r.userModelProbability },
     { name: 'shown_feature_importance', type: 'json', meaning: 'The bars served, in order', coding: 'JSON [{"feature", "importance", "abs_importance", "raw_shap"}]', value: (r) => barsOfServe(r.r).shown },
