@@ -4,7 +4,7 @@
  * explanation), two variants of when the AI appears and how often one judges alone, the
  * prediction with the AI's confidence and the prediction of an AI right on 70 % of the cases,
  * stated as 90 % with a debrief at the end (issue #58, elements 3 and 1); the AI's own explanation
- * states no accuracy.
+ * states no accuracy; the 70 % AI and judging alone once show the outcome after each case (element 4).
  */
 import { conditionSchema, type Condition } from '../../worker/schemas/study';
 
@@ -18,9 +18,9 @@ export const DESIGN: Condition[] = [
   { name: 'no_ai', shows: 'none', judgements: 2, share: 1 },
   { name: 'prediction_only', shows: 'ai_prediction', aiTiming: 'after_initial', share: 1 },
   { name: 'prediction_confidence', shows: 'ai_prediction', aiTiming: 'after_initial', aiConfidence: true, share: 1 },
-  { name: 'prediction_70', shows: 'ai_prediction', aiTiming: 'after_initial', aiAccuracy: 0.7, statedAccuracy: { figure: 0.9, debrief: STATED_DEBRIEF }, share: 1 },
+  { name: 'prediction_70', shows: 'ai_prediction', aiTiming: 'after_initial', aiAccuracy: 0.7, statedAccuracy: { figure: 0.9, debrief: STATED_DEBRIEF }, outcomeFeedback: true, share: 1 },
   { name: 'ai_explanation', shows: 'explanation', aiTiming: 'after_initial', alphaLevels: [1], statedAccuracy: 'none', share: 1 },
   { name: 'human_aligned', shows: 'explanation', aiTiming: 'after_initial', share: 1 },
   { name: 'explanation_with_case', shows: 'explanation', aiTiming: 'with_case', share: 1 },
-  { name: 'no_ai_once', shows: 'none', judgements: 1, share: 1 },
+  { name: 'no_ai_once', shows: 'none', judgements: 1, outcomeFeedback: true, share: 1 },
 ].map((c) => conditionSchema.parse(c));

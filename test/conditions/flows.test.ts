@@ -83,11 +83,15 @@ async function aiShown(page: Page, withBars: boolean) {
  * the phone while the final judgement is given, and on a laptop, without page overflow.
  */
 async function confidenceInView(page: Page, shot: string) {
-  const repeated = page.getByTestId('final-ai-reminder').getByTestId('ai-confidence');
+  await inViewAtBothSizes(page, page.getByTestId('final-ai-reminder').getByTestId('ai-confidence'), shot);
+}
+
+/** `target` in view without scrolling and the page without overflow, on a phone and on a laptop (the page left at the phone's size). */
+async function inViewAtBothSizes(page: Page, target: ReturnType<Page['locator']>, shot: string) {
   for (const [width, height] of [[390, 844], [1280, 800]] as const) {
     await page.setViewportSize({ width, height });
-    const box = (await repeated.boundingBox())!;
-    expect(box.y >= 0 && box.y + box.height <= height, `confidence at y ${box.y} of ${height}`).toBe(true);
+    const box = (await target.boundingBox())!;
+    expect(box.y >= 0 && box.y + box.height <= height, `${shot}: at y ${box.y} of ${height}`).toBe(true);
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${shot}-${width}.png` });
   }
@@ -115,6 +119,29 @@ async function debriefInView(page: Page, condition: string, language: 'ja' | 'en
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-debrief-${language}-${width}.png`, fullPage: true });
   }
   expect(d1Rows<{ at: string | null }>(`select debrief_served_at as at from sessions where session_id = '${p.id}'`)[0]!.at).not.toBeNull();
+}
+
+/**
+ * The outcome after a stored case (issue #58, element 4): the server's (its case table's truth, the
+ * stored judgement's and the AI's verdicts), in view with its button on a phone and on a laptop;
+ * moving on records how long it was viewed.
+ */
+async function feedbackThenNext(page: Page, t: typeof ja, p: TestParticipant, caseNumber: number, shot: string) {
+  const shown = page.getByTestId('outcome-feedback');
+  await shown.waitFor();
+  const [trial] = d1Rows<{ ground_truth: number; final_prediction: number; ai_prediction: number | null; served: string | null }>(
+    `select ground_truth, final_prediction, ai_prediction, feedback_served_at as served from main_experiment_responses where session_id = '${p.id}' and case_number = ${caseNumber}`,
+  );
+  expect(trial!.served).not.toBeNull();
+  expect(await shown.getByTestId('feedback-yours').getAttribute('data-correct')).toBe(String(trial!.final_prediction === trial!.ground_truth));
+  expect(await shown.getByTestId('feedback-ai').count()).toBe(trial!.ai_prediction === null ? 0 : 1);
+  if (trial!.ai_prediction !== null) expect(await shown.getByTestId('feedback-ai').getAttribute('data-correct')).toBe(String(trial!.ai_prediction === trial!.ground_truth));
+  const next = page.getByRole('button', { name: t.main.feedback.next });
+  await inViewAtBothSizes(page, next, shot);
+  await next.click();
+  await expect
+    .poll(() => d1Rows<{ ms: number | null }>(`select feedback_viewing_time_ms as ms from main_experiment_responses where session_id = '${p.id}' and case_number = ${caseNumber}`)[0]!.ms, { timeout: 10_000 })
+    .toBeGreaterThan(0);
 }
 
 async function judge(page: Page, t: typeof ja, nth: 0 | 1) {
@@ -182,6 +209,7 @@ describe('each condition of the design, on a phone', () => {
       await shot('survey');
       await page.getByRole('button', { name: t.main.survey.submit }).click();
     }
+    if (plan.feedback) await feedbackThenNext(page, t, p, 1, `condition-${name}-feedback-${language}`);
     await page.locator('.case-card h2').filter({ hasText: '2' }).waitFor();
 
     // Stored with what the condition showed and asked, and nothing else.
@@ -281,6 +309,14 @@ describe('each condition of the design, on a phone', () => {
       expect(await items.count()).toBe(plan.ratings.length);
       for (let i = 0; i < plan.ratings.length; i++) await items.nth(i).locator('.radio').nth(3).click();
       await page.getByRole('button', { name: t.main.survey.submit }).click();
+    }
+    if (plan.feedback) {
+      // A reload on the outcome moves on to the next case: the case is stored, its outcome given, its viewing time left empty.
+      await page.getByTestId('outcome-feedback').waitFor();
+      await inViewAtBothSizes(page, page.getByRole('button', { name: t.main.feedback.next }), `reload-${name}-feedback-${language}`);
+      await page.reload();
+      await page.locator('.case-card h2').filter({ hasText: '3' }).waitFor();
+      expect(d1Rows(`select feedback_served_at is not null as given, feedback_viewing_time_ms as ms from main_experiment_responses where session_id = '${p.id}' and case_id = '${caseId}'`)[0]).toEqual({ given: 1, ms: null });
     }
     await page.locator('.case-card h2').filter({ hasText: '3' }).waitFor();
 

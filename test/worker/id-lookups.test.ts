@@ -85,6 +85,12 @@ function missOf(route: string, id: string): Call {
       body: { session_id: id, attempt_id: crypto.randomUUID(), answers: [] },
     },
     'GET /api/experiments/main/summary/:sessionId': { method: 'GET', path: `/api/experiments/main/summary/${id}` },
+    'GET /api/experiments/main/feedback': { method: 'GET', path: `/api/experiments/main/feedback?session_id=${id}&case_id=${caseId}` },
+    'POST /api/experiments/main/feedback-viewed': {
+      method: 'POST',
+      path: '/api/experiments/main/feedback-viewed',
+      body: { session_id: id, case_id: caseId, feedback_viewing_time_ms: 1000 },
+    },
     'POST /api/human-aligned-explanation': { method: 'POST', path: '/api/human-aligned-explanation', body: { session_id: id, case_id: caseId } },
     'GET /api/experiments/explanations/:caseId': { method: 'GET', path: `/api/experiments/explanations/${caseId}?session_id=${id}` },
     'POST /api/post-survey': { method: 'POST', path: '/api/post-survey/', body: { session_id: id } },

@@ -350,6 +350,10 @@ export const mainExperimentResponses = sqliteTable(
     servedExplanationId: integer('served_explanation_id'),
     /** Why the AI's own bars were shown (the serve's `ai_only_reason`); null otherwise. */
     aiOnlyReason: text('ai_only_reason'),
+    /** When the server first gave the case's outcome feedback (a condition's outcomeFeedback); null: not given. */
+    feedbackServedAt: text('feedback_served_at'),
+    /** How long the feedback was on screen, from its first frame to the click that moved on, as the page measured it (at most the time since it was served); null: not reported. */
+    feedbackViewingTimeMs: integer('feedback_viewing_time_ms'),
   },
   (t) => [
     uniqueIndex('main_responses_session_case_uq').on(t.sessionId, t.caseId),

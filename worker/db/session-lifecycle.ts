@@ -61,6 +61,8 @@ const WRITES = {
   explanation: ['notCompleted', 'notScreenedOut', 'consented', 'mainStarted'],
   main_answer: ['notCompleted', 'notScreenedOut', 'consented'],
   understanding_attempt: ['notCompleted', 'notScreenedOut', 'consented'],
+  /** A stored case's outcome feedback: giving it is recorded, as is how long it was viewed (the 50th case's too, before the post-survey). */
+  outcome_feedback: ['notCompleted', 'notScreenedOut', 'consented'],
   /** The post-survey; sent again once stored, it is answered as a duplicate (the survey's own rule). */
   post_survey: ['notScreenedOut', 'consented', 'mainCompleted'],
   /** A return to the study counts only while there is something to return to. */

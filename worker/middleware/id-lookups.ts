@@ -50,6 +50,8 @@ export const ID_LOOKUPS: Record<string, Counting> = {
   'POST /api/experiments/main/integrated-response': 'misses',
   'POST /api/experiments/main/understanding-test': 'misses',
   'GET /api/experiments/main/summary/:sessionId': 'misses',
+  'GET /api/experiments/main/feedback': 'misses',
+  'POST /api/experiments/main/feedback-viewed': 'misses',
   'POST /api/human-aligned-explanation': 'misses_own_case_free',
   'GET /api/experiments/explanations/:caseId': 'misses_own_case_free',
   'POST /api/post-survey': 'misses',

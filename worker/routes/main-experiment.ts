@@ -4,7 +4,9 @@ import type { AppEnv } from '../env';
 import { AppError, conflict } from '../errors';
 import {
   alignmentAlphaParamSchema,
+  feedbackViewedBodySchema,
   integratedResponseBodySchema,
+  outcomeFeedbackQuerySchema,
   type integratedResponseResultSchema,
   mainStartBodySchema,
   mainStartQuerySchema,
@@ -31,6 +33,7 @@ import { mainResponseSummary, storeIntegratedResponse } from '../services/main-r
 import { countPreResponses } from '../services/pre-experiment';
 import { casesInProgress, keepTrialStep } from '../services/trial-progress';
 import { requireSession } from '../services/sessions';
+import { outcomeFeedback, recordFeedbackViewed } from '../services/outcome-feedback';
 import { validate, validateOptionalJson } from '../validate';
 import { debugToolsAllowed } from '../environment';
 
@@ -133,6 +136,18 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       screened_out: outcome.screenedOut,
     };
     return c.json(result, outcome.duplicate ? 200 : 201);
+  })
+  // A stored case's outcome feedback (a condition's outcomeFeedback), and how long it was viewed.
+  .get('/main/feedback', validate('query', outcomeFeedbackQuerySchema), async (c) => {
+    const query = c.req.valid('query');
+    const session = await requireSession(c.var.db, query.session_id);
+    c.header('Cache-Control', 'no-store');
+    return c.json(await outcomeFeedback(c.var.db, session, query.case_id, new Date().toISOString()));
+  })
+  .post('/main/feedback-viewed', answerWriteLimit, validate('json', feedbackViewedBodySchema), async (c) => {
+    const body = c.req.valid('json');
+    const session = await requireSession(c.var.db, body.session_id);
+    return c.json(await recordFeedbackViewed(c.var.db, session, body, new Date()));
   })
   .get('/main/summary/:sessionId', validate('param', sessionParamSchema), async (c) => {
     const session = await requireSession(c.var.db, c.req.valid('param').sessionId);

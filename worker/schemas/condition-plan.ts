@@ -71,3 +71,6 @@ export function statedAccuracyOf(condition: Condition, measured: number | null, 
 /** The debrief a condition's participant reads when they finish: only where its panel stated a figure that is not the measured one. */
 export const debriefOf = (condition: Condition): { ja: string; en: string } | null =>
   condition.shows !== 'none' && typeof condition.statedAccuracy === 'object' ? condition.statedAccuracy.debrief : null;
+
+/** Whether a condition shows the true outcome after each main case (`outcomeFeedback`). */
+export const givesOutcomeFeedback = (condition: Condition): boolean => condition.outcomeFeedback === true;

@@ -70,6 +70,8 @@ export const conditionViewSchema = z.object({
   ai_timing: z.enum(AI_TIMINGS).nullable(),
   /** Judgements per case: 2 (initial and final), or 1 (the AI shown with the case, or judging alone once). */
   judgements: z.union([z.literal(1), z.literal(2)]),
+  /** The true outcome is shown after each case, once it is stored (`GET /api/experiments/main/feedback`). */
+  outcome_feedback: z.boolean(),
 });
 export type MainCase = z.infer<typeof mainCaseSchema>;
 
@@ -385,3 +387,31 @@ export const understandingAttemptResultSchema = z.object({
   /** True once a Prolific participant has failed the test as often as the study allows. */
   screened_out: z.boolean(),
 });
+
+/** `GET /api/experiments/main/feedback?session_id&case_id`: a stored case's outcome feedback, for a condition that gives it. */
+export const outcomeFeedbackQuerySchema = z.object(judged);
+
+/**
+ * The feedback after a stored case, from the server's record: the case's true outcome (its case
+ * table), the final judgement stored, and the AI's prediction from its serve (null without AI).
+ */
+export const outcomeFeedbackSchema = z.object({
+  session_id: z.string(),
+  case_id: z.string(),
+  ground_truth: prediction,
+  final_prediction: prediction,
+  final_correct: z.boolean(),
+  ai_prediction: prediction.nullable(),
+  ai_correct: z.boolean().nullable(),
+  /** When the server first gave this feedback. */
+  served_at: z.string(),
+  /** The viewing time already recorded (a later report keeps it); null before. */
+  viewing_time_ms: z.number().int().nullable(),
+});
+
+/**
+ * `POST /api/experiments/main/feedback-viewed`: how long the feedback was on screen, from its first
+ * frame to the click that moved on. The first report counts; it cannot exceed the time since the
+ * server gave the feedback.
+ */
+export const feedbackViewedBodySchema = z.object({ ...judged, feedback_viewing_time_ms: durationMs });

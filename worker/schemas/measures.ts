@@ -30,6 +30,8 @@ export const SUM_KEYS = [
   'leanKnown',
   'leansWithAi',
   'aiCorrect',
+  'feedbackViewed',
+  'feedbackViewMs',
 ] as const;
 export type SumKey = (typeof SUM_KEYS)[number];
 export type Sums = Record<SumKey, number>;
@@ -182,6 +184,17 @@ export const MEASURES: Measure[] = [
     range: [0, 1],
     definedOn: 'aiTrials',
     value: ratio('aiCorrect', 'aiTrials'),
+  },
+  {
+    id: 'feedback_viewing_time',
+    label: 'Outcome feedback viewing time',
+    formula: 'mean of feedback_viewing_time_ms ÷ 1000 over trials whose outcome feedback was viewed',
+    source:
+      'time spent on the outcome shown after each case, set by a condition with outcomeFeedback (Bansal, Nushi, Kamar, Weld, Lasecki & Horvitz 2019, HCOMP, gave feedback after each decision; Lai et al. 2023, FAccT, list it among the design choices)',
+    units: 'seconds',
+    range: [0, 86400],
+    definedOn: 'feedbackViewed',
+    value: (s) => (s.feedbackViewed > 0 ? s.feedbackViewMs / s.feedbackViewed / 1000 : null),
   },
 ];
 

@@ -38,6 +38,13 @@ const aiConfidence = z.boolean({ error: 'aiConfidence is true (show the AI’s c
 const aiAccuracy = z.number({ error: 'aiAccuracy is a share of the main cases, above 0 and at most 1 (e.g. 0.7)' }).gt(0, 'aiAccuracy is above 0').max(1, 'aiAccuracy is at most 1').optional();
 
 /**
+ * Outcome feedback after each main case (Bansal et al. 2019; Lai et al. 2023 list it among the
+ * design choices): once the case is stored, the true outcome and whether the participant's final
+ * judgement and the AI were right, from the server's case table. Left out, none, as before.
+ */
+const outcomeFeedback = z.boolean({ error: 'outcomeFeedback is true (show the true outcome after each case) or false' }).optional();
+
+/**
  * What the panel says of the AI's accuracy (Yin, Wortman Vaughan & Wallach 2019 stated it; Zhang,
  * Liao & Bellamy 2020 showed it beside the confidence): `measured`, the pinned model's accuracy on
  * its held-out test cases, as before the key existed (left out means this); `none`, no accuracy
@@ -65,12 +72,22 @@ const statedAccuracy = z
  * and its share of participants. `explanation` with `alphaLevels` [1] shows the AI's own
  * explanation; without them it follows `mainExperiment.alphaLevels` (the human-aligned schedule).
  * `aiConfidence` adds the AI's confidence to what a condition shows of the AI; `statedAccuracy`
- * says which accuracy its panel states.
+ * says which accuracy its panel states; `outcomeFeedback` shows the true outcome after each case.
  */
 export const conditionSchema = z.discriminatedUnion('shows', [
-  z.object({ name: conditionName, shows: z.literal('none'), judgements: z.union([z.literal(1), z.literal(2)]), share }).strict(),
-  z.object({ name: conditionName, shows: z.literal('ai_prediction'), aiTiming, aiConfidence, aiAccuracy, statedAccuracy, share }).strict(),
-  z.object({ name: conditionName, shows: z.literal('explanation'), aiTiming, alphaLevels: z.array(z.number().min(0).max(1)).min(1).optional(), aiConfidence, aiAccuracy, statedAccuracy, share }).strict(),
+  z.object({ name: conditionName, shows: z.literal('none'), judgements: z.union([z.literal(1), z.literal(2)]), outcomeFeedback, share }).strict(),
+  z.object({ name: conditionName, shows: z.literal('ai_prediction'), aiTiming, aiConfidence, aiAccuracy, statedAccuracy, outcomeFeedback, share }).strict(),
+  z.object({
+    name: conditionName,
+    shows: z.literal('explanation'),
+    aiTiming,
+    alphaLevels: z.array(z.number().min(0).max(1)).min(1).optional(),
+    aiConfidence,
+    aiAccuracy,
+    statedAccuracy,
+    outcomeFeedback,
+    share,
+  }).strict(),
 ]);
 
 /** A figure per dataset, for the datasets it names (the others take a general figure). */

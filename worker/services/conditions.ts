@@ -14,7 +14,7 @@ import { openCell } from '../db/queries/sessions';
 import { sessions } from '../db/schema';
 import { AppError } from '../errors';
 import type { Audience } from '../schemas/post-survey';
-import { answerPlan, RATING_ITEMS, shapeOf, type RatingItem } from '../schemas/condition-plan';
+import { answerPlan, givesOutcomeFeedback, RATING_ITEMS, shapeOf, type RatingItem } from '../schemas/condition-plan';
 import { SPEC_DESIGN, studyConfig, type Condition, type DatasetType } from '../schemas/study';
 import { seededShuffle, seedOf } from './case-sets';
 import { quotaFor, recruitmentState, studyFull } from './recruitment';
@@ -51,7 +51,7 @@ export const audienceOf = (condition: Condition): Audience => ({
 /** What a participant's page needs of a condition to follow it (`answerPlan` of its shape). */
 export const conditionView = (condition: Condition) => {
   const { shows, aiTiming, judgements } = shapeOf(condition);
-  return { name: condition.name, shows, ai_timing: aiTiming, judgements };
+  return { name: condition.name, shows, ai_timing: aiTiming, judgements, outcome_feedback: givesOutcomeFeedback(condition) };
 };
 
 /** The alphas an explanation condition spreads over a session's cases; null when the condition shows no explanation. */

@@ -98,6 +98,9 @@ const saveStatements = builtOnce((db) => {
     groundTruth: cases.groundTruth,
     // The case shown is the set's case, in `cases` (never rewritten): no copy.
     caseData: sql`null`,
+    // Outcome feedback is given once the trial is stored (`outcome-feedback.ts`).
+    feedbackServedAt: sql`null`,
+    feedbackViewingTimeMs: sql`null`,
     // A set drawn before alphas were stored explains with the fallback; a condition without explanations has none.
     alignmentAlpha: sql`case when ${caseSetItems.alignmentAlpha} is null and ${sql.placeholder('explains')} then ${studyConfig.mainExperiment.fallbackAlpha} else ${caseSetItems.alignmentAlpha} end`,
   } as const;

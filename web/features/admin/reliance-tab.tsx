@@ -49,7 +49,8 @@ function GroupChart({ groups, metric, label, testId, range }: { groups: { name: 
         <ResponsiveContainer width="100%" height={ROW_PX * data.length + 50}>
           <BarChart data={data} layout="vertical" margin={{ left: 4, right: 12 }}>
             <CartesianGrid strokeDasharray="3 3" />
-            <XAxis type="number" domain={range} allowDataOverflow />
+            {/* A measure in seconds has no upper end worth drawing to: its axis ends at the data. */}
+            <XAxis type="number" domain={range[1] - range[0] > 100 ? [range[0], 'auto'] : range} allowDataOverflow />
             <YAxis type="category" dataKey="name" width={axisWidth} interval={0} tick={<GroupTick width={axisWidth} />} />
             <Tooltip
               formatter={(v, _n, item) => {

@@ -111,8 +111,9 @@ export function stepIndex(step: CaseStep, plan: CasePlan): number {
     case 'final':
       return judging;
     case 'survey':
+      return at('survey');
     case 'done':
-      return plan.ratings.length > 0 ? at('survey') : plan.steps.length - 1;
+      return plan.feedback ? at('feedback') : plan.ratings.length > 0 ? at('survey') : plan.steps.length - 1;
   }
 }
 

@@ -59,6 +59,7 @@ export function CaseFlow({
   onDone,
   onResume,
   recorded,
+  afterDone,
 }: {
   sessionId: string;
   item: MainCase;
@@ -72,6 +73,8 @@ export function CaseFlow({
   onResume?: () => void;
   /** A case of the participant's main set: the server keeps its steps (`kept`: what it kept before this page opened it). */
   recorded?: { kept: KeptSteps | null; onMovedOn: () => void };
+  /** What the case shows once done, in place of "saved" (its outcome, where the condition gives it). */
+  afterDone?: ReactNode;
 }) {
   const { t } = useTranslation();
   const flow = useCaseFlow({ sessionId, caseId: item.case_id, alpha, plan, onDone, recorded });
@@ -186,7 +189,7 @@ export function CaseFlow({
       );
       break;
     case 'done':
-      body = (
+      body = afterDone ?? (
         <p className="notice notice-info" role="status">
           {t('main.saved')}
         </p>

@@ -11,12 +11,14 @@ import type { conditionViewSchema } from '../../../worker/schemas/main-experimen
 export type ConditionView = z.infer<typeof conditionViewSchema>;
 
 /** `judgement`: the one judgement of a case that has no initial one. */
-export type StepName = 'initial' | 'explanation' | 'prediction' | 'final' | 'judgement' | 'survey';
+export type StepName = 'initial' | 'explanation' | 'prediction' | 'final' | 'judgement' | 'survey' | 'feedback';
 
 /** The condition's answer plan (the rule the Worker checks stored cases against), with the steps the pages run through. */
 export type CasePlan = AnswerPlan & {
   /** The AI has a step of its own, between the initial and the final judgement. */
   aiStep: boolean;
+  /** The true outcome is shown once the case is stored (the condition's outcomeFeedback), its last step. */
+  feedback: boolean;
   steps: readonly StepName[];
 };
 
@@ -24,7 +26,8 @@ export function planOf(condition: ConditionView): CasePlan {
   const plan = answerPlan({ shows: condition.shows, aiTiming: condition.ai_timing, judgements: condition.judgements });
   const aiStep = plan.initial && plan.ai !== 'none';
   const judging: StepName[] = plan.initial ? ['initial', ...(aiStep ? [plan.ai as StepName] : []), 'final'] : ['judgement'];
-  return { ...plan, aiStep, steps: plan.ratings.length > 0 ? [...judging, 'survey'] : judging };
+  const steps: StepName[] = [...judging, ...(plan.ratings.length > 0 ? (['survey'] as const) : []), ...(condition.outcome_feedback ? (['feedback'] as const) : [])];
+  return { ...plan, aiStep, feedback: condition.outcome_feedback, steps };
 }
 
 /** The tutorial and the understanding test prepare for reading the explanation chart: conditions that show one have them. */

@@ -8,6 +8,7 @@ import { storedParticipant } from '../../lib/participant';
 import { useDebugTools } from '../../lib/use-debug-tools';
 import type { ResumeData } from '../../lib/resume';
 import { CaseFlow } from './case-flow';
+import { OutcomeFeedback } from './outcome-feedback';
 import { flowTextKey, introLeadKey, needsPreparation, planOf } from './condition-plan';
 import { canStart, remainingCases, type MainSummary } from './main-experiment-machine';
 import { PracticeDialog } from './practice-dialog';
@@ -219,6 +220,11 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
           onDone={main.caseDone}
           onResume={resume}
           recorded={{ kept: kept ? keptSteps(kept) : null, onMovedOn: stale.told }}
+          afterDone={
+            plan.feedback && state.pausingAfter === current.case_id ? (
+              <OutcomeFeedback sessionId={data.sessionId} caseId={current.case_id} datasetType={datasetType} stored={main.caseStored} onNext={main.nextCase} />
+            ) : undefined
+          }
         />
       </div>
     );

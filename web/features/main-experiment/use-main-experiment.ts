@@ -151,10 +151,19 @@ export function useMainExperiment(input: { sessionId: string | null; resumeData?
     if (!outbox || !current || !data || state.pausingAfter) return;
     outbox.add(integratedResponse(data.sessionId, current, record));
     dispatch({ type: 'case_done', caseId: current.case_id });
-    pauseBeforeNext(() => {
-      window.scrollTo(0, 0);
-      dispatch({ type: 'next_case' });
-    });
+    // With outcome feedback the case stays on screen with its outcome until the participant moves on (`nextCase`).
+    if (data.condition.outcome_feedback) return;
+    pauseBeforeNext(nextCase);
+  };
+  const nextCase = () => {
+    window.scrollTo(0, 0);
+    dispatch({ type: 'next_case' });
+  };
+  /** Resolves once every case saved here is on the server; rejects while one is still on its way (the network failed). */
+  const caseStored = async () => {
+    if (!outbox) throw new Error('no outbox');
+    await outbox.flush();
+    if (outbox.state().pending > 0) throw new Error(outbox.state().lastError ?? 'the case has not reached the server yet');
   };
 
   return {
@@ -162,6 +171,8 @@ export function useMainExperiment(input: { sessionId: string | null; resumeData?
     current,
     outboxState,
     caseDone,
+    caseStored,
+    nextCase,
     saveTestAttempt: (attempt: Omit<TestAttempt, 'session_id'>) => {
       if (sessionId) attempts?.add({ ...attempt, session_id: sessionId });
     },

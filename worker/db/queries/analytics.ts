@@ -130,6 +130,8 @@ const trialSumsQuery = (db: Db, population: Population, participantIds: { from: 
       leanKnown: n(sql`${main.shownLeansWithAi} is not null`),
       leansWithAi: n(sql`${main.shownLeansWithAi} = 1`),
       aiCorrect: n(sql`${withAi} and ${aiRight}`),
+      feedbackViewed: n(sql`${main.feedbackViewingTimeMs} is not null`),
+      feedbackViewMs: sql<number>`coalesce(sum(${main.feedbackViewingTimeMs}), 0)`,
       woaTrials: n(woaDefined),
       woaSum: sql<number>`coalesce(sum(case when ${woaDefined} then ${woa} end), 0)`,
       // Calibration's counts at each confidence level, as one text ("trials:correct" per level, comma-separated).
@@ -275,6 +277,7 @@ export const trialRows = (db: Db, after: number, limit: number, userName?: strin
       leansWithAi: main.shownLeansWithAi,
       initialResponseTimeMs: main.initialResponseTimeMs,
       finalResponseTimeMs: main.finalResponseTimeMs,
+      feedbackViewingTimeMs: main.feedbackViewingTimeMs,
       completedAt: main.completedAt,
     })
     .from(main)

@@ -268,6 +268,13 @@ export const trialsTable: ExportTable<TrialRow> = {
     { name: 'bars_lean_with_ai', type: 'integer', meaning: "The bars shown lean toward the AI's prediction (empty without bars)", coding: BINARY, value: (r) => (r.leansWithAi === null ? null : flag(r.leansWithAi)) },
     { name: 'initial_response_time_ms', type: 'integer', meaning: 'Decision time of the initial judgement', units: 'milliseconds', value: (r) => r.initialResponseTimeMs },
     { name: 'final_response_time_ms', type: 'integer', meaning: 'Decision time of the final judgement', units: 'milliseconds', value: (r) => r.finalResponseTimeMs },
+    {
+      name: 'feedback_viewing_time_ms',
+      type: 'integer',
+      meaning: "How long the case's outcome feedback was on screen (a condition's outcomeFeedback), from its first frame to the click that moved on; empty where none was shown or its time never arrived",
+      units: 'milliseconds',
+      value: (r) => r.feedbackViewingTimeMs,
+    },
     { name: 'completed_at', type: 'timestamp', meaning: 'When the trial was stored complete', coding: 'ISO 8601, UTC', value: (r) => r.completedAt },
   ],
   resumable: true,

@@ -42,7 +42,7 @@ SUMS = [
     "trials", "aiTrials", "agreeFinal", "initialTrials", "initialDisagrees", "switchedToAi",
     "initialWrongAiRight", "switchedToRightAi", "initialRightAiWrong", "keptRightInitial",
     "initialCorrect", "finalCorrectWithInitial", "finalCorrect", "confidenceChange",
-    "woaTrials", "woaSum", "leanKnown", "leansWithAi", "aiCorrect",
+    "woaTrials", "woaSum", "leanKnown", "leansWithAi", "aiCorrect", "feedbackViewed", "feedbackViewMs",
 ]
 
 
@@ -69,6 +69,8 @@ MEASURES = [
      lambda s: (s["finalCorrectWithInitial"] - s["initialCorrect"]) / s["initialTrials"] if s["initialTrials"] > 0 else None),
     ("confidence_change", "initialTrials", ratio("confidenceChange", "initialTrials")),
     ("ai_accuracy", "aiTrials", ratio("aiCorrect", "aiTrials")),
+    ("feedback_viewing_time", "feedbackViewed",
+     lambda s: s["feedbackViewMs"] / s["feedbackViewed"] / 1000 if s["feedbackViewed"] > 0 else None),
 ]
 
 
@@ -256,6 +258,9 @@ def with_sums(t):
     s["leanKnown"] = t["bars_lean_with_ai"].notna()
     s["leansWithAi"] = t["bars_lean_with_ai"] == 1
     s["aiCorrect"] = has_ai & ai_right
+    viewed = t["feedback_viewing_time_ms"].notna()
+    s["feedbackViewed"] = viewed
+    s["feedbackViewMs"] = t["feedback_viewing_time_ms"].where(viewed, 0)
     for c in SUMS:
         s[c] = s[c].astype(np.float64)
     return pd.concat([t, s], axis=1)
