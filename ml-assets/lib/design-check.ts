@@ -6,12 +6,13 @@
  */
 import { accuracyShortfalls, describeShortfall } from '../../worker/ml/correctness';
 import { mainPoolCorrectness } from '../../worker/ml/dataset-build';
+import { setsAiAccuracy } from '../../worker/schemas/condition-plan';
 import type { Condition } from '../../worker/schemas/study';
 import { readAssets } from './prepare';
 
 /** What each dataset lacks for each condition's AI accuracy, one line each (empty when every one fits). */
 export function designShortfalls(conditions: readonly Condition[], numCases: number, datasets: readonly string[], assetsOf = readAssets): string[] {
-  if (!conditions.some((c) => c.shows !== 'none' && c.aiAccuracy !== undefined)) return [];
+  if (!conditions.some(setsAiAccuracy)) return [];
   return datasets.flatMap((dataset) => {
     const { cases, model } = assetsOf(dataset);
     return accuracyShortfalls(conditions, numCases, mainPoolCorrectness(cases, model)).map((shortfall) => describeShortfall(dataset, shortfall));

@@ -5,6 +5,7 @@
  * (the tutorial and understanding test only where explanations are shown), goes through a case in
  * the condition's steps, and the case is stored with exactly what the condition showed and asked.
  */
+import { createHash } from 'node:crypto';
 import { beforeAll, describe, expect, it } from 'vitest';
 import type { Page } from 'playwright-core';
 import en from '../../web/i18n/en.json';
@@ -15,6 +16,7 @@ import adminJa from '../../web/features/admin/i18n/ja.json';
 import { chooseEnglish, pageOverflow, signInAsAdmin, useBrowser } from '../e2e/browser';
 import { adoptParticipant, d1Rows, makeParticipant, preThroughApi, startMainPrepared, startMainThroughApi, type TestParticipant } from '../e2e/participants';
 import { postSurveyInstrument } from '../../worker/schemas/post-survey-instrument';
+import { loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
 import { DESIGN, STATED_DEBRIEF } from './design';
 import { CONDITIONS_ADMIN_PASSWORD } from './global-setup';
 
@@ -100,23 +102,25 @@ async function inViewAtBothSizes(page: Page, target: ReturnType<Page['locator']>
 
 /**
  * A participant told a figure that was not the AI's measured accuracy reads the researcher's
- * debrief on the completion page, in their language, at both sizes (the post-survey's own walk is
+ * debrief on the completion page, in either language, at both sizes (the post-survey's own walk is
  * elsewhere: here a participant of the condition is recorded as done with it).
  */
-async function debriefInView(page: Page, condition: string, language: 'ja' | 'en') {
+async function debriefInView(page: Page, condition: string) {
   // Another participant of the condition (the one walked here goes on to the reload test).
   const p = await makeParticipant(DATASET);
   const now = new Date().toISOString();
   d1Rows(`update sessions set condition = '${condition}', main_completed_at = '${now}', post_survey_completed_at = '${now}', completion_verification_code = 'V7654321', current_phase = 'completed' where session_id = '${p.id}'`);
-  await adoptParticipant(page, p, language);
-  for (const [width, height] of [[390, 844], [1280, 800]] as const) {
-    await page.setViewportSize({ width, height });
-    await page.goto(`${session.baseUrl()}/experiment/complete`);
-    const debrief = page.getByTestId('completion-debrief');
-    await debrief.waitFor();
-    expect(await debrief.innerText()).toContain(STATED_DEBRIEF[language]);
-    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
-    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-debrief-${language}-${width}.png`, fullPage: true });
+  for (const language of ['ja', 'en'] as const) {
+    await adoptParticipant(page, p, language);
+    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${session.baseUrl()}/experiment/complete`);
+      const debrief = page.getByTestId('completion-debrief');
+      await debrief.waitFor();
+      expect(await debrief.innerText()).toContain(STATED_DEBRIEF[language]);
+      expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-debrief-${language}-${width}.png`, fullPage: true });
+    }
   }
   expect(d1Rows<{ at: string | null }>(`select debrief_served_at as at from sessions where session_id = '${p.id}'`)[0]!.at).not.toBeNull();
 }
@@ -240,7 +244,7 @@ describe('each condition of the design, on a phone', () => {
     if (configured.shows !== 'none') expect(serve!.stated_accuracy === null).toBe(configured.statedAccuracy === 'none');
     if (configured.shows !== 'none' && typeof configured.statedAccuracy === 'object') {
       expect(serve!.stated_accuracy).toBe(0.9);
-      await debriefInView(page, name, language);
+      await debriefInView(page, name);
     }
     await page.context().close();
   });
@@ -371,6 +375,12 @@ describe('each condition of the design, on a phone', () => {
         }
       }
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-reliance-${lang}-${width}.png`, fullPage: true });
+      // The outcome feedback's viewing time (issue #58, element 4): in seconds, defined for the conditions that gave it.
+      await page.getByTestId('reliance-metric').selectOption('feedback_viewing_time');
+      for (const name of ['prediction_70', 'no_ai_once']) {
+        await expect.poll(() => byCondition.locator('tbody tr').filter({ hasText: name }).innerText()).toMatch(/\d\.\d/);
+      }
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-reliance-feedback-${lang}-${width}.png`, fullPage: true });
       const wide = await page.evaluate(() =>
         Array.from(document.querySelectorAll('body *'))
           .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.table-scroll, .tab-scroll'))
@@ -380,6 +390,32 @@ describe('each condition of the design, on a phone', () => {
       expect(await pageOverflow(page), `${lang} ${width}: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
       await page.context().close();
     }
+  });
+
+  // The design's AI accuracy checked on the Datasets tab (issue #58, element 1): with one main pool
+  // of 50, the loan AI is wrong on too few cases for prediction_70's 15, and the check says so.
+  it.each([
+    ['ja', 390, 844],
+    ['en', 1280, 800],
+  ] as const)("names, on the Datasets tab, a condition whose AI accuracy a new dataset's main pools cannot give (%s, %i)", async (lang, width, height) => {
+    const texts = lang === 'ja' ? adminJa : adminEn;
+    const csv = loanCsv(4000);
+    const definition = { ...loanDefinition(createHash('sha256').update(csv).digest('hex')), id: 'loan_check', pools: { seed: 2024, mainPools: 1 } };
+    const page = await session.newPage({ width, height });
+    await signInAsAdmin(page, `${session.baseUrl()}/admin`, CONDITIONS_ADMIN_PASSWORD, adminJa.auth.title, adminJa.auth.password);
+    if (lang === 'en') await chooseEnglish(page);
+    await page.getByRole('tab', { name: texts.dashboard.tabs.datasets }).click();
+    await page.getByTestId('dataset-definition-file').setInputFiles({ name: 'loan_check.json', mimeType: 'application/json', buffer: Buffer.from(JSON.stringify(definition)) });
+    await page.getByTestId('dataset-csv-file').setInputFiles({ name: 'applications.csv', mimeType: 'text/csv', buffer: Buffer.from(csv) });
+    await page.getByRole('button', { name: texts.dashboard.datasets.check, exact: true }).click();
+    const add = page.getByTestId('dataset-add');
+    await add.waitFor({ timeout: 60_000 });
+    const lead = texts.dashboard.datasets.accuracyShort.split('{{neededRight}}')[0]!.replace('{{condition}}', 'prediction_70').replace('{{share}}', '0.7');
+    expect(await add.innerText()).toContain(lead);
+    expect(await page.getByTestId('dataset-add-button').count()).toBe(0);
+    expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+    if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-dataset-accuracy-short-${lang}-${width}.png`, fullPage: true });
+    await page.context().close();
   });
 
   it('asks a participant without AI no question about it after the experiment, and tells them truthfully about the adjustment (390×844, ja)', async () => {

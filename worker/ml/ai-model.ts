@@ -48,13 +48,16 @@ export function evaluateModel(model: GbdtModel, data: PreparedDataset, indices: 
   );
 }
 
+/** The AI model of `indices` with `params`: the one fit every AI model of a dataset is (cross-validation's folds, the built model). */
+export const fitAiModel = (data: PreparedDataset, indices: readonly number[], params: TrainParamsInput = AI_MODEL_PARAMS) =>
+  trainGbdt(toTrainingData(data, indices), params, { categoryCodes: data.categoryCodes });
+
 /** Each fold's accuracy of a model trained on the other folds of `indices` (stratified, seeded). */
 export function crossValidate(data: PreparedDataset, indices: readonly number[], options: { folds?: number; seed?: number; params?: TrainParamsInput } = {}): number[] {
   const params = options.params ?? AI_MODEL_PARAMS;
   return stratifiedFolds(data, indices, options.folds ?? 5, options.seed ?? 42).map((validation, k, all) => {
     const fit = all.flatMap((fold, j) => (j === k ? [] : fold));
-    const model = trainGbdt(toTrainingData(data, fit), params, { categoryCodes: data.categoryCodes });
-    return evaluateModel(model, data, validation).accuracy;
+    return evaluateModel(fitAiModel(data, fit, params), data, validation).accuracy;
   });
 }
 
@@ -68,7 +71,7 @@ export function trainAiModel(
   const cvAccuracy = crossValidate(data, split.train, { folds, params, ...(options.seed === undefined ? {} : { seed: options.seed }) });
 
   const started = performance.now();
-  const model = trainGbdt(toTrainingData(data, split.train), params, { categoryCodes: data.categoryCodes });
+  const model = fitAiModel(data, split.train, params);
   const trainingTimeSeconds = (performance.now() - started) / 1000;
 
   const positives = data.examples.filter((e) => e.label === 1).length;

@@ -6,6 +6,7 @@
  * or what the pool lacks. Pure, so set-up checks a design against its pools by the same rule the
  * Worker draws by.
  */
+import { setsAiAccuracy } from '../schemas/condition-plan';
 import type { Condition } from '../schemas/study';
 
 /** A pool's cases by outcome (positive / negative) and whether the AI predicts them correctly. */
@@ -67,7 +68,7 @@ export type AccuracyShortfall = { condition: string; aiAccuracy: number; neededR
  * the AI's prediction for it): empty when each fits, or no condition sets one.
  */
 export function accuracyShortfalls(conditions: readonly Condition[], numCases: number, mainCases: readonly { truth: number; aiPrediction: number }[]): AccuracyShortfall[] {
-  const withAccuracy = conditions.filter((c): c is Condition & { aiAccuracy: number } => c.shows !== 'none' && c.aiAccuracy !== undefined);
+  const withAccuracy = conditions.filter(setsAiAccuracy);
   if (withAccuracy.length === 0) return [];
   const available = countCells(mainCases);
   return withAccuracy.flatMap((condition) => {

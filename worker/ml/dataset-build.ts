@@ -7,7 +7,7 @@
  */
 import type { DatasetDefinition } from '../schemas/dataset-definition';
 import type { PreparedDataset } from './dataset-source';
-import { trainAiModel, type AiModelReport } from './ai-model';
+import { fitAiModel, trainAiModel, type AiModelReport } from './ai-model';
 import { buildCasePools, type GeneratedCase } from './case-pools';
 import { compileModel, encodeRow, type GbdtModel } from './model';
 import { predictedLabel, predictProbability } from './predict';
@@ -36,11 +36,17 @@ function trainingTableOf(data: PreparedDataset, indices: readonly number[]): Tra
   };
 }
 
-export function buildDataset(data: PreparedDataset): BuiltDataset {
+/** The split and the case pools a dataset is built with. */
+function splitAndPools(data: PreparedDataset) {
   const { definition } = data;
   const split = heldOutSplit(definition, data.examples.map((e) => e.label));
   const { pools } = definition;
-  const cases = buildCasePools(data, split.test, pools.seed, { tutorial: pools.tutorial, pre: pools.pre, main: pools.main, mainPools: pools.mainPools });
+  return { split, cases: buildCasePools(data, split.test, pools.seed, { tutorial: pools.tutorial, pre: pools.pre, main: pools.main, mainPools: pools.mainPools }) };
+}
+
+export function buildDataset(data: PreparedDataset): BuiltDataset {
+  const { definition } = data;
+  const { split, cases } = splitAndPools(data);
   const trained = trainAiModel(data, split, { folds: definition.model.cvFolds, ...(definition.model.params ? { params: definition.model.params } : {}) });
   // The baselines go in the report beside the model's test figures, not into the model file (its identifier stays the same).
   const report = { ...trained.report, baselines: baselineAccuracy(data, split.train, split.test) };
@@ -53,4 +59,13 @@ export function mainPoolCorrectness(cases: readonly Pick<GeneratedCase, 'pool' |
   return cases
     .filter((c) => c.pool === 'main_experiment')
     .map((c) => ({ truth: c.ground_truth, aiPrediction: predictedLabel(predictProbability(compiled, encodeRow(compiled.header, c.features))) }));
+}
+
+/**
+ * The main pools' correctness in a dataset as `buildDataset` would build it (the same pools, the
+ * same model), without the cross-validation and baselines of its report: what a check needs.
+ */
+export function builtMainPoolCorrectness(data: PreparedDataset): { truth: number; aiPrediction: number }[] {
+  const { split, cases } = splitAndPools(data);
+  return mainPoolCorrectness(cases, fitAiModel(data, split.train, data.definition.model.params));
 }

@@ -51,6 +51,9 @@ export const showsAiConfidence = (condition: Condition): boolean => condition.sh
 /** The AI's confidence in its prediction: its probability for the class it predicts (0.5–1). */
 export const confidenceOf = (aiProbability: number): number => Math.max(aiProbability, 1 - aiProbability);
 
+/** Whether a condition sets the AI's accuracy on the main set (`aiAccuracy`). */
+export const setsAiAccuracy = (condition: Condition): condition is Condition & { aiAccuracy: number } => condition.shows !== 'none' && condition.aiAccuracy !== undefined;
+
 /** Which accuracy a condition's panel states (`statedAccuracy`): the model's measured one unless it says otherwise. */
 export type AccuracyStatement = 'measured' | 'stated' | 'none';
 export const accuracyStatementOf = (condition: Condition): AccuracyStatement | null =>
@@ -62,9 +65,8 @@ export const accuracyStatementOf = (condition: Condition): AccuracyStatement | n
  * where the model has none recorded, part 1 §8).
  */
 export function statedAccuracyOf(condition: Condition, measured: number | null, fallbackPercent: number): number | null {
-  const statement = accuracyStatementOf(condition);
-  if (statement === null || statement === 'none') return null;
-  if (condition.shows !== 'none' && typeof condition.statedAccuracy === 'object') return condition.statedAccuracy.figure;
+  if (condition.shows === 'none' || condition.statedAccuracy === 'none') return null;
+  if (typeof condition.statedAccuracy === 'object') return condition.statedAccuracy.figure;
   return measured ?? fallbackPercent / 100;
 }
 

@@ -12,7 +12,7 @@ import type { Db } from '../db/client';
 import { addedDatasets, aiModels, cases } from '../db/schema';
 import { badRequest, conflict, notFound } from '../errors';
 import { setUpMetrics } from '../ml/ai-model';
-import { buildDataset } from '../ml/dataset-build';
+import { buildDataset, mainPoolCorrectness } from '../ml/dataset-build';
 import { compileModel, encodeRow } from '../ml/model';
 import { predictProbability } from '../ml/predict';
 import { datasetDefinitions } from '../schemas/study';
@@ -57,7 +57,7 @@ export async function addDataset(db: Db, bucket: R2Bucket, input: { definition: 
   }
   const { cases: generated, model, report, trainingTable } = built;
   // A design whose AI accuracy its main pools cannot give would refuse every participant's start.
-  const short = designShortfallsOf(built);
+  const short = designShortfallsOf(() => mainPoolCorrectness(generated, model));
   if (short.length > 0) throw badRequest('design_unfillable', short.map((x) => describeShortfall(id, x)).join('\n'));
 
   const modelJson = JSON.stringify(model);

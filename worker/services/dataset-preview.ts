@@ -14,17 +14,16 @@ import { heldOutAt, neededPerOutcome, outcomesShort, proposePoolFit } from '../m
 import { crossValidate } from '../ml/ai-model';
 import { baselineCrossValidated } from '../ml/baselines';
 import { accuracyShortfalls, type AccuracyShortfall } from '../ml/correctness';
-import { buildDataset, mainPoolCorrectness, type BuiltDataset } from '../ml/dataset-build';
+import { builtMainPoolCorrectness } from '../ml/dataset-build';
+import { setsAiAccuracy } from '../schemas/condition-plan';
 
 /**
  * What the study's conditions that set the AI's accuracy (`aiAccuracy`) lack in a dataset's main
- * pools as built (none without such a condition; then nothing is built for it here).
+ * pools (each case's truth and the AI's prediction, worked out only when such a condition exists).
  */
-export function designShortfallsOf(built: BuiltDataset | (() => BuiltDataset)): AccuracyShortfall[] {
+export function designShortfallsOf(mainCases: () => readonly { truth: number; aiPrediction: number }[]): AccuracyShortfall[] {
   const { conditions, mainExperiment } = studyConfig;
-  if (!conditions.some((c) => c.shows !== 'none' && c.aiAccuracy !== undefined)) return [];
-  const { cases, model } = typeof built === 'function' ? built() : built;
-  return accuracyShortfalls(conditions, mainExperiment.numCases, mainPoolCorrectness(cases, model));
+  return conditions.some(setsAiAccuracy) ? accuracyShortfalls(conditions, mainExperiment.numCases, mainCases()) : [];
 }
 
 const hex = (bytes: ArrayBuffer) => Array.from(new Uint8Array(bytes), (b) => b.toString(16).padStart(2, '0')).join('');
@@ -154,7 +153,7 @@ export async function previewDataset(input: { definition: unknown; csvBase64: st
   ];
 
   // Built only when the study has a condition setting the AI's accuracy: what its main pools give it.
-  const shortfalls = canBuild ? designShortfallsOf(() => buildDataset(dataset)) : [];
+  const shortfalls = canBuild ? designShortfallsOf(() => builtMainPoolCorrectness(dataset)) : [];
 
   return {
     dataset: definition.id,

@@ -16,6 +16,7 @@ import { cellOf, cellsToDraw, countCells, rightCasesOf, shortfallOf, type Correc
 import { encodeRow } from '../ml/model';
 import { predictedLabel, predictProbability } from '../ml/predict';
 import { studyConfig, type Condition, type DatasetType } from '../schemas/study';
+import { setsAiAccuracy } from '../schemas/condition-plan';
 import { alphaSchedule } from './alignment';
 import { poolCases, seededShuffle, seedOf } from './case-sets';
 import { alphaLevelsOf } from './conditions';
@@ -129,7 +130,7 @@ export async function ensureMainCaseSet(
   const fresh = pool.filter((c) => !seenBefore.has(c.caseId));
   const variants = [...new Set(fresh.map((c) => c.poolVariant ?? ''))].sort();
   if (variants.length === 0) throw new MainPoolError(`no main-experiment cases for ${session.datasetType}`);
-  const right = condition.shows === 'none' || condition.aiAccuracy === undefined ? null : rightCasesOf(condition.aiAccuracy, size);
+  const right = setsAiAccuracy(condition) ? rightCasesOf(condition.aiAccuracy, size) : null;
   let drawn: PoolCase[];
   if (right === null) {
     const variant = variants[seed % variants.length]!;

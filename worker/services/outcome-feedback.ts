@@ -5,7 +5,7 @@
  * the trial (`feedback_served_at`, the first time), and so is how long it was on screen, which the
  * page reports and the server bounds by its own clock. Nothing here comes from the page's word.
  */
-import { and, eq, isNotNull, isNull } from 'drizzle-orm';
+import { and, eq, isNotNull, isNull, sql } from 'drizzle-orm';
 import type { z } from 'zod';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
@@ -81,12 +81,14 @@ export async function recordFeedbackViewed(db: Db, session: SessionRow, body: { 
       { msg: `feedback_viewing_time_ms ${body.feedback_viewing_time_ms} is longer than the ${since} ms since the feedback was given (${trial.servedAt})`, loc: ['body', 'feedback_viewing_time_ms'] },
     ]);
   }
-  if (trial.viewingMs === null) {
-    await db
-      .update(main)
-      .set({ feedbackViewingTimeMs: body.feedback_viewing_time_ms })
-      .where(and(eq(main.sessionId, session.sessionId), eq(main.caseId, body.case_id), isNull(main.feedbackViewingTimeMs)));
-  }
-  const kept = (await storedTrial(db, session.sessionId, body.case_id))!;
-  return { ...feedbackOf(session, body.case_id, trial, trial.servedAt), viewing_time_ms: kept.viewingMs };
+  // The first report stands: a later one (a retry, another tab) changes nothing.
+  const [kept] =
+    trial.viewingMs === null
+      ? await db
+          .update(main)
+          .set({ feedbackViewingTimeMs: sql`coalesce(${main.feedbackViewingTimeMs}, ${body.feedback_viewing_time_ms})` })
+          .where(and(eq(main.sessionId, session.sessionId), eq(main.caseId, body.case_id)))
+          .returning({ viewingMs: main.feedbackViewingTimeMs })
+      : [trial];
+  return { ...feedbackOf(session, body.case_id, trial, trial.servedAt), viewing_time_ms: kept!.viewingMs };
 }

@@ -30,6 +30,9 @@ export function planOf(condition: ConditionView): CasePlan {
   return { ...plan, aiStep, feedback: condition.outcome_feedback, steps };
 }
 
+/** The practice case's plan: the real cases' steps, but no outcome, since nothing of the practice is stored. */
+export const practicePlanOf = (plan: CasePlan): CasePlan => ({ ...plan, feedback: false, steps: plan.steps.filter((step) => step !== 'feedback') });
+
 /** The tutorial and the understanding test prepare for reading the explanation chart: conditions that show one have them. */
 export const needsPreparation = (condition: ConditionView) => condition.shows === 'explanation';
 

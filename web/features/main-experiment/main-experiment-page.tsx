@@ -9,7 +9,7 @@ import { useDebugTools } from '../../lib/use-debug-tools';
 import type { ResumeData } from '../../lib/resume';
 import { CaseFlow } from './case-flow';
 import { OutcomeFeedback } from './outcome-feedback';
-import { flowTextKey, introLeadKey, needsPreparation, planOf } from './condition-plan';
+import { flowTextKey, introLeadKey, needsPreparation, planOf, practicePlanOf } from './condition-plan';
 import { canStart, remainingCases, type MainSummary } from './main-experiment-machine';
 import { PracticeDialog } from './practice-dialog';
 import { UnderstandingTestDialog } from './understanding-test-dialog';
@@ -182,7 +182,7 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
             {t('main.start')}
           </Button>
         </div>
-        <PracticeDialog sessionId={data.sessionId} datasetType={datasetType} plan={plan} isOpen={state.tutorial.open} onClose={main.closeTutorial} onDone={main.finishTutorial} />
+        <PracticeDialog sessionId={data.sessionId} datasetType={datasetType} plan={practicePlanOf(plan)} isOpen={state.tutorial.open} onClose={main.closeTutorial} onDone={main.finishTutorial} />
         <UnderstandingTestDialog datasetType={datasetType} isOpen={state.test.open} onClose={main.closeTest} onAttempt={main.saveTestAttempt} onPass={main.passTest} />
       </div>
     );
