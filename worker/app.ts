@@ -1,3 +1,4 @@
+import { adminBonusRoutes } from './routes/admin/bonuses';
 import { Hono } from 'hono';
 import { secureHeaders } from 'hono/secure-headers';
 import type { AppEnv } from './env';
@@ -71,6 +72,7 @@ const app = new Hono<AppEnv>({ strict: false })
   .route('/admin/consent-records', consentExportRoutes)
   .route('/admin/cleanup', adminCleanupRoutes)
   .route('/admin/export-jobs', exportJobRoutes)
+  .route('/admin/bonuses', adminBonusRoutes)
   .route('/admin', adminDashboardRoutes)
   .route('/admin/analytics', adminAnalyticsRoutes)
   .route('/admin/recruitment', adminRecruitmentRoutes)

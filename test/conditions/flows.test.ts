@@ -14,10 +14,11 @@ import { planOf, type ConditionView } from '../../web/features/main-experiment/c
 import adminEn from '../../web/features/admin/i18n/en.json';
 import adminJa from '../../web/features/admin/i18n/ja.json';
 import { chooseEnglish, pageOverflow, signInAsAdmin, useBrowser } from '../e2e/browser';
-import { adoptParticipant, d1Rows, makeParticipant, preThroughApi, startMainPrepared, startMainThroughApi, type TestParticipant } from '../e2e/participants';
+import { adoptParticipant, d1Rows, mainThroughApi, makeParticipant, postSurveyThroughApi, preThroughApi, startMainPrepared, startMainThroughApi, type TestParticipant } from '../e2e/participants';
 import { postSurveyInstrument } from '../../worker/schemas/post-survey-instrument';
 import { loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
-import { DESIGN, STATED_DEBRIEF } from './design';
+import { DESIGN, INCENTIVE, STATED_DEBRIEF } from './design';
+import { money } from '../../web/lib/incentive';
 import { CONDITIONS_ADMIN_PASSWORD } from './global-setup';
 
 const session = useBrowser();
@@ -100,6 +101,20 @@ async function inViewAtBothSizes(page: Page, target: ReturnType<Page['locator']>
   await page.setViewportSize({ width: 390, height: 844 });
 }
 
+/** `p`'s completion page in each language at a phone's and a laptop's size, `check`ed there, without overflow. */
+async function onCompletionPage(page: Page, p: TestParticipant, shot: string, check: (language: 'ja' | 'en') => Promise<void>) {
+  for (const language of ['ja', 'en'] as const) {
+    await adoptParticipant(page, p, language);
+    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
+      await page.setViewportSize({ width, height });
+      await page.goto(`${session.baseUrl()}/experiment/complete`);
+      await check(language);
+      expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-${shot}-${language}-${width}.png`, fullPage: true });
+    }
+  }
+}
+
 /**
  * A participant told a figure that was not the AI's measured accuracy reads the researcher's
  * debrief on the completion page, in either language, at both sizes (the post-survey's own walk is
@@ -110,18 +125,11 @@ async function debriefInView(page: Page, condition: string) {
   const p = await makeParticipant(DATASET);
   const now = new Date().toISOString();
   d1Rows(`update sessions set condition = '${condition}', main_completed_at = '${now}', post_survey_completed_at = '${now}', completion_verification_code = 'V7654321', current_phase = 'completed' where session_id = '${p.id}'`);
-  for (const language of ['ja', 'en'] as const) {
-    await adoptParticipant(page, p, language);
-    for (const [width, height] of [[390, 844], [1280, 800]] as const) {
-      await page.setViewportSize({ width, height });
-      await page.goto(`${session.baseUrl()}/experiment/complete`);
-      const debrief = page.getByTestId('completion-debrief');
-      await debrief.waitFor();
-      expect(await debrief.innerText()).toContain(STATED_DEBRIEF[language]);
-      expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
-      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-debrief-${language}-${width}.png`, fullPage: true });
-    }
-  }
+  await onCompletionPage(page, p, 'debrief', async (language) => {
+    const debrief = page.getByTestId('completion-debrief');
+    await debrief.waitFor();
+    expect(await debrief.innerText()).toContain(STATED_DEBRIEF[language]);
+  });
   expect(d1Rows<{ at: string | null }>(`select debrief_served_at as at from sessions where session_id = '${p.id}'`)[0]!.at).not.toBeNull();
 }
 
@@ -146,6 +154,30 @@ async function feedbackThenNext(page: Page, t: typeof ja, p: TestParticipant, ca
   await expect
     .poll(() => d1Rows<{ ms: number | null }>(`select feedback_viewing_time_ms as ms from main_experiment_responses where session_id = '${p.id}' and case_number = ${caseNumber}`)[0]!.ms, { timeout: 10_000 })
     .toBeGreaterThan(0);
+}
+
+/**
+ * The AI held back after the initial judgement (issue #58, element 2): a forced wait counted down
+ * where the AI will appear (its own step, or the request button in the answer bar), in view on a
+ * phone and a laptop, nothing served meanwhile; with advice on request, the AI is served only when
+ * the button is pressed.
+ */
+async function adviceHeldBack(page: Page, t: typeof ja, p: TestParticipant, plan: ReturnType<typeof planOf>, shot: string) {
+  // The participant's first case (a condition on request has no practice case that could have been served).
+  const served = () => d1Rows<{ n: number }>(`select count(*) as n from served_explanations where session_id = '${p.id}'`)[0]!.n;
+  const waiting = new RegExp(`^${(plan.onRequest ? t.main.advice.waiting : t.main.advice.appearsIn).replace('{{seconds}}', '\\d+')}$`);
+  const target = plan.onRequest ? page.getByTestId('advice-offer').getByRole('button') : page.getByTestId('advice-countdown');
+  if (plan.waitMs > 0) {
+    await expect.poll(() => target.innerText()).toMatch(waiting);
+    await inViewAtBothSizes(page, target, shot);
+  }
+  if (!plan.onRequest) return;
+  const ask = plan.ai === 'prediction' ? t.main.advice.offerPrediction : t.main.advice.offerExplanation;
+  await expect.poll(() => target.innerText(), { timeout: plan.waitMs + 10_000 }).toBe(ask);
+  // Offered, not yet asked for: nothing of the AI served.
+  expect(served()).toBe(0);
+  await inViewAtBothSizes(page, target, `${shot}-offer`);
+  await target.click();
 }
 
 async function judge(page: Page, t: typeof ja, nth: 0 | 1) {
@@ -177,6 +209,10 @@ describe('each condition of the design, on a phone', () => {
     await steps.first().waitFor();
     expect(await steps.allInnerTexts()).toEqual(plan.steps.map((s) => t.main.steps[s]));
     expect(await page.getByRole('button', { name: t.main.tutorial.start }).count()).toBe(plan.ai === 'explanation' ? 1 : 0);
+    // The condition's incentive in the instructions (issue #58, element 6), in the participant's language.
+    const incentive = page.getByTestId('main-incentive');
+    if (configured.incentive) expect(await incentive.innerText()).toContain(money(configured.incentive.bonusPerCorrect, configured.incentive.currency, language));
+    else expect(await incentive.count()).toBe(0);
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     await shot('intro');
     if (plan.ai === 'explanation') await startMainPrepared(page, t.main.start);
@@ -187,6 +223,7 @@ describe('each condition of the design, on a phone', () => {
     expect(await page.locator('.step-indicator .step-name').allInnerTexts()).toEqual(plan.steps.map((s) => t.main.steps[s]));
     if (plan.initial) await judge(page, t, 0);
     if (plan.ai !== 'none') {
+      if (plan.waitMs > 0 || plan.onRequest) await adviceHeldBack(page, t, p, plan, `condition-${name}-advice-${language}`);
       await aiShown(page, plan.ai === 'explanation');
       // The AI's confidence where the condition shows it (issue #58, element 3), and nowhere else.
       expect(await page.getByTestId('ai-confidence').count()).toBe(configured.shows !== 'none' && configured.aiConfidence ? 1 : 0);
@@ -219,7 +256,7 @@ describe('each condition of the design, on a phone', () => {
     // Stored with what the condition showed and asked, and nothing else.
     await expect.poll(() => d1Rows(`select count(*) as n from main_experiment_responses where session_id = '${p.id}'`)[0], { timeout: 30_000 }).toEqual({ n: 1 });
     const [row] = d1Rows<Record<string, number | string | null>>(
-      `select initial_prediction, final_prediction, ai_prediction, explanation_kind, alignment_alpha, ai_confidence_shown, comprehensibility, trust, initial_response_time_ms, final_response_time_ms from main_experiment_responses where session_id = '${p.id}'`,
+      `select initial_prediction, final_prediction, ai_prediction, explanation_kind, alignment_alpha, ai_confidence_shown, comprehensibility, trust, initial_response_time_ms, final_response_time_ms, advice_requested, advice_delay_ms from main_experiment_responses where session_id = '${p.id}'`,
     );
     expect(row!.final_prediction).toBe(0);
     // Each step's time runs from the first frame that shows it to its click, in every condition
@@ -239,6 +276,9 @@ describe('each condition of the design, on a phone', () => {
     expect(row!.comprehensibility).toBe(plan.ai === 'explanation' ? 4 : null);
     expect(row!.trust).toBe(plan.ai === 'none' ? null : 4);
     if (name === 'ai_explanation') expect(row!.alignment_alpha).toBe(1);
+    // Asked for where it was on request, and served no sooner than the wait after the kept initial judgement.
+    expect(row!.advice_requested).toBe(plan.onRequest ? 1 : null);
+    if (plan.waitMs > 0) expect(row!.advice_delay_ms).toBeGreaterThanOrEqual(plan.waitMs);
     expect(row!.ai_confidence_shown).toBe(configured.shows === 'none' ? null : configured.aiConfidence ? 1 : 0);
     const [serve] = d1Rows<{ stated_accuracy: number | null }>(`select s.stated_accuracy from served_explanations s join main_experiment_responses r on r.served_explanation_id = s.id where r.session_id = '${p.id}'`);
     if (configured.shows !== 'none') expect(serve!.stated_accuracy === null).toBe(configured.statedAccuracy === 'none');
@@ -277,9 +317,12 @@ describe('each condition of the design, on a phone', () => {
     // Before anything is given, a reload opens the case as new.
     await reload('first');
     expect(await current()).toBe(t.main.steps[plan.steps[0]!]);
+    // Where the AI is on request, this case is judged without it: offered again after the reload, never served.
+    const declines = plan.onRequest;
     if (plan.initial) {
       await judge(page, t, 0);
-      if (plan.ai !== 'none') await aiShown(page, plan.ai === 'explanation');
+      if (declines) await page.getByTestId('advice-offer').waitFor();
+      else if (plan.ai !== 'none') await aiShown(page, plan.ai === 'explanation');
       const given = await page.getByTestId('initial-summary').innerText();
       // Kept by the server (with AI: by the request that showed it).
       await expect.poll(() => progress()?.initial_prediction, { timeout: 10_000 }).toBe(1);
@@ -287,7 +330,9 @@ describe('each condition of the design, on a phone', () => {
       // Back where it left, the first answer shown, and no initial step to answer again.
       expect(await current()).toBe(t.main.steps[plan.aiStep ? (plan.ai === 'prediction' ? 'prediction' : 'explanation') : 'final']);
       expect(await page.getByTestId('initial-summary').innerText()).toBe(given);
-      if (plan.ai !== 'none') await aiShown(page, plan.ai === 'explanation');
+      // The wait goes on from where the server's clock has it, never started again, and the offer opens when it is over.
+      if (declines) await expect.poll(() => page.getByTestId('advice-offer').getByRole('button').isEnabled(), { timeout: plan.waitMs + 10_000 }).toBe(true);
+      else if (plan.ai !== 'none') await aiShown(page, plan.ai === 'explanation');
     } else if (plan.ai !== 'none') {
       await aiShown(page, plan.ai === 'explanation');
     }
@@ -304,7 +349,7 @@ describe('each condition of the design, on a phone', () => {
       if (configured.shows !== 'none' && configured.aiConfidence) await confidenceInView(page, `reload-${name}-final-${language}`);
     }
     await judge(page, t, 1);
-    if (plan.ratings.length > 0) {
+    if (plan.ratings.length > 0 && !declines) {
       await page.locator('.survey-item').first().waitFor();
       await expect.poll(() => progress()?.final_prediction ?? null, { timeout: 10_000 }).toBe(0);
       await reload('after-final');
@@ -329,7 +374,7 @@ describe('each condition of the design, on a phone', () => {
     const [row] = d1Rows<Record<string, number | null>>(`select initial_prediction, final_prediction from main_experiment_responses where session_id = '${p.id}' and case_id = '${caseId}'`);
     expect(row).toEqual({ initial_prediction: plan.initial ? 1 : null, final_prediction: 0 });
     const serves = d1Rows<{ n: number }>(`select count(*) as n from served_explanations where session_id = '${p.id}' and case_id = '${caseId}'`)[0]!.n;
-    expect(serves).toBe(plan.ai === 'none' ? 0 : 1);
+    expect(serves).toBe(plan.ai === 'none' || declines ? 0 : 1);
     expect(progress()).toBeNull();
     await page.context().close();
   });
@@ -381,6 +426,10 @@ describe('each condition of the design, on a phone', () => {
         await expect.poll(() => byCondition.locator('tbody tr').filter({ hasText: name }).innerText()).toMatch(/\d\.\d/);
       }
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-reliance-feedback-${lang}-${width}.png`, fullPage: true });
+      // The advice request rate (element 2): defined for the condition that gave the AI on request, and only there.
+      await page.getByTestId('reliance-metric').selectOption('advice_request_rate');
+      await expect.poll(() => byCondition.locator('tbody tr').filter({ hasText: 'prediction_70' }).innerText()).toMatch(/\d\.\d/);
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/condition-reliance-request-${lang}-${width}.png`, fullPage: true });
       const wide = await page.evaluate(() =>
         Array.from(document.querySelectorAll('body *'))
           .filter((e) => e.getBoundingClientRect().right > window.innerWidth + 1 && !e.closest('.table-scroll, .tab-scroll'))
@@ -390,6 +439,62 @@ describe('each condition of the design, on a phone', () => {
       expect(await pageOverflow(page), `${lang} ${width}: ${wide.join(', ')}`).toBeLessThanOrEqual(0);
       await page.context().close();
     }
+  });
+
+  // Incentives (issue #58, element 6): a participant of the paying condition finishes through the
+  // API; the completion page shows what the Worker worked out from their trials, and the Bonuses
+  // tab gives the batch as Prolific's text and marks it paid.
+  it('pays the bonus worked out from the stored trials: the completion page (390 and 1280, ja and en) and the Bonuses tab', async () => {
+    const p = await makeParticipant(DATASET);
+    await preThroughApi(p);
+    const pid = `${createHash('sha256').update(p.id).digest('hex').slice(0, 24)}`;
+    d1Rows(`update sessions set condition = 'human_aligned' where session_id = '${p.id}'`);
+    d1Rows(`update participants set prolific_pid = '${pid}' where participant_code = '${p.id}'`);
+    await mainThroughApi(p);
+    await postSurveyThroughApi(p);
+    const [{ correct }] = d1Rows<{ correct: number }>(`select count(*) as correct from main_experiment_responses where session_id = '${p.id}' and final_prediction = ground_truth`) as [{ correct: number }];
+    const bonus = Math.min(INCENTIVE.cap * 100, correct * INCENTIVE.bonusPerCorrect * 100) / 100;
+    expect(d1Rows(`select bonus_cents, bonus_correct_final from sessions where session_id = '${p.id}'`)[0]).toEqual({ bonus_cents: Math.round(bonus * 100), bonus_correct_final: correct });
+
+    const page = await session.newPage({ width: 390, height: 844 });
+    await onCompletionPage(page, p, 'payment', async (language) => {
+      const payment = page.getByTestId('completion-payment');
+      await payment.waitFor();
+      expect(await payment.getByTestId('completion-bonus').innerText()).toBe(money(bonus, 'GBP', language));
+      expect(await payment.innerText()).toContain(money(INCENTIVE.base + bonus, 'GBP', language));
+    });
+    await page.context().close();
+
+    for (const [lang, width, height] of [
+      ['ja', 390, 844],
+      ['en', 1280, 800],
+    ] as const) {
+      const texts = lang === 'ja' ? adminJa : adminEn;
+      const admin = await session.newPage({ width, height });
+      await signInAsAdmin(admin, `${session.baseUrl()}/admin`, CONDITIONS_ADMIN_PASSWORD, adminJa.auth.title, adminJa.auth.password);
+      if (lang === 'en') await chooseEnglish(admin);
+      await admin.getByRole('tab', { name: texts.dashboard.tabs.bonuses }).click();
+      await admin.getByTestId('bonuses-unpaid').waitFor();
+      const row = admin.locator('tbody tr').filter({ hasText: p.id });
+      if (lang === 'ja') {
+        await admin.getByRole('button', { name: texts.dashboard.bonuses.prolificText }).click();
+        const text = admin.getByTestId('prolific-bonus-text');
+        await text.waitFor();
+        expect((await text.inputValue()).split('\n')).toContain(`${pid},${bonus.toFixed(2)}`);
+        await admin.getByText(texts.dashboard.bonuses.confirmPaid).click();
+        expect(await pageOverflow(admin)).toBeLessThanOrEqual(0);
+        if (SCREENSHOTS) await admin.screenshot({ path: `${SCREENSHOTS}/condition-bonuses-${lang}-${width}.png`, fullPage: true });
+        await admin.getByRole('button', { name: texts.dashboard.bonuses.markPaid.replace('{{count}}', String((await text.inputValue()).split('\n').length)) }).click();
+        await expect.poll(() => d1Rows<{ paid: string | null }>(`select bonus_paid_at as paid from sessions where session_id = '${p.id}'`)[0]!.paid, { timeout: 10_000 }).not.toBeNull();
+      } else {
+        // Marked paid: the row says when, and the next batch leaves it out.
+        await expect.poll(() => row.innerText()).not.toContain(texts.dashboard.bonuses.notPaid);
+        expect(await pageOverflow(admin)).toBeLessThanOrEqual(0);
+        if (SCREENSHOTS) await admin.screenshot({ path: `${SCREENSHOTS}/condition-bonuses-${lang}-${width}.png`, fullPage: true });
+      }
+      await admin.context().close();
+    }
+    expect(d1Rows<{ n: number }>(`select count(*) as n from audit_log where action = 'bonus_download'`)[0]!.n).toBeGreaterThanOrEqual(1);
   });
 
   // The design's AI accuracy checked on the Datasets tab (issue #58, element 1): with one main pool

@@ -38,6 +38,7 @@ const REFUSED: Record<string, () => Refused> = {
   'PUT /api/admin/recruitment': () => ({ path: '/api/admin/recruitment', body: { status: 'open', targets: { overallTarget: -1, cellTarget: null, cellTargets: {} } }, status: 400 }),
   'POST /api/admin/export-jobs/:id/resume': () => ({ path: `/api/admin/export-jobs/${crypto.randomUUID()}/resume`, status: 404 }),
   'POST /api/admin/export-jobs': () => ({ path: '/api/admin/export-jobs', body: { format: 'xlsx' }, status: 400 }),
+  'POST /api/admin/bonuses/mark-paid': () => ({ path: '/api/admin/bonuses/mark-paid', body: { session_ids: ['ZZZZZZZ9'] }, status: 400 }),
   'POST /api/model-verification/ai-model/activate': () => ({ path: '/api/model-verification/ai-model/activate', body: { dataset_type: 'compas', model_identifier: 'no_such_model' }, status: 404 }),
   'POST /api/model-verification/ai-model/upload': () => ({ path: '/api/model-verification/ai-model/upload', body: { dataset_type: 'compas', model: { tree_info: 'not trees' } }, status: 400 }),
   'POST /api/model-verification/ai-model/retrain': () => ({ path: '/api/model-verification/ai-model/retrain', body: { dataset_type: 'speed_dating' }, status: 409 }),

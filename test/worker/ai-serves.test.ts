@@ -11,13 +11,14 @@ import { aiExplanationResponseSchema, explanationResponseSchema, type Explanatio
 import { adminCookie, api, postJson } from '../helpers/api';
 import { consentedParticipant, priorsRule, seedCompasStudy, startedIn } from '../helpers/study-factories';
 import { runWithConditions } from '../helpers/study-conditions';
-import { DESIGN } from '../conditions/design';
+import { DESIGN_WITHOUT_WAITS } from '../conditions/design';
 
 /**
  * The design's conditions this file's synthetic pools can give: the synthetic AI is right on every
  * synthetic case, so a condition setting its accuracy cannot start here (test/worker/ai-accuracy.test.ts draws one).
+ * A forced wait is left out (its serves wait by the Worker's clock: test/worker/advice-on-request.test.ts).
  */
-const CONDITIONS = DESIGN.filter((c) => c.shows === 'none' || c.aiAccuracy === undefined);
+const CONDITIONS = DESIGN_WITHOUT_WAITS.filter((c) => c.shows === 'none' || c.aiAccuracy === undefined);
 runWithConditions(CONDITIONS);
 beforeAll(async () => {
   await seedCompasStudy();

@@ -24,7 +24,7 @@ type Report = {
   participants: { user_id: number; user_name: string; trials: number; included: boolean; quality_flags: string[]; metrics: Record<string, number | null> }[];
 };
 /** A trial with the alpha of the explanation shown (null for an AI-only fallback). */
-type Trial = { participant_id: number; alignment_alpha: number | null; kind: string; i: number | null; a: number | null; f: number; y: number; ci: number | null; cf: number; p: number | null; shown: number | null; v: number | null };
+type Trial = { participant_id: number; alignment_alpha: number | null; kind: string; i: number | null; a: number | null; f: number; y: number; ci: number | null; cf: number; p: number | null; shown: number | null; v: number | null; q: number | null };
 
 let cookie: string;
 const asAdmin = (path: string, init: RequestInit = {}) => api(path, { ...init, headers: { Cookie: cookie } });
@@ -101,6 +101,7 @@ const byHand: Record<string, (ts: Trial[]) => number | null> = {
     const w = ts.filter((t) => t.v !== null);
     return w.length ? w.reduce((x, t) => x + t.v!, 0) / w.length / 1000 : null;
   },
+  advice_request_rate: (ts) => share(ts, (t) => t.q !== null, (t) => t.q === 1),
 };
 
 /** The trials each measure is defined on (its n). */
@@ -118,6 +119,7 @@ const definedOn: Record<string, (t: Trial) => boolean> = {
   confidence_change: (t) => t.i !== null,
   ai_accuracy: (t) => t.a !== null,
   feedback_viewing_time: (t) => t.v !== null,
+  advice_request_rate: (t) => t.q !== null,
 };
 
 const people: Record<string, { name: string; id: number }> = {};
@@ -136,11 +138,13 @@ beforeAll(async () => {
   await env.DB.prepare('update main_experiment_responses set initial_prediction = ai_prediction where session_id = ?').bind(people.agreeing.name).run();
   // Outcome feedback viewed on some of one participant's trials (a condition with outcomeFeedback), for its viewing time.
   await env.DB.prepare('update main_experiment_responses set feedback_viewing_time_ms = case_number * 137 where session_id = ? and case_number % 3 = 0').bind(people.b.name).run();
+  // Advice on request (a condition with adviceOnRequest): asked for on some of one participant's trials, for the request rate.
+  await env.DB.prepare('update main_experiment_responses set advice_requested = (case_number % 4 != 0) where session_id = ?').bind(people.b.name).run();
   // No main-experiment answers at all.
   people.noMain = await register('test_rel_no_main', null);
   trials = await rows<Trial>(
     `select participant_id, case when explanation_kind = 'ai_only' then null else alignment_alpha end as alignment_alpha, explanation_kind as kind, initial_prediction as i, ai_prediction as a, final_prediction as f, ground_truth as y, initial_confidence as ci, final_confidence as cf,
-            ai_probability as p, (coalesce(ai_baseline_shown, 0) = 1 or coalesce(ai_confidence_shown, 0) = 1) as shown, feedback_viewing_time_ms as v
+            ai_probability as p, (coalesce(ai_baseline_shown, 0) = 1 or coalesce(ai_confidence_shown, 0) = 1) as shown, feedback_viewing_time_ms as v, advice_requested as q
      from main_experiment_responses where completed_at is not null`,
   );
 });

@@ -13,10 +13,10 @@ import { aiExplanationResponseSchema, explanationResponseSchema, mainStartRespon
 import { adminCookie, api, postJson } from '../helpers/api';
 import { seedCompasStudy, startedIn } from '../helpers/study-factories';
 import { runWithConditions } from '../helpers/study-conditions';
-import { DESIGN } from '../conditions/design';
+import { DESIGN_WITHOUT_WAITS } from '../conditions/design';
 
 let cookie: string;
-runWithConditions(DESIGN);
+runWithConditions(DESIGN_WITHOUT_WAITS);
 beforeAll(async () => {
   await seedCompasStudy();
   cookie = await adminCookie();
@@ -75,7 +75,14 @@ describe('the initial judgement is kept from the moment the AI is revealed', () 
     // The start call (a reload, another device) gives back the case with its kept judgement.
     const again = await resumed(p.id);
     expect(again.cases_in_progress).toEqual([
-      { case_id: caseId, initial: { prediction: 1, confidence: 2, response_time_ms: 5100, reasoning: 'many priors' }, explanation_viewing_time_ms: null, final: null },
+      {
+        case_id: caseId,
+        initial: { prediction: 1, confidence: 2, response_time_ms: 5100, reasoning: 'many priors' },
+        explanation_viewing_time_ms: null,
+        final: null,
+        advice_served: true,
+        advice_wait_left_ms: null,
+      },
     ]);
 
     // The trial says otherwise: 409 naming the field, nothing stored.

@@ -139,6 +139,18 @@ export const sessions = sqliteTable(
     condition: text('condition'),
     /** When the completion page was first given the condition's debrief (a stated accuracy that was not the measured one); null: never. */
     debriefServedAt: text('debrief_served_at'),
+    /**
+     * The condition's incentive as the Worker worked it out from the stored trials when the
+     * participant finished (null without one): the base payment and the bonus in cents of the
+     * currency, the correct judgements it counted, and when it was worked out and marked paid.
+     */
+    bonusCurrency: text('bonus_currency'),
+    bonusBaseCents: integer('bonus_base_cents'),
+    bonusCents: integer('bonus_cents'),
+    bonusCorrectFinal: integer('bonus_correct_final'),
+    bonusCorrectPre: integer('bonus_correct_pre'),
+    bonusComputedAt: text('bonus_computed_at'),
+    bonusPaidAt: text('bonus_paid_at'),
   },
   (t) => [
     // Every participant call resolves the session by its string id.
@@ -354,6 +366,10 @@ export const mainExperimentResponses = sqliteTable(
     feedbackServedAt: text('feedback_served_at'),
     /** How long the feedback was on screen, from its first frame to the click that moved on, as the page measured it (at most the time since it was served); null: not reported. */
     feedbackViewingTimeMs: integer('feedback_viewing_time_ms'),
+    /** Whether the participant asked for the AI on this case, where the condition gave it only on request (adviceOnRequest); null in other conditions. */
+    adviceRequested: integer('advice_requested', { mode: 'boolean' }),
+    /** Ms by the Worker's clock from the kept initial judgement to the AI's first serve (at least a forced wait); null without both. */
+    adviceDelayMs: integer('advice_delay_ms'),
   },
   (t) => [
     uniqueIndex('main_responses_session_case_uq').on(t.sessionId, t.caseId),

@@ -72,7 +72,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
       if (err instanceof MainPoolError) throw new AppError(503, 'main_pool_unavailable', 'The main-experiment cases are not set up for this dataset');
       throw err;
     }
-    const [stored, inProgress] = await Promise.all([mainResponseSummary(c.var.db, session.sessionId), casesInProgress(c.var.db, session.sessionId)]);
+    const [stored, inProgress] = await Promise.all([mainResponseSummary(c.var.db, session.sessionId), casesInProgress(c.var.db, { sessionId: session.sessionId, condition: condition.name }, new Date())]);
     const result: z.infer<typeof mainStartResponseSchema> = {
       success: true,
       session_id: session.sessionId,
@@ -118,7 +118,7 @@ export const mainExperimentRoutes = new Hono<AppEnv>()
     return c.json(result, outcome.duplicate ? 200 : 201);
   })
   .post('/main/trial-progress', answerWriteLimit, validate('json', trialProgressBodySchema), async (c) => {
-    const kept = await keepTrialStep(c.var.db, c.req.valid('json'), new Date().toISOString());
+    const kept = await keepTrialStep(c.var.db, c.req.valid('json'), new Date());
     return c.json({ success: true, kept } satisfies z.infer<typeof trialProgressResultSchema>);
   })
   .post('/main/understanding-test', attemptWriteLimit, validate('json', understandingAttemptBodySchema), async (c) => {

@@ -17,7 +17,7 @@ import {
   type postSurveySubmitResultSchema,
 } from '../schemas/post-survey-schemas';
 import { audienceOf, conditionOf } from '../services/conditions';
-import { adjustmentExample, findPostSurvey, recordDebriefServed, storePostSurvey } from '../services/post-survey';
+import { adjustmentExample, findPostSurvey, paymentOf, recordDebriefServed, storePostSurvey } from '../services/post-survey';
 import { debriefOf } from '../schemas/condition-plan';
 import { requireSession } from '../services/sessions';
 import { validate } from '../validate';
@@ -57,6 +57,7 @@ export const postSurveyRoutes = new Hono<AppEnv>()
       verification_code: session.completionVerificationCode,
       completed_at: session.postSurveyCompletedAt,
       debrief,
+      payment: await paymentOf(c.var.db, session.sessionId),
     } satisfies z.infer<typeof completionSchema>);
   })
   .get('/example/:sessionId', validate('param', sessionParamSchema), async (c) => {

@@ -76,3 +76,33 @@ export const debriefOf = (condition: Condition): { ja: string; en: string } | nu
 
 /** Whether a condition shows the true outcome after each main case (`outcomeFeedback`). */
 export const givesOutcomeFeedback = (condition: Condition): boolean => condition.outcomeFeedback === true;
+
+/** Whether a condition serves the AI only when the participant asks for it on the case (`adviceOnRequest`). */
+export const advisesOnRequest = (condition: Condition): boolean => condition.shows !== 'none' && condition.adviceOnRequest === true;
+
+/** How long after the kept initial judgement a condition's AI may be served (`adviceWaitSeconds`), in ms; 0 without a wait. */
+export const adviceWaitMsOf = (condition: Condition): number => (condition.shows === 'none' ? 0 : (condition.adviceWaitSeconds ?? 0) * 1000);
+
+/**
+ * The plan of a case whose advice was on request and not asked for: the participant's judgements
+ * alone, and none of the questions about the AI, which they did not see.
+ */
+export const unadvisedPlan = (plan: AnswerPlan): AnswerPlan => ({ initial: plan.initial, ai: 'none', ratings: [] });
+
+/** A condition's incentive in whole cents of its currency (`incentive`); null without one. */
+export type IncentiveCents = { currency: string; baseCents: number; perCorrectCents: number; perCorrectPreCents: number; capCents: number };
+const cents = (amount: number) => Math.round(amount * 100);
+export const incentiveOf = (condition: Condition): IncentiveCents | null =>
+  condition.incentive
+    ? {
+        currency: condition.incentive.currency,
+        baseCents: cents(condition.incentive.base),
+        perCorrectCents: cents(condition.incentive.bonusPerCorrect),
+        perCorrectPreCents: cents(condition.incentive.bonusPerCorrectPre ?? 0),
+        capCents: cents(condition.incentive.cap),
+      }
+    : null;
+
+/** The bonus for the correct judgements counted: per correct final (and pre-experiment) judgement, at most the cap, in cents. */
+export const bonusCentsOf = (incentive: IncentiveCents, correctFinal: number, correctPre: number): number =>
+  Math.min(incentive.capCents, correctFinal * incentive.perCorrectCents + correctPre * incentive.perCorrectPreCents);

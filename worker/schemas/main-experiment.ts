@@ -26,11 +26,21 @@ export type KeptJudgement = z.infer<typeof keptJudgementSchema>;
  * participant moved on, and the final judgement before the per-case questions. A reload or
  * another device resumes the case at the step this says.
  */
-export const caseInProgressSchema = z.object({
+export const keptProgressSchema = z.object({
   case_id: z.string(),
   initial: keptJudgementSchema.nullable(),
   explanation_viewing_time_ms: z.number().int().nullable(),
   final: keptJudgementSchema.nullable(),
+});
+export type KeptProgress = z.infer<typeof keptProgressSchema>;
+/**
+ * A case under way as the page is told it: what was kept, whether the AI was served for it (with
+ * advice on request, whether it was asked for), and how many ms of a forced wait are left by the
+ * Worker's clock (null where the condition has no wait or the initial judgement is not kept yet).
+ */
+export const caseInProgressSchema = keptProgressSchema.extend({
+  advice_served: z.boolean(),
+  advice_wait_left_ms: z.number().int().nonnegative().nullable(),
 });
 export type CaseInProgress = z.infer<typeof caseInProgressSchema>;
 
@@ -72,6 +82,14 @@ export const conditionViewSchema = z.object({
   judgements: z.union([z.literal(1), z.literal(2)]),
   /** The true outcome is shown after each case, once it is stored (`GET /api/experiments/main/feedback`). */
   outcome_feedback: z.boolean(),
+  /** The AI is served only when the participant asks for it on a case, after the initial judgement (`adviceOnRequest`). */
+  advice_on_request: z.boolean(),
+  /** The AI is served no sooner than this many seconds after the kept initial judgement (`adviceWaitSeconds`); null without a wait. */
+  advice_wait_seconds: z.number().int().positive().nullable(),
+  /** What the condition pays (`incentive`): a base payment and a bonus per correct judgement, at most the cap; null without one. */
+  incentive: z
+    .object({ base: z.number(), bonus_per_correct: z.number(), bonus_per_correct_pre: z.number(), cap: z.number(), currency: z.string() })
+    .nullable(),
 });
 export type MainCase = z.infer<typeof mainCaseSchema>;
 

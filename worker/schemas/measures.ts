@@ -32,6 +32,8 @@ export const SUM_KEYS = [
   'aiCorrect',
   'feedbackViewed',
   'feedbackViewMs',
+  'adviceOffered',
+  'adviceRequested',
 ] as const;
 export type SumKey = (typeof SUM_KEYS)[number];
 export type Sums = Record<SumKey, number>;
@@ -195,6 +197,17 @@ export const MEASURES: Measure[] = [
     range: [0, 86400],
     definedOn: 'feedbackViewed',
     value: (s) => (s.feedbackViewed > 0 ? s.feedbackViewMs / s.feedbackViewed / 1000 : null),
+  },
+  {
+    id: 'advice_request_rate',
+    label: 'Advice request rate',
+    formula: "trials on which the participant asked for the AI's advice ÷ trials of a condition that gave it only on request (adviceOnRequest); the reliance measures above count only the trials where the advice was seen",
+    source:
+      'the share of cases on which on-demand advice was asked for (Buçinca, Malaya & Gajos 2021, To Trust or to Think: Cognitive Forcing Functions Can Reduce Overreliance on AI in AI-assisted Decision-making, CSCW; Liu, Lai & Tan 2021, CSCW, let participants ask for the AI too)',
+    units: SHARE,
+    range: [0, 1],
+    definedOn: 'adviceOffered',
+    value: ratio('adviceRequested', 'adviceOffered'),
   },
 ];
 

@@ -130,6 +130,22 @@ export const completionSchema = z.object({
    * for every other condition.
    */
   debrief: z.object({ ja: z.string(), en: z.string() }).nullable(),
+  /**
+   * What the participant's condition pays (its incentive), as the Worker worked it out from their
+   * stored trials when they finished: amounts in the currency (two decimals), the correct
+   * judgements counted, and whether it has been paid; null without an incentive.
+   */
+  payment: z
+    .object({
+      currency: z.string(),
+      base: z.number(),
+      bonus: z.number(),
+      total: z.number(),
+      correct_final: z.number().int(),
+      correct_pre: z.number().int(),
+      paid: z.boolean(),
+    })
+    .nullable(),
 });
 
 const contribution = z.object({ feature: z.string(), importance: z.number(), abs_importance: z.number(), raw_shap: z.number() });

@@ -45,6 +45,53 @@ const aiAccuracy = z.number({ error: 'aiAccuracy is a share of the main cases, a
 const outcomeFeedback = z.boolean({ error: 'outcomeFeedback is true (show the true outcome after each case) or false' }).optional();
 
 /**
+ * Advice on request (Buçinca, Malaya & Gajos 2021's on-demand cognitive forcing; Liu, Lai & Tan
+ * 2021): after the initial judgement the final one may be given at once, and the AI is served only
+ * when the participant asks for it on that case. Left out, the AI is shown on every case, as before.
+ */
+const adviceOnRequest = z.boolean({ error: 'adviceOnRequest is true (the AI only when the participant asks for it) or false' }).optional();
+/**
+ * A forced wait (Buçinca et al. 2021's wait condition; Park, Lee, Shin & Jung 2019's delayed
+ * advice): the AI is served no sooner than this many seconds after the initial judgement is kept,
+ * by the Worker's clock, and the page counts them down. Left out, no wait.
+ */
+const adviceWaitSeconds = z
+  .number({ error: 'adviceWaitSeconds is a whole number of seconds (e.g. 10)' })
+  .int('adviceWaitSeconds is a whole number of seconds')
+  .min(1, 'adviceWaitSeconds is at least 1 (leave it out for no wait)')
+  .max(600, 'adviceWaitSeconds is at most 600')
+  .optional();
+
+/**
+ * A payment for performance (Yin, Wortman Vaughan & Wallach 2019 and Bansal et al. 2019 paid a
+ * bonus per correct decision; Lai et al. 2023 list incentives among the design choices): a base
+ * payment, a bonus per correct final judgement in the main experiment (and optionally per correct
+ * pre-experiment judgement), at most `cap`, in `currency`. Amounts are in whole cents of the
+ * currency. The Worker works the bonus out from the stored trials when the participant finishes.
+ * Left out, no bonus, as before.
+ */
+const money = (name: string) =>
+  z
+    .number({ error: `incentive.${name} is an amount of the currency (e.g. 0.05)` })
+    .nonnegative(`incentive.${name} is 0 or more`)
+    .max(10_000, `incentive.${name} is at most 10000`)
+    .refine((x) => Math.abs(x * 100 - Math.round(x * 100)) < 1e-6, { error: `incentive.${name} is a whole number of cents (at most two decimals, e.g. 0.05)` });
+const incentive = z
+  .object(
+    {
+      base: money('base'),
+      bonusPerCorrect: money('bonusPerCorrect'),
+      bonusPerCorrectPre: money('bonusPerCorrectPre').optional(),
+      cap: money('cap'),
+      currency: z.string({ error: 'incentive.currency is a three-letter ISO 4217 code (e.g. "GBP")' }).regex(/^[A-Z]{3}$/, 'incentive.currency is a three-letter ISO 4217 code in capitals (e.g. "GBP")'),
+    },
+    { error: 'incentive is { "base": 2, "bonusPerCorrect": 0.05, "cap": 2.5, "currency": "GBP" } (bonusPerCorrectPre optional)' },
+  )
+  .strict()
+  .refine((x) => x.bonusPerCorrect > 0 || (x.bonusPerCorrectPre ?? 0) > 0, { error: 'an incentive pays a bonus per correct judgement: bonusPerCorrect or bonusPerCorrectPre above 0' })
+  .optional();
+
+/**
  * What the panel says of the AI's accuracy (Yin, Wortman Vaughan & Wallach 2019 stated it; Zhang,
  * Liao & Bellamy 2020 showed it beside the confidence): `measured`, the pinned model's accuracy on
  * its held-out test cases, as before the key existed (left out means this); `none`, no accuracy
@@ -72,11 +119,15 @@ const statedAccuracy = z
  * and its share of participants. `explanation` with `alphaLevels` [1] shows the AI's own
  * explanation; without them it follows `mainExperiment.alphaLevels` (the human-aligned schedule).
  * `aiConfidence` adds the AI's confidence to what a condition shows of the AI; `statedAccuracy`
- * says which accuracy its panel states; `outcomeFeedback` shows the true outcome after each case.
+ * says which accuracy its panel states; `outcomeFeedback` shows the true outcome after each case;
+ * `adviceOnRequest` and `adviceWaitSeconds` give the AI only when asked for, or after a wait;
+ * `incentive` pays a bonus per correct judgement.
  */
 export const conditionSchema = z.discriminatedUnion('shows', [
-  z.object({ name: conditionName, shows: z.literal('none'), judgements: z.union([z.literal(1), z.literal(2)]), outcomeFeedback, share }).strict(),
-  z.object({ name: conditionName, shows: z.literal('ai_prediction'), aiTiming, aiConfidence, aiAccuracy, statedAccuracy, outcomeFeedback, share }).strict(),
+  z.object({ name: conditionName, shows: z.literal('none'), judgements: z.union([z.literal(1), z.literal(2)]), outcomeFeedback, incentive, share }).strict(),
+  z
+    .object({ name: conditionName, shows: z.literal('ai_prediction'), aiTiming, aiConfidence, aiAccuracy, statedAccuracy, outcomeFeedback, adviceOnRequest, adviceWaitSeconds, incentive, share })
+    .strict(),
   z.object({
     name: conditionName,
     shows: z.literal('explanation'),
@@ -86,6 +137,9 @@ export const conditionSchema = z.discriminatedUnion('shows', [
     aiAccuracy,
     statedAccuracy,
     outcomeFeedback,
+    adviceOnRequest,
+    adviceWaitSeconds,
+    incentive,
     share,
   }).strict(),
 ]);
@@ -214,6 +268,17 @@ export const studyConfigSchema = z
     message: "mainExperiment.numCases must split evenly over every explanation condition's alphaLevels",
   })
   .superRefine((c, ctx) => {
+    c.conditions.forEach((x, i) => {
+      if (x.shows === 'none' || x.aiTiming === 'after_initial') return;
+      for (const key of ['adviceOnRequest', 'adviceWaitSeconds'] as const) {
+        if (x[key] === undefined || x[key] === false) continue;
+        ctx.addIssue({
+          code: 'custom',
+          path: ['conditions', i, key],
+          message: `condition ${x.name}: ${key} needs aiTiming "after_initial" (the advice is asked for, or waited for, after the participant's own initial judgement); this condition shows the AI with the case`,
+        });
+      }
+    });
     c.conditions.forEach((x, i) => {
       if (x.shows === 'none' || x.aiAccuracy === undefined) return;
       const cases = x.aiAccuracy * c.mainExperiment.numCases;

@@ -14,7 +14,7 @@ import { openCell } from '../db/queries/sessions';
 import { sessions } from '../db/schema';
 import { AppError } from '../errors';
 import type { Audience } from '../schemas/post-survey';
-import { answerPlan, givesOutcomeFeedback, RATING_ITEMS, shapeOf, type RatingItem } from '../schemas/condition-plan';
+import { adviceWaitMsOf, advisesOnRequest, answerPlan, givesOutcomeFeedback, RATING_ITEMS, shapeOf, unadvisedPlan, type RatingItem } from '../schemas/condition-plan';
 import { SPEC_DESIGN, studyConfig, type Condition, type DatasetType } from '../schemas/study';
 import { seededShuffle, seedOf } from './case-sets';
 import { quotaFor, recruitmentState, studyFull } from './recruitment';
@@ -51,7 +51,24 @@ export const audienceOf = (condition: Condition): Audience => ({
 /** What a participant's page needs of a condition to follow it (`answerPlan` of its shape). */
 export const conditionView = (condition: Condition) => {
   const { shows, aiTiming, judgements } = shapeOf(condition);
-  return { name: condition.name, shows, ai_timing: aiTiming, judgements, outcome_feedback: givesOutcomeFeedback(condition) };
+  return {
+    name: condition.name,
+    shows,
+    ai_timing: aiTiming,
+    judgements,
+    outcome_feedback: givesOutcomeFeedback(condition),
+    advice_on_request: advisesOnRequest(condition),
+    advice_wait_seconds: adviceWaitMsOf(condition) / 1000 || null,
+    incentive: condition.incentive
+      ? {
+          base: condition.incentive.base,
+          bonus_per_correct: condition.incentive.bonusPerCorrect,
+          bonus_per_correct_pre: condition.incentive.bonusPerCorrectPre ?? 0,
+          cap: condition.incentive.cap,
+          currency: condition.incentive.currency,
+        }
+      : null,
+  };
 };
 
 /** The alphas an explanation condition spreads over a session's cases; null when the condition shows no explanation. */
@@ -108,9 +125,14 @@ type AnswerParts = {
 
 const given = (v: unknown) => v !== undefined && v !== null;
 
-/** Why a case's answer does not fit the condition, one line per part; empty when it fits. */
-export function answerMisfits(condition: Condition, body: AnswerParts): string[] {
-  const expected = answerPlan(shapeOf(condition));
+/**
+ * Why a case's answer does not fit the condition, one line per part; empty when it fits. `advised`:
+ * whether the AI was served for the case (a condition with advice on request may store a case
+ * without it, and then asks nothing about the AI).
+ */
+export function answerMisfits(condition: Condition, body: AnswerParts, advised = true): string[] {
+  const planned = answerPlan(shapeOf(condition));
+  const expected = advised ? planned : unadvisedPlan(planned);
   const problems: string[] = [];
   const initial = [body.initial_prediction, body.initial_confidence, body.initial_response_time_ms];
   if (expected.initial && !initial.every(given)) problems.push('the initial judgement (initial_prediction, initial_confidence, initial_response_time_ms) is required');

@@ -20,7 +20,7 @@ import { accuracyStatementOf, confidenceOf, showsAiConfidence, showsAiExplanatio
 import { alphaLevelsOf, conditionOf } from './conditions';
 import { alphaOfItem } from './main-case-sets';
 import { recordServe, type AiOnlyReason, type ServedExplanation } from './served-explanations';
-import { keepInitialAtReveal } from './trial-progress';
+import { keepInitialAtReveal, requireWaitOver } from './trial-progress';
 import { aiRowColumns, loadActiveAiModel, loadAiRow, loadUserModel } from './model-store';
 
 type CaseRow = { caseId: string; datasetType: DatasetType; features: Record<string, string | number | null> };
@@ -287,8 +287,8 @@ export async function serveCase(
     }
     // A stored case is not shown again: a page asking for it (an old tab) is told the study moved on.
     if (inputs.stored) throw conflict('case_already_stored', `Case ${caseRow.caseId} of ${session.sessionId} is already stored; the study has moved on`);
-    // Nothing of the AI is shown before the initial judgement is kept.
-    await keepInitialAtReveal(db, {
+    // Nothing of the AI is shown before the initial judgement is kept, nor before a forced wait has run from it.
+    const initialKeptAt = await keepInitialAtReveal(db, {
       sessionId: session.sessionId,
       caseId: caseRow.caseId,
       condition,
@@ -296,6 +296,7 @@ export async function serveCase(
       carried: options.initial,
       now: options.now,
     });
+    if (!inputs.served && initialKeptAt !== null) requireWaitOver(condition, caseRow.caseId, initialKeptAt, options.now);
   }
   if (inputs.served) {
     await db

@@ -12,12 +12,13 @@ import { caseSetItems, cases, mainExperimentResponses, mainTrialProgress, sessio
 import { barsOfServe } from '../db/trial-record';
 import { AppError, conflict, notFound } from '../errors';
 import { sharesLeanToward } from '../ml/explanation';
-import type { CaseInProgress, IntegratedResponseBody } from '../schemas/main-experiment';
+import type { IntegratedResponseBody, KeptProgress } from '../schemas/main-experiment';
 import { studyConfig, type Condition } from '../schemas/study';
+import { advisesOnRequest } from '../schemas/condition-plan';
 import { answerMisfits, conditionOf } from './conditions';
 import { baselineShown, claimsDiffering, claimsRefused, servedFor, type ServedExplanation } from './served-explanations';
 import { lifecycleColumns, requireWriteAllowed, sessionAccepts, type LifecycleRow } from '../db/session-lifecycle';
-import { judgementDiffers, keptDiffers, progressView } from './trial-progress';
+import { judgementDiffers, keptDiffers, progressView, type TrialProgress } from './trial-progress';
 
 export async function countMainResponses(db: Db, sessionId: string): Promise<number> {
   const row = await db
@@ -33,8 +34,9 @@ export async function countMainResponses(db: Db, sessionId: string): Promise<num
  * side from the Worker's record of what it served (null where the condition shows no AI); the
  * session, set and case columns come from the tables in the insert itself.
  */
-function answerColumns(body: IntegratedResponseBody, served: ServedExplanation | null, now: string) {
+function answerColumns(body: IntegratedResponseBody, served: ServedExplanation | null, advice: AdviceRecord, now: string) {
   return {
+    ...advice,
     initialPrediction: body.initial_prediction,
     initialConfidence: body.initial_confidence,
     initialResponseTimeMs: body.initial_response_time_ms,
@@ -72,6 +74,13 @@ function answerColumns(body: IntegratedResponseBody, served: ServedExplanation |
     completedAt: now,
   } satisfies Partial<typeof mainExperimentResponses.$inferInsert>;
 }
+
+/** Whether the AI was asked for (a condition with advice on request) and how long after the kept initial judgement it was first served, by the Worker's clock. */
+type AdviceRecord = { adviceRequested: boolean | null; adviceDelayMs: number | null };
+const adviceRecord = (condition: Condition, served: ServedExplanation | null, progress: TrialProgress | undefined): AdviceRecord => ({
+  adviceRequested: advisesOnRequest(condition) ? served !== null : null,
+  adviceDelayMs: served && progress?.initialKeptAt ? Date.parse(served.firstServedAt) - Date.parse(progress.initialKeptAt) : null,
+});
 
 const completedCount = (sessionId: Placeholder) =>
   sql<number>`(select count(*) from main_experiment_responses r where r.session_id = ${sessionId} and r.completed_at is not null)`;
@@ -188,7 +197,8 @@ export async function storeIntegratedResponse(
   if (!inSet) throw new AppError(400, 'case_not_in_set', [{ msg: `case ${body.case_id} is not in this session's main-experiment set`, loc: ['case_id'] }]);
   const condition = conditionOf(session);
   const served = condition.shows === 'none' ? null : (lastServed ?? null);
-  if (condition.shows !== 'none' && !served) {
+  // With advice on request a case may be stored without the AI, unless the body names a serve.
+  if (condition.shows !== 'none' && !served && (body.served_explanation_id || !advisesOnRequest(condition))) {
     if (body.served_explanation_id) {
       throw new AppError(400, 'served_explanation_unknown', [
         { msg: `serve ${body.served_explanation_id} is not one of case ${body.case_id} for this session`, loc: ['body', 'served_explanation_id'] },
@@ -199,6 +209,10 @@ export async function storeIntegratedResponse(
   if (served) {
     const differing = claimsDiffering(body, served);
     if (differing.length > 0) throw claimsRefused(served, differing);
+  }
+  if (!served && condition.shows !== 'none') {
+    const claimed = AI_CLAIMS.filter((key) => body[key] !== undefined && body[key] !== null && body[key] !== false);
+    if (claimed.length > 0) throw unaskedClaims(condition, body.case_id, claimed);
   }
   // The judgements kept while the case was under way are the trial's; the body may repeat them, not change them.
   const judged = withKeptJudgements(body, progress ? progressView(progress) : null);
@@ -211,9 +225,9 @@ export async function storeIntegratedResponse(
   const answer = served
     ? { ...judged, ai_prediction: served.aiPrediction, ai_feature_importance: barsOfServe(served).ai, shown_feature_importance: barsOfServe(served).shown }
     : judged;
-  if (answerMisfits(condition, answer).length > 0) throw misfit(condition, answer);
+  if (answerMisfits(condition, answer, served !== null).length > 0) throw misfit(condition, answer, served !== null);
 
-  const given = answerColumns(judged, served, now);
+  const given = answerColumns(judged, served, adviceRecord(condition, served, progress), now);
   // Each value as its column stores it (JSON columns as text); a missing one is SQL null.
   const values = Object.fromEntries(
     (Object.keys(given) as AnswerKey[]).map((key) => {
@@ -245,7 +259,7 @@ export async function storeIntegratedResponse(
  * refused (409), and a part never kept (a case begun before the server kept progress, or a step
  * whose checkpoint did not arrive) is the body's.
  */
-function withKeptJudgements(body: IntegratedResponseBody, kept: CaseInProgress | null): IntegratedResponseBody {
+function withKeptJudgements(body: IntegratedResponseBody, kept: KeptProgress | null): IntegratedResponseBody {
   if (!kept) return body;
   const given = (prefix: 'initial' | 'final') => ({
     prediction: body[`${prefix}_prediction`] ?? undefined,
@@ -272,11 +286,33 @@ function withKeptJudgements(body: IntegratedResponseBody, kept: CaseInProgress |
 }
 
 /** 400 naming each part of the answer the session's condition does not ask for, or misses. */
-const misfit = (condition: Condition, body: Parameters<typeof answerMisfits>[1]) =>
+const misfit = (condition: Condition, body: Parameters<typeof answerMisfits>[1], advised: boolean) =>
   new AppError(
     400,
     'answer_does_not_fit_condition',
-    answerMisfits(condition, body).map((msg) => ({ msg: `${condition.name}: ${msg}`, loc: ['body'] })),
+    answerMisfits(condition, body, advised).map((msg) => ({ msg: `${condition.name}: ${msg}${advised ? '' : ' (the AI was not asked for on this case)'}`, loc: ['body'] })),
+  );
+
+/** What a page may say of the AI it showed: on a case stored without the AI, none of it. */
+const AI_CLAIMS = [
+  'ai_prediction',
+  'ai_model_prediction',
+  'user_model_prediction',
+  'explanation_kind',
+  'ai_model_identifier',
+  'ai_probability',
+  'ai_accuracy_stated',
+  'ai_baseline_shown',
+  'ai_confidence_shown',
+  'explanation_viewing_time_ms',
+] as const;
+
+/** 400 for a case stored without the AI (advice on request, not asked for) whose body says something of an AI shown. */
+const unaskedClaims = (condition: Condition, caseId: string, fields: readonly string[]) =>
+  new AppError(
+    400,
+    'ai_record_mismatch',
+    fields.map((field) => ({ msg: `${condition.name}: nothing of the AI was served for case ${caseId} (it was not asked for), so ${field} says something never shown`, loc: ['body', field] })),
   );
 
 const RATINGS = ['comprehensibility', 'transparency', 'satisfaction', 'trust', 'alignment'] as const;

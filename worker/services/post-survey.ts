@@ -6,7 +6,7 @@
 import { and, asc, eq, isNull, sql } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import type { SessionRow } from '../db/queries/sessions';
-import { cases, mainExperimentResponses, postSurveys, servedExplanations, sessions } from '../db/schema';
+import { cases, mainExperimentResponses, postSurveys, preExperimentResponses, servedExplanations, sessions } from '../db/schema';
 import { caseShown, servedBars, trialBars, trialServe } from '../db/trial-record';
 import { AppError, conflict } from '../errors';
 import { answeredQuestions, checkSection, issueMessage, postSurveyFor, scorePostSurvey, type Audience } from '../schemas/post-survey';
@@ -14,6 +14,8 @@ import { checkedPostSurvey, type PostSurveyBody } from '../schemas/post-survey-s
 import { audienceOf, conditionOf } from './conditions';
 import { requireWriteAllowed } from '../db/session-lifecycle';
 import { newVerificationCode } from '../study-codes';
+import { incentiveOf } from '../schemas/condition-plan';
+import type { Condition } from '../schemas/study';
 
 /** Every broken rule of a submission as `{msg, loc}` items (English texts: the SPA shows its own), for the survey the participant's condition asks. */
 export function postSurveyIssues(body: PostSurveyBody, audience: Audience) {
@@ -55,11 +57,61 @@ export async function storePostSurvey(db: Db, session: SessionRow, body: PostSur
       .returning({ id: postSurveys.id }),
     db
       .update(sessions)
-      .set({ postSurveyCompletedAt: now, currentPhase: 'completed', updatedAt: now, completionVerificationCode: newVerificationCode() })
+      .set({ postSurveyCompletedAt: now, currentPhase: 'completed', updatedAt: now, completionVerificationCode: newVerificationCode(), ...bonusColumns(conditionOf(session), now) })
       .where(sql`${sessions.sessionId} = ${session.sessionId} and ${sessions.postSurveyCompletedAt} is null`),
   ]);
   if (inserted.length === 0) throw conflict('already_answered', 'This session has already answered the post-survey');
   return { scores: scorePostSurvey(body) };
+}
+
+/**
+ * The condition's incentive worked out in the statement that completes the session, from the
+ * trials the Worker stored (never from the page): the correct final judgements of the main
+ * experiment, the correct pre-experiment judgements where they pay, and the bonus they make, at
+ * most the cap. Nothing without an incentive.
+ */
+function bonusColumns(condition: Condition, now: string) {
+  const incentive = incentiveOf(condition);
+  if (!incentive) return {};
+  // The session named in full: inside a subquery a bare column name would be the subquery's own.
+  const correctFinal = sql<number>`(select count(*) from ${mainExperimentResponses} r where r.session_id = sessions.session_id and r.completed_at is not null and r.final_prediction = r.ground_truth)`;
+  const correctPre = sql<number>`(select count(*) from ${preExperimentResponses} p where p.session_id = sessions.session_id and p.prediction = p.ground_truth)`;
+  // The pre-experiment's correct judgements are counted only where they pay.
+  const paysPre = incentive.perCorrectPreCents > 0;
+  return {
+    bonusCurrency: incentive.currency,
+    bonusBaseCents: incentive.baseCents,
+    bonusCorrectFinal: correctFinal,
+    bonusCorrectPre: paysPre ? correctPre : null,
+    bonusCents: sql<number>`min(${incentive.capCents}, ${correctFinal} * ${incentive.perCorrectCents}${paysPre ? sql` + ${correctPre} * ${incentive.perCorrectPreCents}` : sql``})`,
+    bonusComputedAt: now,
+  };
+}
+
+/** A finished participant's payment as the completion page shows it (amounts in the currency), as the Worker worked it out; null without an incentive. */
+export async function paymentOf(db: Db, sessionId: string) {
+  const row = await db
+    .select({
+      currency: sessions.bonusCurrency,
+      base: sessions.bonusBaseCents,
+      bonus: sessions.bonusCents,
+      correctFinal: sessions.bonusCorrectFinal,
+      correctPre: sessions.bonusCorrectPre,
+      paidAt: sessions.bonusPaidAt,
+    })
+    .from(sessions)
+    .where(eq(sessions.sessionId, sessionId))
+    .get();
+  if (!row || row.currency === null || row.base === null || row.bonus === null) return null;
+  return {
+    currency: row.currency,
+    base: row.base / 100,
+    bonus: row.bonus / 100,
+    total: (row.base + row.bonus) / 100,
+    correct_final: row.correctFinal ?? 0,
+    correct_pre: row.correctPre ?? 0,
+    paid: row.paidAt !== null,
+  };
 }
 
 export async function findPostSurvey(db: Db, sessionId: string) {

@@ -14,12 +14,13 @@ import type { DatasetType } from '../schemas/study';
 import { CONSENT_ITEMS, studyConfig } from '../schemas/study';
 import { ensurePreCaseSet, seedOf, storedPreCaseSet } from './case-sets';
 import { recordConsent } from './consent';
-import { answerPlan, shapeOf, type RatingItem } from '../schemas/condition-plan';
+import { adviceWaitMsOf, advisesOnRequest, answerPlan, shapeOf, type RatingItem } from '../schemas/condition-plan';
 import { explanationInputs, serveCase } from './explanation';
 import { assignCondition } from './conditions';
 import { ensureMainCaseSet } from './main-case-sets';
 import { pinActiveAiModel } from './model-store';
 import { storeIntegratedResponse } from './main-responses';
+import { keepProgress } from './trial-progress';
 import { countPreResponses, storePreAnswers } from './pre-experiment';
 import { trainUserModel } from './user-model';
 import { openSession } from './sessions';
@@ -79,7 +80,8 @@ export type MainRegistration = { name: string; datasetType: DatasetType; numResp
  * condition would (`condition` chooses it; otherwise it is drawn as for a person): with the AI's
  * prediction and the explanation the Worker computes for each where the condition shows them. The
  * first own judgement is right with probability `accuracyRate`; where it disagrees with the AI
- * shown it switches to the AI's advice half the time. A given alpha becomes the alpha of every
+ * shown it switches to the AI's advice half the time; where the AI is on request it is asked for on
+ * about two cases in three. A given alpha becomes the alpha of every
  * case of this synthetic set (explanation conditions). Cases are numbered 201–250 so they never
  * pass for a person's.
  */
@@ -132,10 +134,18 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
       ? { prediction: own, confidence: clamp(Math.round(2 + random() * 3), 1, 5), response_time_ms: Math.round(3000 + random() * 9000), reasoning: null }
       : null;
     // Served and recorded as a participant's page would have it served (carrying the initial judgement); the case is stored from that record.
-    const shown = expected.ai !== 'none' ? await serveRegisteredCase(db, models, session.sessionId, item.row.caseId, now, initial) : null;
+    // On request, asked for on about two cases in three; after a forced wait, the initial judgement
+    // is kept that long (and a few seconds more) before the serve, as a participant's would be.
+    const asks = expected.ai !== 'none' && (!advisesOnRequest(condition) || random() < REQUEST_SHARE);
+    const wait = adviceWaitMsOf(condition);
+    if (asks && initial && wait > 0) {
+      const keptAt = new Date(Date.parse(now) - wait - Math.round(1000 + random() * 7000)).toISOString();
+      await keepProgress(db, session.sessionId, item.row.caseId, { initial }, keptAt);
+    }
+    const shown = asks ? await serveRegisteredCase(db, models, session.sessionId, item.row.caseId, now, initial) : null;
     const final = shown && own !== shown.prediction && random() < 0.5 ? shown.prediction : own;
     const rate = () => clamp(Math.round(2 + random() * 3.4), 1, 5);
-    const ratings = Object.fromEntries(expected.ratings.map((k) => [k, rate()])) as Partial<Record<RatingItem, number>>;
+    const ratings = Object.fromEntries((shown || expected.ai === 'none' ? expected.ratings : []).map((k) => [k, rate()])) as Partial<Record<RatingItem, number>>;
     const body = {
       session_id: session.sessionId,
       case_id: item.row.caseId,
@@ -182,6 +192,9 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
   const correct = details.filter((d, i) => (d.initial_prediction ?? d.final_prediction) === set[i]!.row.groundTruth).length;
   return { session, condition, stored, details, realisedAccuracy: details.length > 0 ? correct / details.length : 0 };
 }
+
+/** The share of cases on which a synthetic participant asks for the AI, where the condition gives it only on request. */
+const REQUEST_SHARE = 2 / 3;
 
 /** Serves one case of a registered participant's main set through the participants' own path. */
 async function serveRegisteredCase(db: Db, models: R2Bucket, sessionId: string, caseId: string, now: string, initial: KeptJudgement | null) {

@@ -11,8 +11,8 @@ import type { SQLiteColumn } from 'drizzle-orm/sqlite-core';
 import type { Db } from '../db/client';
 import { caseSetItems, mainExperimentResponses, mainTrialProgress, servedExplanations, sessions } from '../db/schema';
 import { AppError, conflict, notFound } from '../errors';
-import type { CaseInProgress, KeptJudgement, TrialProgressBody } from '../schemas/main-experiment';
-import { answerPlan, shapeOf } from '../schemas/condition-plan';
+import type { CaseInProgress, KeptJudgement, KeptProgress, TrialProgressBody } from '../schemas/main-experiment';
+import { adviceWaitMsOf, advisesOnRequest, answerPlan, shapeOf } from '../schemas/condition-plan';
 import type { Condition } from '../schemas/study';
 import { conditionOf } from './conditions';
 import { lifecycleColumns, requireWriteAllowed } from '../db/session-lifecycle';
@@ -25,13 +25,43 @@ export type ProgressParts = { initial?: KeptJudgement; explanationViewingTimeMs?
 const judgementOf = (p: number | null, c: number | null, ms: number | null, reasoning: string | null, keptAt: string | null): KeptJudgement | null =>
   keptAt === null || p === null || c === null || ms === null ? null : { prediction: p as 0 | 1, confidence: c, response_time_ms: ms, reasoning };
 
-/** A progress row as the start call and the checkpoint answer give it. */
-export const progressView = (row: TrialProgress): CaseInProgress => ({
+/** What a progress row keeps, as the stored trial compares it. */
+export const progressView = (row: TrialProgress): KeptProgress => ({
   case_id: row.caseId,
   initial: judgementOf(row.initialPrediction, row.initialConfidence, row.initialResponseTimeMs, row.initialReasoning, row.initialKeptAt),
   explanation_viewing_time_ms: row.explanationViewedAt === null ? null : row.explanationViewingTimeMs,
   final: judgementOf(row.finalPrediction, row.finalConfidence, row.finalResponseTimeMs, row.finalReasoning, row.finalKeptAt),
 });
+
+/**
+ * A case under way as the start call and the checkpoint answer give it: what was kept, whether the
+ * AI was served, and the ms of the condition's forced wait left at `now` by the Worker's clock
+ * (from the kept initial judgement; null without a wait or before the initial judgement is kept).
+ */
+export function inProgressView(row: TrialProgress, condition: Condition, served: boolean, now: Date): CaseInProgress {
+  const wait = adviceWaitMsOf(condition);
+  const keptAt = row.initialKeptAt === null ? null : Date.parse(row.initialKeptAt);
+  return {
+    ...progressView(row),
+    advice_served: served,
+    advice_wait_left_ms: wait === 0 || keptAt === null ? null : Math.max(0, keptAt + wait - now.getTime()),
+  };
+}
+
+/**
+ * Refuses a first serve of a main case before the condition's forced wait has run from the kept
+ * initial judgement, by the Worker's clock (409 `advice_not_yet`; the page counts the wait down and
+ * asks again).
+ */
+export function requireWaitOver(condition: Condition, caseId: string, initialKeptAt: string, now: string) {
+  const left = Date.parse(initialKeptAt) + adviceWaitMsOf(condition) - Date.parse(now);
+  if (left > 0) {
+    throw conflict(
+      'advice_not_yet',
+      `The AI's advice on case ${caseId} is given ${adviceWaitMsOf(condition) / 1000} s after the initial judgement (condition ${condition.name}); ${(left / 1000).toFixed(1)} s are left`,
+    );
+  }
+}
 
 /** Whether a condition asks for an initial judgement before it shows the AI (the judgement the reveal carries). */
 export const initialBeforeAi = (condition: Condition) => {
@@ -127,15 +157,16 @@ export async function keepProgress(db: Db, sessionId: string, caseId: string, pa
 export async function keepInitialAtReveal(
   db: Db,
   input: { sessionId: string; caseId: string; condition: Condition; progress: TrialProgress | null; carried: KeptJudgement | null; now: string },
-) {
-  if (!initialBeforeAi(input.condition)) return;
+): Promise<string | null> {
+  if (!initialBeforeAi(input.condition)) return null;
   const kept = input.progress ? progressView(input.progress).initial : null;
   if (!kept && !input.carried) {
     throw conflict('initial_judgement_required', `Case ${input.caseId} asks for the participant's initial judgement before the AI: send it with the request that reveals the AI`);
   }
-  const standing = kept ?? progressView(await keepProgress(db, input.sessionId, input.caseId, { initial: input.carried! }, input.now)).initial!;
-  const differing = input.carried ? judgementDiffers('initial', input.carried, standing) : [];
+  const row = kept ? input.progress! : await keepProgress(db, input.sessionId, input.caseId, { initial: input.carried! }, input.now);
+  const differing = input.carried ? judgementDiffers('initial', input.carried, progressView(row).initial!) : [];
   if (differing.length > 0) throw keptDiffers(input.caseId, differing);
+  return row.initialKeptAt;
 }
 
 /** A checkpoint's parts as kept judgements. */
@@ -161,7 +192,7 @@ function partsOf(body: TrialProgressBody): ProgressParts {
  * served where the step follows it, or the step was kept differently; 400 when the case is not in
  * the session's main set or the condition has no such step.
  */
-export async function keepTrialStep(db: Db, body: TrialProgressBody, now: string): Promise<CaseInProgress> {
+export async function keepTrialStep(db: Db, body: TrialProgressBody, now: Date): Promise<CaseInProgress> {
   const { session_id: sessionId, case_id: caseId } = body;
   const [[session], [inSet], [stored], [progress], [served]] = await db.batch([
     db.select({ sessionId: sessions.sessionId, condition: sessions.condition, ...lifecycleColumns('sessions') }).from(sessions).where(eq(sessions.sessionId, sessionId)),
@@ -193,7 +224,9 @@ export async function keepTrialStep(db: Db, body: TrialProgressBody, now: string
   if (body.step === 'initial' && !plan.initial) throw misfit('this condition asks for no initial judgement');
   if (body.step === 'explanation_viewed' && !(plan.initial && plan.ai !== 'none')) throw misfit('this condition shows the AI on no step of its own');
   const kept = progress ? progressView(progress) : null;
-  if ((body.step === 'explanation_viewed' || body.step === 'final') && plan.ai !== 'none' && !served) {
+  // With advice on request the final judgement may come without the AI; its own step never does.
+  const aiRequired = body.step === 'explanation_viewed' || (body.step === 'final' && !advisesOnRequest(condition));
+  if (aiRequired && plan.ai !== 'none' && !served) {
     throw conflict('ai_not_served', `Nothing of the AI was served for case ${caseId} of ${sessionId}`);
   }
   if (body.step === 'final' && plan.initial && !kept?.initial) {
@@ -202,20 +235,21 @@ export async function keepTrialStep(db: Db, body: TrialProgressBody, now: string
   const parts = partsOf(body);
   // What is already kept is compared first: a refused step writes nothing, and a step kept the
   // same way before is answered without a write.
+  const answer = (row: TrialProgress) => inProgressView(row, condition, Boolean(served), now);
   if (kept) {
     const differing = partsDiffer(parts, kept);
     if (differing.length > 0) throw keptDiffers(caseId, differing);
-    if (allKept(parts, kept)) return kept;
+    if (allKept(parts, kept)) return answer(progress!);
   }
-  const standing = progressView(await keepProgress(db, sessionId, caseId, parts, now));
+  const row = await keepProgress(db, sessionId, caseId, parts, now.toISOString());
   // Another request may have kept the step between the read and the write: first wins.
-  const differing = partsDiffer(parts, standing);
+  const differing = partsDiffer(parts, progressView(row));
   if (differing.length > 0) throw keptDiffers(caseId, differing);
-  return standing;
+  return answer(row);
 }
 
 /** The fields of the parts given that say something other than what `kept` already holds (parts not yet kept differ in nothing). */
-function partsDiffer(parts: ProgressParts, kept: CaseInProgress): string[] {
+function partsDiffer(parts: ProgressParts, kept: KeptProgress): string[] {
   return [
     ...(parts.initial && kept.initial ? judgementDiffers('initial', parts.initial, kept.initial) : []),
     ...(parts.final && kept.final ? judgementDiffers('final', parts.final, kept.final) : []),
@@ -226,9 +260,21 @@ function partsDiffer(parts: ProgressParts, kept: CaseInProgress): string[] {
 }
 
 /** Whether every part given is already kept. */
-const allKept = (parts: ProgressParts, kept: CaseInProgress) =>
+const allKept = (parts: ProgressParts, kept: KeptProgress) =>
   (!parts.initial || kept.initial !== null) && (!parts.final || kept.final !== null) && (parts.explanationViewingTimeMs === undefined || kept.explanation_viewing_time_ms !== null);
 
 /** Every case of a session begun and not yet stored, for the start call (rows go when their trial is stored). */
-export const casesInProgress = async (db: Db, sessionId: string): Promise<CaseInProgress[]> =>
-  (await db.select().from(mainTrialProgress).where(eq(mainTrialProgress.sessionId, sessionId)).orderBy(mainTrialProgress.updatedAt)).map(progressView);
+export async function casesInProgress(db: Db, session: { sessionId: string; condition: string | null }, now: Date): Promise<CaseInProgress[]> {
+  const condition = conditionOf(session);
+  const t = mainTrialProgress;
+  const rows = await db
+    .select({
+      row: t,
+      // Named in full: inside the subquery a bare column name would be the serve's own.
+      served: sql<number>`exists (select 1 from ${servedExplanations} s where s.session_id = main_trial_progress.session_id and s.case_id = main_trial_progress.case_id)`,
+    })
+    .from(t)
+    .where(eq(t.sessionId, session.sessionId))
+    .orderBy(t.updatedAt);
+  return rows.map(({ row, served }) => inProgressView(row, condition, served === 1, now));
+}

@@ -7,6 +7,7 @@ import { studyConfig } from '../../../worker/schemas/study-config';
 import { Card } from '../../components/ui/card';
 import { api, unwrap } from '../../lib/api';
 import { ActivityTab } from './activity-tab';
+import { BonusesTab } from './bonuses-tab';
 import { DashboardCharts } from './dashboard-charts';
 import { ConsentTab, PostSurveyTab, ResponsesTab, UsersTab, type Banner } from './dashboard-tables';
 import { CleanupTab, DebugToolsTab, RegistrationTab } from './dashboard-tools';
@@ -16,7 +17,7 @@ import { StudyConfigTab } from './study-config-tab';
 import { DatasetsTab } from './datasets-tab';
 import { useAdminLogout } from './use-admin-auth';
 
-const TABS = ['users', 'pre', 'main', 'reliance', 'recruitment', 'consent', 'postSurvey', 'activity', 'studyConfig', 'datasets', 'debug', 'registration', 'cleanup'] as const;
+const TABS = ['users', 'pre', 'main', 'reliance', 'recruitment', 'bonuses', 'consent', 'postSurvey', 'activity', 'studyConfig', 'datasets', 'debug', 'registration', 'cleanup'] as const;
 
 /** Part 2 §2.6: header with refresh, banners, summary cards, charts, the eight tabs and the study configuration. */
 export function DashboardPage() {
@@ -126,6 +127,9 @@ export function DashboardPage() {
         </TabPanel>
         <TabPanel id="recruitment">
           <RecruitmentTab notify={notify} />
+        </TabPanel>
+        <TabPanel id="bonuses">
+          <BonusesTab notify={notify} />
         </TabPanel>
         <TabPanel id="consent">
           <ConsentTab notify={notify} />

@@ -8,6 +8,7 @@ import { StudyContacts } from '../../components/ui/study-contacts';
 import { api, ApiError, unwrap } from '../../lib/api';
 import { localeOf } from '../../lib/date-time';
 import { logger } from '../../lib/error-log';
+import { consentIncentiveText } from '../../lib/incentive';
 import { storedParticipant } from '../../lib/participant';
 import { useProlificStatus } from '../prolific/use-prolific-status';
 
@@ -16,6 +17,8 @@ type ConsentState = { datasetType?: string; participantName?: string; sessionId?
 /** `/experiment/consent`: the study, its contacts and seven items that must all be agreed to. */
 export function ConsentPage() {
   const { t, i18n } = useTranslation();
+  // What the study's incentives are, as far as the consent can say before the condition is drawn.
+  const bonus = consentIncentiveText(t, i18n.language);
   const navigate = useNavigate();
   const location = useLocation();
   const stored = storedParticipant();
@@ -75,6 +78,12 @@ export function ConsentPage() {
           <dd>{t('consent.summary.durationValue', { minutes: studyConfig.totalMinutes })}</dd>
           <dt>{t('consent.summary.compensation')}</dt>
           <dd>{t('consent.summary.compensationValue', { amount: studyConfig.compensation.amount.toLocaleString() })}</dd>
+          {bonus ? (
+            <>
+              <dt>{t('consent.summary.bonus')}</dt>
+              <dd data-testid="consent-incentive">{bonus}</dd>
+            </>
+          ) : null}
         </dl>
       </Card>
 

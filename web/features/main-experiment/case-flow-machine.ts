@@ -9,6 +9,10 @@
  *                 explanation_failed ▼  │ explanation_retried                          final_submitted ▼
  *                                  failed                                          done ◀─survey_submitted─ survey
  *
+ * With advice on request (`plan.onRequest`) the initial judgement leads to the final one, which
+ * offers the AI: asking for it fetches it onto the same step (`request`), and the questions follow
+ * only where it was seen.
+ *
  * Every event carries the `performance.now()` reading of the moment it happened, taken by the
  * runner (the hook), so the times of the record are computed here and tests can fake time.
  */
@@ -30,12 +34,26 @@ export type CaseRecord = {
   totalMs: number;
 };
 
+/**
+ * The AI on request, on the final step: offered, asked for (being fetched), failed, or shown (at
+ * `at`, from when its viewing time runs).
+ */
+export type AdviceRequest = { state: 'offered' } | { state: 'asked' } | { state: 'failed'; detail: string } | { state: 'shown'; at: number };
+
 export type CaseStep =
   | { kind: 'initial' }
   | { kind: 'explaining'; initial: TimedJudgement | null }
   | { kind: 'failed'; initial: TimedJudgement | null; detail: string }
   | { kind: 'explanation'; initial: TimedJudgement | null; explanation: ShownExplanation; shownAt: number }
-  | { kind: 'final'; initial: TimedJudgement | null; explanation: ShownExplanation | null; explanationViewMs: number | null; shownAt: number }
+  | {
+      kind: 'final';
+      initial: TimedJudgement | null;
+      explanation: ShownExplanation | null;
+      explanationViewMs: number | null;
+      shownAt: number;
+      /** The AI on request (`plan.onRequest`); null where the plan shows it without asking. */
+      request: AdviceRequest | null;
+    }
   | { kind: 'survey'; initial: TimedJudgement | null; explanation: ShownExplanation | null; explanationViewMs: number | null; final: TimedJudgement }
   | { kind: 'done'; record: CaseRecord };
 
@@ -43,7 +61,15 @@ export type CaseStep =
  * What the server kept of a case under way (the start call's `cases_in_progress`): a case that
  * has it resumes at the step it left, with the kept judgements, never before them.
  */
-export type KeptSteps = { initial: TimedJudgement | null; explanationViewMs: number | null; final: TimedJudgement | null };
+export type KeptSteps = {
+  initial: TimedJudgement | null;
+  explanationViewMs: number | null;
+  final: TimedJudgement | null;
+  /** The AI was served for the case (with advice on request: it was asked for). */
+  adviceServed: boolean;
+  /** Ms of the condition's forced wait left when the server answered, by its clock; null without a wait. */
+  adviceWaitLeftMs: number | null;
+};
 
 export type CaseFlowState = {
   plan: CasePlan;
@@ -63,6 +89,7 @@ export type CaseFlowEvent =
   | { type: 'explanation_failed'; detail: string }
   | { type: 'explanation_retried' }
   | { type: 'explanation_confirmed'; at: number; shownAt?: number }
+  | { type: 'advice_requested' }
   | { type: 'final_submitted'; judgement: Judgement; at: number; shownAt?: number }
   | { type: 'survey_submitted'; survey: SurveyResponse; at: number };
 
@@ -77,15 +104,27 @@ export function initialCaseFlow(startedAt: number, plan: CasePlan, kept: KeptSte
   if (!resumes) {
     if (plan.initial) return { plan, startedAt, step: { kind: 'initial' }, kept: null };
     if (plan.ai !== 'none') return { plan, startedAt, step: { kind: 'explaining', initial: null }, kept: null };
-    return { plan, startedAt, step: { kind: 'final', initial: null, explanation: null, explanationViewMs: null, shownAt: startedAt }, kept: null };
+    return { plan, startedAt, step: finalStep(plan, null, startedAt), kept: null };
   }
   const spent = (kept.initial?.response_time_ms ?? 0) + (kept.explanationViewMs ?? 0) + (kept.final?.response_time_ms ?? 0);
   const state = { plan, startedAt: startedAt - spent, kept };
   const initial = plan.initial ? kept.initial : null;
+  // Advice on request: offered again where it was not asked for, fetched again (the same serve) where it was.
+  if (plan.onRequest) return { ...state, step: { ...finalStep(plan, initial, startedAt), request: kept.adviceServed ? { state: 'asked' } : { state: 'offered' } } };
   if (plan.ai !== 'none') return { ...state, step: { kind: 'explaining', initial } };
   if (kept.final && plan.ratings.length > 0) return { ...state, step: { kind: 'survey', initial, explanation: null, explanationViewMs: null, final: kept.final } };
-  return { ...state, step: { kind: 'final', initial, explanation: null, explanationViewMs: null, shownAt: startedAt } };
+  return { ...state, step: finalStep(plan, initial, startedAt) };
 }
+
+/** The final judgement's step without the AI on screen: where the plan gives the AI on request, it is offered. */
+const finalStep = (plan: CasePlan, initial: TimedJudgement | null, shownAt: number): Extract<CaseStep, { kind: 'final' }> => ({
+  kind: 'final',
+  initial,
+  explanation: null,
+  explanationViewMs: null,
+  shownAt,
+  request: plan.onRequest ? { state: 'offered' } : null,
+});
 
 /** Where a resumed case goes once the AI's answer is back: the questions, the final judgement, or the AI's own step. */
 function resumedStep(kept: KeptSteps, plan: CasePlan, initial: TimedJudgement | null, explanation: ShownExplanation, at: number): CaseStep | null {
@@ -93,7 +132,7 @@ function resumedStep(kept: KeptSteps, plan: CasePlan, initial: TimedJudgement | 
     const viewed = kept.explanationViewMs ?? (plan.aiStep ? null : kept.final.response_time_ms);
     return { kind: 'survey', initial, explanation, explanationViewMs: viewed, final: kept.final };
   }
-  if (plan.aiStep && kept.explanationViewMs !== null) return { kind: 'final', initial, explanation, explanationViewMs: kept.explanationViewMs, shownAt: at };
+  if (plan.aiStep && kept.explanationViewMs !== null) return { kind: 'final', initial, explanation, explanationViewMs: kept.explanationViewMs, shownAt: at, request: null };
   return null;
 }
 
@@ -129,19 +168,31 @@ export function caseFlowReducer(state: CaseFlowState, event: CaseFlowEvent): Cas
     case 'initial_submitted': {
       if (step.kind !== 'initial') return state;
       const initial = { ...event.judgement, response_time_ms: elapsed(event.shownAt ?? state.startedAt, event.at) };
-      // Without the AI the final judgement is the next screen: its time runs from when it appears, as every step's does.
-      if (plan.ai === 'none') return { ...state, step: { kind: 'final', initial, explanation: null, explanationViewMs: null, shownAt: event.at } };
+      // Without the AI (or with it on request) the final judgement is the next screen: its time runs from when it appears, as every step's does.
+      if (plan.ai === 'none' || plan.onRequest) return { ...state, step: finalStep(plan, initial, event.at) };
       return { ...state, step: { kind: 'explaining', initial } };
     }
+    case 'advice_requested':
+      if (step.kind !== 'final' || (step.request?.state !== 'offered' && step.request?.state !== 'failed')) return state;
+      return { ...state, step: { ...step, request: { state: 'asked' } } };
     case 'explanation_loaded': {
+      if (step.kind === 'final' && step.request?.state === 'asked') {
+        // Asked for before a reload that kept the final judgement: the questions about it follow.
+        const kept = state.kept?.final;
+        if (kept && plan.ratings.length > 0) {
+          return { ...state, step: { kind: 'survey', initial: step.initial, explanation: event.explanation, explanationViewMs: state.kept!.explanationViewMs ?? kept.response_time_ms, final: kept } };
+        }
+        return { ...state, step: { ...step, explanation: event.explanation, request: { state: 'shown', at: event.at } } };
+      }
       if (step.kind !== 'explaining') return state;
       const resumed = state.kept ? resumedStep(state.kept, plan, step.initial, event.explanation, event.at) : null;
       if (resumed) return { ...state, step: resumed };
       // Shown with the case, the AI is read while judging: its viewing time is the judgement's.
-      if (!plan.aiStep) return { ...state, step: { kind: 'final', initial: step.initial, explanation: event.explanation, explanationViewMs: null, shownAt: event.at } };
+      if (!plan.aiStep) return { ...state, step: { kind: 'final', initial: step.initial, explanation: event.explanation, explanationViewMs: null, shownAt: event.at, request: null } };
       return { ...state, step: { kind: 'explanation', initial: step.initial, explanation: event.explanation, shownAt: event.at } };
     }
     case 'explanation_failed':
+      if (step.kind === 'final' && step.request?.state === 'asked') return { ...state, step: { ...step, request: { state: 'failed', detail: event.detail } } };
       if (step.kind !== 'explaining') return state;
       return { ...state, step: { kind: 'failed', initial: step.initial, detail: event.detail } };
     case 'explanation_retried':
@@ -151,14 +202,19 @@ export function caseFlowReducer(state: CaseFlowState, event: CaseFlowEvent): Cas
       if (step.kind !== 'explanation') return state;
       return {
         ...state,
-        step: { kind: 'final', initial: step.initial, explanation: step.explanation, explanationViewMs: elapsed(event.shownAt ?? step.shownAt, event.at), shownAt: event.at },
+        step: { kind: 'final', initial: step.initial, explanation: step.explanation, explanationViewMs: elapsed(event.shownAt ?? step.shownAt, event.at), shownAt: event.at, request: null },
       };
     case 'final_submitted': {
-      if (step.kind !== 'final') return state;
+      // Not while the AI asked for is on its way: what is judged with it is judged having seen it.
+      if (step.kind !== 'final' || step.request?.state === 'asked') return state;
       const final = { ...event.judgement, response_time_ms: elapsed(event.shownAt ?? step.shownAt, event.at) };
-      const viewed = step.explanation && step.explanationViewMs === null ? final.response_time_ms : step.explanationViewMs;
+      // Shown with the judgement, the AI is read while judging: from its first frame (asked for) or the step's.
+      const shownFor = step.request?.state === 'shown' ? elapsed(step.request.at, event.at) : final.response_time_ms;
+      const viewed = step.explanation && step.explanationViewMs === null ? shownFor : step.explanationViewMs;
       const answered: Extract<CaseStep, { kind: 'survey' }> = { kind: 'survey', initial: step.initial, explanation: step.explanation, explanationViewMs: viewed, final };
-      return { ...state, step: plan.ratings.length > 0 ? answered : finish(answered, {}, event.at) };
+      // The questions ask about the AI: none where it was on request and not asked for.
+      const asks = plan.ratings.length > 0 && (step.explanation !== null || plan.ai === 'none');
+      return { ...state, step: asks ? answered : finish(answered, {}, event.at) };
     }
     case 'survey_submitted':
       if (step.kind !== 'survey') return state;

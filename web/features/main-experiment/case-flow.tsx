@@ -1,4 +1,4 @@
-import { useEffect, type ReactNode, type RefObject } from 'react';
+import { useEffect, useRef, type ReactNode, type RefObject } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import type { MainCase } from '../../../worker/schemas/main-experiment';
@@ -7,6 +7,7 @@ import { CaseCard } from '../../components/ui/case-card';
 import { JudgementInput, type TimedJudgement } from '../../components/ui/judgement-input';
 import { stepIndex, type CaseRecord, type KeptSteps } from './case-flow-machine';
 import type { CasePlan, StepName } from './condition-plan';
+import { AdviceCountdown, AdviceOffer } from './advice-request';
 import { AiPrediction, ExplanationPanel } from './explanation-panel';
 import { SurveyStep } from './survey-step';
 import { useCaseFlow } from './use-case-flow';
@@ -85,6 +86,12 @@ export function CaseFlow({
     if (target) target.scrollTo({ top: 0 });
     else window.scrollTo(0, 0);
   }, [step.kind, scroller]);
+  // The AI asked for appears on the same step: it is brought into view.
+  const advicePanel = useRef<HTMLDivElement>(null);
+  const adviceShown = step.kind === 'final' && step.request?.state === 'shown';
+  useEffect(() => {
+    if (adviceShown) advicePanel.current?.scrollIntoView?.({ block: 'start' });
+  }, [adviceShown]);
 
   const card = <CaseCard case={item} datasetType={datasetType} />;
 
@@ -101,7 +108,12 @@ export function CaseFlow({
     case 'explaining':
       body = (
         <div className="case-layout">
-          <ExplanationPanel datasetType={datasetType} explanation={null} features={item.features} predictionOnly={plan.ai === 'prediction'} loading />
+          {/* A forced wait is counted down where the AI will appear; the panel loads once it is over. */}
+          {flow.adviceWaitOver ? (
+            <ExplanationPanel datasetType={datasetType} explanation={null} features={item.features} predictionOnly={plan.ai === 'prediction'} loading />
+          ) : (
+            <AdviceCountdown readyAt={flow.adviceReadyAt} />
+          )}
           {card}
         </div>
       );
@@ -147,13 +159,17 @@ export function CaseFlow({
       );
       break;
     case 'final': {
-      const { explanation, initial } = step;
+      const { explanation, initial, request } = step;
       const lead = !initial ? (explanation ? `main.judgementLead.${plan.ai}` : null) : explanation ? (plan.ai === 'prediction' ? 'main.finalLeadPrediction' : 'main.finalLead') : 'main.finalLeadAlone';
       body = (
         <div className="case-layout">
           <div className="explanation-column">
             {card}
-            {explanation ? <ExplanationPanel datasetType={datasetType} explanation={explanation} features={item.features} /> : null}
+            {explanation ? (
+              <div ref={advicePanel}>
+                <ExplanationPanel datasetType={datasetType} explanation={explanation} features={item.features} />
+              </div>
+            ) : null}
           </div>
           <div className="final-column">
             {initial ? <InitialJudgementSummary judgement={initial} datasetType={datasetType} /> : null}
@@ -164,11 +180,13 @@ export function CaseFlow({
               labels="main.labels"
               onSubmit={flow.submitFinal}
               context={
-                // The AI's answer stays beside the participant's own while they decide, however far the page scrolls.
+                // The AI's answer stays beside the participant's own while they decide, however far the page scrolls; on request, the button that asks for it.
                 explanation ? (
                   <div className="final-ai-reminder" data-testid="final-ai-reminder">
                     <AiPrediction datasetType={datasetType} explanation={explanation} />
                   </div>
+                ) : request && request.state !== 'shown' ? (
+                  <AdviceOffer request={request} predictionOnly={plan.ai === 'prediction'} readyAt={flow.adviceReadyAt} waitOver={flow.adviceWaitOver} onRequest={flow.requestAdvice} />
                 ) : undefined
               }
             />

@@ -4,7 +4,7 @@
  * failure screen. Both answers become one `ShownExplanation`, the payload stored with the trial.
  */
 import type { InferResponseType } from 'hono/client';
-import { api, unwrap } from '../../lib/api';
+import { api, ApiError, unwrap } from '../../lib/api';
 import { studyConfig } from '../../../worker/schemas/study-config';
 import { logger } from '../../lib/error-log';
 import { saysStudyMovedOn } from '../../lib/use-study-moved-on';
@@ -73,6 +73,9 @@ const fromHumanAligned = (r: HumanAligned): ShownExplanation => ({
  */
 export const showsAiBaseline = (e: Pick<ShownExplanation, 'kind' | 'alpha'>, enabled: boolean = studyConfig.mainExperiment.showAiBaseline) => baselineRule(e, enabled);
 
+/** The server's answer to a request for the AI before the condition's forced wait has run (ask again shortly). */
+export const saysAdviceNotYet = (err: unknown) => err instanceof ApiError && err.status === 409 && err.code === 'advice_not_yet';
+
 export class ExplanationUnavailable extends Error {
   override readonly name = 'ExplanationUnavailable';
 }
@@ -128,8 +131,8 @@ export async function fetchExplanation(input: {
     );
     return noted(fromHumanAligned(r));
   } catch (first) {
-    // The case went further elsewhere (stored, or judged differently): no fallback can change that.
-    if (saysStudyMovedOn(first)) throw first;
+    // The case went further elsewhere (stored, or judged differently), or the wait is not over: no fallback can change that.
+    if (saysStudyMovedOn(first) || saysAdviceNotYet(first)) throw first;
     logger.fallback('explanation', `human-aligned explanation failed; using the AI-only one: ${String(first)}`);
     try {
       // The spec's AI-only route: with the session it answers the same serve (the server decides what is served, not the route).

@@ -9,7 +9,7 @@ import { useDebugTools } from '../../lib/use-debug-tools';
 import type { ResumeData } from '../../lib/resume';
 import { CaseFlow } from './case-flow';
 import { OutcomeFeedback } from './outcome-feedback';
-import { flowTextKey, introLeadKey, needsPreparation, planOf, practicePlanOf } from './condition-plan';
+import { flowTextKeys, introLeadKey, needsPreparation, planOf, practicePlanOf } from './condition-plan';
 import { canStart, remainingCases, type MainSummary } from './main-experiment-machine';
 import { PracticeDialog } from './practice-dialog';
 import { UnderstandingTestDialog } from './understanding-test-dialog';
@@ -17,6 +17,7 @@ import { keptSteps } from './trial-progress';
 import { MovedOnDialog } from '../../components/ui/moved-on-dialog';
 import { useStudyMovedOn } from '../../lib/use-study-moved-on';
 import { useMainExperiment } from './use-main-experiment';
+import { incentiveText } from '../../lib/incentive';
 
 const TOTAL = studyConfig.mainExperiment.numCases;
 
@@ -74,7 +75,7 @@ export function MainExperimentPage() {
 }
 
 function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: string | null; routeState: RouteState; bypass: boolean }) {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const location = useLocation();
   const main = useMainExperiment({ sessionId, resumeData: routeState?.resumeData, bypass });
@@ -129,7 +130,7 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
             {plan.steps.map((step) => (
               <li key={step}>
                 <strong>{t(`main.steps.${step}`)}</strong>
-                <span className="muted"> — {t(flowTextKey(step, plan))}</span>
+                <span className="muted"> — {flowTextKeys(step, plan).map((key) => t(key, { seconds: plan.waitMs / 1000 })).join(' ')}</span>
               </li>
             ))}
           </ol>
@@ -137,6 +138,12 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
             <strong>{t(`datasets.${datasetType}.task`)}</strong>
           </p>
         </section>
+        {data.condition.incentive ? (
+          <section className="card" data-testid="main-incentive">
+            <h2>{t('incentive.title')}</h2>
+            <p>{incentiveText(t, data.condition.incentive, i18n.language)}</p>
+          </section>
+        ) : null}
         {prepared ? (
           <section className="card preparation-steps">
             <h2>{t('main.preparationTitle')}</h2>

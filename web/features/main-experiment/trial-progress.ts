@@ -2,7 +2,8 @@
  * The steps of a main-experiment case the server keeps before the case is stored (the initial
  * judgement where no AI follows it, the explanation's viewing time, the final judgement before the
  * questions), so a reload or another device resumes the case where it left. The initial judgement
- * before the AI travels with the request that reveals the AI (`explanation.ts`). A checkpoint that
+ * before the AI travels with the request that reveals the AI (`explanation.ts`), and is sent on its
+ * own where the AI is on request or follows a wait (whose time the server counts from it). A checkpoint that
  * does not arrive costs only the resume point: the stored case carries the same values.
  */
 import type { InferRequestType } from 'hono/client';
@@ -14,10 +15,10 @@ import type { KeptSteps } from './case-flow-machine';
 
 export type TrialStep = InferRequestType<(typeof api.api.experiments.main)['trial-progress']['$post']>['json'];
 
-/** Sends one step; a failure is logged and rethrown (the caller tells a "study moved on" answer from the rest). */
-export async function keepStep(step: TrialStep): Promise<void> {
+/** Sends one step and returns what the server now keeps of the case; a failure is logged and rethrown (the caller tells a "study moved on" answer from the rest). */
+export async function keepStep(step: TrialStep): Promise<CaseInProgress> {
   try {
-    await unwrap(await api.api.experiments.main['trial-progress'].$post({ json: step }));
+    return (await unwrap(await api.api.experiments.main['trial-progress'].$post({ json: step }))).kept;
   } catch (err) {
     logger.error('trial_progress', `step ${step.step} of ${step.case_id} was not kept`, { error: String(err) });
     throw err;
@@ -36,4 +37,6 @@ export const keptSteps = (c: CaseInProgress): KeptSteps => ({
   initial: c.initial ? judgement(c.initial) : null,
   explanationViewMs: c.explanation_viewing_time_ms,
   final: c.final ? judgement(c.final) : null,
+  adviceServed: c.advice_served,
+  adviceWaitLeftMs: c.advice_wait_left_ms,
 });

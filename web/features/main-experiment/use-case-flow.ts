@@ -4,15 +4,16 @@
  * shown with the case), and reports the finished record once. Used for the real
  * cases and the practice case alike (remount with a new `key` for the next case).
  */
-import { useEffect, useReducer, useRef } from 'react';
+import { useEffect, useReducer, useRef, useState } from 'react';
 import type { Judgement } from '../../components/ui/judgement-input';
 import { logger } from '../../lib/error-log';
 import { useShownAt } from '../../lib/use-shown-at';
 import { saysStudyMovedOn } from '../../lib/use-study-moved-on';
 import { caseFlowReducer, initialCaseFlow, type CaseRecord, type KeptSteps, type SurveyResponse } from './case-flow-machine';
 import type { CasePlan } from './condition-plan';
-import { fetchExplanation } from './explanation';
+import { fetchExplanation, saysAdviceNotYet } from './explanation';
 import { keepStep, type TrialStep } from './trial-progress';
+import type { CaseInProgress } from '../../../worker/schemas/main-experiment';
 
 export function useCaseFlow(opts: {
   sessionId: string;
@@ -37,39 +38,77 @@ export function useCaseFlow(opts: {
   };
 
   const { step } = state;
-  const explaining = step.kind === 'explaining';
-  // The initial judgement the AI's request carries (read when the request goes; it never changes on this step).
-  const initial = step.kind === 'explaining' ? step.initial : null;
+  // A forced wait (`plan.waitMs`) runs from the initial judgement: for a case the server keeps, by
+  // the server's clock (its answer to the kept initial judgement says how much is left); for the
+  // practice case, from the click. Until it is known the AI is not asked for.
+  const [readyAt, setReadyAt] = useState<number | null>(() => {
+    if (plan.waitMs === 0) return 0;
+    const left = opts.recorded?.kept?.adviceWaitLeftMs;
+    return left === null || left === undefined ? null : performance.now() + left;
+  });
+  const waitOver = useWaitOver(readyAt);
+  const judgedInitial = step.kind !== 'initial' && plan.initial;
   useEffect(() => {
-    if (!explaining) return;
+    if (!judgedInitial || readyAt !== null || recorded) return;
+    setReadyAt(performance.now() + plan.waitMs);
+  }, [judgedInitial, readyAt, recorded, plan.waitMs]);
+
+  // The AI is fetched on its own step, or on the final one once asked for, and only once a wait is over.
+  const fetching = (step.kind === 'explaining' || (step.kind === 'final' && step.request?.state === 'asked')) && waitOver;
+  // The initial judgement the AI's request carries (read when the request goes; it never changes on these steps).
+  const initial = step.kind === 'explaining' || step.kind === 'final' ? step.initial : null;
+  const [notYet, setNotYet] = useState(0);
+  useEffect(() => {
+    if (!fetching) return;
     let cancelled = false;
+    let again: ReturnType<typeof setTimeout> | undefined;
     fetchExplanation({ sessionId, caseId, alpha, predictionOnly, initial })
       .then((explanation) => !cancelled && dispatch({ type: 'explanation_loaded', explanation, at: performance.now() }))
       .catch((err: unknown) => {
+        // The server's clock says the wait is not over yet (it started when the judgement reached it): ask again shortly.
+        if (saysAdviceNotYet(err)) {
+          if (!cancelled) again = setTimeout(() => setNotYet((n) => n + 1), NOT_YET_RETRY_MS);
+          return;
+        }
         movedOnIfSaid(err);
         logger.error('explanation', `no explanation for ${caseId}`, { error: String(err) });
         if (!cancelled) dispatch({ type: 'explanation_failed', detail: err instanceof Error ? err.message : String(err) });
       });
     return () => {
       cancelled = true;
+      clearTimeout(again);
     };
-    // `initial` is fixed while the step lasts; a retry comes back through `explaining`.
-  }, [explaining, sessionId, caseId, alpha, predictionOnly]);
+    // `initial` is fixed while the step lasts; a retry comes back through `explaining` (or asking again).
+  }, [fetching, notYet, sessionId, caseId, alpha, predictionOnly]);
 
   // The steps the server keeps, each once, as the case reaches them (not those it gave back).
   const sent = useRef(new Set<string>());
   useEffect(() => {
     if (!recorded) return;
     const kept = state.kept;
-    const once = (body: TrialStep) => {
+    const once = (body: TrialStep, answered?: (kept: CaseInProgress) => void) => {
       if (sent.current.has(body.step)) return;
       sent.current.add(body.step);
-      void keepStep(body).catch(movedOnIfSaid);
+      void keepStep(body)
+        .then(answered)
+        .catch((err: unknown) => {
+          movedOnIfSaid(err);
+          // Not kept: the wait runs from the click, and the server's own clock still holds the AI back until it is over.
+          if (body.step === 'initial') setReadyAt((at) => at ?? performance.now() + plan.waitMs);
+        });
     };
     const at = { session_id: sessionId, case_id: caseId };
-    if (step.kind === 'final' && step.initial && plan.ai === 'none' && !kept?.initial) {
+    // The initial judgement is sent on its own where no AI follows it at once: none at all, on request, or after a wait the server times from it.
+    const sentAlone = plan.ai === 'none' || plan.onRequest || plan.waitMs > 0;
+    if ((step.kind === 'final' || step.kind === 'explaining') && step.initial && sentAlone && !kept?.initial) {
       const j = step.initial;
-      once({ step: 'initial', ...at, initial_prediction: j.prediction, initial_confidence: j.confidence, initial_response_time_ms: j.response_time_ms, initial_reasoning: j.reasoning ?? null });
+      once(
+        { step: 'initial', ...at, initial_prediction: j.prediction, initial_confidence: j.confidence, initial_response_time_ms: j.response_time_ms, initial_reasoning: j.reasoning ?? null },
+        (answer) => {
+          if (answer.advice_wait_left_ms !== null) setReadyAt(performance.now() + answer.advice_wait_left_ms);
+          else if (plan.waitMs > 0) setReadyAt(performance.now());
+        },
+      );
     }
     if (step.kind === 'final' && plan.aiStep && step.explanationViewMs !== null && kept?.explanationViewMs == null) {
       once({ step: 'explanation_viewed', ...at, explanation_viewing_time_ms: step.explanationViewMs });
@@ -107,5 +146,26 @@ export function useCaseFlow(opts: {
     submitFinal: (judgement: Judgement, decidedAt: number) => dispatch({ type: 'final_submitted', judgement, at: decidedAt, shownAt: shownAt.current }),
     submitSurvey: (survey: SurveyResponse) => dispatch({ type: 'survey_submitted', survey, at: performance.now() }),
     retryExplanation: () => dispatch({ type: 'explanation_retried' }),
+    requestAdvice: () => dispatch({ type: 'advice_requested' }),
+    /** When a forced wait ends (`performance.now()`), null while the server has not said; 0 without a wait. */
+    adviceReadyAt: readyAt,
+    adviceWaitOver: waitOver,
   };
+}
+
+/** The server says the wait is not over: asked again after this long. */
+const NOT_YET_RETRY_MS = 1000;
+
+/** Whether `readyAt` (a `performance.now()` reading; null: not known yet) has passed, re-rendering when it does. */
+function useWaitOver(readyAt: number | null): boolean {
+  const [over, setOver] = useState(() => readyAt !== null && performance.now() >= readyAt);
+  useEffect(() => {
+    if (readyAt === null) return setOver(false);
+    const left = readyAt - performance.now();
+    if (left <= 0) return setOver(true);
+    setOver(false);
+    const timer = setTimeout(() => setOver(true), left);
+    return () => clearTimeout(timer);
+  }, [readyAt]);
+  return over;
 }

@@ -7,6 +7,7 @@ import { paths } from '../../app/paths';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { api, ApiError, unwrap } from '../../lib/api';
 import { logger } from '../../lib/error-log';
+import { money } from '../../lib/incentive';
 import { storedParticipant } from '../../lib/participant';
 import { useDebugTools } from '../../lib/use-debug-tools';
 import { ProlificButton } from '../prolific/prolific-button';
@@ -44,9 +45,33 @@ function CopyValue({ label, value, testId }: { label: string; value: string; tes
   );
 }
 
+type Payment = { currency: string; base: number; bonus: number; total: number; correct_final: number; correct_pre: number; paid: boolean };
+
+/** What the participant's condition pays them, as the Worker worked it out from their stored trials. */
+function PaymentCard({ payment }: { payment: Payment }) {
+  const { t, i18n } = useTranslation();
+  const m = (x: number) => money(x, payment.currency, i18n.language);
+  return (
+    <section className="card payment" data-testid="completion-payment">
+      <h2>{t('complete.payment.title')}</h2>
+      <dl className="kv">
+        <dt>{t('complete.payment.base')}</dt>
+        <dd>{m(payment.base)}</dd>
+        <dt>{payment.correct_pre > 0 ? t('complete.payment.bonusWithPre', { correct: payment.correct_final, correctPre: payment.correct_pre }) : t('complete.payment.bonus', { correct: payment.correct_final })}</dt>
+        <dd data-testid="completion-bonus">{m(payment.bonus)}</dd>
+        <dt>{t('complete.payment.total')}</dt>
+        <dd>
+          <strong>{m(payment.total)}</strong>
+        </dd>
+      </dl>
+      <p className="muted">{t(payment.paid ? 'complete.payment.paid' : 'complete.payment.note')}</p>
+    </section>
+  );
+}
+
 type CompletionState =
   | { kind: 'loading' }
-  | { kind: 'ready'; completionCode: string; verificationCode: string; debrief: { ja: string; en: string } | null }
+  | { kind: 'ready'; completionCode: string; verificationCode: string; debrief: { ja: string; en: string } | null; payment: Payment | null }
   | { kind: 'incomplete'; phase: string | null }
   | { kind: 'failed' };
 
@@ -81,7 +106,7 @@ function useCompletion(sessionId: string | null): { state: CompletionState; retr
     void (async () => {
       try {
         const body = await unwrap(await api.api['post-survey'].completion[':sessionId'].$get({ param: { sessionId } }));
-        if (live) setState({ kind: 'ready', completionCode: body.completion_code, verificationCode: body.verification_code, debrief: body.debrief });
+        if (live) setState({ kind: 'ready', completionCode: body.completion_code, verificationCode: body.verification_code, debrief: body.debrief, payment: body.payment });
       } catch (err) {
         if (!live) return;
         const incomplete = err instanceof ApiError && (err.status === 409 || err.status === 404);
@@ -132,6 +157,7 @@ export function CompletionPage() {
           <p>{i18n.language === 'en' ? state.debrief.en : state.debrief.ja}</p>
         </section>
       ) : null}
+      {state.kind === 'ready' && state.payment ? <PaymentCard payment={state.payment} /> : null}
       {state.kind === 'ready' && prolific?.completion_url ? (
         <section className="card">
           <ProlificButton href={prolific.completion_url} label={t('prolific.complete')} note={t('prolific.completeNote')} />

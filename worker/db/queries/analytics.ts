@@ -132,6 +132,8 @@ const trialSumsQuery = (db: Db, population: Population, participantIds: { from: 
       aiCorrect: n(sql`${withAi} and ${aiRight}`),
       feedbackViewed: n(sql`${main.feedbackViewingTimeMs} is not null`),
       feedbackViewMs: sql<number>`coalesce(sum(${main.feedbackViewingTimeMs}), 0)`,
+      adviceOffered: n(sql`${main.adviceRequested} is not null`),
+      adviceRequested: n(sql`${main.adviceRequested} = 1`),
       woaTrials: n(woaDefined),
       woaSum: sql<number>`coalesce(sum(case when ${woaDefined} then ${woa} end), 0)`,
       // Calibration's counts at each confidence level, as one text ("trials:correct" per level, comma-separated).
@@ -278,6 +280,8 @@ export const trialRows = (db: Db, after: number, limit: number, userName?: strin
       initialResponseTimeMs: main.initialResponseTimeMs,
       finalResponseTimeMs: main.finalResponseTimeMs,
       feedbackViewingTimeMs: main.feedbackViewingTimeMs,
+      adviceRequested: main.adviceRequested,
+      adviceDelayMs: main.adviceDelayMs,
       completedAt: main.completedAt,
     })
     .from(main)

@@ -223,6 +223,13 @@ export async function insertParticipantSession(
             // Under quotas the cell's condition is fixed on admission (the main start keeps it).
             condition: (quota ? sql<string | null>`${openCell(quota)}` : sql<null>`null`).as('condition'),
             debriefServedAt: sql<null>`null`.as('debrief_served_at'),
+            bonusCurrency: sql<null>`null`.as('bonus_currency'),
+            bonusBaseCents: sql<null>`null`.as('bonus_base_cents'),
+            bonusCents: sql<null>`null`.as('bonus_cents'),
+            bonusCorrectFinal: sql<null>`null`.as('bonus_correct_final'),
+            bonusCorrectPre: sql<null>`null`.as('bonus_correct_pre'),
+            bonusComputedAt: sql<null>`null`.as('bonus_computed_at'),
+            bonusPaidAt: sql<null>`null`.as('bonus_paid_at'),
           })
           .from(participants)
           .where(and(eq(participants.participantCode, code), admitted)),

@@ -43,6 +43,7 @@ SUMS = [
     "initialWrongAiRight", "switchedToRightAi", "initialRightAiWrong", "keptRightInitial",
     "initialCorrect", "finalCorrectWithInitial", "finalCorrect", "confidenceChange",
     "woaTrials", "woaSum", "leanKnown", "leansWithAi", "aiCorrect", "feedbackViewed", "feedbackViewMs",
+    "adviceOffered", "adviceRequested",
 ]
 
 
@@ -71,6 +72,7 @@ MEASURES = [
     ("ai_accuracy", "aiTrials", ratio("aiCorrect", "aiTrials")),
     ("feedback_viewing_time", "feedbackViewed",
      lambda s: s["feedbackViewMs"] / s["feedbackViewed"] / 1000 if s["feedbackViewed"] > 0 else None),
+    ("advice_request_rate", "adviceOffered", ratio("adviceRequested", "adviceOffered")),
 ]
 
 
@@ -261,6 +263,8 @@ def with_sums(t):
     viewed = t["feedback_viewing_time_ms"].notna()
     s["feedbackViewed"] = viewed
     s["feedbackViewMs"] = t["feedback_viewing_time_ms"].where(viewed, 0)
+    s["adviceOffered"] = t["advice_requested"].notna()
+    s["adviceRequested"] = t["advice_requested"] == 1
     for c in SUMS:
         s[c] = s[c].astype(np.float64)
     return pd.concat([t, s], axis=1)
