@@ -331,7 +331,12 @@ describe('each condition of the design, on a phone', () => {
       expect(await current()).toBe(t.main.steps[plan.aiStep ? (plan.ai === 'prediction' ? 'prediction' : 'explanation') : 'final']);
       expect(await page.getByTestId('initial-summary').innerText()).toBe(given);
       // The wait goes on from where the server's clock has it, never started again, and the offer opens when it is over.
-      if (declines) await expect.poll(() => page.getByTestId('advice-offer').getByRole('button').isEnabled(), { timeout: plan.waitMs + 10_000 }).toBe(true);
+      if (declines) {
+        const offer = page.getByTestId('advice-offer').getByRole('button');
+        await expect.poll(() => offer.isEnabled(), { timeout: plan.waitMs + 10_000 }).toBe(true);
+        // The offer in this language too, in view above the judgement on a phone and a laptop.
+        await inViewAtBothSizes(page, offer, `reload-${name}-offer-${language}`);
+      }
       else if (plan.ai !== 'none') await aiShown(page, plan.ai === 'explanation');
     } else if (plan.ai !== 'none') {
       await aiShown(page, plan.ai === 'explanation');

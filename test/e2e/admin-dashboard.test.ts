@@ -270,7 +270,7 @@ describe('/admin', () => {
       // On a desktop the six summary cards share one row and every tab is in view, none scrolled away.
       if (width >= 1280) expect(layout).toMatchObject({ cardRows: 1, tabsInView: true });
       if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/admin-${lang}-${width}.png`, fullPage: true });
-      for (const tab of ['reliance', 'activity', 'studyConfig', 'datasets', 'cleanup', 'registration'] as const) {
+      for (const tab of ['reliance', 'bonuses', 'activity', 'studyConfig', 'datasets', 'cleanup', 'registration'] as const) {
         await page.getByRole('tab', { name: texts.dashboard.tabs[tab] }).click();
         if (tab === 'activity') {
           // The participant just registered is active now, and the sign-in is in the audit log.
@@ -280,6 +280,8 @@ describe('/admin', () => {
         }
         // The configuration tab shows the running version, read-only.
         if (tab === 'reliance') await page.getByTestId('reliance-counts').waitFor();
+        // A study without incentives has no bonus to pay, and says so.
+        if (tab === 'bonuses') await expect.poll(() => page.getByTestId('bonuses-unpaid').innerText()).toBe(texts.dashboard.bonuses.noneUnpaid);
         if (tab === 'studyConfig') expect(await page.getByTestId('study-config-version').innerText()).toMatch(/^\d+\.\d+\.\d+\+[0-9a-f]{12}$/);
         if (tab === 'datasets') await page.getByRole('rowheader', { name: 'speed_dating' }).waitFor();
         expect(await pageOverflow(page), tab).toBeLessThanOrEqual(0);

@@ -129,7 +129,10 @@ describe('incentives, a condition key', () => {
     expect(next).not.toContain('5f1a2b3c4d5e6f7a8b9c0d1e');
     expect(await (await asAdmin('/api/admin/bonuses/prolific?include_paid=true')).text()).toContain('5f1a2b3c4d5e6f7a8b9c0d1e');
     expect((await completion(a)).payment!.paid).toBe(true);
-    const marks = await one<{ n: number }>("select count(*) as n from audit_log where action like 'POST %mark-paid'");
-    expect(marks!.n).toBe(2);
+    const marks = await env.DB.prepare("select details from audit_log where action = 'bonus_mark_paid' order by id").all<{ details: string }>();
+    expect(marks.results.map((r) => JSON.parse(r.details))).toEqual([
+      expect.objectContaining({ marked: 2, already_paid: 0, session_ids: [a, b] }),
+      expect.objectContaining({ marked: 0, already_paid: 1, session_ids: [a] }),
+    ]);
   });
 });

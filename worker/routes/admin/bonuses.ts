@@ -36,6 +36,9 @@ export const adminBonusRoutes = new Hono<AppEnv>()
   })
   .post('/mark-paid', validate('json', markPaidBodySchema), async (c) => {
     const now = new Date().toISOString();
-    const { marked, alreadyPaid } = await markBonusesPaid(c.var.db, c.req.valid('json').session_ids, now);
+    const sessionIds = c.req.valid('json').session_ids;
+    const { marked, alreadyPaid } = await markBonusesPaid(c.var.db, sessionIds, now);
+    // The log says whom the batch paid, so a payment can be traced back to its batch.
+    c.set('audit', { action: 'bonus_mark_paid', targetType: 'bonuses', details: { marked, already_paid: alreadyPaid.length, session_ids: sessionIds } });
     return c.json({ success: true, marked, already_paid: alreadyPaid, paid_at: now } satisfies z.infer<typeof markPaidResultSchema>);
   });
