@@ -5,8 +5,7 @@
  */
 import type { TFunction } from 'i18next';
 import { studyConfig } from '../../worker/schemas/study-config';
-
-export type IncentiveScheme = { base: number; bonus_per_correct: number; bonus_per_correct_pre: number; cap: number; currency: string };
+import { incentiveSchemeOf, type IncentiveScheme } from '../../worker/schemas/condition-plan';
 
 /** An amount in its currency, in the page's language (two decimals where the currency has them). */
 export const money = (amount: number, currency: string, language: string) => new Intl.NumberFormat(language === 'ja' ? 'ja-JP' : 'en-GB', { style: 'currency', currency }).format(amount);
@@ -19,13 +18,6 @@ export function incentiveText(t: TFunction, scheme: IncentiveScheme, language: s
 }
 
 type Condition = (typeof studyConfig.conditions)[number];
-const asScheme = (i: NonNullable<Condition['incentive']>): IncentiveScheme => ({
-  base: i.base,
-  bonus_per_correct: i.bonusPerCorrect,
-  bonus_per_correct_pre: i.bonusPerCorrectPre ?? 0,
-  cap: i.cap,
-  currency: i.currency,
-});
 
 /**
  * What the consent can say of the study's incentives before the condition is drawn: the scheme
@@ -33,7 +25,7 @@ const asScheme = (i: NonNullable<Condition['incentive']>): IncentiveScheme => ({
  * cap) where only some do or they differ, nothing where none does.
  */
 export function consentIncentiveText(t: TFunction, language: string, conditions: readonly Condition[] = studyConfig.conditions): string | null {
-  const schemes = conditions.map((c) => (c.incentive ? asScheme(c.incentive) : null));
+  const schemes = conditions.map(incentiveSchemeOf);
   const paying = schemes.filter((s): s is IncentiveScheme => s !== null);
   if (paying.length === 0) return null;
   const same = paying.length === schemes.length && paying.every((s) => JSON.stringify(s) === JSON.stringify(paying[0]));

@@ -89,6 +89,19 @@ export const adviceWaitMsOf = (condition: Condition): number => (condition.shows
  */
 export const unadvisedPlan = (plan: AnswerPlan): AnswerPlan => ({ initial: plan.initial, ai: 'none', ratings: [] });
 
+/** A condition's incentive as the participant's pages read it (the start call's `incentive`, the consent's text); null without one. */
+export type IncentiveScheme = { base: number; bonus_per_correct: number; bonus_per_correct_pre: number; cap: number; currency: string };
+export const incentiveSchemeOf = (condition: Condition): IncentiveScheme | null =>
+  condition.incentive
+    ? {
+        base: condition.incentive.base,
+        bonus_per_correct: condition.incentive.bonusPerCorrect,
+        bonus_per_correct_pre: condition.incentive.bonusPerCorrectPre ?? 0,
+        cap: condition.incentive.cap,
+        currency: condition.incentive.currency,
+      }
+    : null;
+
 /** A condition's incentive in whole cents of its currency (`incentive`); null without one. */
 export type IncentiveCents = { currency: string; baseCents: number; perCorrectCents: number; perCorrectPreCents: number; capCents: number };
 const cents = (amount: number) => Math.round(amount * 100);

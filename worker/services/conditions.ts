@@ -14,7 +14,7 @@ import { openCell } from '../db/queries/sessions';
 import { sessions } from '../db/schema';
 import { AppError } from '../errors';
 import type { Audience } from '../schemas/post-survey';
-import { adviceWaitMsOf, advisesOnRequest, answerPlan, givesOutcomeFeedback, RATING_ITEMS, shapeOf, unadvisedPlan, type RatingItem } from '../schemas/condition-plan';
+import { adviceWaitMsOf, advisesOnRequest, answerPlan, givesOutcomeFeedback, incentiveSchemeOf, RATING_ITEMS, shapeOf, unadvisedPlan, type RatingItem } from '../schemas/condition-plan';
 import { SPEC_DESIGN, studyConfig, type Condition, type DatasetType } from '../schemas/study';
 import { seededShuffle, seedOf } from './case-sets';
 import { quotaFor, recruitmentState, studyFull } from './recruitment';
@@ -59,15 +59,7 @@ export const conditionView = (condition: Condition) => {
     outcome_feedback: givesOutcomeFeedback(condition),
     advice_on_request: advisesOnRequest(condition),
     advice_wait_seconds: adviceWaitMsOf(condition) / 1000 || null,
-    incentive: condition.incentive
-      ? {
-          base: condition.incentive.base,
-          bonus_per_correct: condition.incentive.bonusPerCorrect,
-          bonus_per_correct_pre: condition.incentive.bonusPerCorrectPre ?? 0,
-          cap: condition.incentive.cap,
-          currency: condition.incentive.currency,
-        }
-      : null,
+    incentive: incentiveSchemeOf(condition),
   };
 };
 
