@@ -6,7 +6,8 @@
  * stated as 90 % with a debrief at the end (issue #58, elements 3 and 1); the AI's own explanation
  * states no accuracy; the 70 % AI and judging alone once show the outcome after each case (element 4);
  * the 70 % AI is given only on request, after a 5 s wait, and the AI's own explanation after a 3 s
- * wait (element 2); the human-aligned explanation pays a bonus per correct final judgement (element 6).
+ * wait (element 2); the human-aligned explanation pays a bonus per correct final judgement (element 6);
+ * the prediction with the AI's confidence gives each judgement 20 s, kept open when they run out (element 5).
  */
 import { conditionSchema, type Condition } from '../../worker/schemas/study';
 
@@ -22,7 +23,7 @@ export const INCENTIVE = { base: 2, bonusPerCorrect: 0.05, cap: 2.5, currency: '
 export const DESIGN: Condition[] = [
   { name: 'no_ai', shows: 'none', judgements: 2, share: 1 },
   { name: 'prediction_only', shows: 'ai_prediction', aiTiming: 'after_initial', share: 1 },
-  { name: 'prediction_confidence', shows: 'ai_prediction', aiTiming: 'after_initial', aiConfidence: true, share: 1 },
+  { name: 'prediction_confidence', shows: 'ai_prediction', aiTiming: 'after_initial', aiConfidence: true, timeLimit: { seconds: 20, onTimeout: 'overrun' }, share: 1 },
   { name: 'prediction_70', shows: 'ai_prediction', aiTiming: 'after_initial', aiAccuracy: 0.7, statedAccuracy: { figure: 0.9, debrief: STATED_DEBRIEF }, outcomeFeedback: true, adviceOnRequest: true, adviceWaitSeconds: 5, share: 1 },
   { name: 'ai_explanation', shows: 'explanation', aiTiming: 'after_initial', alphaLevels: [1], statedAccuracy: 'none', adviceWaitSeconds: 3, share: 1 },
   { name: 'human_aligned', shows: 'explanation', aiTiming: 'after_initial', incentive: INCENTIVE, share: 1 },

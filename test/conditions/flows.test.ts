@@ -209,6 +209,10 @@ describe('each condition of the design, on a phone', () => {
     await steps.first().waitFor();
     expect(await steps.allInnerTexts()).toEqual(plan.steps.map((s) => t.main.steps[s]));
     expect(await page.getByRole('button', { name: t.main.tutorial.start }).count()).toBe(plan.ai === 'explanation' ? 1 : 0);
+    // The condition's time limit in the instructions (issue #58, element 5).
+    const limit = page.getByTestId('main-time-limit');
+    if (configured.timeLimit) expect(await limit.innerText()).toContain(t.main.timeLimit[`rule_${configured.timeLimit.onTimeout}`].replace('{{seconds}}', String(configured.timeLimit.seconds)));
+    else expect(await limit.count()).toBe(0);
     // The condition's incentive in the instructions (issue #58, element 6), in the participant's language.
     const incentive = page.getByTestId('main-incentive');
     if (configured.incentive) expect(await incentive.innerText()).toContain(money(configured.incentive.bonusPerCorrect, configured.incentive.currency, language));
@@ -221,6 +225,9 @@ describe('each condition of the design, on a phone', () => {
     // One case in the condition's steps, the indicator naming them.
     await page.locator('.case-card h2').waitFor();
     expect(await page.locator('.step-indicator .step-name').allInnerTexts()).toEqual(plan.steps.map((s) => t.main.steps[s]));
+    // A time limit is counted down on the answer bar, in view on a phone and a laptop (element 5); without one, no countdown.
+    if (plan.timeLimit) await inViewAtBothSizes(page, page.getByTestId('step-countdown'), `condition-${name}-countdown-${language}`);
+    else expect(await page.getByTestId('step-countdown').count()).toBe(0);
     if (plan.initial) await judge(page, t, 0);
     if (plan.ai !== 'none') {
       if (plan.waitMs > 0 || plan.onRequest) await adviceHeldBack(page, t, p, plan, `condition-${name}-advice-${language}`);
@@ -256,7 +263,7 @@ describe('each condition of the design, on a phone', () => {
     // Stored with what the condition showed and asked, and nothing else.
     await expect.poll(() => d1Rows(`select count(*) as n from main_experiment_responses where session_id = '${p.id}'`)[0], { timeout: 30_000 }).toEqual({ n: 1 });
     const [row] = d1Rows<Record<string, number | string | null>>(
-      `select initial_prediction, final_prediction, ai_prediction, explanation_kind, alignment_alpha, ai_confidence_shown, comprehensibility, trust, initial_response_time_ms, final_response_time_ms, advice_requested, advice_delay_ms from main_experiment_responses where session_id = '${p.id}'`,
+      `select initial_prediction, final_prediction, ai_prediction, explanation_kind, alignment_alpha, ai_confidence_shown, comprehensibility, trust, initial_response_time_ms, final_response_time_ms, advice_requested, advice_delay_ms, time_limit_ms, final_timed_out, initial_step_ms, final_step_ms from main_experiment_responses where session_id = '${p.id}'`,
     );
     expect(row!.final_prediction).toBe(0);
     // Each step's time runs from the first frame that shows it to its click, in every condition
@@ -279,6 +286,15 @@ describe('each condition of the design, on a phone', () => {
     // Asked for where it was on request, and served no sooner than the wait after the kept initial judgement.
     expect(row!.advice_requested).toBe(plan.onRequest ? 1 : null);
     if (plan.waitMs > 0) expect(row!.advice_delay_ms).toBeGreaterThanOrEqual(plan.waitMs);
+    // Under a time limit both clocks time each step: the Worker's from the step's opening to the kept judgement, the page's from its first frame to the click.
+    expect(row!.time_limit_ms).toBe(plan.timeLimit?.ms ?? null);
+    if (plan.timeLimit) {
+      expect(row!.final_timed_out).toBe(0);
+      expect(Math.abs(Number(row!.final_step_ms) - Number(row!.final_response_time_ms)), `final: Worker ${row!.final_step_ms} ms, page ${row!.final_response_time_ms} ms`).toBeLessThan(2000);
+      if (plan.initial) expect(Math.abs(Number(row!.initial_step_ms) - Number(row!.initial_response_time_ms)), `initial: Worker ${row!.initial_step_ms} ms, page ${row!.initial_response_time_ms} ms`).toBeLessThan(2000);
+    } else {
+      expect([row!.final_timed_out, row!.initial_step_ms, row!.final_step_ms]).toEqual([null, null, null]);
+    }
     expect(row!.ai_confidence_shown).toBe(configured.shows === 'none' ? null : configured.aiConfidence ? 1 : 0);
     const [serve] = d1Rows<{ stated_accuracy: number | null }>(`select s.stated_accuracy from served_explanations s join main_experiment_responses r on r.served_explanation_id = s.id where r.session_id = '${p.id}'`);
     if (configured.shows !== 'none') expect(serve!.stated_accuracy === null).toBe(configured.statedAccuracy === 'none');

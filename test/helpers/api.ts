@@ -48,5 +48,11 @@ export async function adminCookie(): Promise<string> {
   return (res.headers.get('set-cookie') ?? '').split(';')[0]!;
 }
 
+/** An admin CSV download (values without commas) as rows, each read by its column's name. */
+export async function adminCsvRows(path: string, cookie: string): Promise<((column: string) => string | undefined)[]> {
+  const [header, ...rows] = (await (await api(path, { headers: { cookie } })).text()).trim().split('\n').map((line) => line.split(','));
+  return rows.map((row) => (column: string) => row[header!.indexOf(column)]);
+}
+
 /** An initial judgement for a main-experiment case: the request that reveals the AI carries it (the server keeps it before it shows the AI). */
 export const GIVEN_INITIAL = { initial_prediction: 1, initial_confidence: 3, initial_response_time_ms: 4000 } as const;

@@ -15,7 +15,7 @@ import { DATASETS } from '../../worker/schemas/datasets';
 import { renderScreen } from './render';
 
 const item: MainCase = { case_id: 'compas_main_a_001', case_number: 1, dataset_type: 'compas', features: { age: 23, priors_count: 6, sex: 'Male' }, alignment_alpha: null };
-const plan = planOf({ name: 'on_request', shows: 'ai_prediction', ai_timing: 'after_initial', judgements: 2, outcome_feedback: false, advice_on_request: true, advice_wait_seconds: 2, incentive: null });
+const plan = planOf({ name: 'on_request', shows: 'ai_prediction', ai_timing: 'after_initial', judgements: 2, outcome_feedback: false, advice_on_request: true, advice_wait_seconds: 2, time_limit: null, incentive: null });
 const served = {
   success: true,
   session_id: 'AB12CD34',

@@ -32,7 +32,7 @@ const explanation: ShownExplanation = {
 
 const flow = (state: CaseFlowState, ...events: CaseFlowEvent[]) => events.reduce(caseFlowReducer, state);
 
-const SPEC: ConditionView = { name: 'human_aligned', shows: 'explanation', ai_timing: 'after_initial', judgements: 2, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, incentive: null };
+const SPEC: ConditionView = { name: 'human_aligned', shows: 'explanation', ai_timing: 'after_initial', judgements: 2, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, time_limit: null, incentive: null };
 const spec = planOf(SPEC);
 
 describe('case flow', () => {
@@ -82,7 +82,7 @@ describe('case flow', () => {
   const item: MainCase = { case_id: 'compas_main_a_001', case_number: 1, dataset_type: 'compas', features: {}, alignment_alpha: null };
 
   it('the AI with the case: one judgement, then the questions, the explanation read while judging', () => {
-    const plan = planOf({ name: 'with_case', shows: 'explanation', ai_timing: 'with_case', judgements: 1, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, incentive: null });
+    const plan = planOf({ name: 'with_case', shows: 'explanation', ai_timing: 'with_case', judgements: 1, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, time_limit: null, incentive: null });
     expect(plan.steps).toEqual(['judgement', 'survey']);
     const start = initialCaseFlow(0, plan);
     expect(start.step.kind).toBe('explaining');
@@ -98,7 +98,7 @@ describe('case flow', () => {
   });
 
   it("the AI's prediction alone: its own step, then trust as the only question", () => {
-    const plan = planOf({ name: 'prediction', shows: 'ai_prediction', ai_timing: 'after_initial', judgements: 2, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, incentive: null });
+    const plan = planOf({ name: 'prediction', shows: 'ai_prediction', ai_timing: 'after_initial', judgements: 2, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, time_limit: null, incentive: null });
     expect(plan).toMatchObject({ steps: ['initial', 'prediction', 'final', 'survey'], ratings: ['trust'] });
     const bare: ShownExplanation = { ...explanation, kind: 'prediction_only', alpha: null };
     const done = flow(
@@ -116,7 +116,7 @@ describe('case flow', () => {
   });
 
   it('no AI: judging twice, or once, and nothing else', () => {
-    const twice = planOf({ name: 'alone', shows: 'none', ai_timing: null, judgements: 2, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, incentive: null });
+    const twice = planOf({ name: 'alone', shows: 'none', ai_timing: null, judgements: 2, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, time_limit: null, incentive: null });
     expect(twice.steps).toEqual(['initial', 'final']);
     // The case opens at 0 and its first frame is painted at 40: the initial time runs from there.
     // Clicked at 2040, the final judgement appears after the 300 ms pause: its time runs from 2340.
@@ -130,7 +130,7 @@ describe('case flow', () => {
     const body = integratedResponse('AB23CD45', item, done.step.record);
     expect(body).not.toHaveProperty('ai_prediction');
     expect(body).not.toHaveProperty('trust');
-    const once = planOf({ name: 'once', shows: 'none', ai_timing: null, judgements: 1, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, incentive: null });
+    const once = planOf({ name: 'once', shows: 'none', ai_timing: null, judgements: 1, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, time_limit: null, incentive: null });
     expect(initialCaseFlow(0, once).step).toMatchObject({ kind: 'final', initial: null, explanation: null });
   });
 
@@ -167,7 +167,7 @@ describe('case flow', () => {
   });
 
   it('advice on request resumes offered where it was not asked for, and fetched again where it was', () => {
-    const kept = { initial: { ...judgement, response_time_ms: 900 }, explanationViewMs: null, final: null, adviceWaitLeftMs: 0 };
+    const kept = { initial: { ...judgement, response_time_ms: 900 }, explanationViewMs: null, final: null, adviceWaitLeftMs: 0, stepTimeLeftMs: null };
     expect(initialCaseFlow(0, onRequest, { ...kept, adviceServed: false }).step).toMatchObject({ kind: 'final', request: { state: 'offered' }, explanation: null });
     const again = initialCaseFlow(0, onRequest, { ...kept, adviceServed: true });
     expect(again.step).toMatchObject({ kind: 'final', request: { state: 'asked' } });
@@ -186,7 +186,7 @@ describe('a case the server kept steps of resumes where it left', () => {
   const final = { prediction: 0 as const, confidence: 4, response_time_ms: 2300 };
 
   it('after the AI appeared: on the AI fetched again, with the kept initial judgement, never on the initial step', () => {
-    const start = initialCaseFlow(100_000, spec, { initial, explanationViewMs: null, final: null, adviceServed: false, adviceWaitLeftMs: null });
+    const start = initialCaseFlow(100_000, spec, { initial, explanationViewMs: null, final: null, adviceServed: false, adviceWaitLeftMs: null, stepTimeLeftMs: null });
     expect(start.step).toEqual({ kind: 'explaining', initial });
     // An initial judgement sent now is ignored: the step is not the initial one.
     const again = flow(start, { type: 'initial_submitted', judgement: { prediction: 0, confidence: 5 }, at: 100_500 });
@@ -205,25 +205,25 @@ describe('a case the server kept steps of resumes where it left', () => {
   });
 
   it('after the explanation was read: on the final judgement; after it: on the questions, the explanation at hand', () => {
-    const atFinal = flow(initialCaseFlow(0, spec, { initial, explanationViewMs: 7400, final: null, adviceServed: false, adviceWaitLeftMs: null }), { type: 'explanation_loaded', explanation, at: 50 });
+    const atFinal = flow(initialCaseFlow(0, spec, { initial, explanationViewMs: 7400, final: null, adviceServed: false, adviceWaitLeftMs: null, stepTimeLeftMs: null }), { type: 'explanation_loaded', explanation, at: 50 });
     expect(atFinal.step).toMatchObject({ kind: 'final', initial, explanation, explanationViewMs: 7400 });
-    const atSurvey = flow(initialCaseFlow(0, spec, { initial, explanationViewMs: 7400, final, adviceServed: false, adviceWaitLeftMs: null }), { type: 'explanation_loaded', explanation, at: 50 });
+    const atSurvey = flow(initialCaseFlow(0, spec, { initial, explanationViewMs: 7400, final, adviceServed: false, adviceWaitLeftMs: null, stepTimeLeftMs: null }), { type: 'explanation_loaded', explanation, at: 50 });
     expect(atSurvey.step).toEqual({ kind: 'survey', initial, explanation, explanationViewMs: 7400, final });
     // The AI shown with the case: its one judgement kept, the questions follow with the AI's answer.
-    const withCase = planOf({ name: 'with_case', shows: 'explanation', ai_timing: 'with_case', judgements: 1, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, incentive: null });
-    const kept = flow(initialCaseFlow(0, withCase, { initial: null, explanationViewMs: 2300, final, adviceServed: false, adviceWaitLeftMs: null }), { type: 'explanation_loaded', explanation, at: 50 });
+    const withCase = planOf({ name: 'with_case', shows: 'explanation', ai_timing: 'with_case', judgements: 1, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, time_limit: null, incentive: null });
+    const kept = flow(initialCaseFlow(0, withCase, { initial: null, explanationViewMs: 2300, final, adviceServed: false, adviceWaitLeftMs: null, stepTimeLeftMs: null }), { type: 'explanation_loaded', explanation, at: 50 });
     expect(kept.step).toMatchObject({ kind: 'survey', initial: null, final, explanationViewMs: 2300 });
   });
 
   it('without AI: on the final judgement with the kept initial one', () => {
-    const alone = planOf({ name: 'no_ai', shows: 'none', ai_timing: null, judgements: 2, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, incentive: null });
-    expect(initialCaseFlow(0, alone, { initial, explanationViewMs: null, final: null, adviceServed: false, adviceWaitLeftMs: null }).step).toMatchObject({ kind: 'final', initial, explanation: null });
+    const alone = planOf({ name: 'no_ai', shows: 'none', ai_timing: null, judgements: 2, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, time_limit: null, incentive: null });
+    expect(initialCaseFlow(0, alone, { initial, explanationViewMs: null, final: null, adviceServed: false, adviceWaitLeftMs: null, stepTimeLeftMs: null }).step).toMatchObject({ kind: 'final', initial, explanation: null });
     // Nothing kept: the case opens as new.
-    expect(initialCaseFlow(0, spec, { initial: null, explanationViewMs: null, final: null, adviceServed: false, adviceWaitLeftMs: null }).step).toEqual({ kind: 'initial' });
+    expect(initialCaseFlow(0, spec, { initial: null, explanationViewMs: null, final: null, adviceServed: false, adviceWaitLeftMs: null, stepTimeLeftMs: null }).step).toEqual({ kind: 'initial' });
   });
 
   it('a participant with a case under way skips the intro', () => {
-    const inProgress = [{ case_id: 'compas_main_a_001', initial: { ...initial }, explanation_viewing_time_ms: null, final: null, advice_served: false, advice_wait_left_ms: null }];
+    const inProgress = [{ case_id: 'compas_main_a_001', initial: { ...initial, timed_out: false }, explanation_viewing_time_ms: null, final: null, advice_served: false, advice_wait_left_ms: null, step_time_left_ms: null }];
     const s = main(initialMainState({ tutorialDone: false, testPassed: false }), { type: 'loaded', data: { ...data, inProgress }, answered: [] });
     expect(s.screen.kind).toBe('case');
     expect(currentCase(s)?.case_id).toBe('compas_main_a_001');
@@ -245,7 +245,7 @@ describe('main experiment', () => {
     expect(canStart(ready)).toBe(true);
     expect(main(ready, { type: 'started' }).screen.kind).toBe('case');
     // A condition without explanations has no tutorial or test to wait for.
-    const alone = main(initialMainState({ tutorialDone: false, testPassed: false }), { type: 'loaded', data: { ...data, condition: { name: 'alone', shows: 'none', ai_timing: null, judgements: 2, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, incentive: null } }, answered: [] });
+    const alone = main(initialMainState({ tutorialDone: false, testPassed: false }), { type: 'loaded', data: { ...data, condition: { name: 'alone', shows: 'none', ai_timing: null, judgements: 2, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, time_limit: null, incentive: null } }, answered: [] });
     expect(canStart(alone)).toBe(true);
     const resumed = loaded(['compas_main_a_001', 'elsewhere']);
     expect(resumed.screen.kind).toBe('case');

@@ -11,7 +11,7 @@ import { beforeAll, describe, expect, it } from 'vitest';
 import { errorBodySchema } from '../../worker/schemas/api';
 import { explanationResponseSchema, mainStartResponseSchema, trialProgressResultSchema } from '../../worker/schemas/main-experiment';
 import { conditionSchema, studyConfig, studyConfigSchema } from '../../worker/schemas/study';
-import { adminCookie, api, postJson } from '../helpers/api';
+import { adminCookie, adminCsvRows, postJson } from '../helpers/api';
 import { REVEAL_INITIAL, startedIn } from '../helpers/study-factories';
 import { runWithConditions, shippedConditions } from '../helpers/study-conditions';
 import { seedCompasStudy } from '../helpers/study-factories';
@@ -142,10 +142,7 @@ describe('advice on request and a forced wait, condition keys', () => {
     const shown = explanationResponseSchema.parse(await (await reveal(p.id, second)).json());
     expect((await store(p.id, second, { ...SURVEY, served_explanation_id: shown.served_explanation_id })).status).toBe(201);
     const cookie = await adminCookie();
-    const table = async (path: string) => {
-      const [header, ...rows] = (await (await api(path, { headers: { cookie } })).text()).trim().split('\n').map((line) => line.split(','));
-      return rows.map((row) => (name: string) => row[header!.indexOf(name)]);
-    };
+    const table = (path: string) => adminCsvRows(path, cookie);
     const records = await table(`/api/enhanced-export/main-experiment?format=csv&user_name=${p.id}`);
     expect(records.map((r) => r('advice_requested')).sort()).toEqual(['false', 'true']);
     const trials = await table(`/api/enhanced-export/trials?format=csv&user_name=${p.id}`);

@@ -120,7 +120,7 @@ describe('drawing a condition when the main experiment starts', () => {
 describe('the main experiment follows the condition', () => {
   it('explanation conditions: their own alphas on the set, the explanation with them, all five questions', async () => {
     const own = await started('ai_explanation');
-    expect(own.start.condition).toEqual({ name: 'ai_explanation', shows: 'explanation', ai_timing: 'after_initial', judgements: 2, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, incentive: null });
+    expect(own.start.condition).toEqual({ name: 'ai_explanation', shows: 'explanation', ai_timing: 'after_initial', judgements: 2, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, time_limit: null, incentive: null });
     expect(new Set(own.start.case_set.map((c) => c.alignment_alpha))).toEqual(new Set([1]));
     const aligned = await started('human_aligned');
     expect(new Set(aligned.start.case_set.map((c) => c.alignment_alpha))).toEqual(new Set(studyConfig.mainExperiment.alphaLevels));
@@ -172,7 +172,7 @@ describe('the main experiment follows the condition', () => {
     useConditions([...FOUR, conditionSchema.parse({ name: 'once', shows: 'none', judgements: 1, share: 1 })]);
     try {
       const p = await started('once');
-      expect(p.start.condition).toEqual({ name: 'once', shows: 'none', ai_timing: null, judgements: 1, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, incentive: null });
+      expect(p.start.condition).toEqual({ name: 'once', shows: 'none', ai_timing: null, judgements: 1, outcome_feedback: false, advice_on_request: false, advice_wait_seconds: null, time_limit: null, incentive: null });
       const caseId = p.start.case_set[0]!.case_id;
       const twice = await postJson('/api/experiments/main/integrated-response', answer(p.id, caseId, null, { initial: true, ratings: [] }));
       expect(await twice.text()).toContain('once: there is no initial judgement in this condition');

@@ -24,7 +24,7 @@ type Report = {
   participants: { user_id: number; user_name: string; trials: number; included: boolean; quality_flags: string[]; metrics: Record<string, number | null> }[];
 };
 /** A trial with the alpha of the explanation shown (null for an AI-only fallback). */
-type Trial = { participant_id: number; alignment_alpha: number | null; kind: string; i: number | null; a: number | null; f: number; y: number; ci: number | null; cf: number; p: number | null; shown: number | null; v: number | null; q: number | null };
+type Trial = { participant_id: number; alignment_alpha: number | null; kind: string; i: number | null; a: number | null; f: number; y: number; ci: number | null; cf: number; p: number | null; shown: number | null; v: number | null; q: number | null; lim: number | null; tout: number };
 
 let cookie: string;
 const asAdmin = (path: string, init: RequestInit = {}) => api(path, { ...init, headers: { Cookie: cookie } });
@@ -102,6 +102,7 @@ const byHand: Record<string, (ts: Trial[]) => number | null> = {
     return w.length ? w.reduce((x, t) => x + t.v!, 0) / w.length / 1000 : null;
   },
   advice_request_rate: (ts) => share(ts, (t) => t.q !== null, (t) => t.q === 1),
+  timeout_rate: (ts) => share(ts, (t) => t.lim !== null, (t) => t.tout === 1),
 };
 
 /** The trials each measure is defined on (its n). */
@@ -120,6 +121,7 @@ const definedOn: Record<string, (t: Trial) => boolean> = {
   ai_accuracy: (t) => t.a !== null,
   feedback_viewing_time: (t) => t.v !== null,
   advice_request_rate: (t) => t.q !== null,
+  timeout_rate: (t) => t.lim !== null,
 };
 
 const people: Record<string, { name: string; id: number }> = {};
@@ -140,11 +142,18 @@ beforeAll(async () => {
   await env.DB.prepare('update main_experiment_responses set feedback_viewing_time_ms = case_number * 137 where session_id = ? and case_number % 3 = 0').bind(people.b.name).run();
   // Advice on request (a condition with adviceOnRequest): asked for on some of one participant's trials, for the request rate.
   await env.DB.prepare('update main_experiment_responses set advice_requested = (case_number % 4 != 0) where session_id = ?').bind(people.b.name).run();
+  // A time limit (a condition with timeLimit) on another participant's trials, some of whose steps ran out.
+  await env.DB.prepare(
+    'update main_experiment_responses set time_limit_ms = 20000, initial_timed_out = (case_number % 5 = 0), final_timed_out = (case_number % 7 = 0), final_step_ms = 1000 * case_number where session_id = ?',
+  )
+    .bind(people.agreeing.name)
+    .run();
   // No main-experiment answers at all.
   people.noMain = await register('test_rel_no_main', null);
   trials = await rows<Trial>(
     `select participant_id, case when explanation_kind = 'ai_only' then null else alignment_alpha end as alignment_alpha, explanation_kind as kind, initial_prediction as i, ai_prediction as a, final_prediction as f, ground_truth as y, initial_confidence as ci, final_confidence as cf,
-            ai_probability as p, (coalesce(ai_baseline_shown, 0) = 1 or coalesce(ai_confidence_shown, 0) = 1) as shown, feedback_viewing_time_ms as v, advice_requested as q
+            ai_probability as p, (coalesce(ai_baseline_shown, 0) = 1 or coalesce(ai_confidence_shown, 0) = 1) as shown, feedback_viewing_time_ms as v, advice_requested as q,
+            time_limit_ms as lim, (coalesce(initial_timed_out, 0) = 1 or coalesce(final_timed_out, 0) = 1) as tout
      from main_experiment_responses where completed_at is not null`,
   );
 });

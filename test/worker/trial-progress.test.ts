@@ -77,11 +77,12 @@ describe('the initial judgement is kept from the moment the AI is revealed', () 
     expect(again.cases_in_progress).toEqual([
       {
         case_id: caseId,
-        initial: { prediction: 1, confidence: 2, response_time_ms: 5100, reasoning: 'many priors' },
+        initial: { prediction: 1, confidence: 2, response_time_ms: 5100, reasoning: 'many priors', timed_out: false },
         explanation_viewing_time_ms: null,
         final: null,
         advice_served: true,
         advice_wait_left_ms: null,
+        step_time_left_ms: null,
       },
     ]);
 

@@ -370,6 +370,14 @@ export const mainExperimentResponses = sqliteTable(
     adviceRequested: integer('advice_requested', { mode: 'boolean' }),
     /** Ms by the Worker's clock from the kept initial judgement to the AI's first serve (at least a forced wait); null without both. */
     adviceDelayMs: integer('advice_delay_ms'),
+    /** The time limit each judgement step had (a condition's timeLimit), in ms; null without one. */
+    timeLimitMs: integer('time_limit_ms'),
+    /** The page's word that the initial (final) judgement step's countdown ran out before the judgement was given; the Worker refused it where its own clock said otherwise. Null without a limit. */
+    initialTimedOut: integer('initial_timed_out', { mode: 'boolean' }),
+    finalTimedOut: integer('final_timed_out', { mode: 'boolean' }),
+    /** How long the initial (final) judgement step lasted by the Worker's clock: from when it opened (the page's word that the case was on screen; the final step: the kept initial judgement, or the move on from the AI's own step) to the judgement kept. Null without a limit, or where an end was not kept. */
+    initialStepMs: integer('initial_step_ms'),
+    finalStepMs: integer('final_step_ms'),
   },
   (t) => [
     uniqueIndex('main_responses_session_case_uq').on(t.sessionId, t.caseId),
@@ -494,6 +502,11 @@ export const mainTrialProgress = sqliteTable(
     finalResponseTimeMs: integer('final_response_time_ms'),
     finalReasoning: text('final_reasoning'),
     finalKeptAt: text('final_kept_at'),
+    /** When the case's first judgement step was on screen, by the page's word and the Worker's clock (a condition with a time limit): its step is timed from here. */
+    openedAt: text('opened_at'),
+    /** The page's word that the initial (final) step's countdown ran out, kept with the judgement. */
+    initialTimedOut: integer('initial_timed_out', { mode: 'boolean' }),
+    finalTimedOut: integer('final_timed_out', { mode: 'boolean' }),
     updatedAt: text('updated_at').notNull(),
   },
   (t) => [primaryKey({ columns: [t.sessionId, t.caseId] })],

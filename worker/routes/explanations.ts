@@ -33,10 +33,22 @@ const inFallbackShape = (e: ExplanationResponse): AiOnlyResponse => ({
 });
 
 /** The initial judgement a revealing request carries (the schemas require all three parts or none). */
-const carriedInitial = (v: { initial_prediction?: 0 | 1; initial_confidence?: number; initial_response_time_ms?: number; initial_reasoning?: string | null }): KeptJudgement | null =>
+const carriedInitial = (v: {
+  initial_prediction?: 0 | 1;
+  initial_confidence?: number;
+  initial_response_time_ms?: number;
+  initial_reasoning?: string | null;
+  initial_timed_out?: boolean;
+}): KeptJudgement | null =>
   v.initial_prediction === undefined || v.initial_confidence === undefined || v.initial_response_time_ms === undefined
     ? null
-    : { prediction: v.initial_prediction, confidence: v.initial_confidence, response_time_ms: v.initial_response_time_ms, reasoning: v.initial_reasoning || null };
+    : {
+        prediction: v.initial_prediction,
+        confidence: v.initial_confidence,
+        response_time_ms: v.initial_response_time_ms,
+        reasoning: v.initial_reasoning || null,
+        timed_out: v.initial_timed_out ?? false,
+      };
 
 /**
  * A participant's explanation inputs, checked: the session exists and may be served (its main

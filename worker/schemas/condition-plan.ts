@@ -5,6 +5,7 @@
  * reads it too.
  */
 import type { AiTiming, Condition } from './study';
+import type { TimeoutRule } from './study-terms';
 import type { EXPLANATION_KINDS } from './study-config';
 
 /** The per-case questions (part 2 §3): all five follow an explanation, trust alone follows the AI's prediction alone. */
@@ -82,6 +83,11 @@ export const advisesOnRequest = (condition: Condition): boolean => condition.sho
 
 /** How long after the kept initial judgement a condition's AI may be served (`adviceWaitSeconds`), in ms; 0 without a wait. */
 export const adviceWaitMsOf = (condition: Condition): number => (condition.shows === 'none' ? 0 : (condition.adviceWaitSeconds ?? 0) * 1000);
+
+/** A condition's time limit per judgement step (`timeLimit`), in ms, with what happens when it runs out; null without one. */
+export type StepTimeLimit = { ms: number; onTimeout: TimeoutRule };
+export const timeLimitOf = (condition: Condition): StepTimeLimit | null =>
+  condition.timeLimit ? { ms: condition.timeLimit.seconds * 1000, onTimeout: condition.timeLimit.onTimeout } : null;
 
 /**
  * The plan of a case whose advice was on request and not asked for: the participant's judgements

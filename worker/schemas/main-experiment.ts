@@ -6,6 +6,7 @@ import { z } from 'zod';
 import { freeText } from './free-text';
 import { caseSchema, sessionIdSchema } from './experiment';
 import { AI_TIMINGS, datasetTypeSchema, EXPLANATION_KINDS, studyConfig } from './study';
+import { TIMEOUT_RULES } from './study-terms';
 import { understandingQuestion } from './understanding-test';
 
 const prediction = z.union([z.literal(0), z.literal(1)]);
@@ -14,10 +15,19 @@ const rating = z.number().int().min(1).max(5);
 /** A step taking longer than a day is a client clock error, not a judgement. */
 const durationMs = z.number().int().min(0).max(24 * 3600 * 1000);
 const reasoning = freeText(studyConfig.reasoningMaxLength).nullish();
+/** The page's word that a judgement step's countdown ran out before the judgement was given (a condition's timeLimit); the Worker checks it against its own clock. */
+const timedOut = z.boolean().optional();
 const caseIdSchema = z.string().min(1).max(100).regex(/^[A-Za-z0-9_-]+$/, 'invalid case ID');
 
 /** A judgement the server keeps for a case under way (`main_trial_progress`). */
-export const keptJudgementSchema = z.object({ prediction, confidence, response_time_ms: z.number().int(), reasoning: z.string().nullable() });
+export const keptJudgementSchema = z.object({
+  prediction,
+  confidence,
+  response_time_ms: z.number().int(),
+  reasoning: z.string().nullable(),
+  /** The page said the step's time limit ran out before the judgement was given (a condition's timeLimit). */
+  timed_out: z.boolean(),
+});
 export type KeptJudgement = z.infer<typeof keptJudgementSchema>;
 
 /**
@@ -41,6 +51,8 @@ export type KeptProgress = z.infer<typeof keptProgressSchema>;
 export const caseInProgressSchema = keptProgressSchema.extend({
   advice_served: z.boolean(),
   advice_wait_left_ms: z.number().int().nonnegative().nullable(),
+  /** Ms of the time limit left for the step the case is at, by the Worker's clock from when the step opened (null without a limit, or before the Worker saw the step open). */
+  step_time_left_ms: z.number().int().nonnegative().nullable(),
 });
 export type CaseInProgress = z.infer<typeof caseInProgressSchema>;
 
@@ -86,6 +98,8 @@ export const conditionViewSchema = z.object({
   advice_on_request: z.boolean(),
   /** The AI is served no sooner than this many seconds after the kept initial judgement (`adviceWaitSeconds`); null without a wait. */
   advice_wait_seconds: z.number().int().positive().nullable(),
+  /** Each judgement step's time limit (`timeLimit`): counted down on the page, timed by the Worker from when the step opened; null without one. */
+  time_limit: z.object({ seconds: z.number().int().positive(), on_timeout: z.enum(TIMEOUT_RULES) }).nullable(),
   /** What the condition pays (`incentive`): a base payment and a bonus per correct judgement, at most the cap; null without one. */
   incentive: z
     .object({ base: z.number(), bonus_per_correct: z.number(), bonus_per_correct_pre: z.number(), cap: z.number(), currency: z.string() })
@@ -132,8 +146,8 @@ export const alignmentAlphaResponseSchema = z.object({
  * a condition that asks for one before the AI: the server keeps it before it shows anything, and
  * the stored trial takes it from there. All three of prediction, confidence and time, or none.
  */
-function carriedInitial<P extends z.ZodTypeAny, C extends z.ZodTypeAny, D extends z.ZodTypeAny>(p: P, c: C, d: D) {
-  return { initial_prediction: p.optional(), initial_confidence: c.optional(), initial_response_time_ms: d.optional(), initial_reasoning: reasoning };
+function carriedInitial<P extends z.ZodTypeAny, C extends z.ZodTypeAny, D extends z.ZodTypeAny, T extends z.ZodTypeAny = typeof timedOut>(p: P, c: C, d: D, t?: T) {
+  return { initial_prediction: p.optional(), initial_confidence: c.optional(), initial_response_time_ms: d.optional(), initial_reasoning: reasoning, initial_timed_out: (t ?? timedOut) as T };
 }
 /**
  * A judgement (`initial` or `final`) comes whole or not at all: all three of its prediction,
@@ -246,11 +260,13 @@ export const integratedResponseBodySchema = z.object({
   initial_confidence: confidence.nullish(),
   initial_response_time_ms: durationMs.nullish(),
   initial_reasoning: reasoning,
+  initial_timed_out: timedOut,
   /** Left out (all three) where the server kept the final judgement at its checkpoint: the kept one is stored. */
   final_prediction: prediction.optional(),
   final_confidence: confidence.optional(),
   final_response_time_ms: durationMs.optional(),
   final_reasoning: reasoning,
+  final_timed_out: timedOut,
   ai_prediction: prediction.nullish(),
   ai_model_prediction: prediction.nullish(),
   user_model_prediction: prediction.nullish(),
@@ -323,7 +339,7 @@ export const aiExplanationResponseSchema = z.object({
 export const aiExplanationQuerySchema = z
   .object({
     session_id: sessionIdSchema.optional(),
-    ...carriedInitial(z.coerce.number().pipe(prediction), z.coerce.number().pipe(confidence), z.coerce.number().pipe(durationMs)),
+    ...carriedInitial(z.coerce.number().pipe(prediction), z.coerce.number().pipe(confidence), z.coerce.number().pipe(durationMs), flag.optional()),
   })
   .superRefine(wholeInitial);
 
@@ -337,13 +353,23 @@ export const mainPredictBodySchema = z.object({ case_data: z.unknown().optional(
 const judged = { session_id: sessionIdSchema, case_id: caseIdSchema };
 /**
  * `POST /api/experiments/main/trial-progress`: a step of a main-experiment case the server keeps
- * before the case is stored, so a reload or another device resumes there. `initial`: the initial
+ * before the case is stored, so a reload or another device resumes there. `opened`: the case's
+ * first judgement step is on screen (a condition with a time limit times the step from here); `initial`: the initial
  * judgement where no AI follows it (with AI, the request revealing it carries it);
  * `explanation_viewed`: the participant moved on from the AI; `final`: the final judgement, given
  * before the per-case questions. The first word counts: a step kept differently is refused (409).
  */
 export const trialProgressBodySchema = z.discriminatedUnion('step', [
-  z.object({ step: z.literal('initial'), ...judged, initial_prediction: prediction, initial_confidence: confidence, initial_response_time_ms: durationMs, initial_reasoning: reasoning }),
+  z.object({ step: z.literal('opened'), ...judged }),
+  z.object({
+    step: z.literal('initial'),
+    ...judged,
+    initial_prediction: prediction,
+    initial_confidence: confidence,
+    initial_response_time_ms: durationMs,
+    initial_reasoning: reasoning,
+    initial_timed_out: timedOut,
+  }),
   z.object({ step: z.literal('explanation_viewed'), ...judged, explanation_viewing_time_ms: durationMs }),
   z.object({
     step: z.literal('final'),
@@ -352,6 +378,7 @@ export const trialProgressBodySchema = z.discriminatedUnion('step', [
     final_confidence: confidence,
     final_response_time_ms: durationMs,
     final_reasoning: reasoning,
+    final_timed_out: timedOut,
     explanation_viewing_time_ms: durationMs.nullish(),
   }),
 ]);

@@ -34,6 +34,8 @@ export const SUM_KEYS = [
   'feedbackViewMs',
   'adviceOffered',
   'adviceRequested',
+  'timeLimited',
+  'timedOut',
 ] as const;
 export type SumKey = (typeof SUM_KEYS)[number];
 export type Sums = Record<SumKey, number>;
@@ -208,6 +210,18 @@ export const MEASURES: Measure[] = [
     range: [0, 1],
     definedOn: 'adviceOffered',
     value: ratio('adviceRequested', 'adviceOffered'),
+  },
+  {
+    id: 'timeout_rate',
+    label: 'Timeout rate',
+    formula:
+      "trials on which a judgement step's time limit ran out (the page's word, checked against the Worker's clock) ÷ trials of a condition with a time limit (timeLimit); a timed-out trial counts in every other measure with the judgement taken when the time ran out (onTimeout submit) or given after it (overrun)",
+    source:
+      'the share of decisions not made within the time allowed (Swaroop, Buçinca, Gajos & Doshi-Velez 2024, Accuracy-Time Tradeoffs in AI-Assisted Decision Making under Time Pressure, IUI; Rastogi et al. 2022, Deciding Fast and Slow, CSCW)',
+    units: SHARE,
+    range: [0, 1],
+    definedOn: 'timeLimited',
+    value: ratio('timedOut', 'timeLimited'),
   },
 ];
 

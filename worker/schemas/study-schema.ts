@@ -6,7 +6,7 @@
  */
 import { z } from 'zod';
 import { DATASET_IDS, isDatasetType } from './dataset-index';
-import { AI_TIMINGS, LANGUAGES, PHASES } from './study-terms';
+import { AI_TIMINGS, LANGUAGES, PHASES, TIMEOUT_RULES } from './study-terms';
 
 /** One of the study's datasets: those it was built with and those administrators added (the list is read when a value is checked). */
 export const datasetTypeSchema = z.string().refine(isDatasetType, { error: () => `unknown dataset; expected one of ${DATASET_IDS.join(', ')}` });
@@ -60,6 +60,31 @@ const adviceWaitSeconds = z
   .int('adviceWaitSeconds is a whole number of seconds')
   .min(1, 'adviceWaitSeconds is at least 1 (leave it out for no wait)')
   .max(600, 'adviceWaitSeconds is at most 600')
+  .optional();
+
+/**
+ * A time limit per judgement step (Swaroop, Buçinca, Gajos & Doshi-Velez 2024 and Rastogi et al.
+ * 2022 put participants under time pressure; Lai et al. 2023 list time among the design choices):
+ * each judgement of a main case (the initial and the final one, or the one judgement) has
+ * `seconds`, counted down on the page and timed by the Worker from when the step opened. When they
+ * run out, `onTimeout` says how the study moves on: `submit` takes the prediction and confidence
+ * chosen so far as the judgement (with none chosen the step stays open until one is), `overrun`
+ * keeps the step open and asks for the judgement now. Either way the step is recorded as timed out.
+ * Left out, no limit, as before.
+ */
+const timeLimit = z
+  .object(
+    {
+      seconds: z
+        .number({ error: 'timeLimit.seconds is a whole number of seconds (e.g. 20)' })
+        .int('timeLimit.seconds is a whole number of seconds')
+        .min(5, 'timeLimit.seconds is at least 5')
+        .max(600, 'timeLimit.seconds is at most 600'),
+      onTimeout: z.enum(TIMEOUT_RULES, { error: `timeLimit.onTimeout is ${TIMEOUT_RULES.map((r) => `"${r}"`).join(' or ')}: take the choice made so far, or keep the step open` }).default('submit'),
+    },
+    { error: 'timeLimit is { "seconds": 20, "onTimeout": "submit" } (onTimeout "submit" or "overrun")' },
+  )
+  .strict()
   .optional();
 
 /**
@@ -121,12 +146,12 @@ const statedAccuracy = z
  * `aiConfidence` adds the AI's confidence to what a condition shows of the AI; `statedAccuracy`
  * says which accuracy its panel states; `outcomeFeedback` shows the true outcome after each case;
  * `adviceOnRequest` and `adviceWaitSeconds` give the AI only when asked for, or after a wait;
- * `incentive` pays a bonus per correct judgement.
+ * `timeLimit` gives each judgement step a time limit; `incentive` pays a bonus per correct judgement.
  */
 export const conditionSchema = z.discriminatedUnion('shows', [
-  z.object({ name: conditionName, shows: z.literal('none'), judgements: z.union([z.literal(1), z.literal(2)]), outcomeFeedback, incentive, share }).strict(),
+  z.object({ name: conditionName, shows: z.literal('none'), judgements: z.union([z.literal(1), z.literal(2)]), outcomeFeedback, timeLimit, incentive, share }).strict(),
   z
-    .object({ name: conditionName, shows: z.literal('ai_prediction'), aiTiming, aiConfidence, aiAccuracy, statedAccuracy, outcomeFeedback, adviceOnRequest, adviceWaitSeconds, incentive, share })
+    .object({ name: conditionName, shows: z.literal('ai_prediction'), aiTiming, aiConfidence, aiAccuracy, statedAccuracy, outcomeFeedback, adviceOnRequest, adviceWaitSeconds, timeLimit, incentive, share })
     .strict(),
   z.object({
     name: conditionName,
@@ -139,6 +164,7 @@ export const conditionSchema = z.discriminatedUnion('shows', [
     outcomeFeedback,
     adviceOnRequest,
     adviceWaitSeconds,
+    timeLimit,
     incentive,
     share,
   }).strict(),

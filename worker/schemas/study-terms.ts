@@ -15,6 +15,9 @@ export type Phase = (typeof PHASES)[number];
 
 /** When a condition shows the AI: after the participant's own first judgement (the spec's design), or with the case. */
 export const AI_TIMINGS = ['after_initial', 'with_case'] as const;
+/** What happens when a judgement step's time limit runs out (a condition's `timeLimit.onTimeout`): the choice made so far is taken, or the step stays open. */
+export const TIMEOUT_RULES = ['submit', 'overrun'] as const;
+export type TimeoutRule = (typeof TIMEOUT_RULES)[number];
 export type AiTiming = (typeof AI_TIMINGS)[number];
 
 /**

@@ -14,7 +14,7 @@ import { openCell } from '../db/queries/sessions';
 import { sessions } from '../db/schema';
 import { AppError } from '../errors';
 import type { Audience } from '../schemas/post-survey';
-import { adviceWaitMsOf, advisesOnRequest, answerPlan, givesOutcomeFeedback, incentiveSchemeOf, RATING_ITEMS, shapeOf, unadvisedPlan, type RatingItem } from '../schemas/condition-plan';
+import { adviceWaitMsOf, advisesOnRequest, answerPlan, givesOutcomeFeedback, incentiveSchemeOf, RATING_ITEMS, shapeOf, timeLimitOf, unadvisedPlan, type RatingItem } from '../schemas/condition-plan';
 import { SPEC_DESIGN, studyConfig, type Condition, type DatasetType } from '../schemas/study';
 import { seededShuffle, seedOf } from './case-sets';
 import { quotaFor, recruitmentState, studyFull } from './recruitment';
@@ -59,6 +59,7 @@ export const conditionView = (condition: Condition) => {
     outcome_feedback: givesOutcomeFeedback(condition),
     advice_on_request: advisesOnRequest(condition),
     advice_wait_seconds: adviceWaitMsOf(condition) / 1000 || null,
+    time_limit: timeLimitView(condition),
     incentive: incentiveSchemeOf(condition),
   };
 };
@@ -140,4 +141,10 @@ export function answerMisfits(condition: Condition, body: AnswerParts, advised =
     if (!asked && given(body[item])) problems.push(`${item} is not asked in this condition`);
   }
   return problems;
+}
+
+/** A condition's time limit as the pages read it: seconds per judgement step and what happens when they run out. */
+function timeLimitView(condition: Condition) {
+  const limit = timeLimitOf(condition);
+  return limit ? { seconds: limit.ms / 1000, on_timeout: limit.onTimeout } : null;
 }

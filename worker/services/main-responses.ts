@@ -14,11 +14,11 @@ import { AppError, conflict, notFound } from '../errors';
 import { sharesLeanToward } from '../ml/explanation';
 import type { IntegratedResponseBody, KeptProgress } from '../schemas/main-experiment';
 import { studyConfig, type Condition } from '../schemas/study';
-import { advisesOnRequest } from '../schemas/condition-plan';
+import { advisesOnRequest, answerPlan, shapeOf, timeLimitOf } from '../schemas/condition-plan';
 import { answerMisfits, conditionOf } from './conditions';
 import { baselineShown, claimsDiffering, claimsRefused, servedFor, type ServedExplanation } from './served-explanations';
 import { lifecycleColumns, requireWriteAllowed, sessionAccepts, type LifecycleRow } from '../db/session-lifecycle';
-import { judgementDiffers, keptDiffers, progressView, type TrialProgress } from './trial-progress';
+import { judgementDiffers, keptDiffers, progressView, requireTimeoutReached, stepOpenedAt, type TrialProgress } from './trial-progress';
 
 export async function countMainResponses(db: Db, sessionId: string): Promise<number> {
   const row = await db
@@ -34,9 +34,10 @@ export async function countMainResponses(db: Db, sessionId: string): Promise<num
  * side from the Worker's record of what it served (null where the condition shows no AI); the
  * session, set and case columns come from the tables in the insert itself.
  */
-function answerColumns(body: IntegratedResponseBody, served: ServedExplanation | null, advice: AdviceRecord, now: string) {
+function answerColumns(body: IntegratedResponseBody, served: ServedExplanation | null, advice: AdviceRecord, timing: TimeRecord, now: string) {
   return {
     ...advice,
+    ...timing,
     initialPrediction: body.initial_prediction,
     initialConfidence: body.initial_confidence,
     initialResponseTimeMs: body.initial_response_time_ms,
@@ -81,6 +82,27 @@ const adviceRecord = (condition: Condition, served: ServedExplanation | null, pr
   adviceRequested: advisesOnRequest(condition) ? served !== null : null,
   adviceDelayMs: served && progress?.initialKeptAt ? Date.parse(served.firstServedAt) - Date.parse(progress.initialKeptAt) : null,
 });
+
+/**
+ * A time-limited condition's record of a trial: the limit, the page's word that each step ran out
+ * (checked against the Worker's clock when it was kept), and each step's time by the Worker's
+ * clock, from when it opened (`stepOpenedAt`) to the judgement kept (the final one, where no
+ * checkpoint kept it, when the trial is stored). All null without a limit.
+ */
+type TimeRecord = { timeLimitMs: number | null; initialTimedOut: boolean | null; finalTimedOut: boolean | null; initialStepMs: number | null; finalStepMs: number | null };
+function timeRecord(condition: Condition, body: IntegratedResponseBody, progress: TrialProgress | undefined, now: string): TimeRecord {
+  const limit = timeLimitOf(condition);
+  if (!limit) return { timeLimitMs: null, initialTimedOut: null, finalTimedOut: null, initialStepMs: null, finalStepMs: null };
+  const initial = answerPlan(shapeOf(condition)).initial;
+  const between = (from: string | null, to: string | null) => (from === null || to === null || to <= from ? null : Date.parse(to) - Date.parse(from));
+  return {
+    timeLimitMs: limit.ms,
+    initialTimedOut: initial ? body.initial_timed_out === true : null,
+    finalTimedOut: body.final_timed_out === true,
+    initialStepMs: initial ? between(stepOpenedAt(condition, progress, 'initial'), progress?.initialKeptAt ?? null) : null,
+    finalStepMs: between(stepOpenedAt(condition, progress, 'final'), progress?.finalKeptAt ?? now),
+  };
+}
 
 const completedCount = (sessionId: Placeholder) =>
   sql<number>`(select count(*) from main_experiment_responses r where r.session_id = ${sessionId} and r.completed_at is not null)`;
@@ -215,7 +237,12 @@ export async function storeIntegratedResponse(
     if (claimed.length > 0) throw unaskedClaims(condition, body.case_id, claimed);
   }
   // The judgements kept while the case was under way are the trial's; the body may repeat them, not change them.
-  const judged = withKeptJudgements(body, progress ? progressView(progress) : null);
+  const kept = progress ? progressView(progress) : null;
+  const judged = withKeptJudgements(body, kept);
+  // A step the page says ran out, and no checkpoint kept, must have by the Worker's clock.
+  for (const step of ['initial', 'final'] as const) {
+    if (body[`${step}_timed_out`] && !kept?.[step]) requireTimeoutReached(condition, body.case_id, step, stepOpenedAt(condition, progress, step), now);
+  }
   if (judged.final_prediction === undefined || judged.final_confidence === undefined || judged.final_response_time_ms === undefined) {
     throw new AppError(400, 'validation_failed', [
       { msg: `final_prediction, final_confidence and final_response_time_ms are required: no final judgement was kept for case ${body.case_id}`, loc: ['body', 'final_prediction'] },
@@ -227,7 +254,7 @@ export async function storeIntegratedResponse(
     : judged;
   if (answerMisfits(condition, answer, served !== null).length > 0) throw misfit(condition, answer, served !== null);
 
-  const given = answerColumns(judged, served, adviceRecord(condition, served, progress), now);
+  const given = answerColumns(judged, served, adviceRecord(condition, served, progress), timeRecord(condition, judged, progress, now), now);
   // Each value as its column stores it (JSON columns as text); a missing one is SQL null.
   const values = Object.fromEntries(
     (Object.keys(given) as AnswerKey[]).map((key) => {
@@ -266,6 +293,7 @@ function withKeptJudgements(body: IntegratedResponseBody, kept: KeptProgress | n
     confidence: body[`${prefix}_confidence`] ?? undefined,
     response_time_ms: body[`${prefix}_response_time_ms`] ?? undefined,
     reasoning: body[`${prefix}_reasoning`] === undefined ? undefined : (body[`${prefix}_reasoning`] ?? null),
+    timed_out: body[`${prefix}_timed_out`],
   });
   const viewed = body.explanation_viewing_time_ms;
   const differing = [
@@ -278,9 +306,17 @@ function withKeptJudgements(body: IntegratedResponseBody, kept: KeptProgress | n
   return {
     ...body,
     ...(initial
-      ? { initial_prediction: initial.prediction, initial_confidence: initial.confidence, initial_response_time_ms: initial.response_time_ms, initial_reasoning: initial.reasoning }
+      ? {
+          initial_prediction: initial.prediction,
+          initial_confidence: initial.confidence,
+          initial_response_time_ms: initial.response_time_ms,
+          initial_reasoning: initial.reasoning,
+          initial_timed_out: initial.timed_out,
+        }
       : {}),
-    ...(final ? { final_prediction: final.prediction, final_confidence: final.confidence, final_response_time_ms: final.response_time_ms, final_reasoning: final.reasoning } : {}),
+    ...(final
+      ? { final_prediction: final.prediction, final_confidence: final.confidence, final_response_time_ms: final.response_time_ms, final_reasoning: final.reasoning, final_timed_out: final.timed_out }
+      : {}),
     ...(kept.explanation_viewing_time_ms !== null ? { explanation_viewing_time_ms: kept.explanation_viewing_time_ms } : {}),
   };
 }

@@ -14,7 +14,7 @@ import type { DatasetType } from '../schemas/study';
 import { CONSENT_ITEMS, studyConfig } from '../schemas/study';
 import { ensurePreCaseSet, seedOf, storedPreCaseSet } from './case-sets';
 import { recordConsent } from './consent';
-import { adviceWaitMsOf, advisesOnRequest, answerPlan, shapeOf, type RatingItem } from '../schemas/condition-plan';
+import { adviceWaitMsOf, advisesOnRequest, answerPlan, shapeOf, timeLimitOf, type RatingItem } from '../schemas/condition-plan';
 import { explanationInputs, serveCase } from './explanation';
 import { assignCondition } from './conditions';
 import { ensureMainCaseSet } from './main-case-sets';
@@ -130,8 +130,13 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
   for (const item of set.slice(0, input.numResponses)) {
     const truth = item.row.groundTruth as 0 | 1;
     const own = (random() < input.accuracyRate ? truth : 1 - truth) as 0 | 1;
+    // Under a time limit the case opened a while ago, now and then longer ago than the limit: its first judgement then ran out.
+    const limit = timeLimitOf(condition);
+    const openedFor = limit ? Math.round(2000 + random() * limit.ms * 1.25) : 0;
+    if (limit) await keepProgress(db, session.sessionId, item.row.caseId, { opened: true }, new Date(Date.parse(now) - openedFor).toISOString());
+    const ranOut = limit !== null && openedFor >= limit.ms;
     const initial = expected.initial
-      ? { prediction: own, confidence: clamp(Math.round(2 + random() * 3), 1, 5), response_time_ms: Math.round(3000 + random() * 9000), reasoning: null }
+      ? { prediction: own, confidence: clamp(Math.round(2 + random() * 3), 1, 5), response_time_ms: Math.round(3000 + random() * 9000), reasoning: null, timed_out: ranOut }
       : null;
     // Served and recorded as a participant's page would have it served (carrying the initial judgement); the case is stored from that record.
     // On request, asked for on about two cases in three; after a forced wait, the initial judgement
@@ -149,7 +154,10 @@ export async function registerMainResponses(db: Db, models: R2Bucket, input: Mai
     const body = {
       session_id: session.sessionId,
       case_id: item.row.caseId,
-      ...(initial ? { initial_prediction: initial.prediction, initial_confidence: initial.confidence, initial_response_time_ms: initial.response_time_ms } : {}),
+      ...(initial
+        ? { initial_prediction: initial.prediction, initial_confidence: initial.confidence, initial_response_time_ms: initial.response_time_ms, initial_timed_out: initial.timed_out }
+        : {}),
+      ...(limit && !initial ? { final_timed_out: ranOut } : {}),
       final_prediction: final,
       final_confidence: clamp(Math.round(2 + random() * 3), 1, 5),
       final_response_time_ms: Math.round(2000 + random() * 6000),

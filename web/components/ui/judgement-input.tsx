@@ -1,13 +1,33 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useRef, useState, type ReactNode } from 'react';
 import { Button, Label, Radio, RadioGroup, TextArea, TextField } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { studyConfig, type DatasetType } from '../../../worker/schemas/study-config';
 import { cleanText } from '../../../worker/schemas/text';
+import { useSecondsLeft } from '../../lib/use-seconds-left';
 import { ScaleSegments } from './scale-segments';
 
-export type Judgement = { prediction: 0 | 1; confidence: number; reasoning?: string };
+/** `timed_out`: the step's time limit ran out before the judgement was given (a condition's timeLimit). */
+export type Judgement = { prediction: 0 | 1; confidence: number; reasoning?: string; timed_out?: boolean };
 /** A judgement with the milliseconds it took to give. */
 export type TimedJudgement = Judgement & { response_time_ms: number };
+
+/**
+ * A judgement step's time limit: when it runs out (`at`, a `performance.now()` reading; null while
+ * not known) and what then happens (`submit`: the choice made so far is taken, once both parts
+ * are chosen; `overrun`: the step stays open and asks for the judgement now).
+ */
+export type StepDeadline = { at: number | null; onTimeout: 'submit' | 'overrun' };
+
+/** The countdown of a judgement step's time limit, at the top of the answer bar (in view on a phone). */
+function StepCountdown({ seconds, deadline }: { seconds: number | null; deadline: StepDeadline }) {
+  const { t } = useTranslation();
+  const over = seconds === 0;
+  return (
+    <p className="step-countdown" role="timer" aria-label={t('main.timeLimit.label')} data-testid="step-countdown" data-state={over ? 'over' : 'running'}>
+      {over ? t(deadline.onTimeout === 'submit' ? 'main.timeLimit.upSubmit' : 'main.timeLimit.upOverrun') : seconds === null ? '\u00a0' : t('main.timeLimit.left', { seconds })}
+    </p>
+  );
+}
 
 /**
  * Prediction plus confidence (1–5), and an optional reason. Both choices are required;
@@ -21,6 +41,7 @@ export function JudgementInput({
   disabled = false,
   labels = 'datasets',
   context,
+  deadline,
 }: {
   datasetType: DatasetType;
   /** `decidedAt`: the `performance.now()` reading of the click that submitted. */
@@ -30,6 +51,8 @@ export function JudgementInput({
   labels?: 'datasets' | 'main.labels';
   /** Shown at the top of the answer bar, in view with the answer (the AI's prediction at the final judgement). */
   context?: ReactNode;
+  /** The step's time limit, counted down at the top of the bar; the judgement says whether it ran out. */
+  deadline?: StepDeadline;
 }) {
   const { t } = useTranslation();
   const [prediction, setPrediction] = useState<string | null>(null);
@@ -42,19 +65,27 @@ export function JudgementInput({
   const locked = sending || disabled;
   const chosenLevel = confidence === null ? null : levels[Number(confidence) - studyConfig.confidence.min];
 
+  const secondsLeft = useSecondsLeft(deadline?.at ?? null);
+  const timedOut = deadline !== undefined && secondsLeft === 0;
   const submit = () => {
-    if (!complete) return;
+    if (!complete || sending) return;
     const decidedAt = performance.now();
     setSending(true);
     const reason = cleanText(reasoning).trim();
-    setTimeout(
-      () => onSubmit({ prediction: prediction === '1' ? 1 : 0, confidence: Number(confidence), ...(reason ? { reasoning: reason } : {}) }, decidedAt),
-      studyConfig.timingsMs.submitDelay,
-    );
+    const judgement = { prediction: prediction === '1' ? 1 : 0, confidence: Number(confidence), ...(reason ? { reasoning: reason } : {}), ...(timedOut ? { timed_out: true } : {}) } as const;
+    setTimeout(() => onSubmit(judgement, decidedAt), studyConfig.timingsMs.submitDelay);
   };
+  // When the time runs out under `submit`, the choice made so far is the judgement (as soon as both parts are chosen).
+  const submitNow = useRef(submit);
+  submitNow.current = submit;
+  const autoSubmits = timedOut && deadline.onTimeout === 'submit' && complete && !disabled;
+  useEffect(() => {
+    if (autoSubmits) submitNow.current();
+  }, [autoSubmits]);
 
   return (
     <div className="judgement-input answer-bar">
+      {deadline ? <StepCountdown seconds={secondsLeft} deadline={deadline} /> : null}
       {context}
       <RadioGroup value={prediction} onChange={setPrediction} isDisabled={locked} orientation="horizontal" className="radio-group judgement-prediction">
         {/* On a phone the question itself labels the choice (the case card leaves it out there). */}

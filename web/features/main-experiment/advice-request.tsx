@@ -3,24 +3,10 @@
  * and the countdown of a forced wait, both in the answer bar's top line on a phone, so they stay in
  * view above the judgement however far the case scrolls.
  */
-import { useEffect, useState } from 'react';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
+import { useSecondsLeft } from '../../lib/use-seconds-left';
 import type { AdviceRequest } from './case-flow-machine';
-
-/** Whole seconds left until `readyAt` (a `performance.now()` reading), counted down every second; null while unknown. */
-function useSecondsLeft(readyAt: number | null): number | null {
-  const left = () => (readyAt === null ? null : Math.max(0, Math.ceil((readyAt - performance.now()) / 1000)));
-  const [seconds, setSeconds] = useState(left);
-  useEffect(() => {
-    setSeconds(left());
-    if (readyAt === null) return;
-    const timer = setInterval(() => setSeconds(left()), 250);
-    return () => clearInterval(timer);
-    // `left` reads only `readyAt`.
-  }, [readyAt]);
-  return seconds;
-}
 
 /** The forced wait before the AI's own step shows it, counted down (`readyAt`: when it ends; null: the server has not said yet). */
 export function AdviceCountdown({ readyAt }: { readyAt: number | null }) {

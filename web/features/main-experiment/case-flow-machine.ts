@@ -69,6 +69,8 @@ export type KeptSteps = {
   adviceServed: boolean;
   /** Ms of the condition's forced wait left when the server answered, by its clock; null without a wait. */
   adviceWaitLeftMs: number | null;
+  /** Ms of the time limit left for the step the case is at when the server answered, by its clock; null without a limit. */
+  stepTimeLeftMs: number | null;
 };
 
 export type CaseFlowState = {

@@ -101,7 +101,7 @@ export function CaseFlow({
       body = (
         <div className="case-layout">
           {card}
-          <JudgementInput key="initial" datasetType={datasetType} labels="main.labels" onSubmit={flow.submitInitial} />
+          <JudgementInput key="initial" datasetType={datasetType} labels="main.labels" onSubmit={flow.submitInitial} deadline={flow.deadline} />
         </div>
       );
       break;
@@ -179,6 +179,7 @@ export function CaseFlow({
               datasetType={datasetType}
               labels="main.labels"
               onSubmit={flow.submitFinal}
+              deadline={flow.deadline}
               context={
                 // The AI's answer stays beside the participant's own while they decide, however far the page scrolls; on request, the button that asks for it.
                 explanation ? (

@@ -23,6 +23,8 @@ export type CasePlan = AnswerPlan & {
   onRequest: boolean;
   /** How long after the initial judgement the AI may be shown (adviceWaitSeconds), in ms; 0 without a wait. */
   waitMs: number;
+  /** Each judgement step's time limit (timeLimit), in ms, and what happens when it runs out; null without one. */
+  timeLimit: { ms: number; onTimeout: 'submit' | 'overrun' } | null;
   steps: readonly StepName[];
 };
 
@@ -32,7 +34,16 @@ export function planOf(condition: ConditionView): CasePlan {
   const aiStep = plan.initial && plan.ai !== 'none' && !onRequest;
   const judging: StepName[] = plan.initial ? ['initial', ...(aiStep ? [plan.ai as StepName] : []), 'final'] : ['judgement'];
   const steps: StepName[] = [...judging, ...(plan.ratings.length > 0 ? (['survey'] as const) : []), ...(condition.outcome_feedback ? (['feedback'] as const) : [])];
-  return { ...plan, aiStep, feedback: condition.outcome_feedback, onRequest, waitMs: (condition.advice_wait_seconds ?? 0) * 1000, steps };
+  const limit = condition.time_limit;
+  return {
+    ...plan,
+    aiStep,
+    feedback: condition.outcome_feedback,
+    onRequest,
+    waitMs: (condition.advice_wait_seconds ?? 0) * 1000,
+    timeLimit: limit ? { ms: limit.seconds * 1000, onTimeout: limit.on_timeout } : null,
+    steps,
+  };
 }
 
 /** The practice case's plan: the real cases' steps, but no outcome, since nothing of the practice is stored. */

@@ -116,6 +116,7 @@ export async function fetchExplanation(input: {
         initial_confidence: initial.confidence,
         initial_response_time_ms: initial.response_time_ms,
         ...(initial.reasoning ? { initial_reasoning: initial.reasoning } : {}),
+        ...(initial.timed_out ? { initial_timed_out: true } : {}),
       }
     : {};
   const noted = (e: ShownExplanation) => {

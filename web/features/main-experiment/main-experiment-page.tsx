@@ -138,6 +138,12 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
             <strong>{t(`datasets.${datasetType}.task`)}</strong>
           </p>
         </section>
+        {plan.timeLimit ? (
+          <section className="card" data-testid="main-time-limit">
+            <h2>{t('main.timeLimit.title')}</h2>
+            <p>{t(`main.timeLimit.rule_${plan.timeLimit.onTimeout}`, { seconds: plan.timeLimit.ms / 1000 })}</p>
+          </section>
+        ) : null}
         {data.condition.incentive ? (
           <section className="card" data-testid="main-incentive">
             <h2>{t('incentive.title')}</h2>

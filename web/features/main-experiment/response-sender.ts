@@ -29,12 +29,14 @@ export function integratedResponse(sessionId: string, item: MainCase, record: Ca
           initial_confidence: initial.confidence,
           initial_response_time_ms: initial.response_time_ms,
           initial_reasoning: initial.reasoning ?? null,
+          ...(initial.timed_out ? { initial_timed_out: true } : {}),
         }
       : {}),
     final_prediction: final.prediction,
     final_confidence: final.confidence,
     final_response_time_ms: final.response_time_ms,
     final_reasoning: final.reasoning ?? null,
+    ...(final.timed_out ? { final_timed_out: true } : {}),
     ...(e
       ? {
           ai_prediction: e.prediction,

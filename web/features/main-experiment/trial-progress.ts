@@ -30,6 +30,7 @@ const judgement = (j: NonNullable<CaseInProgress['initial']>): TimedJudgement =>
   confidence: j.confidence,
   response_time_ms: j.response_time_ms,
   ...(j.reasoning ? { reasoning: j.reasoning } : {}),
+  ...(j.timed_out ? { timed_out: true } : {}),
 });
 
 /** What the start call says the server kept of a case, as the case flow resumes from it. */
@@ -39,4 +40,5 @@ export const keptSteps = (c: CaseInProgress): KeptSteps => ({
   final: c.final ? judgement(c.final) : null,
   adviceServed: c.advice_served,
   adviceWaitLeftMs: c.advice_wait_left_ms,
+  stepTimeLeftMs: c.step_time_left_ms,
 });

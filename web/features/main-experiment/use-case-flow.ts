@@ -5,7 +5,7 @@
  * cases and the practice case alike (remount with a new `key` for the next case).
  */
 import { useEffect, useReducer, useRef, useState } from 'react';
-import type { Judgement } from '../../components/ui/judgement-input';
+import type { Judgement, StepDeadline } from '../../components/ui/judgement-input';
 import { logger } from '../../lib/error-log';
 import { useShownAt } from '../../lib/use-shown-at';
 import { saysStudyMovedOn } from '../../lib/use-study-moved-on';
@@ -53,6 +53,23 @@ export function useCaseFlow(opts: {
     setReadyAt(performance.now() + plan.waitMs);
   }, [judgedInitial, readyAt, recorded, plan.waitMs]);
 
+  // A time limit (`plan.timeLimit`) runs on each judgement step from when it is shown; the server's
+  // answers (and, after a reload, the start call) say how much of it its clock has left, and the
+  // sooner of the two ends the step.
+  const timedStep = step.kind === 'initial' || step.kind === 'final' ? step.kind : null;
+  const [deadline, setDeadline] = useState<{ step: 'initial' | 'final'; at: number } | null>(null);
+  const resumedLeft = useRef(opts.recorded?.kept?.stepTimeLeftMs ?? null);
+  useEffect(() => {
+    if (!plan.timeLimit || !timedStep) return;
+    const left = resumedLeft.current ?? plan.timeLimit.ms;
+    resumedLeft.current = null;
+    setDeadline((d) => (d?.step === timedStep ? d : { step: timedStep, at: performance.now() + left }));
+  }, [timedStep, plan.timeLimit]);
+  const serverLeft = (forStep: 'initial' | 'final', left: number | null) => {
+    if (left === null) return;
+    setDeadline((d) => (d?.step === forStep ? { step: forStep, at: Math.min(d.at, performance.now() + left) } : d));
+  };
+
   // The AI is fetched on its own step, or on the final one once asked for, and only once a wait is over.
   const fetching = (step.kind === 'explaining' || (step.kind === 'final' && step.request?.state === 'asked')) && waitOver;
   // The initial judgement the AI's request carries (read when the request goes; it never changes on these steps).
@@ -98,20 +115,34 @@ export function useCaseFlow(opts: {
         });
     };
     const at = { session_id: sessionId, case_id: caseId };
+    // Under a time limit the server times the first judgement step from the word that it is on screen.
+    const firstStep = plan.initial ? 'initial' : 'final';
+    if (plan.timeLimit && step.kind === firstStep && !kept?.initial && !kept?.final) {
+      once({ step: 'opened', ...at }, (answer) => serverLeft(firstStep, answer.step_time_left_ms));
+    }
     // The initial judgement is sent on its own where no AI follows it at once: none at all, on request, or after a wait the server times from it.
     const sentAlone = plan.ai === 'none' || plan.onRequest || plan.waitMs > 0;
     if ((step.kind === 'final' || step.kind === 'explaining') && step.initial && sentAlone && !kept?.initial) {
       const j = step.initial;
       once(
-        { step: 'initial', ...at, initial_prediction: j.prediction, initial_confidence: j.confidence, initial_response_time_ms: j.response_time_ms, initial_reasoning: j.reasoning ?? null },
+        {
+          step: 'initial',
+          ...at,
+          initial_prediction: j.prediction,
+          initial_confidence: j.confidence,
+          initial_response_time_ms: j.response_time_ms,
+          initial_reasoning: j.reasoning ?? null,
+          ...(j.timed_out ? { initial_timed_out: true } : {}),
+        },
         (answer) => {
           if (answer.advice_wait_left_ms !== null) setReadyAt(performance.now() + answer.advice_wait_left_ms);
           else if (plan.waitMs > 0) setReadyAt(performance.now());
+          if (!plan.aiStep) serverLeft('final', answer.step_time_left_ms);
         },
       );
     }
     if (step.kind === 'final' && plan.aiStep && step.explanationViewMs !== null && kept?.explanationViewMs == null) {
-      once({ step: 'explanation_viewed', ...at, explanation_viewing_time_ms: step.explanationViewMs });
+      once({ step: 'explanation_viewed', ...at, explanation_viewing_time_ms: step.explanationViewMs }, (answer) => serverLeft('final', answer.step_time_left_ms));
     }
     if (step.kind === 'survey' && !kept?.final) {
       const j = step.final;
@@ -122,6 +153,7 @@ export function useCaseFlow(opts: {
         final_confidence: j.confidence,
         final_response_time_ms: j.response_time_ms,
         final_reasoning: j.reasoning ?? null,
+        ...(j.timed_out ? { final_timed_out: true } : {}),
         explanation_viewing_time_ms: step.explanationViewMs,
       });
     }
@@ -147,6 +179,8 @@ export function useCaseFlow(opts: {
     submitSurvey: (survey: SurveyResponse) => dispatch({ type: 'survey_submitted', survey, at: performance.now() }),
     retryExplanation: () => dispatch({ type: 'explanation_retried' }),
     requestAdvice: () => dispatch({ type: 'advice_requested' }),
+    /** The time limit of the judgement step on screen (null while it is being set up); undefined without one. */
+    deadline: plan.timeLimit && timedStep ? ({ at: deadline?.step === timedStep ? deadline.at : null, onTimeout: plan.timeLimit.onTimeout } satisfies StepDeadline) : undefined,
     /** When a forced wait ends (`performance.now()`), null while the server has not said; 0 without a wait. */
     adviceReadyAt: readyAt,
     adviceWaitOver: waitOver,

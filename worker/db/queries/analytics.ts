@@ -134,6 +134,8 @@ const trialSumsQuery = (db: Db, population: Population, participantIds: { from: 
       feedbackViewMs: sql<number>`coalesce(sum(${main.feedbackViewingTimeMs}), 0)`,
       adviceOffered: n(sql`${main.adviceRequested} is not null`),
       adviceRequested: n(sql`${main.adviceRequested} = 1`),
+      timeLimited: n(sql`${main.timeLimitMs} is not null`),
+      timedOut: n(sql`${main.timeLimitMs} is not null and (${main.initialTimedOut} = 1 or ${main.finalTimedOut} = 1)`),
       woaTrials: n(woaDefined),
       woaSum: sql<number>`coalesce(sum(case when ${woaDefined} then ${woa} end), 0)`,
       // Calibration's counts at each confidence level, as one text ("trials:correct" per level, comma-separated).
@@ -282,6 +284,11 @@ export const trialRows = (db: Db, after: number, limit: number, userName?: strin
       feedbackViewingTimeMs: main.feedbackViewingTimeMs,
       adviceRequested: main.adviceRequested,
       adviceDelayMs: main.adviceDelayMs,
+      timeLimitMs: main.timeLimitMs,
+      initialTimedOut: main.initialTimedOut,
+      finalTimedOut: main.finalTimedOut,
+      initialStepMs: main.initialStepMs,
+      finalStepMs: main.finalStepMs,
       completedAt: main.completedAt,
     })
     .from(main)

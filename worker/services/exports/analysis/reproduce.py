@@ -43,7 +43,7 @@ SUMS = [
     "initialWrongAiRight", "switchedToRightAi", "initialRightAiWrong", "keptRightInitial",
     "initialCorrect", "finalCorrectWithInitial", "finalCorrect", "confidenceChange",
     "woaTrials", "woaSum", "leanKnown", "leansWithAi", "aiCorrect", "feedbackViewed", "feedbackViewMs",
-    "adviceOffered", "adviceRequested",
+    "adviceOffered", "adviceRequested", "timeLimited", "timedOut",
 ]
 
 
@@ -73,6 +73,7 @@ MEASURES = [
     ("feedback_viewing_time", "feedbackViewed",
      lambda s: s["feedbackViewMs"] / s["feedbackViewed"] / 1000 if s["feedbackViewed"] > 0 else None),
     ("advice_request_rate", "adviceOffered", ratio("adviceRequested", "adviceOffered")),
+    ("timeout_rate", "timeLimited", ratio("timedOut", "timeLimited")),
 ]
 
 
@@ -265,6 +266,9 @@ def with_sums(t):
     s["feedbackViewMs"] = t["feedback_viewing_time_ms"].where(viewed, 0)
     s["adviceOffered"] = t["advice_requested"].notna()
     s["adviceRequested"] = t["advice_requested"] == 1
+    limited = t["time_limit_ms"].notna()
+    s["timeLimited"] = limited
+    s["timedOut"] = limited & ((t["initial_timed_out"] == 1) | (t["final_timed_out"] == 1))
     for c in SUMS:
         s[c] = s[c].astype(np.float64)
     return pd.concat([t, s], axis=1)
