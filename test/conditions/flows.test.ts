@@ -89,8 +89,9 @@ async function confidenceInView(page: Page, shot: string) {
   await inViewAtBothSizes(page, page.getByTestId('final-ai-reminder').getByTestId('ai-confidence'), shot);
 }
 
-/** `target` in view without scrolling and the page without overflow, on a phone and on a laptop (the page left at the phone's size). */
+/** `target` in view without scrolling and the page without overflow, on a phone and on a laptop (the page left at the size it had). */
 async function inViewAtBothSizes(page: Page, target: ReturnType<Page['locator']>, shot: string) {
+  const size = page.viewportSize();
   for (const [width, height] of [[390, 844], [1280, 800]] as const) {
     await page.setViewportSize({ width, height });
     const box = (await target.boundingBox())!;
@@ -98,7 +99,7 @@ async function inViewAtBothSizes(page: Page, target: ReturnType<Page['locator']>
     expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/${shot}-${width}.png` });
   }
-  await page.setViewportSize({ width: 390, height: 844 });
+  if (size) await page.setViewportSize(size);
 }
 
 /** `p`'s completion page in each language at a phone's and a laptop's size, `check`ed there, without overflow. */
@@ -309,11 +310,12 @@ describe('each condition of the design, on a phone', () => {
   // participant's second case, reloaded at every step: each reload comes back to the step it
   // left, with the judgements already given shown, and the stored case holds the initial
   // judgement given before the AI.
-  it.each(DESIGN.map((c, i) => [c.name, i % 2 === 0 ? 'en' : 'ja'] as const))('%s (%s): a reload at every step of a case resumes it at that step', async (name, language) => {
+  // On a laptop (1280×800) and in the other language: with the first walk on a phone, each condition is walked at both sizes in both languages.
+  it.each(DESIGN.map((c, i) => [c.name, i % 2 === 0 ? 'en' : 'ja'] as const))('%s (%s, 1280): a reload at every step of a case resumes it at that step', async (name, language) => {
     const t = language === 'ja' ? ja : en;
     const { p, condition } = drawn.get(name)!;
     const plan = planOf(condition);
-    const page = await session.newPage({ width: 390, height: 844 });
+    const page = await session.newPage({ width: 1280, height: 800 });
     await adoptParticipant(page, p, language);
     await page.goto(`${session.baseUrl()}/experiment/main`);
     const caseTwo = page.locator('.case-card h2').filter({ hasText: '2' });
@@ -326,13 +328,19 @@ describe('each condition of the design, on a phone', () => {
       // The case on screen once the AI's answer, asked again, is back (the questions show no case card).
       await page.locator('.case-flow:not([data-step="explaining"])').waitFor();
       if (step !== 'after-final') await caseTwo.waitFor();
-      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/reload-${name}-${step}-${language}-390.png`, fullPage: true });
+      if (SCREENSHOTS) await page.screenshot({ path: `${SCREENSHOTS}/reload-${name}-${step}-${language}-1280.png`, fullPage: true });
       expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
     };
 
+    // Under a time limit the Worker times the first step from its first opening: a reload does not restart it (issue #58, element 5).
+    const openedAt = plan.timeLimit ? await expect.poll(() => progress()?.opened_at ?? null, { timeout: 10_000 }).not.toBeNull().then(() => progress()!.opened_at) : null;
     // Before anything is given, a reload opens the case as new.
     await reload('first');
     expect(await current()).toBe(t.main.steps[plan.steps[0]!]);
+    if (plan.timeLimit) {
+      await page.getByTestId('step-countdown').waitFor();
+      expect(progress()!.opened_at).toBe(openedAt);
+    }
     // Where the AI is on request, this case is judged without it: offered again after the reload, never served.
     const declines = plan.onRequest;
     if (plan.initial) {
