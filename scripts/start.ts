@@ -17,6 +17,8 @@ import { applyLocalMigrations, buildSpa, spawnTool } from '../ml-assets/lib/wran
 import { projectRoot } from '../ml-assets/lib/paths';
 
 const PORT = Number(process.env.PORT ?? 8787);
+/** How long `npm start` waits for the Worker to answer before it says it has not. */
+const STATUS_WAIT_MS = 120_000;
 const verbose = process.argv.includes('--verbose');
 const output = toolOutput(verbose, path.join(projectRoot, '.wrangler', 'start.log'));
 const tools = { stdio: output.stdio };
@@ -35,7 +37,7 @@ try {
 await step('Building the web app', () => buildSpa(tools));
 await step('Applying local D1 migrations', () => applyLocalMigrations(undefined, tools));
 try {
-  await step('Preparing datasets, case pools and AI models', () => prepareAll({ log: (line) => console.log(`    ${line}`), definitions }));
+  await step('Preparing datasets, case pools and AI models', (log) => prepareAll({ log: (line) => log(`    ${line}`), definitions }));
 } catch (err) {
   // A definition or source problem says what to fix; nothing is served from a half-built set-up.
   if (!isSetUpError(err)) throw err;
@@ -70,8 +72,35 @@ if (placeholders.length > 0) {
   );
 }
 
-console.log(`\n${closingBox({ url: `http://127.0.0.1:${PORT}`, devVars: devVarsPath, password: secrets.created ? secrets.password : null, logFile: output.note })}\n`);
-// wrangler's own start-up lines follow the box; with --verbose everything it says.
+// wrangler's own warnings come as they come; with --verbose everything it says.
+const url = `http://127.0.0.1:${PORT}`;
 const dev = spawnTool('wrangler', ['dev', '--ip', '127.0.0.1', '--port', String(PORT), '--local', ...(verbose ? [] : ['--log-level', 'warn'])]);
 for (const signal of ['SIGINT', 'SIGTERM'] as const) process.on(signal, () => dev.kill(signal));
-dev.on('exit', (code) => process.exit(code ?? 0));
+let exited = false;
+dev.on('exit', (code) => {
+  exited = true;
+  process.exit(code ?? 0);
+});
+// The box says the platform is running once it is: when the Worker answers its status route.
+const answered = await step('Starting the Worker', async () => {
+  if (!(await workerAnswers(`${url}/api/status`, () => exited))) throw new Error('no answer');
+}).then(
+  () => true,
+  () => false,
+);
+if (answered) console.log(`\n${closingBox({ url, devVars: devVarsPath, password: secrets.created ? secrets.password : null, logFile: output.note })}\n`);
+else console.error(`\nThe Worker has not answered ${url}/api/status in ${STATUS_WAIT_MS / 1000} s; wrangler's messages above say why (npm start -- --verbose shows them all).`);
+
+/** Asks `statusUrl` every half second until it answers, wrangler exits, or STATUS_WAIT_MS pass. */
+async function workerAnswers(statusUrl: string, gone: () => boolean): Promise<boolean> {
+  const until = Date.now() + STATUS_WAIT_MS;
+  while (Date.now() < until && !gone()) {
+    try {
+      if ((await fetch(statusUrl, { signal: AbortSignal.timeout(2000) })).status < 500) return true;
+    } catch {
+      // Not listening yet.
+    }
+    await new Promise((resolve) => setTimeout(resolve, 500));
+  }
+  return false;
+}

@@ -19,19 +19,32 @@ export function toolOutput(verbose: boolean, logFile: string): { stdio: SpawnOpt
 /** Seconds, as a step line shows them. */
 export const seconds = (ms: number) => `${(ms / 1000).toFixed(ms < 10_000 ? 1 : 0)} s`;
 
+/** Where a step's lines go: a terminal (`live`) gets a progress line that its result line replaces; a log gets the result line alone. */
+export type StepOutput = { live: boolean; write: (text: string) => void };
+const stdoutOutput = (): StepOutput => ({ live: Boolean(process.stdout.isTTY), write: (text) => void process.stdout.write(text) });
+
 /**
- * Runs one set-up step: a progress line while it runs (`▸ label…`), then one line with its time
- * (`✓ label (12.3 s)`), or `✗ label` before the error goes on.
+ * Runs one set-up step and prints one line for it, with its time (`✓ label (12.3 s)`, or
+ * `✗ label` before the error goes on). In a terminal a progress line (`▸ label…`) shows while it
+ * runs and the result line takes its place, so each step is one line there as in a log. Lines the
+ * step prints itself go through `log` (given to `run`), above the result.
  */
-export async function step<T>(label: string, run: () => T | Promise<T>, print: (line: string) => void = console.log, now = () => performance.now()): Promise<T> {
-  print(`▸ ${label}…`);
+export async function step<T>(label: string, run: (log: (line: string) => void) => T | Promise<T>, out: StepOutput = stdoutOutput(), now = () => performance.now()): Promise<T> {
+  let progress = out.live;
+  if (progress) out.write(`▸ ${label}…`);
+  const log = (line: string) => {
+    if (progress) out.write('\n');
+    progress = false;
+    out.write(`${line}\n`);
+  };
   const started = now();
+  const done = (mark: string) => out.write(`${progress ? '\r\x1b[2K' : ''}${mark} ${label} (${seconds(now() - started)})\n`);
   try {
-    const result = await run();
-    print(`✓ ${label} (${seconds(now() - started)})`);
+    const result = await run(log);
+    done('✓');
     return result;
   } catch (err) {
-    print(`✗ ${label} (${seconds(now() - started)})`);
+    done('✗');
     throw err;
   }
 }

@@ -10,7 +10,8 @@ import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { chooseEnglish, pageOverflow, signInAsAdmin, useBrowser } from './browser';
 import { E2E_ADMIN_PASSWORD } from './global-setup';
-import { makeParticipant } from './participants';
+import { judgeInitially, makeParticipant, startMainPrepared } from './participants';
+import { DATASETS } from '../../worker/schemas/datasets';
 import { LOAN_ID, loanCsv, loanDefinition } from '../helpers/synthetic-dataset';
 
 const session = useBrowser();
@@ -27,6 +28,35 @@ async function registerThroughPage(page: Page, name: string) {
 }
 
 /** Neither the page nor any of its parts is wider than the screen, except inside table scrollers. */
+
+describe('a synthetic participant from the dashboard', () => {
+  // Issue #59, point 2: docs/dashboard-and-exports.md offers a synthetic participant as the way to
+  // try the study: resumed from the dashboard, it goes on into the main experiment and judges a case.
+  it('made with 200 answers, resumed by its test_ name, starts the main experiment and judges a case (390, ja)', async () => {
+    const admin = await session.newPage({ width: 1280, height: 800 });
+    await signIn(admin, '/admin');
+    await admin.getByRole('heading', { name: adminJa.dashboard.title }).waitFor();
+    const name = `test_walk${Date.now().toString(36)}`;
+    expect(
+      await admin.evaluate(async (participant) => {
+        const res = await fetch(`/api/admin/register-user-responses?participant_name=${participant}&dataset_type=compas&num_responses=200&accuracy_rate=0.7`, { method: 'POST' });
+        return res.status;
+      }, name),
+    ).toBe(200);
+    await admin.context().close();
+
+    const page = await session.newPage({ width: 390, height: 844 });
+    await page.goto(`${session.baseUrl()}/resume?participant_id=${name}`);
+    const resume = page.getByRole('button', { name: ja.resume.button });
+    await expect.poll(() => resume.isEnabled(), { timeout: 15_000 }).toBe(true);
+    await resume.click();
+    await page.waitForURL('**/experiment/main**');
+    await startMainPrepared(page, ja.main.start);
+    await judgeInitially(page, DATASETS.compas.texts.ja.task, ja.judgement.submit);
+    expect(await page.locator('.error-title').count()).toBe(0);
+    await page.context().close();
+  });
+});
 
 describe('/admin', () => {
   it("shows the seeded participants' reliance metrics, exports the same numbers, and filters users by a data-quality flag", async () => {

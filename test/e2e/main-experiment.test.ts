@@ -55,6 +55,16 @@ async function answerMainCase(page: Page, texts: Texts, n: number, scope: Page |
   expect(await scope.getByRole('button', { name: texts.main.survey.submit }).isVisible()).toBe(true);
   expect(await inViewport(scope.getByRole('button', { name: texts.main.survey.submit }))).toBe(true);
   if (SCREENSHOTS && n === 1) await page.screenshot({ path: `${SCREENSHOTS}/main-step4-${texts === ja ? 'ja' : 'en'}-${page.viewportSize()!.width}.png`, fullPage: true });
+  if (n === 1) {
+    // Issue #59, point 3: answers picked on the survey step come back after a reload, the step with them.
+    await items.nth(0).locator('.radio').nth(2).click();
+    await items.nth(3).locator('.radio').nth(4).click();
+    await page.reload();
+    await runUntil(page, () => items.first().isVisible(), 'the survey step after a reload');
+    expect(await items.nth(0).locator('.radio').nth(2).getAttribute('data-selected')).toBe('true');
+    expect(await items.nth(3).locator('.radio').nth(4).getAttribute('data-selected')).toBe('true');
+    expect(await items.nth(1).locator('.radio[data-selected]').count()).toBe(0);
+  }
   for (let i = 0; i < 5; i++) await items.nth(i).locator('.radio').nth((n + i) % 5).click();
   await scope.getByRole('button', { name: texts.main.survey.submit }).click();
   await page.clock.runFor(800);
@@ -126,6 +136,12 @@ async function mainJourney(p: TestParticipant, page: Page, texts: Texts) {
   await page.goto(`${inject('baseUrl')}/experiment/main-intro`);
   await page.waitForURL('**/experiment/main');
   await introToCases(page, texts);
+  // Issue #59, point 3: a reload on the first case, before anything is given, comes back to the case, not the introduction.
+  await runUntil(page, async () => d1Rows<{ n: number }>(`select count(*) as n from main_trial_progress where session_id = '${p.id}' and opened_at is not null`)[0]!.n === 1, 'case 1 opened');
+  await page.reload();
+  const first = page.locator('.case-card h2').first();
+  await runUntil(page, async () => (await first.isVisible()) && (await first.innerText()) === fill(texts.caseCard.heading, { number: 1 }), 'case 1 after a reload');
+  expect(await page.getByRole('button', { name: texts.main.start, exact: true }).count()).toBe(0);
 
   for (let n = 1; n <= 22; n++) await answerMainCase(page, texts, n);
   await runUntil(page, async () => storedCases(p).length === 22, 'the 22nd save');

@@ -131,6 +131,10 @@ describe('an old tab', () => {
     await page.locator('.answer-bar .judgement-prediction .radio').nth(0).click();
     await page.locator('.answer-bar .judgement-confidence .radio').nth(2).click();
     await page.getByRole('button', { name: en.judgement.submit, exact: true }).click();
+    // Behind the dialog nothing reports a failure that did not happen, nor the server's own words (issue #59, point 6).
+    await page.getByTestId('moved-on').waitFor();
+    expect(await page.locator('.explanation-failed').count()).toBe(0);
+    expect(await page.locator('body').innerText()).not.toContain('already stored');
     await followMovedOn(page, en, 3, 'old-tab-main-send-en-1280');
     await page.locator('.case-card h2').waitFor();
     expect(await heading.innerText()).toBe(fill(en.main.remaining, { remaining: 47, done: 3, total: 50 }));

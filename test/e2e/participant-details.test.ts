@@ -6,7 +6,7 @@ import { describe, expect, inject, it } from 'vitest';
 import en from '../../web/i18n/en.json';
 import ja from '../../web/i18n/ja.json';
 import { storageKeys } from '../../web/lib/storage-keys';
-import { useBrowser } from './browser';
+import { chooseEnglish, pageOverflow, useBrowser } from './browser';
 import { adoptParticipant, answerThroughApi, makeParticipant, preCaseSet } from './participants';
 import { DATASETS } from '../../worker/schemas/datasets';
 
@@ -65,6 +65,59 @@ describe('practice on a small phone', () => {
     await page.clock.runFor(1100);
     await page.getByText(ja.pre.tutorialDone).waitFor({ timeout: 2000 });
     expect(await start.isDisabled()).toBe(false);
+    await page.context().close();
+  });
+});
+
+describe('the ID a newcomer notes down', () => {
+  // Issue #59, point 1: the entry page asks the participant to note their ID; it stays the same
+  // through a reload and a detour through the dataset selection, and is the ID they join with.
+  it('is the same after a reload and after choosing a dataset, and is the one the participation starts with', async () => {
+    const page = await session.newPage({ width: 390, height: 844 });
+    await page.goto(`${session.baseUrl()}/`);
+    const shown = async () => (await page.getByTestId('participant-id').innerText()).trim();
+    const id = await shown();
+    expect(id).toMatch(/^[0-9A-HJKMNP-Z]{8}$/);
+    await page.reload();
+    expect(await shown()).toBe(id);
+    await page.getByRole('link', { name: ja.entry.selectionLink }).click();
+    await page.waitForURL('**/experiment/selection');
+    await page.locator('.dataset-card').first().click();
+    await page.getByRole('button', { name: ja.selection.start }).click();
+    await page.waitForURL('**/introduction');
+    expect(await shown()).toBe(id);
+    // Another ID only when asked for, and that one is kept in turn.
+    await page.getByRole('button', { name: ja.entry.regenerate }).click();
+    const other = await shown();
+    expect(other).not.toBe(id);
+    await page.reload();
+    expect(await shown()).toBe(other);
+    await page.getByRole('button', { name: ja.entry.start }).click();
+    await page.waitForURL('**/experiment/consent');
+    await page.getByText(ja.consent.participant.replace('{{id}}', other)).waitFor();
+    await page.context().close();
+  });
+});
+
+describe('a browser that holds no participant ID', () => {
+  // Issue #59, point 5: each phase's page says it once, in the participant's words, and offers resuming by ID.
+  it.each(['ja', 'en'] as const)('gets one message and resume by ID on the pre-experiment, main experiment and post-survey pages (%s, 390)', async (language) => {
+    const t = language === 'ja' ? ja : en;
+    const page = await session.newPage({ width: 390, height: 844 });
+    await page.goto(`${session.baseUrl()}/`);
+    if (language === 'en') await chooseEnglish(page);
+    for (const route of ['/experiment/pre', '/experiment/main', '/experiment/post-survey']) {
+      await page.goto(`${session.baseUrl()}${route}`);
+      const here = page.getByTestId('no-participant');
+      await here.waitFor();
+      expect(await page.getByRole('alert').count(), route).toBe(1);
+      expect(await here.getByRole('heading', { level: 1 }).innerText()).toBe(t.noParticipant.title);
+      expect(await here.locator('.error-message').innerText()).toBe(route.endsWith('post-survey') ? t.postSurvey.noSession : t.noParticipant.text);
+      expect(await here.getByRole('textbox').count(), `${route}: resume by ID`).toBe(1);
+      expect(await here.getByRole('link', { name: t.noParticipant.home }).count()).toBe(1);
+      expect(await pageOverflow(page)).toBeLessThanOrEqual(0);
+      if (process.env.XDL_SCREENSHOT_DIR) await page.screenshot({ path: `${process.env.XDL_SCREENSHOT_DIR}/no-participant${route.replace(/\//g, '-')}-${language}-390.png`, fullPage: true });
+    }
     await page.context().close();
   });
 });

@@ -187,6 +187,10 @@ describe.each(DATASET_TYPES)('%s', (dataset: DatasetType) => {
     for (const where of ['top', 'bottom'] as const) {
       if (where === 'bottom') await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
       expect(await notInView(reminder.getByTestId('ai-prediction')), `step 3 (${where}): the AI's prediction`).toBeNull();
+      // The participant's own initial judgement too: on a phone as a line atop the answer bar (issue #59, point 4), on a laptop beside the form.
+      const phone = page.viewportSize()!.width <= 760;
+      if (phone) expect(await page.getByTestId('initial-reminder').innerText()).toContain(t.main.initialTitle);
+      if (phone || where === 'top') expect(await notInView(page.getByTestId(phone ? 'initial-reminder' : 'initial-summary')), `step 3 (${where}): the initial judgement`).toBeNull();
       expect(await notInView(page.getByRole('button', { name: t.judgement.submit, exact: true })), `step 3 (${where}): answer`).toBeNull();
     }
     await page.locator('.answer-bar .judgement-prediction .radio').nth(1).click();

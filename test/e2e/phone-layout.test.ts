@@ -1,6 +1,7 @@
 /**
- * Every participant screen at 360, 390 and 1280 px, in both languages, for every dataset: nothing
- * wider than the viewport, and at 390×844 a whole case with its submit button on one screen.
+ * Every participant screen at 320, 360, 390 and 1280 px, in both languages, for every dataset: nothing
+ * wider than the viewport, no heading or button leaving one or two characters on a line of their
+ * own in Japanese, and at 390×844 a whole case with its submit button on one screen.
  * Screenshots of the case screen at phone size go to test-results/screens/ for a reviewer.
  */
 import { mkdirSync } from 'node:fs';
@@ -17,7 +18,7 @@ import { adoptParticipant, makeParticipant, type TestParticipant } from './parti
 import { datasetTranslations } from '../../worker/schemas/datasets';
 
 const session = useBrowser();
-const WIDTHS = [360, 390, 1280] as const;
+const WIDTHS = [320, 360, 390, 1280] as const;
 const SCREENS_DIR = path.join(projectRoot, 'test-results', 'screens');
 const texts = { ja, en } as const;
 
@@ -32,6 +33,43 @@ async function overflowing(page: Page): Promise<string[]> {
       if (rect.width > 0 && rect.right > width + 0.5) out.push(`${el.tagName.toLowerCase()}.${el.className} right=${Math.round(rect.right)} "${(el.textContent ?? '').slice(0, 40)}"`);
     }
     return out.slice(0, 5);
+  });
+}
+
+/**
+ * Headings and buttons whose text wraps with a line of one or two characters (issue #59, point 7:
+ * このデータセットで始め/る), each as its lines joined by " / ". Lines are told apart by where
+ * each character is drawn.
+ */
+async function orphanLines(page: Page): Promise<string[]> {
+  return page.evaluate(() => {
+    const found: string[] = [];
+    for (const el of Array.from(document.querySelectorAll('h1, h2, h3, button, .button'))) {
+      if (!(el instanceof HTMLElement) || el.offsetParent === null) continue;
+      const glyphs: { top: number; height: number; ch: string }[] = [];
+      const walker = document.createTreeWalker(el, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode() as Text | null; node; node = walker.nextNode() as Text | null) {
+        for (let i = 0; i < node.data.length; i++) {
+          if (/\s/.test(node.data[i]!)) continue;
+          const range = document.createRange();
+          range.setStart(node, i);
+          range.setEnd(node, i + 1);
+          const rect = range.getBoundingClientRect();
+          if (rect.height > 0) glyphs.push({ top: rect.top, height: rect.height, ch: node.data[i]! });
+        }
+      }
+      const lines: string[] = [];
+      let lineTop = Number.NEGATIVE_INFINITY;
+      for (const g of glyphs) {
+        if (g.top - lineTop > g.height / 2) {
+          lines.push('');
+          lineTop = g.top;
+        }
+        lines[lines.length - 1] += g.ch;
+      }
+      if (lines.length > 1 && lines.some((line) => line.length <= 2)) found.push(lines.join(' / '));
+    }
+    return found;
   });
 }
 
@@ -87,6 +125,7 @@ describe.each(DATASET_TYPES)('participant screens for %s', (dataset: DatasetType
       for (const [route, heading] of screens) {
         await open(page, route, heading);
         expect(await overflowing(page), `${route} at ${width}px`).toEqual([]);
+        if (language === 'ja') expect(await orphanLines(page), `${route} at ${width}px: a line of one or two characters`).toEqual([]);
       }
 
       // The case screen (practice marked done for this tab), showing the widest case the dataset can have.

@@ -6,16 +6,27 @@ import { describe, expect, it } from 'vitest';
 import { closingBox, step, toolOutput } from '../../scripts/lib/start-output';
 
 describe('npm start output', () => {
-  it('prints a progress line, then the step with its time, and marks a failed step', async () => {
-    const lines: string[] = [];
+  it('prints one line per step with its time, in a log and in a terminal (where a progress line shows meanwhile), and marks a failed step', async () => {
+    const written: string[] = [];
     let clock = 0;
     const now = () => clock;
-    const value = await step('Building the web app', () => ((clock = 12_345), 42), (l) => lines.push(l), now);
+    const log = { live: false, write: (text: string) => void written.push(text) };
+    const value = await step('Building the web app', () => ((clock = 12_345), 42), log, now);
     expect(value).toBe(42);
-    expect(lines).toEqual(['▸ Building the web app…', '✓ Building the web app (12 s)']);
+    expect(written.join('')).toBe('✓ Building the web app (12 s)\n');
     clock = 0;
-    await expect(step('Seeding', () => Promise.reject(new Error('no R2')), (l) => lines.push(l), () => (clock += 500))).rejects.toThrow('no R2');
-    expect(lines.at(-1)).toBe('✗ Seeding (0.5 s)');
+    await expect(step('Seeding', () => Promise.reject(new Error('no R2')), log, () => (clock += 500))).rejects.toThrow('no R2');
+    expect(written.at(-1)).toBe('✗ Seeding (0.5 s)\n');
+
+    // In a terminal the result replaces the progress line; lines the step prints come above the result.
+    const terminal: string[] = [];
+    const live = { live: true, write: (text: string) => void terminal.push(text) };
+    clock = 0;
+    await step('Migrations', () => void (clock = 800), live, now);
+    expect(terminal.join('')).toBe('▸ Migrations…\r\x1b[2K✓ Migrations (0.8 s)\n');
+    terminal.length = 0;
+    await step('Preparing', (print) => print('    compas: up to date'), live, now);
+    expect(terminal.join('')).toBe('▸ Preparing…\n    compas: up to date\n✓ Preparing (0.0 s)\n');
   });
 
   it('ends with a box: the study, the dashboard, the password once and where to read it again', () => {

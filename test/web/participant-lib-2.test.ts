@@ -5,6 +5,7 @@ import { errorLog } from '../../web/lib/error-log';
 import { resumeDestination, resumeErrorKey, UnknownResumeAction, type ResumeData } from '../../web/lib/resume';
 import { datasetOf } from '../../worker/schemas/datasets';
 import { formatValue } from '../../web/lib/case-format';
+import { DATASETS } from '../../worker/schemas/datasets';
 import { allTextsI18n } from './render';
 import en from '../../web/i18n/en.json';
 import { parseDatasetDefinition, type DatasetColumn } from '../../worker/schemas/dataset-definition';
@@ -185,6 +186,12 @@ describe('case values from a definition', () => {
     expect(formatValue(t, 'en', column('years_employed'), 4)).toBe('4 years');
     expect(formatValue(t, 'en', column('debt_ratio'), 0.35)).toBe('0.35');
     expect(formatValue(t, 'en', column('credit_score'), null)).toBe(en.common.unknown);
+  });
+
+  it('shows speed dating\'s importance points as its definition says: whole points of 100 (issue #59, point 7)', () => {
+    const importance = DATASETS.speed_dating.columns.find((c) => c.name === 'pf_o_att');
+    expect(formatValue(tJa, 'ja', importance, 20.93)).toBe('21点');
+    expect(formatValue(t, 'en', importance, 15)).toBe('15 pts');
   });
 
   it("shows a column's decimals and its unit in each language, and the place of any quantity among its values", () => {

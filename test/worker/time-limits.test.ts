@@ -56,12 +56,15 @@ describe('a time limit per judgement step, a condition key', () => {
     expect(shippedConditions.every((c) => c.timeLimit === undefined)).toBe(true);
   });
 
-  it('without one nothing changes: no step to open, no timed-out word, the trial has no time columns', async () => {
+  it('without one nothing changes: an opened case has no time left to tell, no timed-out word, the trial has no time columns', async () => {
     const p = await startedIn('untimed');
     const caseId = p.set[0]!.case_id;
     const start = mainStartResponseSchema.parse(await (await postJson('/api/experiments/main/start', { session_id: p.id, debug: true })).json());
     expect(start.condition.time_limit).toBeNull();
-    expect(await refused(await opened(p.id, caseId), 400, 'answer_does_not_fit_condition')).toContain('no time limit');
+    // The opening is kept (a reload comes back to the case), with no time to count.
+    expect(trialProgressResultSchema.parse(await (await opened(p.id, caseId)).json()).kept.step_time_left_ms).toBeNull();
+    const resumed = mainStartResponseSchema.parse(await (await postJson('/api/experiments/main/start', { session_id: p.id, debug: true })).json());
+    expect(resumed.cases_in_progress).toEqual([expect.objectContaining({ case_id: caseId, initial: null, final: null, step_time_left_ms: null })]);
     expect(await refused(await keepInitial(p.id, caseId, { initial_timed_out: true }), 400, 'answer_does_not_fit_condition')).toContain('has none');
     const kept = trialProgressResultSchema.parse(await (await keepInitial(p.id, caseId)).json()).kept;
     expect(kept.step_time_left_ms).toBeNull();

@@ -12,7 +12,8 @@ import { InvalidAmountError, percentileOf } from './percentile';
 
 type Value = string | number | null | undefined;
 
-const number = (value: number, lng: string) => value.toLocaleString(localeOf(lng));
+const number = (value: number, lng: string, digits?: number) =>
+  value.toLocaleString(localeOf(lng), digits === undefined ? undefined : { minimumFractionDigits: digits, maximumFractionDigits: digits });
 
 type NumericColumn = Extract<ShownColumn, { kind: 'numeric' }>;
 
@@ -45,7 +46,7 @@ export function formatValue(t: TFunction, lng: string, column: ShownColumn | und
     case 'hours':
       return t('caseCard.hours', { value: n });
     case 'points':
-      return t('caseCard.points', { value: number(n, lng) });
+      return t('caseCard.points', { value: number(n, lng, column.decimals) });
     case 'out_of_10':
       return t('caseCard.outOf10', { value: n });
     case 'currency':

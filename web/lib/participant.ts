@@ -3,14 +3,33 @@
  * reload or a later visit knows who is taking part. The server stays the source of truth.
  */
 import { isDatasetType, type DatasetType } from '../../worker/schemas/study-config';
-import { readStoredSessionId } from './session-id';
+import { generateParticipantId, isValidSessionId, readStoredSessionId } from './session-id';
 import { logger } from './error-log';
 import { readStorage, storageKeys, writeStorage } from './storage-keys';
 
 export type StoredParticipant = { sessionId: string; userId: number | null; datasetType: DatasetType | null };
 
-/** Remembers the participant under every key the spec names. */
+/**
+ * The ID the entry page shows a newcomer to note down: drawn once and kept in the browser until a
+ * participation starts with it, so a reload, or a detour through the dataset selection, shows the
+ * same ID (issue #59, point 1). Where storage is blocked it is drawn anew, as before.
+ */
+export function drawnParticipantId(): string {
+  const kept = readStorage(storageKeys.drawnParticipantId);
+  if (kept !== null && isValidSessionId(kept)) return kept;
+  return redrawParticipantId();
+}
+
+/** Draws a new ID for the entry page (the participant asked for another) and keeps it. */
+export function redrawParticipantId(): string {
+  const id = generateParticipantId();
+  writeStorage(storageKeys.drawnParticipantId, id);
+  return id;
+}
+
+/** Remembers the participant under every key the spec names; the drawn ID, now used, is let go. */
 export function rememberParticipant(p: { sessionId: string; userId?: number; datasetType: DatasetType }): void {
+  writeStorage(storageKeys.drawnParticipantId, null);
   writeStorage(storageKeys.sessionId, p.sessionId);
   writeStorage(storageKeys.participantId, p.sessionId);
   writeStorage(storageKeys.participantName, p.sessionId);

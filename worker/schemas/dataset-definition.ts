@@ -53,7 +53,7 @@ const numericColumn = z.object({
    */
   unit: z.union([z.string().min(1), bilingual]).optional(),
   format: z.enum(NUMBER_FORMATS).default('plain'),
-  /** Digits after the decimal point on the case card (`plain` and `percentile` values, every value the same); up to 3, trailing zeros dropped, without it. */
+  /** Digits after the decimal point on the case card (`plain`, `points` and `percentile` values, every value the same); up to 3, trailing zeros dropped, without it. */
   decimals: z.number().int().min(0).max(6).optional(),
   /** Currency code for `format: currency` (required) or `percentile` (an amount of money). */
   currency: z.string().length(3).optional(),

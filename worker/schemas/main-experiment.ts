@@ -354,7 +354,8 @@ const judged = { session_id: sessionIdSchema, case_id: caseIdSchema };
 /**
  * `POST /api/experiments/main/trial-progress`: a step of a main-experiment case the server keeps
  * before the case is stored, so a reload or another device resumes there. `opened`: the case's
- * first judgement step is on screen (a condition with a time limit times the step from here); `initial`: the initial
+ * first judgement step is on screen (a condition with a time limit times the step from here, and
+ * on the set's first case a reload comes back to it, not to the introduction); `initial`: the initial
  * judgement where no AI follows it (with AI, the request revealing it carries it);
  * `explanation_viewed`: the participant moved on from the AI; `final`: the final judgement, given
  * before the per-case questions. The first word counts: a step kept differently is refused (409).

@@ -9,6 +9,8 @@ export const storageKeys = {
   datasetType: 'experiment_dataset_type',
   session: 'experiment_session',
   legacyParticipantId: 'participant_id',
+  /** The ID the entry page drew and showed, kept until a participation starts with it, so a reload or the dataset selection shows the same one. */
+  drawnParticipantId: 'experiment_drawn_participant_id',
   userModelTrained: 'user_model_trained',
   userModelInfo: 'user_model_info',
   /** Saved pre-experiment answers are kept per participant: `${preResponsesPrefix}${participantId}`. */
@@ -16,6 +18,8 @@ export const storageKeys = {
   /** Saved main-experiment cases and understanding-test attempts, per participant, not yet confirmed by the server. */
   mainResponsesPrefix: 'main_experiment_responses_',
   testAttemptsPrefix: 'understanding_test_attempts_',
+  /** The per-case questions' answers picked on a main case's survey step, per participant, until the case is sent: a reload brings them back. */
+  mainSurveyDraftPrefix: 'main_survey_draft_',
   /** The post-survey's answers while its form is open, per participant. */
   postSurveyDraftPrefix: 'post_survey_draft_',
   /** Prolific's URL parameters, captured on arrival and sent when the participant is created. */

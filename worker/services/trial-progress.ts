@@ -298,7 +298,6 @@ export async function keepTrialStep(db: Db, body: TrialProgressBody, now: Date):
   const misfit = (msg: string) => new AppError(400, 'answer_does_not_fit_condition', [{ msg: `${condition.name}: ${msg}`, loc: ['body', 'step'] }]);
   if (body.step === 'initial' && !plan.initial) throw misfit('this condition asks for no initial judgement');
   if (body.step === 'explanation_viewed' && !(plan.initial && plan.ai !== 'none')) throw misfit('this condition shows the AI on no step of its own');
-  if (body.step === 'opened' && !timeLimitOf(condition)) throw misfit('this condition has no time limit to time its steps by');
   const kept = progress ? progressView(progress) : null;
   // With advice on request the final judgement may come without the AI; its own step never does.
   const aiRequired = body.step === 'explanation_viewed' || (body.step === 'final' && !advisesOnRequest(condition));

@@ -5,9 +5,8 @@ import { enabledDatasets, isDatasetType, isLanguage, LANGUAGES, studyConfig, typ
 import { Card } from '../../components/ui/card';
 import { StudyContacts } from '../../components/ui/study-contacts';
 import { logger } from '../../lib/error-log';
-import { rememberParticipant, storedParticipant } from '../../lib/participant';
+import { drawnParticipantId, redrawParticipantId, rememberParticipant, storedParticipant } from '../../lib/participant';
 import { captureProlificParams } from '../../lib/prolific';
-import { generateParticipantId } from '../../lib/session-id';
 import { recruitmentNow, SetupError, StudyUnavailableError, suggestedDataset, type ForcedDataset, type Unavailability } from './start-participation';
 import { WithScreenTexts } from '../../i18n/screen-texts';
 
@@ -73,7 +72,8 @@ export function EntryPage() {
   const forced = useForcedDataset();
   const ongoing = storedParticipant();
   const [mode, setMode] = useState<'new' | 'resume'>(params.get('resume') === 'true' ? 'resume' : 'new');
-  const [participantId, setParticipantId] = useState(() => generateParticipantId());
+  // The ID shown is the ID kept: the same after a reload or the dataset selection, until a participation starts with it.
+  const [participantId, setParticipantId] = useState(drawnParticipantId);
   const [suggested, setSuggested] = useState<DatasetType | null>(null);
   const [starting, setStarting] = useState(false);
   const [setupError, setSetupError] = useState<SetupError | null>(null);
@@ -182,7 +182,7 @@ export function EntryPage() {
                 {participantId}
               </output>
               <CopyButton text={participantId} />
-              <button type="button" className="button" onClick={() => setParticipantId(generateParticipantId())} disabled={starting}>
+              <button type="button" className="button" onClick={() => setParticipantId(redrawParticipantId())} disabled={starting}>
                 {t('entry.regenerate')}
               </button>
             </div>

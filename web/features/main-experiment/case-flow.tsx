@@ -42,6 +42,17 @@ function InitialJudgementSummary({ judgement, datasetType }: { judgement: TimedJ
   );
 }
 
+/** On a phone, the participant's own first judgement in one line at the top of the answer bar, in view while the final one is given (issue #59, point 4). */
+function InitialJudgementReminder({ judgement, datasetType }: { judgement: TimedJudgement; datasetType: DatasetType }) {
+  const { t } = useTranslation();
+  return (
+    <p className="initial-reminder" data-testid="initial-reminder">
+      {t('main.initialTitle')}: <strong>{t(`main.labels.${datasetType}.${judgement.prediction === 1 ? 'positive' : 'negative'}`)}</strong>
+      <span className="muted"> · {t('main.confidenceValue', { value: judgement.confidence })}</span>
+    </p>
+  );
+}
+
 /**
  * One case through its steps: in the spec's design (part 2 §2.1) initial judgement → AI
  * explanation → final judgement → survey; in another condition the steps its `plan` lists (the AI
@@ -72,8 +83,12 @@ export function CaseFlow({
   onDone: (record: CaseRecord) => void;
   /** Offered on the failure screen when the phase can resume from the server's state. */
   onResume?: () => void;
-  /** A case of the participant's main set: the server keeps its steps (`kept`: what it kept before this page opened it). */
-  recorded?: { kept: KeptSteps | null; onMovedOn: () => void };
+  /**
+   * A case of the participant's main set: the server keeps its steps (`kept`: what it kept before
+   * this page opened it; `first`: no case of the set is stored or saved yet, so the server is told
+   * when it opens, and a reload comes back to it rather than to the introduction).
+   */
+  recorded?: { kept: KeptSteps | null; onMovedOn: () => void; first?: boolean };
   /** What the case shows once done, in place of "saved" (its outcome, where the condition gives it). */
   afterDone?: ReactNode;
 }) {
@@ -160,6 +175,14 @@ export function CaseFlow({
       break;
     case 'final': {
       const { explanation, initial, request } = step;
+      // The AI's answer stays beside the participant's own while they decide, however far the page scrolls; on request, the button that asks for it.
+      const finalContext = explanation ? (
+        <div className="final-ai-reminder" data-testid="final-ai-reminder">
+          <AiPrediction datasetType={datasetType} explanation={explanation} />
+        </div>
+      ) : request && request.state !== 'shown' ? (
+        <AdviceOffer request={request} predictionOnly={plan.ai === 'prediction'} readyAt={flow.adviceReadyAt} waitOver={flow.adviceWaitOver} onRequest={flow.requestAdvice} />
+      ) : null;
       const lead = !initial ? (explanation ? `main.judgementLead.${plan.ai}` : null) : explanation ? (plan.ai === 'prediction' ? 'main.finalLeadPrediction' : 'main.finalLead') : 'main.finalLeadAlone';
       body = (
         <div className="case-layout">
@@ -181,14 +204,10 @@ export function CaseFlow({
               onSubmit={flow.submitFinal}
               deadline={flow.deadline}
               context={
-                // The AI's answer stays beside the participant's own while they decide, however far the page scrolls; on request, the button that asks for it.
-                explanation ? (
-                  <div className="final-ai-reminder" data-testid="final-ai-reminder">
-                    <AiPrediction datasetType={datasetType} explanation={explanation} />
-                  </div>
-                ) : request && request.state !== 'shown' ? (
-                  <AdviceOffer request={request} predictionOnly={plan.ai === 'prediction'} readyAt={flow.adviceReadyAt} waitOver={flow.adviceWaitOver} onRequest={flow.requestAdvice} />
-                ) : undefined
+                <>
+                  {initial ? <InitialJudgementReminder judgement={initial} datasetType={datasetType} /> : null}
+                  {finalContext}
+                </>
               }
             />
           </div>
@@ -204,6 +223,7 @@ export function CaseFlow({
           about={plan.ai === 'prediction' ? 'prediction' : 'explanation'}
           rated={step.explanation ? <ExplanationPanel datasetType={datasetType} explanation={step.explanation} features={item.features} /> : undefined}
           onSubmit={flow.submitSurvey}
+          draft={recorded ? { sessionId, caseId: item.case_id } : undefined}
         />
       );
       break;

@@ -3,6 +3,7 @@ import { useTranslation } from 'react-i18next';
 import { useLocation, useNavigate, useSearchParams } from 'react-router';
 import { studyConfig } from '../../../worker/schemas/study-config';
 import { ProgressBar } from '../../components/ui/progress-bar';
+import { NoParticipantHere } from '../../components/ui/no-participant';
 import { PhaseErrorScreen, RefusedAnswers } from '../../components/ui/phase-error';
 import { storedParticipant } from '../../lib/participant';
 import { useDebugTools } from '../../lib/use-debug-tools';
@@ -94,6 +95,8 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
   });
   const movedOnDialog = <MovedOnDialog movedOn={stale.movedOn} />;
 
+  // A browser holding no participant ID: one message, and resuming by ID.
+  if (!sessionId) return <NoParticipantHere className="main-error" />;
   if (screen.kind === 'loading') return <p className="page">{t('common.loading')}</p>;
 
   if (screen.kind === 'error') {
@@ -232,7 +235,7 @@ function MainExperimentScreens({ sessionId, routeState, bypass }: { sessionId: s
           header={header}
           onDone={main.caseDone}
           onResume={resume}
-          recorded={{ kept: kept ? keptSteps(kept) : null, onMovedOn: stale.told }}
+          recorded={{ kept: kept ? keptSteps(kept) : null, onMovedOn: stale.told, first: done === 0 }}
           afterDone={
             plan.feedback && state.pausingAfter === current.case_id ? (
               <OutcomeFeedback sessionId={data.sessionId} caseId={current.case_id} datasetType={datasetType} stored={main.caseStored} onNext={main.nextCase} />

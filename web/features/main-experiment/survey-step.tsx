@@ -1,4 +1,5 @@
 import { useState, type ReactNode } from 'react';
+import { readStorage, storageKeys, writeStorage } from '../../lib/storage-keys';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
 import { ScaleSegments } from '../../components/ui/scale-segments';
@@ -10,20 +11,30 @@ import type { RatingItem } from '../../../worker/schemas/condition-plan';
  * five about the explanation, or, where the condition shows the AI's prediction alone, trust.
  * `rated`: what the questions are about (the case's explanation or prediction), shown beside
  * them on a wide screen and above them on a phone, inside the form so its submit bar stays in view.
+ * `draft`: a case of the participant's main set, whose picked answers are kept in the browser until
+ * it is sent, so a reload of the step brings them back (issue #59, point 3).
  */
 export function SurveyStep({
   items,
   about,
   rated,
   onSubmit,
+  draft,
 }: {
   items: readonly RatingItem[];
   about: 'explanation' | 'prediction';
   rated?: ReactNode;
   onSubmit: (survey: SurveyResponse) => void;
+  draft?: { sessionId: string; caseId: string };
 }) {
   const { t } = useTranslation();
-  const [values, setValues] = useState<Partial<Record<RatingItem, string>>>({});
+  const [values, setValues] = useState<Partial<Record<RatingItem, string>>>(() => (draft ? readDraft(draft) : {}));
+  const pick = (item: RatingItem, value: string) =>
+    setValues((prev) => {
+      const next = { ...prev, [item]: value };
+      if (draft) writeStorage(`${storageKeys.mainSurveyDraftPrefix}${draft.sessionId}`, JSON.stringify({ case_id: draft.caseId, values: next }));
+      return next;
+    });
   const [sent, setSent] = useState(false);
   const levels = t('main.survey.levels', { returnObjects: true }) as string[];
   const answered = items.filter((item) => values[item] !== undefined).length;
@@ -37,6 +48,7 @@ export function SurveyStep({
         e.preventDefault();
         if (!complete || sent) return;
         setSent(true);
+        if (draft) writeStorage(`${storageKeys.mainSurveyDraftPrefix}${draft.sessionId}`, null);
         onSubmit(Object.fromEntries(items.map((item) => [item, Number(values[item])])) as SurveyResponse);
       }}
     >
@@ -54,7 +66,7 @@ export function SurveyStep({
             label={`${i + 1}. ${t(`main.survey.items.${item}`)}`}
             levels={levels}
             value={values[item] ?? null}
-            onChange={(v) => setValues((prev) => ({ ...prev, [item]: v }))}
+            onChange={(v) => pick(item, v)}
             isDisabled={sent}
           />
         ))}
@@ -67,4 +79,15 @@ export function SurveyStep({
       </div>
     </form>
   );
+}
+
+/** The answers kept for this case (a draft of another case, or a damaged one, is none). */
+function readDraft(draft: { sessionId: string; caseId: string }): Partial<Record<RatingItem, string>> {
+  try {
+    const kept = JSON.parse(readStorage(`${storageKeys.mainSurveyDraftPrefix}${draft.sessionId}`) ?? 'null') as { case_id?: unknown; values?: unknown } | null;
+    if (kept?.case_id !== draft.caseId || typeof kept.values !== 'object' || kept.values === null) return {};
+    return Object.fromEntries(Object.entries(kept.values).filter(([, v]) => typeof v === 'string')) as Partial<Record<RatingItem, string>>;
+  } catch {
+    return {};
+  }
 }

@@ -21,12 +21,13 @@ export function useCaseFlow(opts: {
   alpha: number | null;
   plan: CasePlan;
   onDone: (record: CaseRecord) => void;
-  /** A case of the participant's main set: the server keeps its steps, and `kept` is what it kept before this page opened it. */
-  recorded?: { kept: KeptSteps | null; onMovedOn: () => void };
+  /** A case of the participant's main set: the server keeps its steps, and `kept` is what it kept before this page opened it (`first`: the set's first case). */
+  recorded?: { kept: KeptSteps | null; onMovedOn: () => void; first?: boolean };
 }) {
   const [state, dispatch] = useReducer(caseFlowReducer, undefined, () => initialCaseFlow(performance.now(), opts.plan, opts.recorded?.kept ?? null));
   const { sessionId, caseId, alpha, plan } = opts;
   const recorded = Boolean(opts.recorded);
+  const opensFirst = opts.recorded?.first === true;
   const predictionOnly = plan.ai === 'prediction';
   const onDone = useRef(opts.onDone);
   onDone.current = opts.onDone;
@@ -87,7 +88,12 @@ export function useCaseFlow(opts: {
           if (!cancelled) again = setTimeout(() => setNotYet((n) => n + 1), NOT_YET_RETRY_MS);
           return;
         }
-        movedOnIfSaid(err);
+        // Another tab or device went further: the page's dialog says so, in the participant's
+        // words; behind it nothing reports a failure that did not happen (issue #59, point 6).
+        if (saysStudyMovedOn(err)) {
+          onMovedOn.current?.();
+          return;
+        }
         logger.error('explanation', `no explanation for ${caseId}`, { error: String(err) });
         if (!cancelled) dispatch({ type: 'explanation_failed', detail: err instanceof Error ? err.message : String(err) });
       });
@@ -115,9 +121,10 @@ export function useCaseFlow(opts: {
         });
     };
     const at = { session_id: sessionId, case_id: caseId };
-    // Under a time limit the server times the first judgement step from the word that it is on screen.
+    // Under a time limit the server times the first judgement step from the word that it is on screen;
+    // on the set's first case that word also brings a reload back to the case, not the introduction.
     const firstStep = plan.initial ? 'initial' : 'final';
-    if (plan.timeLimit && step.kind === firstStep && !kept?.initial && !kept?.final) {
+    if ((plan.timeLimit || opensFirst) && step.kind === firstStep && !kept?.initial && !kept?.final) {
       once({ step: 'opened', ...at }, (answer) => serverLeft(firstStep, answer.step_time_left_ms));
     }
     // The initial judgement is sent on its own where no AI follows it at once: none at all, on request, or after a wait the server times from it.
@@ -157,7 +164,7 @@ export function useCaseFlow(opts: {
         explanation_viewing_time_ms: step.explanationViewMs,
       });
     }
-  }, [step, state.kept, recorded, sessionId, caseId, plan]);
+  }, [step, state.kept, recorded, opensFirst, sessionId, caseId, plan]);
 
   // Every step's time runs from the first frame that shows it, in every condition: read in a ref,
   // so taking it costs no second render of the step (its chart).

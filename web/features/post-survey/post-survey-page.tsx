@@ -3,6 +3,7 @@ import { Button, Input, Label, Tab, TabList, TabPanel, Tabs, TextField } from 'r
 import { useTranslation } from 'react-i18next';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { issueMessage, questionLabels, sectionProgress, SECTION_IDS, type SectionId } from '../../../worker/schemas/post-survey';
+import { NoParticipantHere } from '../../components/ui/no-participant';
 import { ProgressBar } from '../../components/ui/progress-bar';
 import { useDebugTools } from '../../lib/use-debug-tools';
 import { currentSectionId, sectionIssues, sectionValid } from './post-survey-machine';
@@ -85,6 +86,15 @@ function PostSurveyScreens({ routeState, debug }: { routeState: { sessionId?: st
     );
   }
 
+  // A browser holding no participant ID: one message, and resuming by ID (issue #59, point 5).
+  if (screen.kind === 'no_session' && !survey.sessionId) {
+    return (
+      <>
+        <NoParticipantHere className="post-survey-error" message={t(screen.messageKey)} />
+        {debug ? <DebugSession current={survey.sessionId} /> : null}
+      </>
+    );
+  }
   if (screen.kind === 'no_session') {
     return (
       <div className="page post-survey-error" role="alert">

@@ -5,6 +5,7 @@ import { studyConfig } from '../../../worker/schemas/study-config';
 import { CaseCard } from '../../components/ui/case-card';
 import { JudgementInput } from '../../components/ui/judgement-input';
 import { ProgressBar } from '../../components/ui/progress-bar';
+import { NoParticipantHere } from '../../components/ui/no-participant';
 import { PhaseErrorScreen, RefusedAnswers } from '../../components/ui/phase-error';
 import { storedParticipant } from '../../lib/participant';
 import type { ResumeData } from '../../lib/resume';
@@ -41,6 +42,8 @@ export function PreExperimentPage() {
   });
   const movedOnDialog = <MovedOnDialog movedOn={stale.movedOn} />;
 
+  // A browser holding no participant ID: one message, and resuming by ID.
+  if (!sessionId) return <NoParticipantHere className="pre-error" />;
   if (screen.kind === 'loading') return <p className="page">{t('common.loading')}</p>;
 
   if (screen.kind === 'error') {
