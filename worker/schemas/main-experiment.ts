@@ -146,8 +146,8 @@ export const alignmentAlphaResponseSchema = z.object({
  * a condition that asks for one before the AI: the server keeps it before it shows anything, and
  * the stored trial takes it from there. All three of prediction, confidence and time, or none.
  */
-function carriedInitial<P extends z.ZodTypeAny, C extends z.ZodTypeAny, D extends z.ZodTypeAny, T extends z.ZodTypeAny = typeof timedOut>(p: P, c: C, d: D, t?: T) {
-  return { initial_prediction: p.optional(), initial_confidence: c.optional(), initial_response_time_ms: d.optional(), initial_reasoning: reasoning, initial_timed_out: (t ?? timedOut) as T };
+function carriedInitial<P extends z.ZodTypeAny, C extends z.ZodTypeAny, D extends z.ZodTypeAny>(p: P, c: C, d: D) {
+  return { initial_prediction: p.optional(), initial_confidence: c.optional(), initial_response_time_ms: d.optional(), initial_reasoning: reasoning, initial_timed_out: timedOut };
 }
 /**
  * A judgement (`initial` or `final`) comes whole or not at all: all three of its prediction,
@@ -339,7 +339,9 @@ export const aiExplanationResponseSchema = z.object({
 export const aiExplanationQuerySchema = z
   .object({
     session_id: sessionIdSchema.optional(),
-    ...carriedInitial(z.coerce.number().pipe(prediction), z.coerce.number().pipe(confidence), z.coerce.number().pipe(durationMs), flag.optional()),
+    ...carriedInitial(z.coerce.number().pipe(prediction), z.coerce.number().pipe(confidence), z.coerce.number().pipe(durationMs)),
+    // A query string says it in words.
+    initial_timed_out: flag.optional(),
   })
   .superRefine(wholeInitial);
 

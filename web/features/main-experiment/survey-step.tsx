@@ -1,4 +1,4 @@
-import { useState, type ReactNode } from 'react';
+import { useEffect, useState, type ReactNode } from 'react';
 import { readStorage, storageKeys, writeStorage } from '../../lib/storage-keys';
 import { Button } from 'react-aria-components';
 import { useTranslation } from 'react-i18next';
@@ -29,13 +29,13 @@ export function SurveyStep({
 }) {
   const { t } = useTranslation();
   const [values, setValues] = useState<Partial<Record<RatingItem, string>>>(() => (draft ? readDraft(draft) : {}));
-  const pick = (item: RatingItem, value: string) =>
-    setValues((prev) => {
-      const next = { ...prev, [item]: value };
-      if (draft) writeStorage(`${storageKeys.mainSurveyDraftPrefix}${draft.sessionId}`, JSON.stringify({ case_id: draft.caseId, values: next }));
-      return next;
-    });
   const [sent, setSent] = useState(false);
+  // The answers picked, kept for a reload until the case is sent (then let go).
+  const draftKey = draft ? `${storageKeys.mainSurveyDraftPrefix}${draft.sessionId}` : null;
+  const draftCase = draft?.caseId;
+  useEffect(() => {
+    if (draftKey) writeStorage(draftKey, sent ? null : JSON.stringify({ case_id: draftCase, values }));
+  }, [draftKey, draftCase, values, sent]);
   const levels = t('main.survey.levels', { returnObjects: true }) as string[];
   const answered = items.filter((item) => values[item] !== undefined).length;
   const complete = answered === items.length;
@@ -48,7 +48,6 @@ export function SurveyStep({
         e.preventDefault();
         if (!complete || sent) return;
         setSent(true);
-        if (draft) writeStorage(`${storageKeys.mainSurveyDraftPrefix}${draft.sessionId}`, null);
         onSubmit(Object.fromEntries(items.map((item) => [item, Number(values[item])])) as SurveyResponse);
       }}
     >
@@ -66,7 +65,7 @@ export function SurveyStep({
             label={`${i + 1}. ${t(`main.survey.items.${item}`)}`}
             levels={levels}
             value={values[item] ?? null}
-            onChange={(v) => pick(item, v)}
+            onChange={(v) => setValues((prev) => ({ ...prev, [item]: v }))}
             isDisabled={sent}
           />
         ))}

@@ -90,10 +90,7 @@ export function useCaseFlow(opts: {
         }
         // Another tab or device went further: the page's dialog says so, in the participant's
         // words; behind it nothing reports a failure that did not happen (issue #59, point 6).
-        if (saysStudyMovedOn(err)) {
-          onMovedOn.current?.();
-          return;
-        }
+        if (saysStudyMovedOn(err)) return movedOnIfSaid(err);
         logger.error('explanation', `no explanation for ${caseId}`, { error: String(err) });
         if (!cancelled) dispatch({ type: 'explanation_failed', detail: err instanceof Error ? err.message : String(err) });
       });
