@@ -47,29 +47,30 @@ async function truncated(scope: Locator): Promise<string[]> {
       if (style.display === 'none' || style.visibility === 'hidden' || el.closest('.visually-hidden')) continue;
       if (el.scrollWidth > el.clientWidth + 0.5 && style.overflowX === 'hidden') out.push(`cut: "${el.textContent}"`);
     }
-    for (const text of Array.from(root.querySelectorAll('svg text'))) if ((text.textContent ?? '').includes('…')) out.push(`shortened: "${text.textContent}"`);
+    for (const text of Array.from(root.querySelectorAll('svg text, .explanation-bar-label'))) if ((text.textContent ?? '').includes('…')) out.push(`shortened: "${text.textContent}"`);
     return out;
   });
 }
 
-/** Problems of the drawn explanation chart: a label reaching past the drawing, or a line through a label. */
+/** Problems of the drawn explanation chart: no bars, a label or bar reaching past the chart, or the centre mark through a label. */
 async function chartProblems(chart: Locator): Promise<string[]> {
   return chart.evaluate((figure) => {
-    const svg = figure.querySelector('svg');
-    if (!svg) return ['no chart drawn'];
-    const box = svg.getBoundingClientRect();
-    const labels = Array.from(svg.querySelectorAll('text')).map((t) => ({ text: t.textContent ?? '', rect: t.getBoundingClientRect() }));
+    const rows = Array.from(figure.querySelectorAll('.explanation-row'));
+    if (rows.length === 0) return ['no chart drawn'];
+    const box = figure.getBoundingClientRect();
     const out: string[] = [];
-    for (const { text, rect } of labels) {
+    const heights = new Set(rows.map((row) => Math.round(row.getBoundingClientRect().height)));
+    if (heights.size > 1) out.push(`rows of ${[...heights].join(', ')} px: the bars lose their rhythm`);
+    for (const row of rows) {
+      const label = row.querySelector('.explanation-bar-label')!;
+      const text = label.textContent ?? '';
+      const rect = label.getBoundingClientRect();
       if (rect.left < box.left - 0.5 || rect.right > box.right + 0.5) out.push(`label "${text}" reaches ${Math.round(rect.right - box.right)} px past the chart`);
-    }
-    for (const line of Array.from(svg.querySelectorAll('line, path'))) {
-      const l = line.getBoundingClientRect();
-      if (l.width > 2) continue; // only the vertical strokes: bars are drawn as filled paths
-      for (const { text, rect } of labels) {
-        const crosses = l.left >= rect.left && l.left <= rect.right && l.top < rect.bottom - 2 && l.bottom > rect.top + 2;
-        if (crosses) out.push(`a vertical line crosses "${text}"`);
-      }
+      const track = row.querySelector('.explanation-track')!.getBoundingClientRect();
+      // The centre mark is drawn on the track, which lies below the label: it never runs through it.
+      if (track.top < rect.bottom - 0.5) out.push(`the centre mark runs through "${text}"`);
+      const bar = row.querySelector('.explanation-bar')?.getBoundingClientRect();
+      if (bar && (bar.left < track.left - 0.5 || bar.right > track.right + 0.5)) out.push(`the bar of "${text}" leaves its track`);
     }
     return out;
   });

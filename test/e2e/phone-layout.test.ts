@@ -18,7 +18,7 @@ import { adoptParticipant, makeParticipant, type TestParticipant } from './parti
 import { datasetTranslations } from '../../worker/schemas/datasets';
 
 const session = useBrowser();
-const WIDTHS = [320, 360, 390, 1280] as const;
+const WIDTHS = [320, 360, 390, 430, 1280] as const;
 const SCREENS_DIR = path.join(projectRoot, 'test-results', 'screens');
 const texts = { ja, en } as const;
 

@@ -3,7 +3,7 @@ import { caseFlowReducer, initialCaseFlow, stepIndex, type CaseFlowEvent, type C
 import { planOf, type ConditionView } from '../../web/features/main-experiment/condition-plan';
 import type { ShownExplanation } from '../../web/features/main-experiment/explanation';
 import { integratedResponse } from '../../web/features/main-experiment/response-sender';
-import { estimateTextWidth, wrapLabel } from '../../web/components/ui/explanation-chart';
+import { barGeometry, explanationRows } from '../../web/components/ui/explanation-chart';
 import { canStart, currentCase, initialMainState, mainReducer, remainingCases, type MainEvent, type MainState } from '../../web/features/main-experiment/main-experiment-machine';
 import { currentQuestion, newAttempt, testReducer, type TestEvent, type TestState } from '../../web/features/main-experiment/understanding-test-machine';
 import type { MainCase } from '../../worker/schemas/main-experiment';
@@ -297,25 +297,27 @@ describe('understanding test', () => {
   });
 });
 
-describe('bar labels', () => {
-  it('wrap whole within the chart: Latin text between words, Japanese between characters, nothing shortened', () => {
-    const english = 'Intended career: Banking, consulting, finance, business (7%)';
-    expect(wrapLabel(english, 1000)).toEqual([english]);
-    const lines = wrapLabel(english, 150);
-    expect(lines.length).toBeGreaterThan(1);
-    expect(lines.join(' ')).toBe(english);
-    for (const line of lines) expect(estimateTextWidth(line)).toBeLessThanOrEqual(150);
-    expect(lines.every((line) => !line.startsWith(' ') && !line.endsWith(' '))).toBe(true);
-
-    const japanese = '共通の関心の重要度（相手の評価）: 7.62点 (12%)';
-    const wrapped = wrapLabel(japanese, 120);
-    expect(wrapped.join('')).toBe(japanese);
-    for (const line of wrapped) expect(estimateTextWidth(line)).toBeLessThanOrEqual(120);
+describe('explanation bars', () => {
+  it('run from the centre toward the side they push to, as long as their share of the largest', () => {
+    expect(barGeometry(0.4, 0.4)).toEqual({ left: 50, width: 50 });
+    expect(barGeometry(-0.2, 0.4)).toEqual({ left: 25, width: 25 });
+    expect(barGeometry(0, 0.4)).toEqual({ left: 50, width: 0 });
+    // Never past the track's end.
+    expect(barGeometry(-0.9, 0.4)).toEqual({ left: 0, width: 50 });
   });
 
-  it('breaks a word wider than the chart between its characters', () => {
-    const lines = wrapLabel('Supercalifragilistic', 40);
-    expect(lines.join('')).toBe('Supercalifragilistic');
-    for (const line of lines) expect(estimateTextWidth(line)).toBeLessThanOrEqual(40);
+  it('are listed largest share first, each label with its name, value and share', () => {
+    const t = ((key: string, options?: Record<string, unknown>) =>
+      key === 'main.panel.barLabel' ? `${String(options?.name)}: ${String(options?.value)} (${String(options?.percent)}%)` : String(options?.defaultValue ?? key)) as unknown as Parameters<typeof explanationRows>[0];
+    const rows = explanationRows(t, 'en', 'compas', {
+      shown: [
+        { feature: 'a', importance: 0.1, abs_importance: 0.1, raw_shap: 0.1 },
+        { feature: 'b', importance: -0.896, abs_importance: 0.896, raw_shap: -1 },
+        { feature: 'c', importance: 0.004, abs_importance: 0.004, raw_shap: 0.01 },
+      ],
+    }, { a: 1, b: 2, c: 3 });
+    expect(rows.map((r) => r.key)).toEqual(['b', 'a', 'c']);
+    expect(rows[0]!.share).toBe(-0.896);
+    expect(rows[2]!.label).toMatch(/\(<1%\)$/);
   });
 });
