@@ -19,6 +19,7 @@ import {
   uniqueIndex,
 } from 'drizzle-orm/sqlite-core';
 import { EXPLANATION_KINDS, LANGUAGES, type DatasetType, type RecruitmentTargets } from '../schemas/study';
+import { ADMIN_ROLES } from '../schemas/admin-roles';
 import { featureBars, modelBars, serveBars } from './feature-bars';
 
 /** A dataset's id (a definition of ml-assets/datasets/; checked where it comes in). */
@@ -732,6 +733,8 @@ export const adminSessions = sqliteTable(
   'admin_sessions',
   {
     tokenHash: text('token_hash').primaryKey(),
+    /** The role the session acts in (issue #60); the administrator password signs in an owner. */
+    role: text('role', { enum: ADMIN_ROLES }).notNull().default('owner'),
     ipAddress: text('ip_address'),
     userAgent: text('user_agent'),
     ...timestamps,

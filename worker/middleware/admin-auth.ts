@@ -1,11 +1,14 @@
 import type { Context } from 'hono';
 import { getCookie } from 'hono/cookie';
 import { createMiddleware } from 'hono/factory';
+import { routePath } from 'hono/route';
 import { auditInsert } from '../db/queries/audit-log';
 import type { AppEnv } from '../env';
 import { AppError } from '../errors';
 import { clientIp } from '../request-meta';
+import { roleAllows } from '../schemas/admin-roles';
 import { ADMIN_COOKIE, findAdminSession } from '../services/admin-auth';
+import { roleNeeded } from './admin-routes';
 
 /**
  * The areas of the API only an administrator may call: the dashboard, its exports, cleanup and
@@ -23,11 +26,14 @@ export const isAdminPath = (path: string) => {
   return ADMIN_PATHS.has(p) || ADMIN_AREAS.some((area) => `${p}/`.startsWith(area));
 };
 
-/** Whether the request's cookie names a live server-side admin session. */
-export async function hasAdminSession(c: Context<AppEnv>): Promise<boolean> {
+/** The live server-side admin session the request's cookie names, or null. */
+export async function adminSessionOf(c: Context<AppEnv>) {
   const token = getCookie(c, ADMIN_COOKIE);
-  return token ? (await findAdminSession(c.var.db, token, new Date())) !== null : false;
+  return token ? findAdminSession(c.var.db, token, new Date()) : null;
 }
+
+/** Whether the request's cookie names a live server-side admin session. */
+export const hasAdminSession = async (c: Context<AppEnv>) => (await adminSessionOf(c)) !== null;
 
 export const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -57,7 +63,8 @@ const isAdminCall = (path: string) => isAdminPath(path) || OPEN_PATHS.has(path.r
 /**
  * The one guard of every admin call: a change asked for by another site's page is refused with
  * 403 (cross-site request forgery), then the session cookie must name a live server-side session,
- * else 401 with `detail`. After the handler, every admin mutation that succeeded, and every call
+ * else 401 with `detail`, whose role is at least the one the route declares (`admin-routes.ts`),
+ * else 403 `role_required`. After the handler, every admin mutation that succeeded, and every call
  * a handler marked with `c.set('audit', …)` (exports), goes to the audit log, so no route can
  * forget to record what it did.
  */
@@ -68,8 +75,14 @@ export const guardAdminAreas = createMiddleware<AppEnv>(async (c, next) => {
     throw new AppError(403, 'cross_site_request', 'Administrator actions are accepted only from this site\'s own pages');
   }
   if (!isAdminPath(c.req.path)) return next();
-  if (!(await hasAdminSession(c))) {
+  const session = await adminSessionOf(c);
+  if (!session) {
     throw new AppError(401, 'admin_auth_required', 'Administrator authentication is required');
+  }
+  // The role the matched route declares (issue #60); the last matched entry is the route's own handler.
+  const need = roleNeeded(c.req.method, routePath(c, -1));
+  if (!roleAllows(session.role, need)) {
+    throw new AppError(403, 'role_required', `This needs the ${need} role; this session acts as ${session.role}`);
   }
   await next();
   const marked = c.get('audit');

@@ -3,6 +3,7 @@ import { SYNTHETIC_NAME } from './experiment';
 import { QUALITY_FLAGS } from './quality-flags';
 import { MEASURES } from './measures';
 import { datasetTypeSchema, studyConfig } from './study';
+import { ADMIN_ROLES } from './admin-roles';
 
 /** What a completed case showed, as the figures group them (the AI's explanation kinds, and no AI). */
 export const SHOWN_KINDS = ['human_aligned', 'ai_explanation', 'ai_only', 'prediction_only', 'no_ai'] as const;
@@ -14,6 +15,8 @@ export const adminLoginBodySchema = z.object({
 export const adminSessionResponseSchema = z.object({
   authenticated: z.boolean(),
   expires_at: z.string().nullable(),
+  /** The role the session acts in (absent when not signed in). */
+  role: z.enum(ADMIN_ROLES).optional(),
 });
 export type AdminSessionResponse = z.infer<typeof adminSessionResponseSchema>;
 

@@ -6,6 +6,7 @@
 import { and, eq, gt, isNull } from 'drizzle-orm';
 import type { Db } from '../db/client';
 import { adminSessions } from '../db/schema';
+import type { AdminRole } from '../schemas/admin-roles';
 
 export const ADMIN_COOKIE = 'xdl_admin';
 
@@ -34,13 +35,14 @@ export async function passwordMatches(given: string, expected: string): Promise<
 
 export async function createAdminSession(
   db: Db,
-  input: { hours: number; ipAddress: string | null; userAgent: string | null; now: Date },
+  input: { hours: number; ipAddress: string | null; userAgent: string | null; now: Date; role?: AdminRole },
 ): Promise<{ token: string; expiresAt: string }> {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   const token = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   const expiresAt = new Date(input.now.getTime() + input.hours * 3_600_000).toISOString();
   await db.insert(adminSessions).values({
     tokenHash: await sha256Hex(token),
+    role: input.role ?? 'owner',
     ipAddress: input.ipAddress,
     userAgent: input.userAgent,
     createdAt: input.now.toISOString(),
@@ -53,7 +55,7 @@ export async function createAdminSession(
 export async function findAdminSession(db: Db, token: string, now: Date) {
   return (
     (await db
-      .select({ expiresAt: adminSessions.expiresAt })
+      .select({ expiresAt: adminSessions.expiresAt, role: adminSessions.role })
       .from(adminSessions)
       .where(
         and(

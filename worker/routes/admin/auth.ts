@@ -46,7 +46,7 @@ export const adminAuthRoutes = new Hono<AppEnv>()
         path: '/api',
         expires: new Date(expiresAt),
       });
-      return c.json({ authenticated: true, expires_at: expiresAt } satisfies AdminSessionResponse);
+      return c.json({ authenticated: true, expires_at: expiresAt, role: 'owner' } satisfies AdminSessionResponse);
     },
   )
   .post('/logout', async (c) => {
@@ -58,5 +58,5 @@ export const adminAuthRoutes = new Hono<AppEnv>()
   .get('/session', async (c) => {
     const token = getCookie(c, ADMIN_COOKIE);
     const session = token ? await findAdminSession(c.var.db, token, new Date()) : null;
-    return c.json({ authenticated: session !== null, expires_at: session?.expiresAt ?? null } satisfies AdminSessionResponse);
+    return c.json({ authenticated: session !== null, expires_at: session?.expiresAt ?? null, ...(session ? { role: session.role } : {}) } satisfies AdminSessionResponse);
   });
