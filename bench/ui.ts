@@ -28,6 +28,7 @@ import { prepareLocalState } from '../ml-assets/lib/seed';
 import { buildSpa, freeLoopbackPort, killLocalWorker, startLocalWorker } from '../ml-assets/lib/wrangler';
 import ja from '../web/i18n/ja.json';
 import { sessionKeys, storageKeys } from '../web/lib/storage-keys';
+import { rememberParticipant } from '../test/e2e/remembered-participant';
 import { DATASET_TYPES, studyConfig, type DatasetType } from '../worker/schemas/study-config';
 import { ApiClient, enter, newAcknowledged, preAnswerFor, preCaseIds } from '../test/helpers/simulated-participant';
 import { machineLine, quantile, round, writeBenchResult } from './lib/results';
@@ -203,20 +204,6 @@ function summary(timings: readonly Timing[]) {
   };
 }
 
-async function adopt(page: Page, baseUrl: string, id: string, userId: number, datasetType: DatasetType, flags: Record<string, string>) {
-  await page.goto(`${baseUrl}/status`);
-  await page.locator('#root > *').first().waitFor({ state: 'attached' });
-  await page.evaluate(
-    ({ id, userId, datasetType, keys, flags }) => {
-      localStorage.setItem(keys.language, 'ja');
-      for (const key of [keys.sessionId, keys.participantId, keys.participantName, keys.legacyParticipantId]) localStorage.setItem(key, id);
-      localStorage.setItem(keys.datasetType, datasetType);
-      localStorage.setItem(keys.session, JSON.stringify({ session_id: id, participant_name: id, experiment_type: datasetType, user_id: userId, timestamp: Date.now() }));
-      for (const [key, value] of Object.entries(flags)) sessionStorage.setItem(key, value);
-    },
-    { id, userId, datasetType, keys: storageKeys, flags },
-  );
-}
 
 /** /proc/stat's busy and total jiffies of the whole machine. */
 function cpuJiffies(): { busy: number; total: number } {
@@ -233,7 +220,7 @@ async function runDataset(page: Page, floorPage: Page, baseUrl: string, datasetT
   const { body: session } = await client.call<{ user_id: number }>('GET', `/api/experiments/sessions/${ack.id}`);
 
   // The pre-experiment through its screens.
-  await adopt(page, baseUrl, ack.id, session.user_id, datasetType, { [sessionKeys.preTutorialDone]: 'true' });
+  await rememberParticipant(page, baseUrl, { id: ack.id, userId: session.user_id, datasetType }, 'ja', { [sessionKeys.preTutorialDone]: 'true' });
   await page.goto(`${baseUrl}/experiment/pre`);
   await page.getByRole('button', { name: ja.pre.start, exact: true }).click();
   await page.locator('.case-card h2').filter({ hasText: heading(1) }).waitFor();
@@ -254,7 +241,7 @@ async function runDataset(page: Page, floorPage: Page, baseUrl: string, datasetT
   await client.call('POST', '/api/user-model/train', { session_id: ack.id, dataset_type: datasetType });
 
   // The main experiment: every case through its four steps, each reloaded once at one of them.
-  await adopt(page, baseUrl, ack.id, session.user_id, datasetType, { [sessionKeys.mainTutorialDone]: 'true', [sessionKeys.mainTestPassed]: 'true' });
+  await rememberParticipant(page, baseUrl, { id: ack.id, userId: session.user_id, datasetType }, 'ja', { [sessionKeys.mainTutorialDone]: 'true', [sessionKeys.mainTestPassed]: 'true' });
   await page.goto(`${baseUrl}/experiment/main`);
   await page.getByRole('button', { name: ja.main.start, exact: true }).click();
   await page.locator('.case-card h2').filter({ hasText: heading(1) }).waitFor();

@@ -56,10 +56,6 @@ export async function signInAsAdmin(page: Page, url: string, password: string, d
 }
 
 /**
- * Waits until the app has started on the page: it sets (and saves) its language while starting,
- * so browser storage written before then may be overwritten.
- */
-/**
  * Switches the page to English by its toggle and waits until the switch is done: the toggle shows
  * English pressed once the English texts (and, past the entry page, the screens' English texts)
  * are loaded and the page speaks them.
@@ -69,7 +65,7 @@ export async function chooseEnglish(page: Page): Promise<void> {
   await page.getByRole('button', { name: 'English', pressed: true }).waitFor();
 }
 
-export const pageStarted = (page: Page) => page.locator('#root > *').first().waitFor({ state: 'attached' });
+export { pageStarted } from './remembered-participant';
 
 /** Whether the element is wholly inside the viewport as the page stands (not scrolled to): a button a participant can press without looking for it. */
 export const inViewport = (locator: Locator) =>

@@ -5,13 +5,13 @@
 import type { Locator, Page } from 'playwright-core';
 import { expect, inject } from 'vitest';
 import { localD1Rows } from '../../ml-assets/lib/wrangler';
-import { pageStarted } from './browser';
+import { rememberParticipant } from './remembered-participant';
 import { completePostSurvey } from '../helpers/post-survey-answers';
 import { initialJudgement, integratedAnswer } from '../helpers/simulated-participant';
 import type { DatasetType, Language } from '../../worker/schemas/study-config';
 import { CONSENT_ITEMS } from '../../worker/schemas/study-config';
 import { generateParticipantId } from '../../web/lib/session-id';
-import { sessionKeys, storageKeys } from '../../web/lib/storage-keys';
+import { sessionKeys } from '../../web/lib/storage-keys';
 
 let made = 0;
 
@@ -109,20 +109,8 @@ export async function postSurveyThroughApi(p: TestParticipant): Promise<void> {
 export const d1Rows = <T>(sql: string): T[] => localD1Rows<T>(inject('persistTo'), sql);
 
 /** Opens the app once so this browser remembers `p` (and the language) as a returning participant would. */
-export async function adoptParticipant(page: Page, p: TestParticipant, language: Language, extra: { tutorialDone?: boolean } = {}): Promise<void> {
-  await page.goto(`${inject('baseUrl')}/status`);
-  await pageStarted(page);
-  await page.evaluate(
-    ({ p, language, tutorialDone, keys, session }) => {
-      localStorage.setItem(keys.language, language);
-      for (const key of [keys.sessionId, keys.participantId, keys.participantName, keys.legacyParticipantId]) localStorage.setItem(key, p.id);
-      localStorage.setItem(keys.datasetType, p.datasetType);
-      localStorage.setItem(keys.session, JSON.stringify({ session_id: p.id, participant_name: p.id, experiment_type: p.datasetType, user_id: p.userId, timestamp: Date.now() }));
-      if (tutorialDone) sessionStorage.setItem(session.preTutorialDone, 'true');
-    },
-    { p, language, tutorialDone: extra.tutorialDone ?? false, keys: storageKeys, session: sessionKeys },
-  );
-}
+export const adoptParticipant = (page: Page, p: TestParticipant, language: Language, extra: { tutorialDone?: boolean } = {}) =>
+  rememberParticipant(page, inject('baseUrl'), p, language, extra.tutorialDone ? { [sessionKeys.preTutorialDone]: 'true' } : {});
 
 /** On the main intro: marks this tab's tutorial and understanding test done (as a participant who did them), then starts the cases. */
 export async function startMainPrepared(page: Page, startLabel: string): Promise<void> {

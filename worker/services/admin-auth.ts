@@ -35,14 +35,14 @@ export async function passwordMatches(given: string, expected: string): Promise<
 
 export async function createAdminSession(
   db: Db,
-  input: { hours: number; ipAddress: string | null; userAgent: string | null; now: Date; role?: AdminRole },
+  input: { hours: number; ipAddress: string | null; userAgent: string | null; now: Date; role: AdminRole },
 ): Promise<{ token: string; expiresAt: string }> {
   const bytes = crypto.getRandomValues(new Uint8Array(32));
   const token = btoa(String.fromCharCode(...bytes)).replace(/\+/g, '-').replace(/\//g, '_').replace(/=+$/, '');
   const expiresAt = new Date(input.now.getTime() + input.hours * 3_600_000).toISOString();
   await db.insert(adminSessions).values({
     tokenHash: await sha256Hex(token),
-    role: input.role ?? 'owner',
+    role: input.role,
     ipAddress: input.ipAddress,
     userAgent: input.userAgent,
     createdAt: input.now.toISOString(),

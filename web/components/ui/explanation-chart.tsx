@@ -33,7 +33,7 @@ export function explanationRows(
  * it pushes to, as long as its share of `extent` (the largest share, at least 5 %) says.
  */
 export function barGeometry(share: number, extent: number): { left: number; width: number } {
-  const width = (Math.min(1, Math.abs(share) / extent) * 50);
+  const width = Math.min(1, Math.abs(share) / extent) * 50;
   return { left: share < 0 ? 50 - width : 50, width };
 }
 

@@ -3,6 +3,7 @@ import { deleteCookie, getCookie, setCookie } from 'hono/cookie';
 import { auditInsert } from '../../db/queries/audit-log';
 import type { AppEnv } from '../../env';
 import { AppError } from '../../errors';
+import { adminSessionOf } from '../../middleware/admin-auth';
 import { durableFailureLimit } from '../../middleware/rate-limit';
 import { clientIp, userAgent } from '../../request-meta';
 import { adminLoginBodySchema, type AdminSessionResponse } from '../../schemas/admin';
@@ -10,7 +11,6 @@ import { studyConfig } from '../../schemas/study';
 import {
   ADMIN_COOKIE,
   createAdminSession,
-  findAdminSession,
   passwordMatches,
   revokeAdminSession,
 } from '../../services/admin-auth';
@@ -32,7 +32,10 @@ export const adminAuthRoutes = new Hono<AppEnv>()
         await auditInsert(c.var.db, { actor: 'anonymous', action: 'admin_login_failed', ipAddress }, now);
         throw new AppError(401, 'invalid_password', 'Invalid password');
       }
+      // The administrator password is the study's bootstrap: it signs in an owner (issue #60).
+      const role = 'owner';
       const { token, expiresAt } = await createAdminSession(c.var.db, {
+        role,
         hours: studyConfig.admin.sessionHours,
         ipAddress,
         userAgent: userAgent(c),
@@ -46,7 +49,7 @@ export const adminAuthRoutes = new Hono<AppEnv>()
         path: '/api',
         expires: new Date(expiresAt),
       });
-      return c.json({ authenticated: true, expires_at: expiresAt, role: 'owner' } satisfies AdminSessionResponse);
+      return c.json({ authenticated: true, expires_at: expiresAt, role } satisfies AdminSessionResponse);
     },
   )
   .post('/logout', async (c) => {
@@ -56,7 +59,6 @@ export const adminAuthRoutes = new Hono<AppEnv>()
     return c.json({ authenticated: false, expires_at: null } satisfies AdminSessionResponse);
   })
   .get('/session', async (c) => {
-    const token = getCookie(c, ADMIN_COOKIE);
-    const session = token ? await findAdminSession(c.var.db, token, new Date()) : null;
+    const session = await adminSessionOf(c);
     return c.json({ authenticated: session !== null, expires_at: session?.expiresAt ?? null, ...(session ? { role: session.role } : {}) } satisfies AdminSessionResponse);
   });
